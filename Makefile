@@ -1,0 +1,36 @@
+# steer - build the C module for each Lua, run the specs under each.
+#   make            build/lua5.4/steer/core.so and build/luajit/steer/core.so
+#   make test       the busted suite under Lua 5.4 and LuaJIT
+#   make demo       examples/chase.lua
+CC ?= cc
+CFLAGS ?= -O2 -g
+WARN = -std=c99 -Wall -Wextra -Werror -Wmissing-prototypes
+SO_FLAGS = -fPIC -fvisibility=hidden -shared
+LUAS ?= lua5.4 luajit
+
+CORE_SRC = $(filter-out csrc/binding/%,$(wildcard csrc/*.c))
+BIND_SRC = $(wildcard csrc/binding/*.c)
+HEADERS = $(wildcard csrc/*.h csrc/binding/*.h)
+
+# the interpreter that runs each build
+RUN_lua5.4 = lua5.4
+RUN_luajit = luajit
+RUN_lua5.1 = lua5.1
+
+.PHONY: all test demo clean
+all: $(foreach v,$(LUAS),build/$(v)/steer/core.so)
+
+build/%/steer/core.so: $(CORE_SRC) $(BIND_SRC) $(HEADERS)
+	@mkdir -p $(@D)
+	$(CC) $(WARN) $(CFLAGS) $(SO_FLAGS) $$(pkg-config --cflags $*) \
+	  -o $@ $(CORE_SRC) $(BIND_SRC) -lm
+
+test: all
+	sh spec/run.sh $(LUAS)
+
+demo: build/lua5.4/steer/core.so
+	LUA_PATH='lua/?.lua;lua/?/init.lua;;' LUA_CPATH='build/lua5.4/?.so;;' \
+	  lua5.4 examples/chase.lua
+
+clean:
+	rm -rf build

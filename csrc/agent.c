@@ -1,0 +1,105 @@
+/* agent.c - behaviors of one agent of a world (API.md section 3). */
+#include <math.h>
+#include "vec.h"
+#include "world.h"
+
+/* The target as the agent sees it: on a torus, the nearest image of t. */
+static steer_vec2 seen(const steer_world *w, size_t i, steer_vec2 t) {
+  steer_vec2 p = world_pos(w, i);
+  return v2_add(p, steer_world_offset(w, p, t));
+}
+
+steer_vec2 steer_agent_seek(const steer_world *w, size_t i, steer_vec2 t) {
+  return steer_seek(world_pos(w, i), world_vel(w, i), seen(w, i, t),
+                    w->max_speed[i], w->max_force[i]);
+}
+
+steer_vec2 steer_agent_flee(const steer_world *w, size_t i, steer_vec2 t,
+                            double panic_radius) {
+  steer_vec2 p = world_pos(w, i), target = seen(w, i, t);
+  if (panic_radius >= 0 &&
+      v2_len2(v2_sub(target, p)) > panic_radius * panic_radius)
+    return v2(0, 0);
+  return steer_flee(p, world_vel(w, i), target, w->max_speed[i],
+                    w->max_force[i]);
+}
+
+steer_vec2 steer_agent_arrive(const steer_world *w, size_t i, steer_vec2 t,
+                              double slowing_radius) {
+  return steer_arrive(world_pos(w, i), world_vel(w, i), seen(w, i, t),
+                      w->max_speed[i], w->max_force[i], slowing_radius);
+}
+
+steer_vec2 steer_agent_pursue(const steer_world *w, size_t i, size_t target) {
+  return steer_pursue(world_pos(w, i), world_vel(w, i),
+                      seen(w, i, world_pos(w, target)), world_vel(w, target),
+                      w->max_speed[i], w->max_force[i]);
+}
+
+steer_vec2 steer_agent_evade(const steer_world *w, size_t i, size_t target) {
+  return steer_evade(world_pos(w, i), world_vel(w, i),
+                     seen(w, i, world_pos(w, target)), world_vel(w, target),
+                     w->max_speed[i], w->max_force[i]);
+}
+
+steer_status steer_agent_wander(steer_world *w, size_t i, steer_vec2 *force) {
+  agent_ext *e = world_ext(w, i);
+  if (!e) return STEER_ENOMEM;
+  e->wander_angle += steer_rng_signed(&e->rng) * e->wander_jitter;
+  *force = steer_wander_force(world_vel(w, i), e->wander_angle,
+                              e->wander_distance, e->wander_radius);
+  return STEER_OK;
+}
+
+steer_status steer_agent_follow(steer_world *w, size_t i, steer_path *path,
+                                double arrival_radius, double slowing_radius,
+                                steer_vec2 *force) {
+  agent_ext *e = world_ext(w, i);
+  if (!e) return STEER_ENOMEM;
+  if (e->follow_path != path) {
+    steer_path_retain(path);
+    steer_path_release(e->follow_path);
+    e->follow_path = path;
+    e->follow_index = 0;
+  }
+  size_t n = steer_path_count(path), k = e->follow_index;
+  int loop = steer_path_loops(path);
+  steer_vec2 p = world_pos(w, i);
+  steer_vec2 target = seen(w, i, steer_path_point(path, k));
+  if (v2_len2(v2_sub(target, p)) < arrival_radius * arrival_radius &&
+      (loop || k + 1 < n)) {
+    k = (k + 1) % n;
+    e->follow_index = k;
+    target = seen(w, i, steer_path_point(path, k));
+  }
+  if (!loop && k + 1 == n)
+    *force = steer_arrive(p, world_vel(w, i), target, w->max_speed[i],
+                          w->max_force[i], slowing_radius);
+  else
+    *force = steer_seek(p, world_vel(w, i), target, w->max_speed[i],
+                        w->max_force[i]);
+  return STEER_OK;
+}
+
+const steer_path *steer_agent_path(const steer_world *w, size_t i,
+                                   size_t *index) {
+  const agent_ext *e = w->ext[i];
+  *index = e && e->follow_path ? e->follow_index : 0;
+  return e ? e->follow_path : NULL;
+}
+
+/* Keeps the agent inside a bounded (not wrapping) world: the position is
+   clamped and the velocity loses its component into the edge. */
+static void stop_at_edges(const steer_world *w, steer_vec2 *p, steer_vec2 *v) {
+  if (p->x < 0 || p->x > w->def.width) v->x = 0;
+  if (p->y < 0 || p->y > w->def.height) v->y = 0;
+}
+
+void steer_agent_apply(steer_world *w, size_t i, steer_vec2 f, double dt) {
+  steer_vec2 p = world_pos(w, i), v = world_vel(w, i);
+  steer_integrate(&p, &v, f, w->max_speed[i], w->max_force[i], dt);
+  if (w->grid.mode == GRID_CLAMP) stop_at_edges(w, &p, &v);
+  world_place(w, i, world_contain(w, p));
+  w->vx[i] = v.x;
+  w->vy[i] = v.y;
+}

@@ -1,0 +1,361 @@
+/* agent.c - the steer.Agent type: fields, the agent's own data and its
+ * behavior methods. */
+#include <math.h>
+#include <stdio.h>
+#include "binding.h"
+
+/* Keys of the __index/__newindex lookup table: a field's code (a number),
+   or the method itself (a function). */
+enum {
+  F_ID = STEER_FIELD_COUNT, /* read-only ones follow the writable fields */
+  F_SPEED,
+  F_HEADING,
+  F_ALIVE
+};
+
+static const struct {
+  const char *name;
+  int code;
+} field_names[] = {
+    {"x", STEER_X},
+    {"y", STEER_Y},
+    {"vx", STEER_VX},
+    {"vy", STEER_VY},
+    {"max_speed", STEER_MAX_SPEED},
+    {"max_force", STEER_MAX_FORCE},
+    {"radius", STEER_RADIUS},
+    {"wander_radius", STEER_WANDER_RADIUS},
+    {"wander_distance", STEER_WANDER_DISTANCE},
+    {"wander_jitter", STEER_WANDER_JITTER},
+    {"wander_angle", STEER_WANDER_ANGLE},
+    {"id", F_ID},
+    {"speed", F_SPEED},
+    {"heading", F_HEADING},
+    {"alive", F_ALIVE},
+    {NULL, 0}};
+
+static int push_vec(lua_State *L, steer_vec2 v) {
+  lua_pushnumber(L, v.x);
+  lua_pushnumber(L, v.y);
+  return 2;
+}
+
+/* ---- fields ----------------------------------------------------------- */
+
+/* Pushes the agent's own data table (creating it when `create`), or nil. */
+static void push_data(lua_State *L, int self, steer_id id, int create) {
+  lua_getuservalue(L, self);
+  lua_rawgeti(L, -1, ENV_DATA);
+  lua_pushinteger(L, (lua_Integer)id);
+  lua_rawget(L, -2);
+  if (lua_isnil(L, -1) && create) {
+    lua_pop(L, 1);
+    lua_newtable(L);
+    lua_pushinteger(L, (lua_Integer)id);
+    lua_pushvalue(L, -2);
+    lua_rawset(L, -4);
+  }
+  lua_replace(L, -3);
+  lua_pop(L, 1);
+}
+
+/* The live agent whose field `key` (NULL: its own data) is accessed. */
+static agent_ref field_owner(lua_State *L, int idx, const char *key) {
+  lagent *h = luaL_checkudata(L, idx, AGENT_MT);
+  const char *what = key ? key : "(agent data)";
+  if (!h->box->w)
+    luaL_error(L, "cannot access field '%s' of " AGENT_MT ": world is closed",
+               what);
+  long i = steer_world_index(h->box->w, h->id);
+  if (i < 0)
+    luaL_error(L,
+               "cannot access field '%s' of " AGENT_MT
+               ": agent has been removed",
+               what);
+  agent_ref a = {h->box, h->box->w, (size_t)i, h->id};
+  return a;
+}
+
+static int a_index(lua_State *L) {
+  lagent *h = luaL_checkudata(L, 1, AGENT_MT);
+  lua_pushvalue(L, 2);
+  lua_rawget(L, lua_upvalueindex(1));
+  if (lua_isfunction(L, -1)) return 1; /* a method */
+  if (lua_isnumber(L, -1)) {
+    int code = (int)lua_tointeger(L, -1);
+    if (code == F_ALIVE) {
+      lua_pushboolean(L, h->box->w && steer_world_index(h->box->w, h->id) >= 0);
+      return 1;
+    }
+    if (code == F_ID) {
+      lua_pushinteger(L, (lua_Integer)h->id);
+      return 1;
+    }
+    agent_ref a = field_owner(L, 1, lua_tostring(L, 2));
+    steer_vec2 v = steer_agent_velocity(a.w, a.i);
+    if (code == F_SPEED)
+      lua_pushnumber(L, steer_length(v));
+    else if (code == F_HEADING)
+      lua_pushnumber(L, atan2(v.y, v.x));
+    else
+      lua_pushnumber(L, steer_agent_get(a.w, a.i, (steer_field)code));
+    return 1;
+  }
+  agent_ref a = field_owner(L, 1, NULL);
+  push_data(L, 1, a.id, 0);
+  if (lua_isnil(L, -1)) return 1;
+  lua_pushvalue(L, 2);
+  lua_rawget(L, -2);
+  return 1;
+}
+
+static int a_newindex(lua_State *L) {
+  lua_pushvalue(L, 2);
+  lua_rawget(L, lua_upvalueindex(1));
+  /* only string keys are found in the key table */
+  const char *key = lua_isnil(L, -1) ? NULL : lua_tostring(L, 2);
+  if (lua_isfunction(L, -1))
+    return luaL_error(L, "cannot assign to method '%s' of " AGENT_MT, key);
+  if (lua_isnumber(L, -1)) {
+    int code = (int)lua_tointeger(L, -1);
+    if (code >= STEER_FIELD_COUNT)
+      return luaL_error(L, "field '%s' of " AGENT_MT " is read-only", key);
+    agent_ref a = field_owner(L, 1, key);
+    if (lua_type(L, 3) != LUA_TNUMBER)
+      return luaL_error(L, "field '%s' of " AGENT_MT ": number expected, got %s",
+                        key, luaL_typename(L, 3));
+    double v = lua_tonumber(L, 3);
+    /* positions and velocities may be negative; sizes may not */
+    int kind = code <= STEER_VY || code == STEER_WANDER_ANGLE ? 0 : 1;
+    validate_num(L, v, kind, "__newindex", 2, key);
+    check_status(L, steer_agent_set(a.w, a.i, (steer_field)code, v));
+    return 0;
+  }
+  agent_ref a = field_owner(L, 1, NULL);
+  push_data(L, 1, a.id, !lua_isnil(L, 3));
+  if (lua_isnil(L, -1)) return 0; /* assigning nil to an absent key */
+  lua_pushvalue(L, 2);
+  lua_pushvalue(L, 3);
+  lua_rawset(L, -3);
+  return 0;
+}
+
+static int a_tostring(lua_State *L) {
+  lagent *h = luaL_checkudata(L, 1, AGENT_MT);
+  long i = h->box->w ? steer_world_index(h->box->w, h->id) : -1;
+  if (i < 0) {
+    lua_pushfstring(L, AGENT_MT " %d (removed)", (int)h->id);
+  } else {
+    char buf[128];
+    steer_vec2 p = steer_agent_position(h->box->w, (size_t)i);
+    snprintf(buf, sizeof buf, AGENT_MT " %llu (%.3f, %.3f)",
+             (unsigned long long)h->id, p.x, p.y);
+    lua_pushstring(L, buf);
+  }
+  return 1;
+}
+
+/* ---- behaviors ---------------------------------------------------------- */
+
+static int a_seek(lua_State *L) {
+  agent_ref a = check_agent(L, 1, "seek", 0);
+  int used;
+  steer_vec2 t = check_point(L, 2, &a, "seek", 1, &used);
+  return push_vec(L, steer_agent_seek(a.w, a.i, t));
+}
+
+static int a_flee(lua_State *L) {
+  agent_ref a = check_agent(L, 1, "flee", 0);
+  int used;
+  steer_vec2 t = check_point(L, 2, &a, "flee", 1, &used);
+  double panic = opt_nonneg(L, 2 + used, "flee", 1 + used, -1);
+  return push_vec(L, steer_agent_flee(a.w, a.i, t, panic));
+}
+
+static int a_arrive(lua_State *L) {
+  agent_ref a = check_agent(L, 1, "arrive", 0);
+  int used;
+  steer_vec2 t = check_point(L, 2, &a, "arrive", 1, &used);
+  double slowing = opt_nonneg(L, 2 + used, "arrive", 1 + used, 2);
+  return push_vec(L, steer_agent_arrive(a.w, a.i, t, slowing));
+}
+
+static int a_pursue(lua_State *L) {
+  agent_ref a = check_agent(L, 1, "pursue", 0);
+  agent_ref b = check_peer(L, 2, &a, "pursue", 1);
+  return push_vec(L, steer_agent_pursue(a.w, a.i, b.i));
+}
+
+static int a_evade(lua_State *L) {
+  agent_ref a = check_agent(L, 1, "evade", 0);
+  agent_ref b = check_peer(L, 2, &a, "evade", 1);
+  return push_vec(L, steer_agent_evade(a.w, a.i, b.i));
+}
+
+static int a_wander(lua_State *L) {
+  agent_ref a = check_agent(L, 1, "wander", 0);
+  steer_vec2 f;
+  check_status(L, steer_agent_wander(a.w, a.i, &f));
+  return push_vec(L, f);
+}
+
+static int a_avoid_obstacles(lua_State *L) {
+  agent_ref a = check_agent(L, 1, "avoid_obstacles", 0);
+  double feeler = opt_nonneg(L, 2, "avoid_obstacles", 1, 3);
+  return push_vec(L, steer_agent_avoid_obstacles(a.w, a.i, feeler));
+}
+
+static int a_avoid_walls(lua_State *L) {
+  agent_ref a = check_agent(L, 1, "avoid_walls", 0);
+  double feeler = opt_nonneg(L, 2, "avoid_walls", 1, 3);
+  return push_vec(L, steer_agent_avoid_walls(a.w, a.i, feeler));
+}
+
+/* optional number field `key` of the options table at idx */
+static double opt_option(lua_State *L, int idx, const char *fname, int argn,
+                         const char *key, double def) {
+  if (lua_isnoneornil(L, idx)) return def;
+  lua_getfield(L, idx, key);
+  if (lua_isnil(L, -1)) {
+    lua_pop(L, 1);
+    return def;
+  }
+  if (lua_type(L, -1) != LUA_TNUMBER)
+    arg_error(L, fname, argn, "field '%s': number expected, got %s", key,
+              luaL_typename(L, -1));
+  double v = validate_num(L, lua_tonumber(L, -1), 1, fname, argn, key);
+  lua_pop(L, 1);
+  return v;
+}
+
+static int a_follow(lua_State *L) {
+  agent_ref a = check_agent(L, 1, "follow", 0);
+  steer_path *path = check_path(L, 2, "follow", 1);
+  if (!lua_isnoneornil(L, 3) && !lua_istable(L, 3))
+    type_error(L, 3, "follow", 2, "table");
+  double arrival = opt_option(L, 3, "follow", 2, "arrival_radius", 0.6);
+  double slowing = opt_option(L, 3, "follow", 2, "slowing_radius", 2);
+  steer_vec2 f;
+  check_status(L, steer_agent_follow(a.w, a.i, path, arrival, slowing, &f));
+  return push_vec(L, f);
+}
+
+/* a:path_index([path]): the 1-based waypoint the agent heads for on the
+   path it follows (on `path`: 1 when it does not follow that one); nil
+   when it never followed a path. */
+static int a_path_index(lua_State *L) {
+  agent_ref a = check_agent(L, 1, "path_index", 0);
+  size_t k;
+  const steer_path *current = steer_agent_path(a.w, a.i, &k);
+  if (!lua_isnoneornil(L, 2)) {
+    if (check_path(L, 2, "path_index", 1) != current) k = 0;
+  } else if (!current) {
+    lua_pushnil(L);
+    return 1;
+  }
+  lua_pushinteger(L, (lua_Integer)k + 1);
+  return 1;
+}
+
+static int a_separation(lua_State *L) {
+  agent_ref a = check_agent(L, 1, "separation", 0);
+  double r = check_nonneg(L, 2, "separation", 1);
+  return push_vec(L, steer_agent_separation(a.w, a.i, r));
+}
+
+static int a_alignment(lua_State *L) {
+  agent_ref a = check_agent(L, 1, "alignment", 0);
+  double r = check_nonneg(L, 2, "alignment", 1);
+  return push_vec(L, steer_agent_alignment(a.w, a.i, r));
+}
+
+static int a_cohesion(lua_State *L) {
+  agent_ref a = check_agent(L, 1, "cohesion", 0);
+  double r = check_nonneg(L, 2, "cohesion", 1);
+  return push_vec(L, steer_agent_cohesion(a.w, a.i, r));
+}
+
+static int a_apply(lua_State *L) {
+  agent_ref a = check_agent(L, 1, "apply", 0);
+  steer_vec2 f;
+  f.x = check_num(L, 2, "apply", 1);
+  f.y = check_num(L, 3, "apply", 2);
+  double dt = check_positive(L, 4, "apply", 3);
+  steer_agent_apply(a.w, a.i, f, dt);
+  return 0;
+}
+
+static int a_neighbors(lua_State *L) {
+  agent_ref a = check_agent(L, 1, "neighbors", 0);
+  double r = check_nonneg(L, 2, "neighbors", 1);
+  steer_vec2 p = steer_agent_position(a.w, a.i);
+  size_t n = collect_query(L, a.box, p.x, p.y, r, (long)a.i);
+  lua_getuservalue(L, 1);
+  push_found_iterator(L, -1, a.box, n);
+  return 1;
+}
+
+static int a_seed(lua_State *L) {
+  agent_ref a = check_agent(L, 1, "seed", 0);
+  double s = check_integral(L, 2, "seed", 1);
+  check_status(L, steer_agent_seed(a.w, a.i, (uint32_t)(uint64_t)(long long)s));
+  return 0;
+}
+
+static int a_position(lua_State *L) {
+  agent_ref a = check_agent(L, 1, "position", 0);
+  return push_vec(L, steer_agent_position(a.w, a.i));
+}
+
+static int a_velocity(lua_State *L) {
+  agent_ref a = check_agent(L, 1, "velocity", 0);
+  return push_vec(L, steer_agent_velocity(a.w, a.i));
+}
+
+/* a:world() -> the world the agent belongs to (even after removal) */
+static int a_world(lua_State *L) {
+  luaL_checkudata(L, 1, AGENT_MT);
+  lua_getuservalue(L, 1);
+  lua_rawgeti(L, -1, ENV_WORLD);
+  return 1;
+}
+
+void open_agent(lua_State *L) {
+  static const luaL_Reg methods[] = {
+      {"seek", a_seek},
+      {"flee", a_flee},
+      {"arrive", a_arrive},
+      {"pursue", a_pursue},
+      {"evade", a_evade},
+      {"wander", a_wander},
+      {"avoid_obstacles", a_avoid_obstacles},
+      {"avoid_walls", a_avoid_walls},
+      {"follow", a_follow},
+      {"path_index", a_path_index},
+      {"separation", a_separation},
+      {"alignment", a_alignment},
+      {"cohesion", a_cohesion},
+      {"apply", a_apply},
+      {"neighbors", a_neighbors},
+      {"seed", a_seed},
+      {"position", a_position},
+      {"velocity", a_velocity},
+      {"world", a_world},
+      {NULL, NULL}};
+  new_type(L, AGENT_MT);
+  lua_pushcfunction(L, a_tostring);
+  lua_setfield(L, -2, "__tostring");
+  /* the key table shared by __index and __newindex */
+  lua_newtable(L);
+  luaL_setfuncs(L, methods, 0);
+  for (int k = 0; field_names[k].name; k++) {
+    lua_pushinteger(L, field_names[k].code);
+    lua_setfield(L, -2, field_names[k].name);
+  }
+  lua_pushvalue(L, -1);
+  lua_pushcclosure(L, a_index, 1);
+  lua_setfield(L, -3, "__index");
+  lua_pushcclosure(L, a_newindex, 1);
+  lua_setfield(L, -2, "__newindex");
+  lua_pop(L, 1);
+}

@@ -1,0 +1,93 @@
+/* binding.h - what the Lua binding's files share. The binding validates
+ * every argument, then calls the core, which may therefore assert. */
+#ifndef STEER_BINDING_H
+#define STEER_BINDING_H
+
+#include "../steer.h"
+#include "compat.h"
+
+#define WORLD_MT "steer.World"
+#define AGENT_MT "steer.Agent"
+#define PATH_MT "steer.Path"
+
+/* The world userdata. Its user value is the world's "env" table:
+   env[ENV_WORLD] = the world userdata itself, env[ENV_HANDLES] = weak
+   id -> handle cache, env[ENV_DATA] = id -> the agent's own Lua table.
+   Every agent handle carries env as its user value, which pins the world. */
+enum { ENV_WORLD = 1, ENV_HANDLES, ENV_DATA };
+
+typedef struct lworld {
+  steer_world *w;     /* NULL once the world is closed */
+  steer_id *found;    /* scratch for queries */
+  size_t found_cap;
+} lworld;
+
+typedef struct lagent {
+  lworld *box;        /* lives as long as the pinned world userdata */
+  steer_id id;
+} lagent;
+
+typedef struct lpath {
+  steer_path *path;
+} lpath;
+
+/* A live agent resolved from a handle. */
+typedef struct agent_ref {
+  lworld *box;
+  steer_world *w;
+  size_t i;
+  steer_id id;
+} agent_ref;
+
+/* ---- errors (check.c) -------------------------------------------------
+   Messages follow Lua's own: "bad argument #2 to 'seek' (...)"; argument 0
+   is a method's self: "calling 'seek' on bad self (...)". */
+int arg_error(lua_State *L, const char *fname, int argn, const char *fmt, ...);
+int type_error(lua_State *L, int idx, const char *fname, int argn,
+               const char *expected);
+/* Raises "not enough memory" unless status is STEER_OK. */
+void check_status(lua_State *L, steer_status status);
+
+/* ---- numbers: finite, |x| <= STEER_LIMIT ------------------------------- */
+double check_num(lua_State *L, int idx, const char *fname, int argn);
+double check_nonneg(lua_State *L, int idx, const char *fname, int argn);
+double check_positive(lua_State *L, int idx, const char *fname, int argn);
+double opt_nonneg(lua_State *L, int idx, const char *fname, int argn,
+                  double def);
+/* An integer-valued number, |n| <= 2^53. */
+double check_integral(lua_State *L, int idx, const char *fname, int argn);
+/* The same checks on a number already read (field of a table argument);
+   `what` names the field in the message. kind: 0 any, 1 >= 0, 2 > 0. */
+double validate_num(lua_State *L, double v, int kind, const char *fname,
+                    int argn, const char *what);
+
+/* ---- objects ------------------------------------------------------------ */
+lworld *check_world(lua_State *L, int idx, const char *fname, int argn);
+agent_ref check_agent(lua_State *L, int idx, const char *fname, int argn);
+/* A live agent of the same world as `self`. */
+agent_ref check_peer(lua_State *L, int idx, const agent_ref *self,
+                     const char *fname, int argn);
+steer_path *check_path(lua_State *L, int idx, const char *fname, int argn);
+/* A point given as x, y numbers or as an agent (its position) at idx;
+   *used tells how many stack slots it took (1 or 2). */
+steer_vec2 check_point(lua_State *L, int idx, const agent_ref *self,
+                       const char *fname, int argn, int *used);
+
+/* Pushes the handle of agent `id`; env_idx is the world's env table. */
+void push_agent(lua_State *L, int env_idx, lworld *box, steer_id id);
+/* Pushes an iterator over the agents in box->found[0..n). */
+void push_found_iterator(lua_State *L, int env_idx, lworld *box, size_t n);
+/* Collects into box->found the agents within radius of (x, y). */
+size_t collect_query(lua_State *L, lworld *box, double x, double y,
+                     double radius, long exclude);
+
+/* ---- registration --------------------------------------------------------- */
+void open_world(lua_State *L);  /* leaves nothing on the stack */
+void open_agent(lua_State *L);
+void open_path(lua_State *L);
+int l_world_new(lua_State *L);
+int l_path_new(lua_State *L);
+/* Creates metatable `name` with __name set, leaving it on the stack. */
+void new_type(lua_State *L, const char *name);
+
+#endif

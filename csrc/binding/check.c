@@ -1,0 +1,127 @@
+/* check.c - argument validation with messages that name the function and
+ * the argument. */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include "binding.h"
+
+int arg_error(lua_State *L, const char *fname, int argn, const char *fmt,
+              ...) {
+  char detail[256];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(detail, sizeof detail, fmt, ap);
+  va_end(ap);
+  if (argn == 0)
+    return luaL_error(L, "calling '%s' on bad self (%s)", fname, detail);
+  return luaL_error(L, "bad argument #%d to '%s' (%s)", argn, fname, detail);
+}
+
+int type_error(lua_State *L, int idx, const char *fname, int argn,
+               const char *expected) {
+  const char *got = lua_isnone(L, idx) ? "no value" : luaL_typename(L, idx);
+  return arg_error(L, fname, argn, "%s expected, got %s", expected, got);
+}
+
+void check_status(lua_State *L, steer_status status) {
+  if (status != STEER_OK) luaL_error(L, "not enough memory");
+}
+
+static const char *kind_name[] = {"finite number", "non-negative number",
+                                  "positive number"};
+
+double validate_num(lua_State *L, double v, int kind, const char *fname,
+                    int argn, const char *what) {
+  const char *sep = what ? ": " : "";
+  if (!what) what = "";
+  if (!isfinite(v) || (kind == 1 && !(v >= 0)) || (kind == 2 && !(v > 0)))
+    arg_error(L, fname, argn, "%s%s%s expected, got %.14g", what, sep,
+              kind_name[kind], v);
+  if (fabs(v) > STEER_LIMIT)
+    arg_error(L, fname, argn, "%s%snumber out of range, |%.14g| > 1e150",
+              what, sep, v);
+  return v;
+}
+
+static double read_number(lua_State *L, int idx, const char *fname,
+                          int argn) {
+  if (lua_type(L, idx) != LUA_TNUMBER)
+    type_error(L, idx, fname, argn, "number");
+  return (double)lua_tonumber(L, idx);
+}
+
+double check_num(lua_State *L, int idx, const char *fname, int argn) {
+  return validate_num(L, read_number(L, idx, fname, argn), 0, fname, argn,
+                      NULL);
+}
+
+double check_nonneg(lua_State *L, int idx, const char *fname, int argn) {
+  return validate_num(L, read_number(L, idx, fname, argn), 1, fname, argn,
+                      NULL);
+}
+
+double check_positive(lua_State *L, int idx, const char *fname, int argn) {
+  return validate_num(L, read_number(L, idx, fname, argn), 2, fname, argn,
+                      NULL);
+}
+
+double opt_nonneg(lua_State *L, int idx, const char *fname, int argn,
+                  double def) {
+  return lua_isnoneornil(L, idx) ? def : check_nonneg(L, idx, fname, argn);
+}
+
+double check_integral(lua_State *L, int idx, const char *fname, int argn) {
+  double v = read_number(L, idx, fname, argn);
+  if (!(v == floor(v)) || fabs(v) > 9007199254740992.0)
+    arg_error(L, fname, argn, "integer expected, got %.14g", v);
+  return v;
+}
+
+/* ---- objects ------------------------------------------------------------ */
+
+lworld *check_world(lua_State *L, int idx, const char *fname, int argn) {
+  lworld *box = luaL_testudata(L, idx, WORLD_MT);
+  if (!box) type_error(L, idx, fname, argn, WORLD_MT);
+  if (!box->w) arg_error(L, fname, argn, "world is closed");
+  return box;
+}
+
+agent_ref check_agent(lua_State *L, int idx, const char *fname, int argn) {
+  lagent *a = luaL_testudata(L, idx, AGENT_MT);
+  if (!a) type_error(L, idx, fname, argn, AGENT_MT);
+  if (!a->box->w) arg_error(L, fname, argn, "world is closed");
+  long i = steer_world_index(a->box->w, a->id);
+  if (i < 0) arg_error(L, fname, argn, "agent has been removed");
+  agent_ref r = {a->box, a->box->w, (size_t)i, a->id};
+  return r;
+}
+
+agent_ref check_peer(lua_State *L, int idx, const agent_ref *self,
+                     const char *fname, int argn) {
+  agent_ref r = check_agent(L, idx, fname, argn);
+  if (r.box != self->box)
+    arg_error(L, fname, argn, "agent belongs to another world");
+  return r;
+}
+
+steer_path *check_path(lua_State *L, int idx, const char *fname, int argn) {
+  lpath *p = luaL_testudata(L, idx, PATH_MT);
+  if (!p) type_error(L, idx, fname, argn, PATH_MT);
+  return p->path;
+}
+
+steer_vec2 check_point(lua_State *L, int idx, const agent_ref *self,
+                       const char *fname, int argn, int *used) {
+  steer_vec2 p;
+  if (lua_type(L, idx) == LUA_TUSERDATA) {
+    agent_ref other = check_peer(L, idx, self, fname, argn);
+    *used = 1;
+    return steer_agent_position(other.w, other.i);
+  }
+  if (lua_type(L, idx) != LUA_TNUMBER)
+    type_error(L, idx, fname, argn, "number or steer.Agent");
+  p.x = check_num(L, idx, fname, argn);
+  p.y = check_num(L, idx + 1, fname, argn + 1);
+  *used = 2;
+  return p;
+}

@@ -1,0 +1,105 @@
+/* path.c - the steer.Path type: steer.path{ {x, y}, ..., loop = bool }. */
+#include <stdio.h>
+#include "binding.h"
+
+int l_path_new(lua_State *L) {
+  if (!lua_istable(L, 1)) type_error(L, 1, "path", 1, "table");
+  size_t n = lua_rawlen(L, 1);
+  if (n == 0)
+    return arg_error(L, "path", 1, "a path needs at least one point");
+  lua_getfield(L, 1, "loop");
+  int loop = lua_toboolean(L, -1);
+  lua_pop(L, 1);
+  /* the points are gathered in a Lua-owned buffer: an error while reading
+     them leaks nothing */
+  steer_vec2 *pts = new_userdata(L, n * sizeof *pts);
+  for (size_t k = 0; k < n; k++) {
+    lua_rawgeti(L, 1, (int)k + 1);
+    if (!lua_istable(L, -1))
+      arg_error(L, "path", 1, "point %d: table {x, y} expected, got %s",
+                (int)k + 1, luaL_typename(L, -1));
+    for (int c = 0; c < 2; c++) {
+      lua_rawgeti(L, -1, c + 1);
+      if (lua_type(L, -1) != LUA_TNUMBER)
+        arg_error(L, "path", 1, "point %d: number expected at [%d], got %s",
+                  (int)k + 1, c + 1, luaL_typename(L, -1));
+      char what[32];
+      snprintf(what, sizeof what, "point %d", (int)k + 1);
+      double v = validate_num(L, lua_tonumber(L, -1), 0, "path", 1, what);
+      if (c == 0)
+        pts[k].x = v;
+      else
+        pts[k].y = v;
+      lua_pop(L, 1);
+    }
+    lua_pop(L, 1);
+  }
+  lpath *p = new_userdata(L, sizeof *p);
+  p->path = NULL;
+  luaL_getmetatable(L, PATH_MT);
+  lua_setmetatable(L, -2);
+  p->path = steer_path_create(pts, n, loop);
+  if (!p->path) return luaL_error(L, "not enough memory");
+  return 1;
+}
+
+static lpath *self(lua_State *L, const char *fname) {
+  lpath *p = luaL_testudata(L, 1, PATH_MT);
+  if (!p || !p->path) type_error(L, 1, fname, 0, PATH_MT);
+  return p;
+}
+
+static int p_len(lua_State *L) {
+  lua_pushinteger(L, (lua_Integer)steer_path_count(self(L, "__len")->path));
+  return 1;
+}
+
+/* path:point(i) -> x, y (1-based) */
+static int p_point(lua_State *L) {
+  steer_path *path = self(L, "point")->path;
+  double i = check_integral(L, 2, "point", 1);
+  if (i < 1 || i > (double)steer_path_count(path))
+    return arg_error(L, "point", 1, "index %d out of range 1..%d", (int)i,
+                     (int)steer_path_count(path));
+  steer_vec2 v = steer_path_point(path, (size_t)i - 1);
+  lua_pushnumber(L, v.x);
+  lua_pushnumber(L, v.y);
+  return 2;
+}
+
+static int p_loops(lua_State *L) {
+  lua_pushboolean(L, steer_path_loops(self(L, "loops")->path));
+  return 1;
+}
+
+static int p_gc(lua_State *L) {
+  lpath *p = luaL_testudata(L, 1, PATH_MT);
+  if (p) {
+    steer_path_release(p->path);
+    p->path = NULL;
+  }
+  return 0;
+}
+
+static int p_tostring(lua_State *L) {
+  lpath *p = self(L, "__tostring");
+  lua_pushfstring(L, PATH_MT " (%d points%s)",
+                  (int)steer_path_count(p->path),
+                  steer_path_loops(p->path) ? ", loop" : "");
+  return 1;
+}
+
+void open_path(lua_State *L) {
+  static const luaL_Reg methods[] = {
+      {"point", p_point}, {"loops", p_loops}, {NULL, NULL}};
+  static const luaL_Reg meta[] = {{"__len", p_len},
+                                  {"__gc", p_gc},
+                                  {"__tostring", p_tostring},
+                                  {NULL, NULL}};
+  new_type(L, PATH_MT);
+  luaL_setfuncs(L, meta, 0);
+  lua_newtable(L);
+  luaL_setfuncs(L, methods, 0);
+  lua_setfield(L, -2, "__index");
+  lua_pop(L, 1);
+}

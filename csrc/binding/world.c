@@ -1,0 +1,442 @@
+/* world.c - the steer.World type: creation, agents, queries, obstacles. */
+#include <stdlib.h>
+#include <string.h>
+#include "binding.h"
+
+/* ---- steer.world{...} ----------------------------------------------------- */
+
+/* Reads optional field `key` of the table at idx (a number or nil). */
+static int opt_field(lua_State *L, int idx, const char *key) {
+  lua_getfield(L, idx, key);
+  if (lua_isnil(L, -1)) {
+    lua_pop(L, 1);
+    return 0;
+  }
+  return 1;
+}
+
+static double field_number(lua_State *L, int kind, const char *fname,
+                           int argn, const char *key) {
+  if (lua_type(L, -1) != LUA_TNUMBER)
+    arg_error(L, fname, argn, "field '%s': number expected, got %s", key,
+              luaL_typename(L, -1));
+  double v = validate_num(L, lua_tonumber(L, -1), kind, fname, argn, key);
+  lua_pop(L, 1);
+  return v;
+}
+
+static steer_world_def read_world_def(lua_State *L) {
+  steer_world_def d = steer_world_def_default();
+  if (lua_isnoneornil(L, 1)) return d;
+  if (!lua_istable(L, 1)) type_error(L, 1, "world", 1, "table");
+  if (opt_field(L, 1, "cell_size"))
+    d.cell_size = field_number(L, 2, "world", 1, "cell_size");
+  if (opt_field(L, 1, "seed")) {
+    double s = field_number(L, 0, "world", 1, "seed");
+    if (s != (double)(long long)s || s > 9007199254740992.0 ||
+        s < -9007199254740992.0)
+      arg_error(L, "world", 1, "field 'seed': integer expected, got %.14g", s);
+    d.seed = (uint32_t)(uint64_t)(long long)s; /* mod 2^32 */
+  }
+  if (opt_field(L, 1, "bounds")) {
+    if (!lua_istable(L, -1))
+      arg_error(L, "world", 1, "field 'bounds': table {w, h} expected, got %s",
+                luaL_typename(L, -1));
+    lua_rawgeti(L, -1, 1);
+    d.width = field_number(L, 2, "world", 1, "bounds[1]");
+    lua_rawgeti(L, -1, 2);
+    d.height = field_number(L, 2, "world", 1, "bounds[2]");
+    lua_pop(L, 1);
+  }
+  lua_getfield(L, 1, "wrap");
+  d.wrap = lua_toboolean(L, -1);
+  lua_pop(L, 1);
+  if (d.wrap && d.width == 0)
+    arg_error(L, "world", 1, "field 'wrap': needs bounds = {w, h}");
+  return d;
+}
+
+int l_world_new(lua_State *L) {
+  steer_world_def def = read_world_def(L);
+  lworld *box = new_userdata(L, sizeof *box);
+  memset(box, 0, sizeof *box);
+  luaL_getmetatable(L, WORLD_MT);
+  lua_setmetatable(L, -2);
+  box->w = steer_world_create(&def);
+  if (!box->w) return luaL_error(L, "not enough memory");
+  /* env = { world, handles (weak values), data } */
+  lua_createtable(L, 3, 0);
+  lua_pushvalue(L, -2);
+  lua_rawseti(L, -2, ENV_WORLD);
+  lua_newtable(L);
+  lua_createtable(L, 0, 1);
+  lua_pushliteral(L, "v");
+  lua_setfield(L, -2, "__mode");
+  lua_setmetatable(L, -2);
+  lua_rawseti(L, -2, ENV_HANDLES);
+  lua_newtable(L);
+  lua_rawseti(L, -2, ENV_DATA);
+  lua_setuservalue(L, -2);
+  return 1;
+}
+
+/* ---- handles ------------------------------------------------------------- */
+
+void push_agent(lua_State *L, int env_idx, lworld *box, steer_id id) {
+  env_idx = lua_absindex(L, env_idx);
+  lua_rawgeti(L, env_idx, ENV_HANDLES);
+  lua_pushinteger(L, (lua_Integer)id);
+  lua_rawget(L, -2);
+  if (lua_isnil(L, -1)) {
+    lua_pop(L, 1);
+    lagent *a = new_userdata(L, sizeof *a);
+    a->box = box;
+    a->id = id;
+    luaL_getmetatable(L, AGENT_MT);
+    lua_setmetatable(L, -2);
+    lua_pushvalue(L, env_idx);
+    lua_setuservalue(L, -2);
+    lua_pushinteger(L, (lua_Integer)id);
+    lua_pushvalue(L, -2);
+    lua_rawset(L, -4);
+  }
+  lua_remove(L, -2);
+}
+
+/* ---- queries ------------------------------------------------------------- */
+
+typedef struct collector {
+  lworld *box;
+  size_t n;
+  int failed;
+} collector;
+
+static int collect_one(void *ud, size_t index) {
+  collector *c = ud;
+  if (c->n == c->box->found_cap) {
+    size_t cap = c->box->found_cap ? c->box->found_cap * 2 : 64;
+    steer_id *p = realloc(c->box->found, cap * sizeof *p);
+    if (!p) {
+      c->failed = 1;
+      return 1;
+    }
+    c->box->found = p;
+    c->box->found_cap = cap;
+  }
+  c->box->found[c->n++] = steer_world_id_at(c->box->w, index);
+  return 0;
+}
+
+size_t collect_query(lua_State *L, lworld *box, double x, double y,
+                     double radius, long exclude) {
+  collector c = {box, 0, 0};
+  steer_world_query(box->w, x, y, radius, exclude, collect_one, &c);
+  if (c.failed) luaL_error(L, "not enough memory");
+  return c.n;
+}
+
+/* upvalues: env, ids (userdata), next position, count */
+static int found_iterator(lua_State *L) {
+  lua_rawgeti(L, lua_upvalueindex(1), ENV_WORLD);
+  lworld *box = lua_touserdata(L, -1);
+  const steer_id *ids = lua_touserdata(L, lua_upvalueindex(2));
+  size_t k = (size_t)lua_tonumber(L, lua_upvalueindex(3));
+  size_t n = (size_t)lua_tonumber(L, lua_upvalueindex(4));
+  if (!box->w) return luaL_error(L, "world is closed");
+  /* agents removed since the query are skipped */
+  while (k < n && steer_world_index(box->w, ids[k]) < 0) k++;
+  if (k == n) return 0;
+  lua_pushnumber(L, (lua_Number)(k + 1));
+  lua_replace(L, lua_upvalueindex(3));
+  push_agent(L, lua_upvalueindex(1), box, ids[k]);
+  return 1;
+}
+
+void push_found_iterator(lua_State *L, int env_idx, lworld *box, size_t n) {
+  env_idx = lua_absindex(L, env_idx);
+  lua_pushvalue(L, env_idx);
+  steer_id *ids = new_userdata(L, n ? n * sizeof *ids : 1);
+  if (n) memcpy(ids, box->found, n * sizeof *ids);
+  lua_pushnumber(L, 0);
+  lua_pushnumber(L, (lua_Number)n);
+  lua_pushcclosure(L, found_iterator, 4);
+}
+
+/* ---- methods ----------------------------------------------------------- */
+
+static const char *const field_keys[] = {"x", "y", "vx", "vy", "max_speed",
+                                         "max_force", "radius",
+                                         "wander_radius", "wander_distance",
+                                         "wander_jitter", NULL};
+/* world:add{...}: fields of steer_agent_def plus wander parameters; other
+   string keys become the agent's own data. Everything is validated before
+   the agent exists. */
+static int w_add(lua_State *L) {
+  lworld *box = check_world(L, 1, "add", 0);
+  steer_agent_def d = steer_agent_def_default();
+  double wander[3] = {STEER_WANDER_RADIUS_DEFAULT,
+                      STEER_WANDER_DISTANCE_DEFAULT,
+                      STEER_WANDER_JITTER_DEFAULT};
+  double *slots[] = {&d.x, &d.y, &d.vx, &d.vy, &d.max_speed, &d.max_force,
+                     &d.radius, &wander[0], &wander[1], &wander[2]};
+  int custom = 0, has_wander = 0;
+  if (!lua_isnoneornil(L, 2)) {
+    if (!lua_istable(L, 2)) type_error(L, 2, "add", 1, "table");
+    for (int k = 0; field_keys[k]; k++) {
+      if (!opt_field(L, 2, field_keys[k])) continue;
+      *slots[k] = field_number(L, k < 4 ? 0 : 1, "add", 1, field_keys[k]);
+      if (k >= 7) has_wander = 1;
+    }
+    lua_pushnil(L);
+    while (lua_next(L, 2)) {
+      lua_pop(L, 1);
+      if (lua_type(L, -1) != LUA_TSTRING) {
+        custom = 1;
+        continue;
+      }
+      int known = 0;
+      for (int k = 0; field_keys[k]; k++)
+        if (strcmp(lua_tostring(L, -1), field_keys[k]) == 0) known = 1;
+      custom |= !known;
+    }
+  }
+  lua_getuservalue(L, 1);
+  int env = lua_gettop(L);
+  /* the data table is made before the agent, so only the core can fail
+     after this point, and it fails without changing anything */
+  if (custom) lua_newtable(L);
+  steer_id id;
+  check_status(L, steer_world_add(box->w, &d, &id));
+  size_t i = (size_t)steer_world_index(box->w, id);
+  if (has_wander) {
+    for (int k = 0; k < 3; k++) {
+      steer_status s = steer_agent_set(box->w, i, (steer_field)(STEER_WANDER_RADIUS + k),
+                                       wander[k]);
+      if (s != STEER_OK) {
+        steer_world_remove(box->w, id);
+        check_status(L, s);
+      }
+    }
+  }
+  if (custom) {
+    lua_pushnil(L);
+    while (lua_next(L, 2)) {
+      int known = 0;
+      if (lua_type(L, -2) == LUA_TSTRING)
+        for (int k = 0; field_keys[k]; k++)
+          if (strcmp(lua_tostring(L, -2), field_keys[k]) == 0) known = 1;
+      if (known) {
+        lua_pop(L, 1);
+        continue;
+      }
+      lua_pushvalue(L, -2);
+      lua_insert(L, -2);
+      lua_rawset(L, env + 1);
+    }
+    lua_rawgeti(L, env, ENV_DATA);
+    lua_pushinteger(L, (lua_Integer)id);
+    lua_pushvalue(L, env + 1);
+    lua_rawset(L, -3);
+    lua_pop(L, 1);
+  }
+  push_agent(L, env, box, id);
+  return 1;
+}
+
+static int w_remove(lua_State *L) {
+  lworld *box = check_world(L, 1, "remove", 0);
+  agent_ref a = check_agent(L, 2, "remove", 1);
+  if (a.box != box) arg_error(L, "remove", 1, "agent belongs to another world");
+  steer_world_remove(box->w, a.id);
+  lua_getuservalue(L, 1);
+  lua_rawgeti(L, -1, ENV_DATA);
+  lua_pushinteger(L, (lua_Integer)a.id);
+  lua_pushnil(L);
+  lua_rawset(L, -3);
+  return 0;
+}
+
+static int w_get(lua_State *L) {
+  lworld *box = check_world(L, 1, "get", 0);
+  double id = check_integral(L, 2, "get", 1);
+  if (id < 1 || steer_world_index(box->w, (steer_id)id) < 0) {
+    lua_pushnil(L);
+    return 1;
+  }
+  lua_getuservalue(L, 1);
+  push_agent(L, -1, box, (steer_id)id);
+  return 1;
+}
+
+static int w_len(lua_State *L) {
+  lworld *box = check_world(L, 1, "__len", 0);
+  lua_pushinteger(L, (lua_Integer)steer_world_count(box->w));
+  return 1;
+}
+
+/* for a in world:agents(): the control variable is the previous handle, so
+   the walk survives removing any agent, the current one included */
+static int agents_next(lua_State *L) {
+  lworld *box = check_world(L, 1, "agents", 0);
+  steer_id after = 0;
+  if (!lua_isnoneornil(L, 2)) {
+    lagent *prev = luaL_testudata(L, 2, AGENT_MT);
+    if (!prev) type_error(L, 2, "agents", 1, AGENT_MT);
+    after = prev->id;
+  }
+  steer_id id = steer_world_next_id(box->w, after);
+  if (!id) return 0;
+  lua_getuservalue(L, 1);
+  push_agent(L, -1, box, id);
+  return 1;
+}
+
+static int w_agents(lua_State *L) {
+  check_world(L, 1, "agents", 0);
+  lua_pushcfunction(L, agents_next);
+  lua_pushvalue(L, 1);
+  lua_pushnil(L);
+  return 3;
+}
+
+static int w_query(lua_State *L) {
+  lworld *box = check_world(L, 1, "query", 0);
+  double x = check_num(L, 2, "query", 1), y = check_num(L, 3, "query", 2);
+  double r = check_nonneg(L, 4, "query", 3);
+  size_t n = collect_query(L, box, x, y, r, -1);
+  lua_getuservalue(L, 1);
+  push_found_iterator(L, -1, box, n);
+  return 1;
+}
+
+/* reads field `key` of the table at idx: a required number of `kind` */
+static double need_field(lua_State *L, int idx, int kind, const char *fname,
+                         const char *key) {
+  lua_getfield(L, idx, key);
+  return field_number(L, kind, fname, 1, key);
+}
+
+static int w_add_obstacle(lua_State *L) {
+  lworld *box = check_world(L, 1, "add_obstacle", 0);
+  if (!lua_istable(L, 2)) type_error(L, 2, "add_obstacle", 1, "table");
+  double x = need_field(L, 2, 0, "add_obstacle", "x");
+  double y = need_field(L, 2, 0, "add_obstacle", "y");
+  double r = need_field(L, 2, 1, "add_obstacle", "radius");
+  size_t number;
+  check_status(L, steer_world_add_obstacle(box->w, x, y, r, &number));
+  lua_pushinteger(L, (lua_Integer)number);
+  return 1;
+}
+
+static int w_add_wall(lua_State *L) {
+  lworld *box = check_world(L, 1, "add_wall", 0);
+  if (!lua_istable(L, 2)) type_error(L, 2, "add_wall", 1, "table");
+  steer_vec2 a, b;
+  a.x = need_field(L, 2, 0, "add_wall", "x1");
+  a.y = need_field(L, 2, 0, "add_wall", "y1");
+  b.x = need_field(L, 2, 0, "add_wall", "x2");
+  b.y = need_field(L, 2, 0, "add_wall", "y2");
+  if (a.x == b.x && a.y == b.y)
+    arg_error(L, "add_wall", 1, "wall has zero length");
+  size_t number;
+  check_status(L, steer_world_add_wall(box->w, a, b, &number));
+  lua_pushinteger(L, (lua_Integer)number);
+  return 1;
+}
+
+/* world:obstacles() -> { {x =, y =, radius =}, ... } */
+static int w_obstacles(lua_State *L) {
+  lworld *box = check_world(L, 1, "obstacles", 0);
+  size_t n = steer_world_obstacle_count(box->w);
+  lua_createtable(L, (int)n, 0);
+  for (size_t i = 0; i < n; i++) {
+    double o[3];
+    steer_world_obstacle(box->w, i, o);
+    lua_createtable(L, 0, 3);
+    lua_pushnumber(L, o[0]);
+    lua_setfield(L, -2, "x");
+    lua_pushnumber(L, o[1]);
+    lua_setfield(L, -2, "y");
+    lua_pushnumber(L, o[2]);
+    lua_setfield(L, -2, "radius");
+    lua_rawseti(L, -2, (int)i + 1);
+  }
+  return 1;
+}
+
+/* world:walls() -> { {x1 =, y1 =, x2 =, y2 =}, ... } */
+static int w_walls(lua_State *L) {
+  static const char *const keys[] = {"x1", "y1", "x2", "y2"};
+  lworld *box = check_world(L, 1, "walls", 0);
+  size_t n = steer_world_wall_count(box->w);
+  lua_createtable(L, (int)n, 0);
+  for (size_t i = 0; i < n; i++) {
+    double s[4];
+    steer_world_wall(box->w, i, s);
+    lua_createtable(L, 0, 4);
+    for (int k = 0; k < 4; k++) {
+      lua_pushnumber(L, s[k]);
+      lua_setfield(L, -2, keys[k]);
+    }
+    lua_rawseti(L, -2, (int)i + 1);
+  }
+  return 1;
+}
+
+static int w_clear_obstacles(lua_State *L) {
+  steer_world_clear_obstacles(check_world(L, 1, "clear_obstacles", 0)->w);
+  return 0;
+}
+
+static int w_clear_walls(lua_State *L) {
+  steer_world_clear_walls(check_world(L, 1, "clear_walls", 0)->w);
+  return 0;
+}
+
+static int w_gc(lua_State *L) {
+  lworld *box = luaL_testudata(L, 1, WORLD_MT);
+  if (box) {
+    steer_world_destroy(box->w);
+    box->w = NULL;
+    free(box->found);
+    box->found = NULL;
+    box->found_cap = 0;
+  }
+  return 0;
+}
+
+static int w_tostring(lua_State *L) {
+  lworld *box = luaL_testudata(L, 1, WORLD_MT);
+  if (!box || !box->w)
+    lua_pushliteral(L, WORLD_MT " (closed)");
+  else
+    lua_pushfstring(L, WORLD_MT " (%d agents)",
+                    (int)steer_world_count(box->w));
+  return 1;
+}
+
+void open_world(lua_State *L) {
+  static const luaL_Reg methods[] = {
+      {"add", w_add},
+      {"remove", w_remove},
+      {"get", w_get},
+      {"agents", w_agents},
+      {"query", w_query},
+      {"add_obstacle", w_add_obstacle},
+      {"add_wall", w_add_wall},
+      {"obstacles", w_obstacles},
+      {"walls", w_walls},
+      {"clear_obstacles", w_clear_obstacles},
+      {"clear_walls", w_clear_walls},
+      {NULL, NULL}};
+  static const luaL_Reg meta[] = {{"__len", w_len},
+                                  {"__gc", w_gc},
+                                  {"__tostring", w_tostring},
+                                  {NULL, NULL}};
+  new_type(L, WORLD_MT);
+  luaL_setfuncs(L, meta, 0);
+  lua_newtable(L);
+  luaL_setfuncs(L, methods, 0);
+  lua_setfield(L, -2, "__index");
+  lua_pop(L, 1);
+}

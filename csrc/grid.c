@@ -1,0 +1,216 @@
+/* grid.c - spatial grid: bucketed cell lists and disc queries. */
+#include <math.h>
+#include <string.h>
+#include "grid.h"
+#include "world.h"
+
+#define FREE_CELL_LIMIT 536870912.0    /* |cell coordinate| of unbounded worlds */
+#define AXIS_CELLS_MAX 1048576         /* cells per axis of bounded worlds */
+#define DENSE_CELLS_MAX 4194304        /* larger bounded grids are hashed */
+#define MIN_BUCKETS 64
+
+static double clampd(double v, double lo, double hi) {
+  return v < lo ? lo : v > hi ? hi : v;
+}
+
+static int32_t axis_cells(double extent, double cell) {
+  return (int32_t)clampd(floor(extent / cell), 1, AXIS_CELLS_MAX);
+}
+
+void grid_init(steer_grid *g, double cell, int wrap, double width,
+               double height) {
+  memset(g, 0, sizeof *g);
+  if (width > 0 && height > 0) {
+    g->mode = wrap ? GRID_WRAP : GRID_CLAMP;
+    g->ncx = axis_cells(width, cell);
+    g->ncy = axis_cells(height, cell);
+    /* whole cells tile the world: each is at least `cell` wide */
+    g->inv_x = g->ncx / width;
+    g->inv_y = g->ncy / height;
+    g->dense = (double)g->ncx * g->ncy <= DENSE_CELLS_MAX;
+  } else {
+    g->mode = GRID_FREE;
+    g->inv_x = g->inv_y = 1.0 / cell;
+  }
+}
+
+void grid_free(steer_world *w, steer_grid *g) {
+  world_alloc(w, g->heads, g->buckets * sizeof(int32_t), 0);
+  world_alloc(w, g->links, g->agents_cap * sizeof(grid_link), 0);
+  g->heads = NULL;
+  g->links = NULL;
+  g->buckets = g->agents_cap = 0;
+}
+
+/* Cell coordinate along one axis; bounded modes stay inside 0..n-1 (also
+   guarding against rounding at the far edge). */
+static int32_t axis_cell(const steer_grid *g, double v, double inv,
+                         int32_t n) {
+  double c = floor(v * inv);
+  if (g->mode == GRID_FREE)
+    return (int32_t)clampd(c, -FREE_CELL_LIMIT, FREE_CELL_LIMIT);
+  return (int32_t)clampd(c, 0, n - 1);
+}
+
+static void cell_of(const steer_grid *g, double x, double y, int32_t *cx,
+                    int32_t *cy) {
+  *cx = axis_cell(g, x, g->inv_x, g->ncx);
+  *cy = axis_cell(g, y, g->inv_y, g->ncy);
+}
+
+static size_t bucket_of_cell(const steer_grid *g, int32_t cx, int32_t cy) {
+  if (g->dense) return (size_t)cy * (size_t)g->ncx + (size_t)cx;
+  uint32_t h = (uint32_t)cx * 0x9E3779B1u ^ (uint32_t)cy * 0x85EBCA77u;
+  h ^= h >> 15;
+  h *= 0x2C1B3C6Du;
+  h ^= h >> 12;
+  return h & (g->buckets - 1);
+}
+
+static size_t bucket_of(const steer_grid *g, double x, double y) {
+  int32_t cx, cy;
+  cell_of(g, x, y, &cx, &cy);
+  return bucket_of_cell(g, cx, cy);
+}
+
+static void link(steer_grid *g, int32_t i, size_t b) {
+  int32_t head = g->heads[b];
+  g->links[i].next = head;
+  g->links[i].prev = -1;
+  if (head >= 0) g->links[head].prev = i;
+  g->heads[b] = i;
+}
+
+static void unlink_from(steer_grid *g, int32_t i, size_t b) {
+  int32_t p = g->links[i].prev, n = g->links[i].next;
+  if (p >= 0)
+    g->links[p].next = n;
+  else
+    g->heads[b] = n;
+  if (n >= 0) g->links[n].prev = p;
+}
+
+void grid_insert(steer_grid *g, int32_t i, double x, double y) {
+  link(g, i, bucket_of(g, x, y));
+}
+
+void grid_remove(steer_grid *g, int32_t i, double x, double y) {
+  unlink_from(g, i, bucket_of(g, x, y));
+}
+
+void grid_move(steer_grid *g, int32_t i, double ox, double oy, double nx,
+               double ny) {
+  size_t from = bucket_of(g, ox, oy), to = bucket_of(g, nx, ny);
+  if (from == to) return;
+  unlink_from(g, i, from);
+  link(g, i, to);
+}
+
+void grid_relocate(steer_grid *g, int32_t from, int32_t to, double x,
+                   double y) {
+  int32_t p = g->links[from].prev, n = g->links[from].next;
+  g->links[to] = g->links[from];
+  if (p >= 0)
+    g->links[p].next = to;
+  else
+    g->heads[bucket_of(g, x, y)] = to;
+  if (n >= 0) g->links[n].prev = to;
+}
+
+void grid_rebuild(steer_grid *g, size_t n, const double *x, const double *y) {
+  for (size_t b = 0; b < g->buckets; b++) g->heads[b] = -1;
+  /* inserting backwards leaves every list in ascending index order */
+  for (size_t i = n; i-- > 0;) link(g, (int32_t)i, bucket_of(g, x[i], y[i]));
+}
+
+static size_t buckets_for(const steer_grid *g, size_t agents) {
+  if (g->dense) return (size_t)g->ncx * (size_t)g->ncy;
+  size_t b = MIN_BUCKETS;
+  while (b < agents) b *= 2;
+  return b;
+}
+
+steer_status grid_reserve(steer_world *w, steer_grid *g, size_t agents) {
+  if (world_grow(w, (void **)&g->links, sizeof(grid_link), &g->agents_cap,
+                 agents))
+    return STEER_ENOMEM;
+  size_t want = buckets_for(g, agents);
+  if (want > g->buckets) {
+    int32_t *heads = world_alloc(w, NULL, 0, want * sizeof(int32_t));
+    if (!heads) return STEER_ENOMEM;
+    world_alloc(w, g->heads, g->buckets * sizeof(int32_t), 0);
+    g->heads = heads;
+    g->buckets = want;
+    grid_rebuild(g, w->count, w->x, w->y);
+  }
+  return STEER_OK;
+}
+
+/* ---- queries ---------------------------------------------------------- */
+
+/* The cells [lo, lo + count) along one axis that a disc's extent touches.
+   A little slack absorbs rounding, so no agent within the radius is missed. */
+static void axis_range(const steer_grid *g, double v, double r, double inv,
+                       int32_t n, int32_t *lo, int32_t *count) {
+  double slack = 1e-9 * (1.0 + fabs(v * inv) + r * inv);
+  double a = floor((v - r) * inv - slack), b = floor((v + r) * inv + slack);
+  if (g->mode == GRID_FREE) {
+    a = clampd(a, -FREE_CELL_LIMIT, FREE_CELL_LIMIT);
+    b = clampd(b, -FREE_CELL_LIMIT, FREE_CELL_LIMIT);
+  } else if (g->mode == GRID_CLAMP || b - a + 1 >= n) {
+    /* clamped, or a torus query that wraps all the way round */
+    a = g->mode == GRID_WRAP ? 0 : clampd(a, 0, n - 1);
+    b = g->mode == GRID_WRAP ? n - 1 : clampd(b, 0, n - 1);
+  }
+  *lo = (int32_t)a;
+  *count = (int32_t)(b - a + 1);
+}
+
+static int32_t wrap_cell(int32_t c, int32_t n) {
+  c %= n;
+  return c < 0 ? c + n : c;
+}
+
+void grid_cursor_init(grid_cursor *c, const steer_grid *g, const double *x,
+                      const double *y, size_t n, double qx, double qy,
+                      double radius) {
+  c->g = g;
+  c->x = x;
+  c->y = y;
+  c->n = n;
+  c->agent = -1;
+  c->cell = 0;
+  axis_range(g, qx, radius, g->inv_x, g->ncx, &c->x0, &c->nx);
+  axis_range(g, qy, radius, g->inv_y, g->ncy, &c->y0, &c->ny);
+  /* opening more cells than there are agents costs more than a scan */
+  c->all = g->buckets == 0 || (double)c->nx * c->ny > (double)n + 8;
+}
+
+int32_t grid_cursor_next(grid_cursor *c) {
+  const steer_grid *g = c->g;
+  if (c->all) {
+    if ((size_t)c->cell >= c->n) return -1;
+    return (int32_t)c->cell++;
+  }
+  for (;;) {
+    while (c->agent >= 0) {
+      int32_t i = c->agent;
+      c->agent = g->links[i].next;
+      if (!g->dense) { /* the bucket may hold other cells too */
+        int32_t cx, cy;
+        cell_of(g, c->x[i], c->y[i], &cx, &cy);
+        if (cx != c->cx || cy != c->cy) continue;
+      }
+      return i;
+    }
+    if (c->cell >= (int64_t)c->nx * c->ny) return -1;
+    c->cx = c->x0 + (int32_t)(c->cell % c->nx);
+    c->cy = c->y0 + (int32_t)(c->cell / c->nx);
+    c->cell++;
+    if (g->mode == GRID_WRAP) {
+      c->cx = wrap_cell(c->cx, g->ncx);
+      c->cy = wrap_cell(c->cy, g->ncy);
+    }
+    c->agent = g->heads[bucket_of_cell(g, c->cx, c->cy)];
+  }
+}

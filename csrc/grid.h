@@ -1,0 +1,77 @@
+/* grid.h - the spatial grid that answers neighbor queries (internal).
+ *
+ * Space is cut into square cells. Every cell maps to a bucket that heads a
+ * doubly linked list of agent indices threaded through the per-agent
+ * next/prev arrays, so inserting, moving and removing an agent are O(1) and
+ * never allocate.
+ *
+ * Bounded worlds (torus or clamped) with a manageable number of cells give
+ * every cell its own bucket (dense). Unbounded worlds hash cell coordinates
+ * into a power-of-two number of buckets (at least one per agent); cells that
+ * share a bucket are told apart by recomputing each candidate's cell.
+ */
+#ifndef STEER_GRID_H
+#define STEER_GRID_H
+
+#include <stdint.h>
+#include "steer.h"
+
+typedef enum grid_mode { GRID_FREE, GRID_WRAP, GRID_CLAMP } grid_mode;
+
+typedef struct grid_link {
+  int32_t next, prev;    /* neighbours in the bucket's list, -1 at the ends */
+} grid_link;
+
+typedef struct steer_grid {
+  grid_mode mode;
+  double inv_x, inv_y;   /* cells per unit length */
+  int32_t ncx, ncy;      /* cells per axis (bounded modes) */
+  int dense;             /* one bucket per cell */
+  int32_t *heads;        /* bucket -> first agent, -1 when empty */
+  size_t buckets;        /* length of heads; a power of two when hashed */
+  grid_link *links;      /* per agent */
+  size_t agents_cap;     /* length of links */
+} steer_grid;
+
+struct steer_world;
+
+/* Sets the geometry; the grid owns no memory until grid_reserve. */
+void grid_init(steer_grid *g, double cell, int wrap, double width,
+               double height);
+void grid_free(struct steer_world *w, steer_grid *g);
+
+/* Makes room for `agents` agents, rehashing the world's current agents when
+   the bucket count grows. On failure nothing changed. */
+steer_status grid_reserve(struct steer_world *w, steer_grid *g, size_t agents);
+
+void grid_insert(steer_grid *g, int32_t i, double x, double y);
+void grid_remove(steer_grid *g, int32_t i, double x, double y);
+/* Moves agent i from the cell of (ox, oy) to the cell of (nx, ny). */
+void grid_move(steer_grid *g, int32_t i, double ox, double oy, double nx,
+               double ny);
+/* The agent at index `from` (position (x, y)) now lives at index `to`. */
+void grid_relocate(steer_grid *g, int32_t from, int32_t to, double x,
+                   double y);
+/* Empties every bucket and inserts agents 0..n-1. */
+void grid_rebuild(steer_grid *g, size_t n, const double *x, const double *y);
+
+/* A walk over the candidate agents of every cell that a disc touches; when
+   that box holds more cells than there are agents, over every agent. */
+typedef struct grid_cursor {
+  const steer_grid *g;
+  const double *x, *y;
+  size_t n;
+  int all;                 /* walk every agent 0..n-1 */
+  int32_t x0, y0, nx, ny;  /* the box: first cell and size in cells */
+  int64_t cell;            /* next box cell to open */
+  int32_t cx, cy;          /* the cell whose list is being walked */
+  int32_t agent;           /* next candidate in that list, or -1 */
+} grid_cursor;
+
+void grid_cursor_init(grid_cursor *c, const steer_grid *g, const double *x,
+                      const double *y, size_t n, double qx, double qy,
+                      double radius);
+/* The next candidate index, or -1 when the walk is over. */
+int32_t grid_cursor_next(grid_cursor *c);
+
+#endif

@@ -1,0 +1,37 @@
+/* path.c - immutable, reference-counted polylines for path following. */
+#include <stdlib.h>
+#include <string.h>
+#include "steer.h"
+
+struct steer_path {
+  size_t refs;
+  size_t count;
+  int loop;
+  steer_vec2 points[]; /* count of them */
+};
+
+steer_path *steer_path_create(const steer_vec2 *points, size_t n, int loop) {
+  if (n == 0 || n > (SIZE_MAX - sizeof(steer_path)) / sizeof(steer_vec2))
+    return NULL;
+  steer_path *path = malloc(sizeof *path + n * sizeof(steer_vec2));
+  if (!path) return NULL;
+  path->refs = 1;
+  path->count = n;
+  path->loop = loop != 0;
+  memcpy(path->points, points, n * sizeof(steer_vec2));
+  return path;
+}
+
+void steer_path_retain(steer_path *path) { path->refs++; }
+
+void steer_path_release(steer_path *path) {
+  if (path && --path->refs == 0) free(path);
+}
+
+size_t steer_path_count(const steer_path *path) { return path->count; }
+
+steer_vec2 steer_path_point(const steer_path *path, size_t i) {
+  return path->points[i];
+}
+
+int steer_path_loops(const steer_path *path) { return path->loop; }

@@ -1,0 +1,263 @@
+/*
+ * steer.h - steering behaviors and flocking for game AI (Reynolds 1987/1999).
+ *
+ * This header is the whole public C API. It includes no Lua header: the Lua
+ * binding in csrc/binding/ is one user of it among others.
+ *
+ * Conventions
+ * - Everything is 2D and every number is a double.
+ * - Mass is 1, so a steering force is an acceleration. Behaviors only compute a
+ *   force; steer_integrate() (or steer_agent_apply()) applies it.
+ * - Every number handed to steer must be finite with magnitude <= STEER_LIMIT.
+ *   Inside that range no function produces NaN or infinity. The Lua binding
+ *   checks this; C callers must check it themselves (the core asserts).
+ * - Agents are addressed by a steer_id: a stable, 1-based, never reused
+ *   number. Behavior functions take the agent's current dense index, which
+ *   steer_world_index() resolves from an id; an index is valid until the next
+ *   call that adds, removes or steps agents.
+ */
+#ifndef STEER_H
+#define STEER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define STEER_VERSION "0.1.0"
+
+/// Largest magnitude any input number may have. Squares of differences of such
+/// numbers stay finite, so lengths and distance tests never overflow.
+#define STEER_LIMIT 1e150
+
+/// normalize() of a vector not longer than this is the zero vector.
+#define STEER_EPSILON 1e-5
+
+typedef struct steer_vec2 { double x, y; } steer_vec2;
+
+typedef enum steer_status {
+  STEER_OK = 0,
+  STEER_ENOMEM,   /* an allocation failed; nothing was changed */
+  STEER_EINVAL    /* bad argument (stale id, index out of range, ...) */
+} steer_status;
+
+/* ------------------------------------------------------------------------ */
+/* Vector helpers                                                           */
+
+/// Length, computed without overflow or underflow for any finite vector.
+double steer_length(steer_vec2 v);
+/// Unit vector along v; the zero vector when |v| <= STEER_EPSILON.
+steer_vec2 steer_normalize(steer_vec2 v);
+/// v scaled down to length max when it is longer (|v|^2 > max^2).
+steer_vec2 steer_clamp(steer_vec2 v, double max);
+/// a + (b - a) * t.
+steer_vec2 steer_lerp(steer_vec2 a, steer_vec2 b, double t);
+
+/* ------------------------------------------------------------------------ */
+/* Stateless behaviors (API.md section 2): pure functions of their inputs.  */
+
+/// clamp(normalize(t - p) * max_speed - v, max_force)
+steer_vec2 steer_seek(steer_vec2 p, steer_vec2 v, steer_vec2 t,
+                      double max_speed, double max_force);
+/// As seek, fleeing from t.
+steer_vec2 steer_flee(steer_vec2 p, steer_vec2 v, steer_vec2 t,
+                      double max_speed, double max_force);
+/// Seek whose desired speed ramps down linearly inside slowing_radius.
+steer_vec2 steer_arrive(steer_vec2 p, steer_vec2 v, steer_vec2 t,
+                        double max_speed, double max_force,
+                        double slowing_radius);
+/// Lookahead T = |t - p| / max_speed (0 when max_speed is 0, at most
+/// STEER_LIMIT); the point pursue/evade aim at is t + tv * T.
+steer_vec2 steer_predict(steer_vec2 p, steer_vec2 t, steer_vec2 tv,
+                         double max_speed);
+/// seek(steer_predict(...))
+steer_vec2 steer_pursue(steer_vec2 p, steer_vec2 v, steer_vec2 t,
+                        steer_vec2 tv, double max_speed, double max_force);
+/// flee(steer_predict(...))
+steer_vec2 steer_evade(steer_vec2 p, steer_vec2 v, steer_vec2 t,
+                       steer_vec2 tv, double max_speed, double max_force);
+/// clamp(sum of weights[i] * forces[i], max_force)
+steer_vec2 steer_weighted(double max_force, const steer_vec2 *forces,
+                          const double *weights, size_t n);
+/// The first force with squared length > 1e-4, clamped; else zero.
+steer_vec2 steer_priority(double max_force, const steer_vec2 *forces, size_t n);
+/// Running sum in order until its length reaches max_force; the force that
+/// crosses the limit is cut to fit.
+steer_vec2 steer_prioritized_sum(double max_force, const steer_vec2 *forces,
+                                 size_t n);
+/// Adds f to the running total *sum without letting |*sum| pass max_force.
+/// Returns 0 once the budget is used up (callers stop there).
+int steer_accumulate(steer_vec2 *sum, steer_vec2 f, double max_force);
+/// forward * distance + (cos angle, sin angle) * radius, where forward is
+/// normalize(v), or (1, 0) when |v|^2 <= 1e-4.
+steer_vec2 steer_wander_force(steer_vec2 v, double angle, double distance,
+                              double radius);
+/// The pipeline of API.md section 1 (semi-implicit Euler, mass 1):
+/// f = clamp(f, max_force); v = clamp(v + f dt, max_speed); p = p + v dt.
+void steer_integrate(steer_vec2 *p, steer_vec2 *v, steer_vec2 f,
+                     double max_speed, double max_force, double dt);
+
+/* ------------------------------------------------------------------------ */
+/* Random numbers: the 32-bit LCG s = s * 1103515245 + 12345 (mod 2^32).   */
+
+/// Advances *state and returns r = -1 + 2 * (s / 4294967295), in [-1, 1].
+double steer_rng_signed(uint32_t *state);
+/// Advances *state and returns s / 4294967295, in [0, 1].
+double steer_rng_unit(uint32_t *state);
+/// The generator state a new agent starts with, from the world seed and id.
+uint32_t steer_rng_seed_for(uint32_t world_seed, uint64_t id);
+
+/* ------------------------------------------------------------------------ */
+/* Paths: immutable polylines, reference counted (programs and agents that  */
+/* follow a path keep it alive).                                            */
+
+typedef struct steer_path steer_path;
+
+/// NULL when n == 0 or memory runs out. The new path has one reference.
+steer_path *steer_path_create(const steer_vec2 *points, size_t n, int loop);
+void steer_path_retain(steer_path *path);
+void steer_path_release(steer_path *path);
+size_t steer_path_count(const steer_path *path);
+steer_vec2 steer_path_point(const steer_path *path, size_t i); /* 0-based */
+int steer_path_loops(const steer_path *path);
+
+/* ------------------------------------------------------------------------ */
+/* Worlds and agents                                                        */
+
+typedef struct steer_world steer_world;
+typedef uint64_t steer_id;            /* 0 is never an agent */
+
+/// Allocator with the shape of lua_Alloc: nsize == 0 frees, otherwise
+/// returns a block of nsize bytes (NULL on failure, ptr left untouched).
+typedef void *(*steer_alloc_fn)(void *ud, void *ptr, size_t osize,
+                                size_t nsize);
+
+typedef struct steer_world_def {
+  double cell_size;        /* spatial grid cell side; default 5 */
+  uint32_t seed;           /* seeds every agent's generator; default 1 */
+  double width, height;    /* bounds; 0, 0 = unbounded (default) */
+  int wrap;                /* with bounds: torus (1) or clamp inside (0) */
+  steer_alloc_fn alloc;    /* default: malloc/realloc/free */
+  void *alloc_ud;
+} steer_world_def;
+
+typedef struct steer_agent_def {
+  double x, y, vx, vy;     /* default 0 */
+  double max_speed;        /* default 1 */
+  double max_force;        /* default 1 */
+  double radius;           /* default 0.5 */
+} steer_agent_def;
+
+typedef enum steer_field {
+  STEER_X, STEER_Y, STEER_VX, STEER_VY,
+  STEER_MAX_SPEED, STEER_MAX_FORCE, STEER_RADIUS,
+  STEER_WANDER_RADIUS, STEER_WANDER_DISTANCE, STEER_WANDER_JITTER,
+  STEER_WANDER_ANGLE,
+  STEER_FIELD_COUNT
+} steer_field;
+
+/// Default wander parameters (API.md section 3).
+#define STEER_WANDER_RADIUS_DEFAULT 1.2
+#define STEER_WANDER_DISTANCE_DEFAULT 2.0
+#define STEER_WANDER_JITTER_DEFAULT 0.5
+
+steer_world_def steer_world_def_default(void);
+steer_agent_def steer_agent_def_default(void);
+
+/// NULL when memory runs out.
+steer_world *steer_world_create(const steer_world_def *def);
+void steer_world_destroy(steer_world *w);
+/// Bytes currently allocated by the world.
+size_t steer_world_memory(const steer_world *w);
+/// The definition the world was created with (cell_size as requested).
+steer_world_def steer_world_get_def(const steer_world *w);
+
+/// Adds an agent; *id receives its id. STEER_ENOMEM leaves the world as it was.
+steer_status steer_world_add(steer_world *w, const steer_agent_def *def,
+                             steer_id *id);
+/// Removes a live agent (STEER_EINVAL for a stale id).
+steer_status steer_world_remove(steer_world *w, steer_id id);
+/// Number of live agents.
+size_t steer_world_count(const steer_world *w);
+/// Dense index 0..count-1 of a live agent, or -1 when the id is stale.
+long steer_world_index(const steer_world *w, steer_id id);
+steer_id steer_world_id_at(const steer_world *w, size_t index);
+/// Iteration in a stable order that survives removals: pass 0 to start, then
+/// the previous result; returns 0 at the end.
+steer_id steer_world_next_id(const steer_world *w, steer_id after);
+
+double steer_agent_get(const steer_world *w, size_t i, steer_field f);
+/// Writes one field. Positions wrap (torus) or clamp (bounded world) and the
+/// spatial grid follows. STEER_ENOMEM leaves the agent as it was.
+steer_status steer_agent_set(steer_world *w, size_t i, steer_field f,
+                             double value);
+steer_vec2 steer_agent_position(const steer_world *w, size_t i);
+steer_vec2 steer_agent_velocity(const steer_world *w, size_t i);
+/// Sets the generator state of the agent.
+steer_status steer_agent_seed(steer_world *w, size_t i, uint32_t state);
+
+/// The shortest offset from a to b (wrapped on a torus).
+steer_vec2 steer_world_offset(const steer_world *w, steer_vec2 a, steer_vec2 b);
+
+/* Queries: the spatial grid answers them, never a scan of every agent. */
+
+/// Calls visit(ud, index) for every agent whose centre is within radius of
+/// (x, y), skipping the agent at index `exclude` (pass -1 for none). The
+/// visitor may stop the query by returning nonzero. The world must not be
+/// changed during the query.
+typedef int (*steer_visit_fn)(void *ud, size_t index);
+void steer_world_query(const steer_world *w, double x, double y,
+                       double radius, long exclude, steer_visit_fn visit,
+                       void *ud);
+
+/* Obstacles (circles) and walls (segments). Both return a 1-based number. */
+steer_status steer_world_add_obstacle(steer_world *w, double x, double y,
+                                      double radius, size_t *number);
+steer_status steer_world_add_wall(steer_world *w, steer_vec2 a, steer_vec2 b,
+                                  size_t *number);
+size_t steer_world_obstacle_count(const steer_world *w);
+size_t steer_world_wall_count(const steer_world *w);
+/// Obstacle i (0-based) as x, y, radius.
+void steer_world_obstacle(const steer_world *w, size_t i, double out[3]);
+/// Wall i (0-based) as x1, y1, x2, y2.
+void steer_world_wall(const steer_world *w, size_t i, double out[4]);
+void steer_world_clear_obstacles(steer_world *w);
+void steer_world_clear_walls(steer_world *w);
+
+/* ------------------------------------------------------------------------ */
+/* Agent behaviors: each returns a force for agent i and changes nothing but */
+/* that agent's own bookkeeping (wander angle, generator, path progress).   */
+/* Targets are points; on a torus the shortest wrapped offset is used.      */
+
+steer_vec2 steer_agent_seek(const steer_world *w, size_t i, steer_vec2 t);
+/// panic_radius < 0: no panic radius. Outside it (d > panic_radius): zero.
+steer_vec2 steer_agent_flee(const steer_world *w, size_t i, steer_vec2 t,
+                            double panic_radius);
+steer_vec2 steer_agent_arrive(const steer_world *w, size_t i, steer_vec2 t,
+                              double slowing_radius);
+steer_vec2 steer_agent_pursue(const steer_world *w, size_t i, size_t target);
+steer_vec2 steer_agent_evade(const steer_world *w, size_t i, size_t target);
+/// Advances the agent's generator and wander angle. Needs the agent's cold
+/// state, so it can fail with STEER_ENOMEM (then nothing changed).
+steer_status steer_agent_wander(steer_world *w, size_t i, steer_vec2 *force);
+steer_vec2 steer_agent_avoid_obstacles(const steer_world *w, size_t i,
+                                       double feeler_length);
+steer_vec2 steer_agent_avoid_walls(const steer_world *w, size_t i,
+                                   double feeler_length);
+/// Path following; the agent remembers its waypoint on `path` (following a
+/// different path starts that one at its first waypoint).
+steer_status steer_agent_follow(steer_world *w, size_t i, steer_path *path,
+                                double arrival_radius, double slowing_radius,
+                                steer_vec2 *force);
+/// The path the agent last followed (NULL if none) and, in *index, the
+/// 0-based waypoint it heads for on it.
+const steer_path *steer_agent_path(const steer_world *w, size_t i,
+                                   size_t *index);
+steer_vec2 steer_agent_separation(const steer_world *w, size_t i,
+                                  double radius);
+steer_vec2 steer_agent_alignment(const steer_world *w, size_t i, double radius);
+steer_vec2 steer_agent_cohesion(const steer_world *w, size_t i, double radius);
+/// Applies the pipeline to agent i, keeps it inside the world (wrap or
+/// clamp; on a clamped world the velocity loses its component into the
+/// edge) and updates the grid.
+void steer_agent_apply(steer_world *w, size_t i, steer_vec2 f, double dt);
+
+#endif

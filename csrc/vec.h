@@ -1,0 +1,60 @@
+/* vec.h - inline 2D vector math shared by the core (internal). */
+#ifndef STEER_VEC_H
+#define STEER_VEC_H
+
+#include <math.h>
+#include "steer.h"
+
+static inline steer_vec2 v2(double x, double y) {
+  steer_vec2 v = {x, y};
+  return v;
+}
+static inline steer_vec2 v2_add(steer_vec2 a, steer_vec2 b) {
+  return v2(a.x + b.x, a.y + b.y);
+}
+static inline steer_vec2 v2_sub(steer_vec2 a, steer_vec2 b) {
+  return v2(a.x - b.x, a.y - b.y);
+}
+static inline steer_vec2 v2_scale(steer_vec2 a, double s) {
+  return v2(a.x * s, a.y * s);
+}
+static inline double v2_dot(steer_vec2 a, steer_vec2 b) {
+  return a.x * b.x + a.y * b.y;
+}
+static inline double v2_len2(steer_vec2 a) { return a.x * a.x + a.y * a.y; }
+
+/* sqrt(x^2 + y^2) is exact enough and fast while the square neither
+   overflows nor underflows; hypot() covers the rest. */
+static inline double v2_len(steer_vec2 a) {
+  double l2 = a.x * a.x + a.y * a.y;
+  if (l2 > 1e-290 && l2 < 1e300) return sqrt(l2);
+  return hypot(a.x, a.y);
+}
+
+static inline steer_vec2 v2_normalize(steer_vec2 a) {
+  double l = v2_len(a);
+  if (l <= STEER_EPSILON) return v2(0, 0);
+  return v2(a.x / l, a.y / l);
+}
+
+static inline steer_vec2 v2_clamp(steer_vec2 a, double max) {
+  double l2 = a.x * a.x + a.y * a.y, m2 = max * max;
+  double l;
+  if (l2 > 1e-290 && l2 < 1e300 && m2 < 1e300) {
+    if (l2 <= m2) return a;
+    l = sqrt(l2);
+  } else {
+    l = hypot(a.x, a.y);
+    if (l <= max) return a;
+  }
+  return v2_scale(a, max / l);
+}
+
+/* Heading used by wander and the feelers: normalize(v), or (1, 0) when the
+   agent is (nearly) at rest. */
+static inline steer_vec2 v2_forward(steer_vec2 v) {
+  if (v2_len2(v) <= 1e-4) return v2(1, 0);
+  return v2_normalize(v);
+}
+
+#endif

@@ -1,0 +1,372 @@
+/* world.c - world lifetime, agent storage, ids and field access. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "vec.h"
+#include "world.h"
+
+/* per agent: 7 doubles, the ext pointer, the slot */
+#define AGENT_BYTES (7 * sizeof(double) + sizeof(agent_ext *) + sizeof(uint32_t))
+
+static void *default_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
+  (void)ud;
+  (void)osize;
+  if (nsize == 0) {
+    free(ptr);
+    return NULL;
+  }
+  return realloc(ptr, nsize);
+}
+
+void *world_alloc(steer_world *w, void *ptr, size_t osize, size_t nsize) {
+  if (!ptr) osize = 0;
+  void *p = w->def.alloc(w->def.alloc_ud, ptr, osize, nsize);
+  if (p || nsize == 0) w->memory = w->memory - osize + nsize;
+  return p;
+}
+
+steer_status world_grow(steer_world *w, void **arr, size_t size, size_t *cap,
+                        size_t need) {
+  if (need <= *cap) return STEER_OK;
+  size_t n = *cap < 8 ? 16 : *cap * 2;
+  if (n < need) n = need;
+  if (n > SIZE_MAX / size) return STEER_ENOMEM;
+  void *p = world_alloc(w, *arr, *cap * size, n * size);
+  if (!p) return STEER_ENOMEM;
+  *arr = p;
+  *cap = n;
+  return STEER_OK;
+}
+
+steer_world_def steer_world_def_default(void) {
+  steer_world_def d;
+  memset(&d, 0, sizeof d);
+  d.cell_size = 5;
+  d.seed = 1;
+  return d;
+}
+
+steer_agent_def steer_agent_def_default(void) {
+  steer_agent_def d = {0, 0, 0, 0, 1, 1, 0.5};
+  return d;
+}
+
+steer_world *steer_world_create(const steer_world_def *def) {
+  steer_world_def d = def ? *def : steer_world_def_default();
+  if (!d.alloc) d.alloc = default_alloc;
+  steer_world *w = d.alloc(d.alloc_ud, NULL, 0, sizeof *w);
+  if (!w) return NULL;
+  memset(w, 0, sizeof *w);
+  w->def = d;
+  w->memory = sizeof *w;
+  w->free_slot = SLOT_NONE;
+  grid_init(&w->grid, d.cell_size, d.wrap, d.width, d.height);
+  return w;
+}
+
+static void ext_free(steer_world *w, agent_ext *e) {
+  if (!e) return;
+  steer_path_release(e->follow_path);
+  world_alloc(w, e, sizeof *e, 0);
+}
+
+void steer_world_destroy(steer_world *w) {
+  if (!w) return;
+  for (size_t i = 0; i < w->count; i++) ext_free(w, w->ext[i]);
+  grid_free(w, &w->grid);
+  world_alloc(w, w->agent_block, w->capacity * AGENT_BYTES, 0);
+  world_alloc(w, w->slots, w->slot_cap * sizeof(slot_info), 0);
+  world_alloc(w, w->obstacles, w->obstacle_cap * sizeof(obstacle), 0);
+  world_alloc(w, w->walls, w->wall_cap * sizeof(wall), 0);
+  w->def.alloc(w->def.alloc_ud, w, sizeof *w, 0);
+}
+
+size_t steer_world_memory(const steer_world *w) { return w->memory; }
+steer_world_def steer_world_get_def(const steer_world *w) { return w->def; }
+size_t steer_world_count(const steer_world *w) { return w->count; }
+
+/* ---- agent arrays ----------------------------------------------------- */
+
+static void carve(steer_world *w, char *block, size_t cap) {
+  double **fields[] = {&w->x, &w->y, &w->vx, &w->vy,
+                       &w->max_speed, &w->max_force, &w->radius};
+  for (size_t f = 0; f < 7; f++, block += cap * sizeof(double))
+    *fields[f] = (double *)(void *)block;
+  w->ext = (agent_ext **)(void *)block;
+  block += cap * sizeof(agent_ext *);
+  w->slot_of = (uint32_t *)(void *)block;
+}
+
+static steer_status reserve_agents(steer_world *w, size_t need) {
+  if (need <= w->capacity) return STEER_OK;
+  size_t cap = w->capacity < 8 ? 16 : w->capacity * 2;
+  if (cap < need) cap = need;
+  if (cap > SIZE_MAX / AGENT_BYTES) return STEER_ENOMEM;
+  char *block = world_alloc(w, NULL, 0, cap * AGENT_BYTES);
+  if (!block) return STEER_ENOMEM;
+  steer_world old = *w;
+  carve(w, block, cap);
+  size_t n = w->count;
+  memcpy(w->x, old.x, n * sizeof(double));
+  memcpy(w->y, old.y, n * sizeof(double));
+  memcpy(w->vx, old.vx, n * sizeof(double));
+  memcpy(w->vy, old.vy, n * sizeof(double));
+  memcpy(w->max_speed, old.max_speed, n * sizeof(double));
+  memcpy(w->max_force, old.max_force, n * sizeof(double));
+  memcpy(w->radius, old.radius, n * sizeof(double));
+  memcpy(w->ext, old.ext, n * sizeof(agent_ext *));
+  memcpy(w->slot_of, old.slot_of, n * sizeof(uint32_t));
+  world_alloc(w, old.agent_block, old.capacity * AGENT_BYTES, 0);
+  w->agent_block = block;
+  w->capacity = cap;
+  return STEER_OK;
+}
+
+/* ---- ids ---------------------------------------------------------------- */
+
+static steer_id make_id(uint32_t slot, uint32_t gen) {
+  return (steer_id)gen * SLOT_MAX + slot + 1;
+}
+
+static int slot_live(const steer_world *w, uint32_t slot) {
+  uint32_t i = w->slots[slot].index;
+  return i < w->count && w->slot_of[i] == slot;
+}
+
+long steer_world_index(const steer_world *w, steer_id id) {
+  if (id == 0) return -1;
+  uint32_t slot = (uint32_t)((id - 1) % SLOT_MAX);
+  uint64_t gen = (id - 1) / SLOT_MAX;
+  if (slot >= w->slot_count || w->slots[slot].gen != gen ||
+      !slot_live(w, slot))
+    return -1;
+  return (long)w->slots[slot].index;
+}
+
+steer_id steer_world_id_at(const steer_world *w, size_t index) {
+  uint32_t slot = w->slot_of[index];
+  return make_id(slot, w->slots[slot].gen);
+}
+
+steer_id steer_world_next_id(const steer_world *w, steer_id after) {
+  size_t slot = after == 0 ? 0 : (size_t)((after - 1) % SLOT_MAX) + 1;
+  for (; slot < w->slot_count; slot++)
+    if (slot_live(w, (uint32_t)slot))
+      return make_id((uint32_t)slot, w->slots[slot].gen);
+  return 0;
+}
+
+/* ---- positions ---------------------------------------------------------- */
+
+static double wrap_coord(double v, double extent) {
+  v = fmod(v, extent);
+  if (v < 0) v += extent;
+  return v < extent ? v : 0; /* -tiny + extent can round up to extent */
+}
+
+static double clamp_coord(double v, double lo, double hi) {
+  return v < lo ? lo : v > hi ? hi : v;
+}
+
+steer_vec2 world_contain(const steer_world *w, steer_vec2 p) {
+  switch (w->grid.mode) {
+  case GRID_WRAP:
+    return v2(wrap_coord(p.x, w->def.width), wrap_coord(p.y, w->def.height));
+  case GRID_CLAMP:
+    return v2(clamp_coord(p.x, 0, w->def.width),
+              clamp_coord(p.y, 0, w->def.height));
+  default:
+    return v2(clamp_coord(p.x, -STEER_LIMIT, STEER_LIMIT),
+              clamp_coord(p.y, -STEER_LIMIT, STEER_LIMIT));
+  }
+}
+
+void world_place(steer_world *w, size_t i, steer_vec2 p) {
+  grid_move(&w->grid, (int32_t)i, w->x[i], w->y[i], p.x, p.y);
+  w->x[i] = p.x;
+  w->y[i] = p.y;
+}
+
+static double wrap_delta(double d, double extent) {
+  double half = extent * 0.5;
+  if (d > half || d < -half) d -= extent * floor(d / extent + 0.5);
+  return d;
+}
+
+steer_vec2 steer_world_offset(const steer_world *w, steer_vec2 a,
+                              steer_vec2 b) {
+  steer_vec2 d = v2_sub(b, a);
+  if (w->grid.mode == GRID_WRAP) {
+    d.x = wrap_delta(d.x, w->def.width);
+    d.y = wrap_delta(d.y, w->def.height);
+  }
+  return d;
+}
+
+/* ---- adding and removing ---------------------------------------------- */
+
+steer_status steer_world_add(steer_world *w, const steer_agent_def *def,
+                             steer_id *id) {
+  steer_agent_def d = def ? *def : steer_agent_def_default();
+  uint32_t slot = w->free_slot;
+  /* every allocation first, so that a failure changes nothing */
+  if (slot == SLOT_NONE) {
+    if (w->slot_count >= SLOT_MAX) return STEER_ENOMEM;
+    if (world_grow(w, (void **)&w->slots, sizeof(slot_info), &w->slot_cap,
+                   w->slot_count + 1))
+      return STEER_ENOMEM;
+  }
+  if (reserve_agents(w, w->count + 1) || grid_reserve(w, &w->grid, w->count + 1))
+    return STEER_ENOMEM;
+
+  if (slot == SLOT_NONE) {
+    slot = (uint32_t)w->slot_count++;
+    w->slots[slot].gen = 0;
+  } else {
+    w->free_slot = w->slots[slot].index;
+  }
+  size_t i = w->count++;
+  w->slots[slot].index = (uint32_t)i;
+  w->slot_of[i] = slot;
+  steer_vec2 p = world_contain(w, v2(d.x, d.y));
+  w->x[i] = p.x;
+  w->y[i] = p.y;
+  w->vx[i] = d.vx;
+  w->vy[i] = d.vy;
+  w->max_speed[i] = d.max_speed;
+  w->max_force[i] = d.max_force;
+  w->radius[i] = d.radius;
+  w->ext[i] = NULL;
+  grid_insert(&w->grid, (int32_t)i, p.x, p.y);
+  if (id) *id = make_id(slot, w->slots[slot].gen);
+  return STEER_OK;
+}
+
+steer_status steer_world_remove(steer_world *w, steer_id id) {
+  long found = steer_world_index(w, id);
+  if (found < 0) return STEER_EINVAL;
+  size_t i = (size_t)found, last = w->count - 1;
+  uint32_t slot = w->slot_of[i];
+  ext_free(w, w->ext[i]);
+  grid_remove(&w->grid, (int32_t)i, w->x[i], w->y[i]);
+  if (i != last) {
+    w->x[i] = w->x[last];
+    w->y[i] = w->y[last];
+    w->vx[i] = w->vx[last];
+    w->vy[i] = w->vy[last];
+    w->max_speed[i] = w->max_speed[last];
+    w->max_force[i] = w->max_force[last];
+    w->radius[i] = w->radius[last];
+    w->ext[i] = w->ext[last];
+    w->slot_of[i] = w->slot_of[last];
+    w->slots[w->slot_of[i]].index = (uint32_t)i;
+    grid_relocate(&w->grid, (int32_t)last, (int32_t)i, w->x[i], w->y[i]);
+  }
+  w->count--;
+  /* a slot whose generation would overflow is retired, never reused */
+  if (++w->slots[slot].gen < GEN_MAX) {
+    w->slots[slot].index = w->free_slot;
+    w->free_slot = slot;
+  } else {
+    w->slots[slot].index = SLOT_NONE;
+  }
+  return STEER_OK;
+}
+
+/* ---- fields ------------------------------------------------------------ */
+
+agent_ext *world_ext(steer_world *w, size_t i) {
+  if (w->ext[i]) return w->ext[i];
+  agent_ext *e = world_alloc(w, NULL, 0, sizeof *e);
+  if (!e) return NULL;
+  e->wander_radius = STEER_WANDER_RADIUS_DEFAULT;
+  e->wander_distance = STEER_WANDER_DISTANCE_DEFAULT;
+  e->wander_jitter = STEER_WANDER_JITTER_DEFAULT;
+  e->wander_angle = 0;
+  e->rng = steer_rng_seed_for(w->def.seed, steer_world_id_at(w, i));
+  e->follow_path = NULL;
+  e->follow_index = 0;
+  w->ext[i] = e;
+  return e;
+}
+
+double steer_agent_get(const steer_world *w, size_t i, steer_field f) {
+  const agent_ext *e = w->ext[i];
+  switch (f) {
+  case STEER_X: return w->x[i];
+  case STEER_Y: return w->y[i];
+  case STEER_VX: return w->vx[i];
+  case STEER_VY: return w->vy[i];
+  case STEER_MAX_SPEED: return w->max_speed[i];
+  case STEER_MAX_FORCE: return w->max_force[i];
+  case STEER_RADIUS: return w->radius[i];
+  case STEER_WANDER_RADIUS:
+    return e ? e->wander_radius : STEER_WANDER_RADIUS_DEFAULT;
+  case STEER_WANDER_DISTANCE:
+    return e ? e->wander_distance : STEER_WANDER_DISTANCE_DEFAULT;
+  case STEER_WANDER_JITTER:
+    return e ? e->wander_jitter : STEER_WANDER_JITTER_DEFAULT;
+  case STEER_WANDER_ANGLE: return e ? e->wander_angle : 0;
+  default: return 0;
+  }
+}
+
+steer_status steer_agent_set(steer_world *w, size_t i, steer_field f,
+                             double value) {
+  agent_ext *e;
+  switch (f) {
+  case STEER_X:
+    world_place(w, i, world_contain(w, v2(value, w->y[i])));
+    return STEER_OK;
+  case STEER_Y:
+    world_place(w, i, world_contain(w, v2(w->x[i], value)));
+    return STEER_OK;
+  case STEER_VX: w->vx[i] = value; return STEER_OK;
+  case STEER_VY: w->vy[i] = value; return STEER_OK;
+  case STEER_MAX_SPEED: w->max_speed[i] = value; return STEER_OK;
+  case STEER_MAX_FORCE: w->max_force[i] = value; return STEER_OK;
+  case STEER_RADIUS: w->radius[i] = value; return STEER_OK;
+  default: break;
+  }
+  if (!(e = world_ext(w, i))) return STEER_ENOMEM;
+  switch (f) {
+  case STEER_WANDER_RADIUS: e->wander_radius = value; break;
+  case STEER_WANDER_DISTANCE: e->wander_distance = value; break;
+  case STEER_WANDER_JITTER: e->wander_jitter = value; break;
+  case STEER_WANDER_ANGLE: e->wander_angle = value; break;
+  default: return STEER_EINVAL;
+  }
+  return STEER_OK;
+}
+
+steer_vec2 steer_agent_position(const steer_world *w, size_t i) {
+  return world_pos(w, i);
+}
+
+steer_vec2 steer_agent_velocity(const steer_world *w, size_t i) {
+  return world_vel(w, i);
+}
+
+steer_status steer_agent_seed(steer_world *w, size_t i, uint32_t state) {
+  agent_ext *e = world_ext(w, i);
+  if (!e) return STEER_ENOMEM;
+  e->rng = state;
+  return STEER_OK;
+}
+
+/* ---- queries ------------------------------------------------------------ */
+
+void steer_world_query(const steer_world *w, double x, double y,
+                       double radius, long exclude, steer_visit_fn visit,
+                       void *ud) {
+  steer_vec2 q = v2(x, y);
+  if (w->grid.mode == GRID_WRAP) q = world_contain(w, q);
+  double r2 = radius * radius;
+  grid_cursor c;
+  grid_cursor_init(&c, &w->grid, w->x, w->y, w->count, q.x, q.y, radius);
+  for (int32_t j; (j = grid_cursor_next(&c)) >= 0;) {
+    if (j == exclude) continue;
+    steer_vec2 d = steer_world_offset(w, q, world_pos(w, (size_t)j));
+    if (v2_len2(d) <= r2 && visit(ud, (size_t)j)) return;
+  }
+}

@@ -1,0 +1,91 @@
+/* world.h - the world's layout, shared by the core's files (internal).
+ *
+ * Agents live in dense arrays, one per field (index 0..count-1), carved out
+ * of one allocation so that growing them either fully succeeds or changes
+ * nothing. Removing an agent moves the last one into its place.
+ *
+ * Ids are stable: id = gen * 2^26 + slot + 1. A slot maps to the agent's
+ * current dense index; its generation counts how often it was reused, so a
+ * stale id never matches a live agent.
+ */
+#ifndef STEER_WORLD_H
+#define STEER_WORLD_H
+
+#include "grid.h"
+#include "steer.h"
+
+#define SLOT_BITS 26
+#define SLOT_MAX ((uint32_t)1 << SLOT_BITS) /* slots per world */
+#define GEN_MAX ((uint32_t)1 << 27)         /* keeps ids below 2^53 */
+#define SLOT_NONE UINT32_MAX
+
+typedef struct slot_info {
+  uint32_t index; /* dense index when live; next free slot when free */
+  uint32_t gen;
+} slot_info;
+
+/* Cold per-agent state, allocated the first time an agent needs it. */
+typedef struct agent_ext {
+  double wander_radius, wander_distance, wander_jitter, wander_angle;
+  uint32_t rng;
+  steer_path *follow_path; /* the path the agent follows, retained */
+  size_t follow_index;     /* 0-based waypoint it heads for */
+} agent_ext;
+
+typedef struct obstacle {
+  double x, y, radius;
+} obstacle;
+
+typedef struct wall {
+  steer_vec2 a, b;
+} wall;
+
+struct steer_world {
+  steer_world_def def;
+  size_t memory;
+
+  /* agents, dense; all arrays live in agent_block */
+  size_t count, capacity;
+  void *agent_block;
+  double *x, *y, *vx, *vy, *max_speed, *max_force, *radius;
+  agent_ext **ext;   /* cold state or NULL */
+  uint32_t *slot_of; /* index -> slot */
+
+  slot_info *slots;
+  size_t slot_count, slot_cap;
+  uint32_t free_slot; /* head of the free list, SLOT_NONE when empty */
+
+  steer_grid grid;
+
+  obstacle *obstacles;
+  size_t obstacle_count, obstacle_cap;
+  wall *walls;
+  size_t wall_count, wall_cap;
+};
+
+/* Allocation through the world's allocator, with byte accounting. */
+void *world_alloc(steer_world *w, void *ptr, size_t osize, size_t nsize);
+/* Grows *arr (elements of `size` bytes) so that it holds at least `need`;
+   on failure *arr and *cap are unchanged. */
+steer_status world_grow(steer_world *w, void **arr, size_t size, size_t *cap,
+                        size_t need);
+
+static inline steer_vec2 world_pos(const steer_world *w, size_t i) {
+  steer_vec2 p = {w->x[i], w->y[i]};
+  return p;
+}
+static inline steer_vec2 world_vel(const steer_world *w, size_t i) {
+  steer_vec2 v = {w->vx[i], w->vy[i]};
+  return v;
+}
+
+/* The agent's cold state, created on first use (NULL: out of memory). */
+agent_ext *world_ext(steer_world *w, size_t i);
+
+/* Brings a position inside the world: wrapped on a torus, clamped into a
+   bounded world, limited to +-STEER_LIMIT otherwise. */
+steer_vec2 world_contain(const steer_world *w, steer_vec2 p);
+/* Writes agent i's position (already contained) and moves it in the grid. */
+void world_place(steer_world *w, size_t i, steer_vec2 p);
+
+#endif
