@@ -34,3 +34,6 @@ demo: build/lua5.4/steer/core.so
 
 clean:
 	rm -rf build
+
+# further targets (sanitizers, fuzzing, benchmarks, LÖVE) live in mk/*.mk
+-include $(wildcard mk/*.mk)
