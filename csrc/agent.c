@@ -51,6 +51,26 @@ steer_status steer_agent_wander(steer_world *w, size_t i, steer_vec2 *force) {
   return STEER_OK;
 }
 
+steer_vec2 path_force(const steer_world *w, size_t i, const steer_path *path,
+                      size_t *waypoint, double arrival_radius,
+                      double slowing_radius, int arrive_last) {
+  size_t n = steer_path_count(path), k = *waypoint;
+  int loop = steer_path_loops(path);
+  steer_vec2 p = world_pos(w, i);
+  steer_vec2 target = seen(w, i, steer_path_point(path, k));
+  if (v2_len2(v2_sub(target, p)) < arrival_radius * arrival_radius &&
+      (loop || k + 1 < n)) {
+    k = (k + 1) % n;
+    *waypoint = k;
+    target = seen(w, i, steer_path_point(path, k));
+  }
+  if (arrive_last && !loop && k + 1 == n)
+    return steer_arrive(p, world_vel(w, i), target, w->max_speed[i],
+                        w->max_force[i], slowing_radius);
+  return steer_seek(p, world_vel(w, i), target, w->max_speed[i],
+                    w->max_force[i]);
+}
+
 steer_status steer_agent_follow(steer_world *w, size_t i, steer_path *path,
                                 double arrival_radius, double slowing_radius,
                                 steer_vec2 *force) {
@@ -62,22 +82,8 @@ steer_status steer_agent_follow(steer_world *w, size_t i, steer_path *path,
     e->follow_path = path;
     e->follow_index = 0;
   }
-  size_t n = steer_path_count(path), k = e->follow_index;
-  int loop = steer_path_loops(path);
-  steer_vec2 p = world_pos(w, i);
-  steer_vec2 target = seen(w, i, steer_path_point(path, k));
-  if (v2_len2(v2_sub(target, p)) < arrival_radius * arrival_radius &&
-      (loop || k + 1 < n)) {
-    k = (k + 1) % n;
-    e->follow_index = k;
-    target = seen(w, i, steer_path_point(path, k));
-  }
-  if (!loop && k + 1 == n)
-    *force = steer_arrive(p, world_vel(w, i), target, w->max_speed[i],
-                          w->max_force[i], slowing_radius);
-  else
-    *force = steer_seek(p, world_vel(w, i), target, w->max_speed[i],
-                        w->max_force[i]);
+  *force = path_force(w, i, path, &e->follow_index, arrival_radius,
+                      slowing_radius, 1);
   return STEER_OK;
 }
 
@@ -88,9 +94,7 @@ const steer_path *steer_agent_path(const steer_world *w, size_t i,
   return e ? e->follow_path : NULL;
 }
 
-/* Keeps the agent inside a bounded (not wrapping) world: the position is
-   clamped and the velocity loses its component into the edge. */
-static void stop_at_edges(const steer_world *w, steer_vec2 *p, steer_vec2 *v) {
+void world_stop_at_edges(const steer_world *w, steer_vec2 *p, steer_vec2 *v) {
   if (p->x < 0 || p->x > w->def.width) v->x = 0;
   if (p->y < 0 || p->y > w->def.height) v->y = 0;
 }
@@ -98,7 +102,7 @@ static void stop_at_edges(const steer_world *w, steer_vec2 *p, steer_vec2 *v) {
 void steer_agent_apply(steer_world *w, size_t i, steer_vec2 f, double dt) {
   steer_vec2 p = world_pos(w, i), v = world_vel(w, i);
   steer_integrate(&p, &v, f, w->max_speed[i], w->max_force[i], dt);
-  if (w->grid.mode == GRID_CLAMP) stop_at_edges(w, &p, &v);
+  if (w->grid.mode == GRID_CLAMP) world_stop_at_edges(w, &p, &v);
   world_place(w, i, world_contain(w, p));
   w->vx[i] = v.x;
   w->vy[i] = v.y;

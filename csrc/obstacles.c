@@ -50,6 +50,11 @@ static double cross(steer_vec2 a, steer_vec2 b) { return a.x * b.y - a.y * b.x; 
 
 steer_vec2 steer_agent_avoid_obstacles(const steer_world *w, size_t i,
                                        double feeler_length) {
+  return avoid_obstacles(w, i, feeler_length, 0);
+}
+
+steer_vec2 avoid_obstacles(const steer_world *w, size_t i,
+                           double feeler_length, double extra) {
   steer_vec2 p = world_pos(w, i);
   steer_vec2 ahead = v2_forward(world_vel(w, i));
   steer_vec2 tip = v2_add(p, v2_scale(ahead, feeler_length));
@@ -59,7 +64,7 @@ steer_vec2 steer_agent_avoid_obstacles(const steer_world *w, size_t i,
     const obstacle *o = &w->obstacles[k];
     steer_vec2 c = v2(o->x, o->y);
     steer_vec2 from_tip = steer_world_offset(w, c, tip); /* tip - centre */
-    double reach = o->radius + w->radius[i];
+    double reach = o->radius + w->radius[i] + extra;
     if (v2_len2(from_tip) >= reach * reach) continue;
     /* of the obstacles the feeler touches, the one nearest the agent */
     double d2 = v2_len2(steer_world_offset(w, p, c));

@@ -260,4 +260,117 @@ steer_vec2 steer_agent_cohesion(const steer_world *w, size_t i, double radius);
 /// edge) and updates the grid.
 void steer_agent_apply(steer_world *w, size_t i, steer_vec2 f, double dt);
 
+/* ------------------------------------------------------------------------ */
+/* Behavior programs (API.md section 4): a list of behavior entries and how */
+/* to combine them, run for every agent by steer_world_step. Programs are   */
+/* immutable and reference counted, so a crowd can share one.               */
+
+typedef enum steer_behavior {
+  STEER_SEEK, STEER_FLEE, STEER_ARRIVE, STEER_PURSUE, STEER_EVADE,
+  STEER_WANDER, STEER_AVOID_OBSTACLES, STEER_AVOID_WALLS, STEER_FOLLOW,
+  STEER_SEPARATION, STEER_ALIGNMENT, STEER_COHESION,
+  STEER_BEHAVIOR_COUNT
+} steer_behavior;
+
+typedef enum steer_combine {
+  STEER_WEIGHTED, STEER_PRIORITY, STEER_PRIORITIZED_SUM, STEER_DITHER,
+  STEER_COMBINE_COUNT
+} steer_combine;
+
+typedef enum steer_target_kind {
+  STEER_TARGET_NONE, STEER_TARGET_POINT, STEER_TARGET_AGENT,
+  STEER_TARGET_PATH
+} steer_target_kind;
+
+/// What seek/flee/arrive/pursue/evade/follow aim at. An agent target is
+/// tracked live; once that agent is removed the entry yields no force. A
+/// path target is followed waypoint by waypoint (arrive slows down at the
+/// last waypoint, seek does not).
+typedef struct steer_target {
+  steer_target_kind kind;
+  steer_vec2 point;
+  steer_id agent;
+  steer_path *path; /* not owned here: programs retain their paths */
+} steer_target;
+
+#define STEER_TAG_SIZE 32
+
+typedef struct steer_entry {
+  steer_behavior behavior;
+  steer_target target;
+  double weight;          /* 1 */
+  double probability;     /* dither: chance to be consulted; 1 */
+  double radius;          /* separation, alignment, cohesion */
+  double feeler_length;   /* avoidance; 3 */
+  double slowing_radius;  /* arrive, follow; 2 */
+  double arrival_radius;  /* path waypoints; 0.6 */
+  double panic_radius;    /* flee; < 0 = none (default) */
+  double hysteresis;      /* avoidance: extra reach once active; 0 */
+  char tag[STEER_TAG_SIZE]; /* optional name, "" for none */
+} steer_entry;
+
+typedef struct steer_program steer_program;
+
+/// An entry of behavior b with every parameter at its default.
+steer_entry steer_entry_default(steer_behavior b);
+/// Copies the entries (retaining their paths). smoothing in [0, 1] or < 0
+/// for none; hold >= 0 (priority only). NULL when memory runs out.
+steer_program *steer_program_create(steer_combine combine, double smoothing,
+                                    double hold, const steer_entry *entries,
+                                    size_t n);
+void steer_program_retain(steer_program *p);
+void steer_program_release(steer_program *p);
+steer_combine steer_program_combine(const steer_program *p);
+double steer_program_smoothing(const steer_program *p);
+double steer_program_hold(const steer_program *p);
+size_t steer_program_count(const steer_program *p);
+const steer_entry *steer_program_entry(const steer_program *p, size_t k);
+/// Same combine mode, parameters and entries (targets included).
+int steer_program_equal(const steer_program *a, const steer_program *b);
+
+/// Gives agent i the program (retained; NULL clears). The agent's program
+/// bookkeeping starts afresh. STEER_ENOMEM leaves the old program in place.
+steer_status steer_agent_set_program(steer_world *w, size_t i,
+                                     steer_program *p);
+steer_program *steer_agent_program(const steer_world *w, size_t i);
+/// Changes the target or weight of entry k of the agent's program without
+/// touching other agents that share it (copy on write).
+steer_status steer_agent_set_target(steer_world *w, size_t i, size_t k,
+                                    steer_target t);
+steer_status steer_agent_set_weight(steer_world *w, size_t i, size_t k,
+                                    double weight);
+/// The combined force of the agent's program now, advancing its
+/// bookkeeping as a step would; zero without a program.
+steer_vec2 steer_agent_steering(steer_world *w, size_t i, double dt);
+/// The entry that won the last priority/dither combination, or -1.
+long steer_agent_active_entry(const steer_world *w, size_t i);
+
+typedef struct steer_stats {
+  size_t agents;      /* agents stepped */
+  size_t programs;    /* of which ran a program */
+  size_t candidates;  /* neighbor candidates tested (grid cells walked) */
+  size_t neighbors;   /* candidates within the radius */
+} steer_stats;
+
+/// One step for every agent: all forces from one snapshot of the world, then
+/// every integration (agents without a program coast), then the grid.
+/// STEER_ENOMEM (only possible when the world grew since the last step)
+/// leaves the world untouched.
+steer_status steer_world_step(steer_world *w, double dt);
+/// Counters of the last step.
+steer_stats steer_world_stats(const steer_world *w);
+
+/* Snapshots: the complete simulation state as bytes (format in
+   docs/SNAPSHOT.md). Restoring continues bit-identically. */
+typedef int (*steer_write_fn)(void *ud, const void *bytes, size_t n);
+/// Writes the snapshot through `write` (a nonzero return aborts: EINVAL).
+steer_status steer_world_snapshot(steer_world *w, steer_write_fn write,
+                                  void *ud);
+/// A new world from a snapshot, or NULL with *error set to a message
+/// (corrupt, truncated, unsupported version, out of memory). alloc may be
+/// NULL for malloc.
+steer_world *steer_world_restore(const void *bytes, size_t n,
+                                 steer_alloc_fn alloc, void *alloc_ud,
+                                 const char **error);
+
 #endif

@@ -5,8 +5,10 @@
 #include "vec.h"
 #include "world.h"
 
-/* per agent: 7 doubles, the ext pointer, the slot */
-#define AGENT_BYTES (7 * sizeof(double) + sizeof(agent_ext *) + sizeof(uint32_t))
+/* per agent: 7 doubles, the ext and program pointers, the slot */
+#define AGENT_BYTES \
+  (7 * sizeof(double) + sizeof(agent_ext *) + sizeof(steer_program *) + \
+   sizeof(uint32_t))
 
 static void *default_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
   (void)ud;
@@ -67,12 +69,17 @@ steer_world *steer_world_create(const steer_world_def *def) {
 static void ext_free(steer_world *w, agent_ext *e) {
   if (!e) return;
   steer_path_release(e->follow_path);
+  program_state_free(w, e->program);
   world_alloc(w, e, sizeof *e, 0);
 }
 
 void steer_world_destroy(steer_world *w) {
   if (!w) return;
-  for (size_t i = 0; i < w->count; i++) ext_free(w, w->ext[i]);
+  for (size_t i = 0; i < w->count; i++) {
+    ext_free(w, w->ext[i]);
+    steer_program_release(w->program[i]);
+  }
+  world_alloc(w, w->forces, w->forces_cap * sizeof(steer_vec2), 0);
   grid_free(w, &w->grid);
   world_alloc(w, w->agent_block, w->capacity * AGENT_BYTES, 0);
   world_alloc(w, w->slots, w->slot_cap * sizeof(slot_info), 0);
@@ -94,10 +101,12 @@ static void carve(steer_world *w, char *block, size_t cap) {
     *fields[f] = (double *)(void *)block;
   w->ext = (agent_ext **)(void *)block;
   block += cap * sizeof(agent_ext *);
+  w->program = (steer_program **)(void *)block;
+  block += cap * sizeof(steer_program *);
   w->slot_of = (uint32_t *)(void *)block;
 }
 
-static steer_status reserve_agents(steer_world *w, size_t need) {
+steer_status world_reserve_agents(steer_world *w, size_t need) {
   if (need <= w->capacity) return STEER_OK;
   size_t cap = w->capacity < 8 ? 16 : w->capacity * 2;
   if (cap < need) cap = need;
@@ -115,6 +124,7 @@ static steer_status reserve_agents(steer_world *w, size_t need) {
   memcpy(w->max_force, old.max_force, n * sizeof(double));
   memcpy(w->radius, old.radius, n * sizeof(double));
   memcpy(w->ext, old.ext, n * sizeof(agent_ext *));
+  memcpy(w->program, old.program, n * sizeof(steer_program *));
   memcpy(w->slot_of, old.slot_of, n * sizeof(uint32_t));
   world_alloc(w, old.agent_block, old.capacity * AGENT_BYTES, 0);
   w->agent_block = block;
@@ -182,6 +192,7 @@ steer_vec2 world_contain(const steer_world *w, steer_vec2 p) {
 }
 
 void world_place(steer_world *w, size_t i, steer_vec2 p) {
+  w->grid_in_order = 0;
   grid_move(&w->grid, (int32_t)i, w->x[i], w->y[i], p.x, p.y);
   w->x[i] = p.x;
   w->y[i] = p.y;
@@ -216,7 +227,7 @@ steer_status steer_world_add(steer_world *w, const steer_agent_def *def,
                    w->slot_count + 1))
       return STEER_ENOMEM;
   }
-  if (reserve_agents(w, w->count + 1) || grid_reserve(w, &w->grid, w->count + 1))
+  if (world_reserve_agents(w, w->count + 1) || grid_reserve(w, &w->grid, w->count + 1))
     return STEER_ENOMEM;
 
   if (slot == SLOT_NONE) {
@@ -237,7 +248,9 @@ steer_status steer_world_add(steer_world *w, const steer_agent_def *def,
   w->max_force[i] = d.max_force;
   w->radius[i] = d.radius;
   w->ext[i] = NULL;
+  w->program[i] = NULL;
   grid_insert(&w->grid, (int32_t)i, p.x, p.y);
+  w->grid_in_order = 0;
   if (id) *id = make_id(slot, w->slots[slot].gen);
   return STEER_OK;
 }
@@ -248,7 +261,9 @@ steer_status steer_world_remove(steer_world *w, steer_id id) {
   size_t i = (size_t)found, last = w->count - 1;
   uint32_t slot = w->slot_of[i];
   ext_free(w, w->ext[i]);
+  steer_program_release(w->program[i]);
   grid_remove(&w->grid, (int32_t)i, w->x[i], w->y[i]);
+  w->grid_in_order = 0;
   if (i != last) {
     w->x[i] = w->x[last];
     w->y[i] = w->y[last];
@@ -258,6 +273,7 @@ steer_status steer_world_remove(steer_world *w, steer_id id) {
     w->max_force[i] = w->max_force[last];
     w->radius[i] = w->radius[last];
     w->ext[i] = w->ext[last];
+    w->program[i] = w->program[last];
     w->slot_of[i] = w->slot_of[last];
     w->slots[w->slot_of[i]].index = (uint32_t)i;
     grid_relocate(&w->grid, (int32_t)last, (int32_t)i, w->x[i], w->y[i]);
@@ -286,6 +302,7 @@ agent_ext *world_ext(steer_world *w, size_t i) {
   e->rng = steer_rng_seed_for(w->def.seed, steer_world_id_at(w, i));
   e->follow_path = NULL;
   e->follow_index = 0;
+  e->program = NULL;
   w->ext[i] = e;
   return e;
 }

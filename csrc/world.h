@@ -12,6 +12,7 @@
 #define STEER_WORLD_H
 
 #include "grid.h"
+#include "program.h"
 #include "steer.h"
 
 #define SLOT_BITS 26
@@ -28,8 +29,9 @@ typedef struct slot_info {
 typedef struct agent_ext {
   double wander_radius, wander_distance, wander_jitter, wander_angle;
   uint32_t rng;
-  steer_path *follow_path; /* the path the agent follows, retained */
+  steer_path *follow_path; /* the path a:follow last used, retained */
   size_t follow_index;     /* 0-based waypoint it heads for */
+  program_state *program;  /* bookkeeping of the agent's program */
 } agent_ext;
 
 typedef struct obstacle {
@@ -49,6 +51,7 @@ struct steer_world {
   void *agent_block;
   double *x, *y, *vx, *vy, *max_speed, *max_force, *radius;
   agent_ext **ext;   /* cold state or NULL */
+  steer_program **program; /* behavior program or NULL */
   uint32_t *slot_of; /* index -> slot */
 
   slot_info *slots;
@@ -56,11 +59,16 @@ struct steer_world {
   uint32_t free_slot; /* head of the free list, SLOT_NONE when empty */
 
   steer_grid grid;
+  int grid_in_order; /* every bucket list is in index order (rebuilt) */
 
   obstacle *obstacles;
   size_t obstacle_count, obstacle_cap;
   wall *walls;
   size_t wall_count, wall_cap;
+
+  steer_vec2 *forces; /* step scratch: one force per agent */
+  size_t forces_cap;
+  steer_stats stats;  /* of the last step */
 };
 
 /* Allocation through the world's allocator, with byte accounting. */
@@ -79,12 +87,36 @@ static inline steer_vec2 world_vel(const steer_world *w, size_t i) {
   return v;
 }
 
+/* Room for `need` agents in the agent arrays (nothing else changes). */
+steer_status world_reserve_agents(steer_world *w, size_t need);
+
 /* The agent's cold state, created on first use (NULL: out of memory). */
 agent_ext *world_ext(steer_world *w, size_t i);
 
 /* Brings a position inside the world: wrapped on a torus, clamped into a
    bounded world, limited to +-STEER_LIMIT otherwise. */
 steer_vec2 world_contain(const steer_world *w, steer_vec2 p);
+/* The force toward the waypoint *waypoint of `path`, advancing it when the
+   agent is within arrival_radius (not past the last one of an open path).
+   The last waypoint is arrived at when arrive_last, else sought. */
+steer_vec2 path_force(const steer_world *w, size_t i, const steer_path *path,
+                      size_t *waypoint, double arrival_radius,
+                      double slowing_radius, int arrive_last);
+/* Obstacle avoidance whose reach is obstacle + agent radius + extra. */
+steer_vec2 avoid_obstacles(const steer_world *w, size_t i,
+                           double feeler_length, double extra);
+/* Flocking rules, counting neighbor candidates into stats (may be NULL). */
+steer_vec2 flock_separation(const steer_world *w, size_t i, double radius,
+                            steer_stats *stats);
+steer_vec2 flock_alignment(const steer_world *w, size_t i, double radius,
+                           steer_stats *stats);
+steer_vec2 flock_cohesion(const steer_world *w, size_t i, double radius,
+                          steer_stats *stats);
+
+/* In a clamped world, zeroes the velocity components of a new position p
+   that left the bounds (world_contain then clamps p). */
+void world_stop_at_edges(const steer_world *w, steer_vec2 *p, steer_vec2 *v);
+
 /* Writes agent i's position (already contained) and moves it in the grid. */
 void world_place(steer_world *w, size_t i, steer_vec2 p);
 

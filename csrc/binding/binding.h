@@ -18,6 +18,7 @@ enum { ENV_WORLD = 1, ENV_HANDLES, ENV_DATA };
 
 typedef struct lworld {
   steer_world *w;     /* NULL once the world is closed */
+  steer_program *last_program; /* set_behaviors' last compile, shared */
   steer_id *found;    /* scratch for queries */
   size_t found_cap;
 } lworld;
@@ -85,7 +86,15 @@ size_t collect_query(lua_State *L, lworld *box, double x, double y,
 void open_world(lua_State *L);  /* leaves nothing on the stack */
 void open_agent(lua_State *L);
 void open_path(lua_State *L);
+void open_program(lua_State *L);
+int l_program_new(lua_State *L);
+extern const luaL_Reg program_agent_methods[];
+extern const luaL_Reg program_world_methods[];
 int l_world_new(lua_State *L);
+/* Pushes a new world userdata (its env ready, box->w still NULL). */
+lworld *push_world(lua_State *L);
+int l_restore(lua_State *L);
+extern const luaL_Reg snapshot_world_methods[];
 int l_path_new(lua_State *L);
 /* Creates metatable `name` with __name set, leaving it on the stack. */
 void new_type(lua_State *L, const char *name);

@@ -58,12 +58,17 @@ static steer_world_def read_world_def(lua_State *L) {
 
 int l_world_new(lua_State *L) {
   steer_world_def def = read_world_def(L);
+  lworld *box = push_world(L);
+  box->w = steer_world_create(&def);
+  if (!box->w) return luaL_error(L, "not enough memory");
+  return 1;
+}
+
+lworld *push_world(lua_State *L) {
   lworld *box = new_userdata(L, sizeof *box);
   memset(box, 0, sizeof *box);
   luaL_getmetatable(L, WORLD_MT);
   lua_setmetatable(L, -2);
-  box->w = steer_world_create(&def);
-  if (!box->w) return luaL_error(L, "not enough memory");
   /* env = { world, handles (weak values), data } */
   lua_createtable(L, 3, 0);
   lua_pushvalue(L, -2);
@@ -77,7 +82,7 @@ int l_world_new(lua_State *L) {
   lua_newtable(L);
   lua_rawseti(L, -2, ENV_DATA);
   lua_setuservalue(L, -2);
-  return 1;
+  return box;
 }
 
 /* ---- handles ------------------------------------------------------------- */
@@ -398,6 +403,8 @@ static int w_gc(lua_State *L) {
   if (box) {
     steer_world_destroy(box->w);
     box->w = NULL;
+    steer_program_release(box->last_program);
+    box->last_program = NULL;
     free(box->found);
     box->found = NULL;
     box->found_cap = 0;
@@ -437,6 +444,8 @@ void open_world(lua_State *L) {
   luaL_setfuncs(L, meta, 0);
   lua_newtable(L);
   luaL_setfuncs(L, methods, 0);
+  luaL_setfuncs(L, program_world_methods, 0);
+  luaL_setfuncs(L, snapshot_world_methods, 0);
   lua_setfield(L, -2, "__index");
   lua_pop(L, 1);
 }

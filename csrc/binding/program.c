@@ -1,0 +1,555 @@
+/* program.c - behavior programs from Lua: compiling a program table once
+ * into a C program (a:set_behaviors, steer.program), cheap setters for
+ * behavior-tree leaves, and world:step. */
+#include <stdio.h>
+#include <string.h>
+#include "binding.h"
+
+static const char *const behavior_names[] = {
+    "seek",        "flee",       "arrive",          "pursue",
+    "evade",       "wander",     "avoid_obstacles", "avoid_walls",
+    "follow",      "separation", "alignment",       "cohesion",
+    NULL};
+
+static const char *const combine_names[] = {"weighted", "priority",
+                                            "prioritized_sum", "dither", NULL};
+
+/* parameters each behavior takes, besides weight, probability and tag */
+static const char *const behavior_params[] = {
+    "target arrival_radius",                 /* seek */
+    "target panic_radius",                   /* flee */
+    "target slowing_radius arrival_radius",  /* arrive */
+    "target",                                /* pursue */
+    "target",                                /* evade */
+    "",                                      /* wander */
+    "feeler_length hysteresis",              /* avoid_obstacles */
+    "feeler_length hysteresis",              /* avoid_walls */
+    "path target arrival_radius slowing_radius", /* follow */
+    "radius",                                /* separation */
+    "radius",                                /* alignment */
+    "radius"};                               /* cohesion */
+
+static int find_name(const char *const names[], const char *s) {
+  for (int k = 0; names[k]; k++)
+    if (strcmp(names[k], s) == 0) return k;
+  return -1;
+}
+
+/* Does the space-separated word list contain `word`? */
+static int has_word(const char *list, const char *word) {
+  size_t n = strlen(word);
+  for (const char *p = list; (p = strstr(p, word)); p += n)
+    if ((p == list || p[-1] == ' ') && (p[n] == ' ' || p[n] == '\0'))
+      return 1;
+  return 0;
+}
+
+/* Error context while compiling: which function, which entry. */
+typedef struct compiling {
+  lua_State *L;
+  const char *fname;
+  int argn;
+  lworld *world;   /* agent targets must belong to it; NULL: not yet known */
+  int entry;       /* 1-based, 0 for the program table itself */
+  const char *behavior;
+  int pin;         /* stack index of a table that keeps that world alive */
+} compiling;
+
+static int compile_error(compiling *c, const char *fmt, const char *a,
+                         const char *b) {
+  char what[160];
+  snprintf(what, sizeof what, fmt, a, b);
+  if (c->entry)
+    return arg_error(c->L, c->fname, c->argn, "entry %d ('%s'): %s", c->entry,
+                     c->behavior, what);
+  return arg_error(c->L, c->fname, c->argn, "%s", what);
+}
+
+/* a number field already on the stack top; kind as validate_num */
+static double param_number(compiling *c, const char *key, int kind) {
+  lua_State *L = c->L;
+  if (lua_type(L, -1) != LUA_TNUMBER)
+    compile_error(c, "'%s' must be a number, got %s", key,
+                  luaL_typename(L, -1));
+  char what[96];
+  if (c->entry)
+    snprintf(what, sizeof what, "entry %d ('%s'): %s", c->entry, c->behavior,
+             key);
+  else
+    snprintf(what, sizeof what, "%s", key);
+  double v = validate_num(L, lua_tonumber(L, -1), kind, c->fname, c->argn,
+                          what);
+  lua_pop(L, 1);
+  return v;
+}
+
+/* A target at stack index idx: an agent, a path or a point {x, y}. */
+static steer_target read_target(compiling *c, int idx) {
+  lua_State *L = c->L;
+  steer_target t;
+  memset(&t, 0, sizeof t);
+  idx = lua_absindex(L, idx);
+  lagent *a = luaL_testudata(L, idx, AGENT_MT);
+  lpath *p = luaL_testudata(L, idx, PATH_MT);
+  if (a) {
+    if (!a->box->w || steer_world_index(a->box->w, a->id) < 0)
+      compile_error(c, "target agent has been removed", "", "");
+    if (c->world && c->world != a->box)
+      compile_error(c, "target agent belongs to another world", "", "");
+    c->world = a->box;
+    if (c->pin) {
+      lua_getuservalue(L, idx);
+      lua_rawseti(L, c->pin, 1);
+    }
+    t.kind = STEER_TARGET_AGENT;
+    t.agent = a->id;
+  } else if (p) {
+    t.kind = STEER_TARGET_PATH;
+    t.path = p->path;
+  } else if (lua_istable(L, idx)) {
+    double xy[2];
+    for (int k = 0; k < 2; k++) {
+      lua_rawgeti(L, idx, k + 1);
+      if (lua_isnil(L, -1)) {
+        lua_pop(L, 1);
+        lua_getfield(L, idx, k ? "y" : "x");
+      }
+      xy[k] = param_number(c, k ? "target y" : "target x", 0);
+    }
+    t.kind = STEER_TARGET_POINT;
+    t.point.x = xy[0];
+    t.point.y = xy[1];
+  } else {
+    compile_error(c, "target must be an agent, a path or {x, y}, got %s",
+                  luaL_typename(L, idx), "");
+  }
+  return t;
+}
+
+/* Checks that target t suits behavior b. */
+static void check_target_kind(compiling *c, steer_behavior b,
+                              const steer_target *t) {
+  int agent_only = b == STEER_PURSUE || b == STEER_EVADE;
+  if (agent_only && t->kind != STEER_TARGET_AGENT)
+    compile_error(c, "target must be an agent", "", "");
+  if (b == STEER_FLEE && t->kind == STEER_TARGET_PATH)
+    compile_error(c, "cannot flee a path", "", "");
+  if (b == STEER_FOLLOW && t->kind != STEER_TARGET_PATH)
+    compile_error(c, "needs a path", "", "");
+}
+
+/* Reads entry table at idx into *e. */
+static void read_entry(compiling *c, int idx, steer_entry *e) {
+  lua_State *L = c->L;
+  idx = lua_absindex(L, idx);
+  if (!lua_istable(L, idx))
+    compile_error(c, "table expected, got %s", luaL_typename(L, idx), "");
+  lua_rawgeti(L, idx, 1);
+  const char *name = lua_tostring(L, -1);
+  int b = lua_type(L, -1) == LUA_TSTRING ? find_name(behavior_names, name) : -1;
+  if (b < 0) {
+    c->behavior = "?";
+    if (lua_type(L, -1) != LUA_TSTRING)
+      compile_error(c, "behavior name expected at [1], got %s",
+                    luaL_typename(L, -1), "");
+    compile_error(c, "unknown behavior '%s'", name, "");
+  }
+  lua_pop(L, 1);
+  c->behavior = behavior_names[b];
+  *e = steer_entry_default((steer_behavior)b);
+  const char *params = behavior_params[b];
+  int radius_given = 0;
+  lua_pushnil(L);
+  while (lua_next(L, idx)) {
+    /* key at -2, value at -1 */
+    if (lua_type(L, -2) == LUA_TNUMBER && lua_tonumber(L, -2) == 1) {
+      lua_pop(L, 1);
+      continue;
+    }
+    if (lua_type(L, -2) != LUA_TSTRING)
+      compile_error(c, "unexpected %s key", luaL_typename(L, -2), "");
+    const char *key = lua_tostring(L, -2);
+    int avoidance = b == STEER_AVOID_OBSTACLES || b == STEER_AVOID_WALLS;
+    if (strcmp(key, "weight") == 0) {
+      e->weight = param_number(c, key, 0);
+    } else if (strcmp(key, "probability") == 0) {
+      e->probability = param_number(c, key, 1);
+      if (e->probability > 1)
+        compile_error(c, "probability must be in [0, 1]", "", "");
+    } else if (strcmp(key, "tag") == 0) {
+      size_t len;
+      const char *tag = lua_tolstring(L, -1, &len);
+      if (lua_type(L, -1) != LUA_TSTRING || len >= STEER_TAG_SIZE)
+        compile_error(c, "tag must be a string of at most 31 bytes", "", "");
+      memcpy(e->tag, tag, len + 1);
+      lua_pop(L, 1);
+    } else if (!has_word(params, key)) {
+      compile_error(c, "unknown parameter '%s'", key, "");
+    } else if (strcmp(key, "target") == 0 || strcmp(key, "path") == 0) {
+      e->target = read_target(c, -1);
+      lua_pop(L, 1);
+    } else if (strcmp(key, "radius") == 0) {
+      e->radius = param_number(c, key, 1);
+      radius_given = 1;
+    } else if (strcmp(key, "feeler_length") == 0) {
+      e->feeler_length = param_number(c, key, 1);
+    } else if (strcmp(key, "hysteresis") == 0 && avoidance) {
+      e->hysteresis = param_number(c, key, 1);
+    } else if (strcmp(key, "slowing_radius") == 0) {
+      e->slowing_radius = param_number(c, key, 1);
+    } else if (strcmp(key, "arrival_radius") == 0) {
+      e->arrival_radius = param_number(c, key, 1);
+    } else if (strcmp(key, "panic_radius") == 0) {
+      e->panic_radius = param_number(c, key, 1);
+    }
+  }
+  if (has_word(params, "radius") && !has_word(params, "slowing_radius") &&
+      !radius_given)
+    compile_error(c, "missing radius", "", "");
+  if (has_word(params, "target") && e->target.kind == STEER_TARGET_NONE)
+    compile_error(c, b == STEER_FOLLOW ? "missing path" : "missing target", "",
+                  "");
+  if (e->target.kind != STEER_TARGET_NONE)
+    check_target_kind(c, (steer_behavior)b, &e->target);
+}
+
+/* Compiles the program table at idx. The result has one reference. */
+static steer_program *compile(compiling *c, int idx) {
+  lua_State *L = c->L;
+  idx = lua_absindex(L, idx);
+  if (!lua_istable(L, idx))
+    type_error(L, idx, c->fname, c->argn, "table");
+  steer_combine combine = STEER_WEIGHTED;
+  double smoothing = -1, hold = 0;
+  size_t n = lua_rawlen(L, idx);
+  lua_pushnil(L);
+  while (lua_next(L, idx)) {
+    if (lua_type(L, -2) == LUA_TNUMBER) {
+      double k = lua_tonumber(L, -2);
+      if (k >= 1 && k <= (double)n && k == (double)(size_t)k) {
+        lua_pop(L, 1);
+        continue;
+      }
+    }
+    if (lua_type(L, -2) != LUA_TSTRING)
+      compile_error(c, "unexpected %s key in program", luaL_typename(L, -2),
+                    "");
+    const char *key = lua_tostring(L, -2);
+    if (strcmp(key, "combine") == 0) {
+      int m = lua_type(L, -1) == LUA_TSTRING
+                  ? find_name(combine_names, lua_tostring(L, -1))
+                  : -1;
+      if (m < 0)
+        compile_error(c, "unknown combine mode '%s'",
+                      lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1)
+                                                     : luaL_typename(L, -1),
+                      "");
+      combine = (steer_combine)m;
+      lua_pop(L, 1);
+    } else if (strcmp(key, "smoothing") == 0) {
+      smoothing = param_number(c, key, 1);
+      if (smoothing > 1) compile_error(c, "smoothing must be in [0, 1]", "", "");
+    } else if (strcmp(key, "hold") == 0) {
+      hold = param_number(c, key, 1);
+    } else {
+      compile_error(c, "unknown program field '%s'", key, "");
+    }
+  }
+  steer_entry *entries = new_userdata(L, (n ? n : 1) * sizeof(steer_entry));
+  for (size_t k = 0; k < n; k++) {
+    c->entry = (int)k + 1;
+    lua_rawgeti(L, idx, (int)k + 1);
+    read_entry(c, -1, &entries[k]);
+    lua_pop(L, 1);
+  }
+  c->entry = 0;
+  steer_program *p = steer_program_create(combine, smoothing, hold, entries, n);
+  lua_pop(L, 1); /* entries */
+  if (!p) luaL_error(L, "not enough memory");
+  return p;
+}
+
+/* ---- steer.Program: a compiled program to share between agents ----------- */
+
+#define PROGRAM_MT "steer.Program"
+
+typedef struct lprogram {
+  steer_program *p;
+  lworld *world; /* of its agent targets, NULL if it has none */
+} lprogram;
+
+int l_program_new(lua_State *L) {
+  lprogram *lp = new_userdata(L, sizeof *lp);
+  lp->p = NULL;
+  lp->world = NULL;
+  luaL_getmetatable(L, PROGRAM_MT);
+  lua_setmetatable(L, -2);
+  /* the user value keeps the world of agent targets alive */
+  lua_newtable(L);
+  lua_pushvalue(L, -1);
+  lua_setuservalue(L, -3);
+  compiling c = {L, "program", 1, NULL, 0, "", lua_gettop(L)};
+  lp->p = compile(&c, 1);
+  lp->world = c.world;
+  lua_pop(L, 1);
+  return 1;
+}
+
+static int prog_gc(lua_State *L) {
+  lprogram *lp = luaL_testudata(L, 1, PROGRAM_MT);
+  if (lp) {
+    steer_program_release(lp->p);
+    lp->p = NULL;
+  }
+  return 0;
+}
+
+static int prog_tostring(lua_State *L) {
+  lprogram *lp = luaL_checkudata(L, 1, PROGRAM_MT);
+  lua_pushfstring(L, PROGRAM_MT " (%s, %d entries)",
+                  combine_names[steer_program_combine(lp->p)],
+                  (int)steer_program_count(lp->p));
+  return 1;
+}
+
+/* ---- agent methods -------------------------------------------------------- */
+
+static void set_program(lua_State *L, agent_ref *a, steer_program *p) {
+  steer_status s = steer_agent_set_program(a->w, a->i, p);
+  if (s != STEER_OK) {
+    steer_program_release(p);
+    check_status(L, s);
+  }
+  steer_program_release(p); /* the agent holds its own reference */
+}
+
+/* a:set_behaviors(table | steer.Program | nil) */
+static int a_set_behaviors(lua_State *L) {
+  agent_ref a = check_agent(L, 1, "set_behaviors", 0);
+  if (lua_isnoneornil(L, 2)) {
+    check_status(L, steer_agent_set_program(a.w, a.i, NULL));
+    return 0;
+  }
+  lprogram *lp = luaL_testudata(L, 2, PROGRAM_MT);
+  if (lp) {
+    if (lp->world && lp->world != a.box)
+      arg_error(L, "set_behaviors", 1, "program targets agents of another world");
+    steer_program_retain(lp->p);
+    set_program(L, &a, lp->p);
+    return 0;
+  }
+  compiling c = {L, "set_behaviors", 1, a.box, 0, "", 0};
+  steer_program *p = compile(&c, 2);
+  /* a crowd given the same table one agent at a time shares one program */
+  if (a.box->last_program && steer_program_equal(a.box->last_program, p)) {
+    steer_program_release(p);
+    p = a.box->last_program;
+    steer_program_retain(p);
+  } else {
+    steer_program_retain(p);
+    steer_program_release(a.box->last_program);
+    a.box->last_program = p;
+  }
+  set_program(L, &a, p);
+  return 0;
+}
+
+/* The 0-based entry named by argument idx: a 1-based index, a tag, or a
+   behavior name (its first entry). */
+static size_t check_entry(lua_State *L, int idx, const agent_ref *a,
+                          const char *fname, const steer_program **out) {
+  const steer_program *p = steer_agent_program(a->w, a->i);
+  if (!p) arg_error(L, fname, 0, "agent has no behaviors");
+  size_t n = steer_program_count(p);
+  *out = p;
+  if (lua_type(L, idx) == LUA_TNUMBER) {
+    double k = lua_tonumber(L, idx);
+    if (k >= 1 && k <= (double)n && k == (double)(size_t)k) return (size_t)k - 1;
+    arg_error(L, fname, idx - 1, "no entry %.14g (the program has %d)", k,
+              (int)n);
+  }
+  if (lua_type(L, idx) != LUA_TSTRING)
+    type_error(L, idx, fname, idx - 1, "entry index, tag or behavior name");
+  const char *name = lua_tostring(L, idx);
+  for (size_t k = 0; k < n; k++)
+    if (strcmp(steer_program_entry(p, k)->tag, name) == 0) return k;
+  int b = find_name(behavior_names, name);
+  for (size_t k = 0; b >= 0 && k < n; k++)
+    if ((int)steer_program_entry(p, k)->behavior == b) return k;
+  arg_error(L, fname, idx - 1, "no entry '%s'", name);
+  return 0;
+}
+
+/* a:set_target(which, target) or a:set_target(which, x, y) */
+static int a_set_target(lua_State *L) {
+  agent_ref a = check_agent(L, 1, "set_target", 0);
+  const steer_program *p;
+  size_t k = check_entry(L, 2, &a, "set_target", &p);
+  const steer_entry *e = steer_program_entry(p, k);
+  compiling c = {L, "set_target", 2, a.box, (int)k + 1,
+                 behavior_names[e->behavior], 0};
+  if (!has_word(behavior_params[e->behavior], "target"))
+    compile_error(&c, "takes no target", "", "");
+  steer_target t;
+  if (lua_type(L, 3) == LUA_TNUMBER) {
+    memset(&t, 0, sizeof t);
+    t.kind = STEER_TARGET_POINT;
+    t.point.x = check_num(L, 3, "set_target", 2);
+    t.point.y = check_num(L, 4, "set_target", 3);
+  } else {
+    t = read_target(&c, 3);
+  }
+  check_target_kind(&c, e->behavior, &t);
+  check_status(L, steer_agent_set_target(a.w, a.i, k, t));
+  return 0;
+}
+
+/* a:set_weight(which, weight) */
+static int a_set_weight(lua_State *L) {
+  agent_ref a = check_agent(L, 1, "set_weight", 0);
+  const steer_program *p;
+  size_t k = check_entry(L, 2, &a, "set_weight", &p);
+  double weight = check_num(L, 3, "set_weight", 2);
+  check_status(L, steer_agent_set_weight(a.w, a.i, k, weight));
+  return 0;
+}
+
+/* a:steering([dt]) -> fx, fy of the program now (bookkeeping advances as in
+   a step; dt only counts down priority's hold) */
+static int a_steering(lua_State *L) {
+  agent_ref a = check_agent(L, 1, "steering", 0);
+  double dt = opt_nonneg(L, 2, "steering", 1, 0);
+  steer_vec2 f = steer_agent_steering(a.w, a.i, dt);
+  lua_pushnumber(L, f.x);
+  lua_pushnumber(L, f.y);
+  return 2;
+}
+
+/* a:active_behavior() -> index, tag or behavior name of the entry that won
+   the last priority/dither combination; nil when none did */
+static int a_active_behavior(lua_State *L) {
+  agent_ref a = check_agent(L, 1, "active_behavior", 0);
+  long k = steer_agent_active_entry(a.w, a.i);
+  const steer_program *p = steer_agent_program(a.w, a.i);
+  if (k < 0 || !p) {
+    lua_pushnil(L);
+    return 1;
+  }
+  const steer_entry *e = steer_program_entry(p, (size_t)k);
+  lua_pushinteger(L, k + 1);
+  lua_pushstring(L, e->tag[0] ? e->tag : behavior_names[e->behavior]);
+  return 2;
+}
+
+static void push_path(lua_State *L, steer_path *path) {
+  lpath *lp = new_userdata(L, sizeof *lp);
+  lp->path = path;
+  steer_path_retain(path);
+  luaL_getmetatable(L, PATH_MT);
+  lua_setmetatable(L, -2);
+}
+
+static void set_number(lua_State *L, const char *key, double v) {
+  lua_pushnumber(L, v);
+  lua_setfield(L, -2, key);
+}
+
+/* a:behaviors() -> the program as a table like the one set_behaviors takes
+   (every parameter spelled out), or nil */
+static int a_behaviors(lua_State *L) {
+  agent_ref a = check_agent(L, 1, "behaviors", 0);
+  const steer_program *p = steer_agent_program(a.w, a.i);
+  if (!p) return 0;
+  lua_getuservalue(L, 1);
+  int env = lua_gettop(L);
+  size_t n = steer_program_count(p);
+  lua_createtable(L, (int)n, 3);
+  lua_pushstring(L, combine_names[steer_program_combine(p)]);
+  lua_setfield(L, -2, "combine");
+  if (steer_program_smoothing(p) >= 0)
+    set_number(L, "smoothing", steer_program_smoothing(p));
+  if (steer_program_combine(p) == STEER_PRIORITY)
+    set_number(L, "hold", steer_program_hold(p));
+  for (size_t k = 0; k < n; k++) {
+    const steer_entry *e = steer_program_entry(p, k);
+    const char *params = behavior_params[e->behavior];
+    lua_newtable(L);
+    lua_pushstring(L, behavior_names[e->behavior]);
+    lua_rawseti(L, -2, 1);
+    set_number(L, "weight", e->weight);
+    if (steer_program_combine(p) == STEER_DITHER)
+      set_number(L, "probability", e->probability);
+    if (e->tag[0]) {
+      lua_pushstring(L, e->tag);
+      lua_setfield(L, -2, "tag");
+    }
+    if (has_word(params, "radius") && !has_word(params, "slowing_radius"))
+      set_number(L, "radius", e->radius);
+    if (has_word(params, "feeler_length")) {
+      set_number(L, "feeler_length", e->feeler_length);
+      set_number(L, "hysteresis", e->hysteresis);
+    }
+    if (has_word(params, "slowing_radius"))
+      set_number(L, "slowing_radius", e->slowing_radius);
+    if (e->target.kind == STEER_TARGET_PATH)
+      set_number(L, "arrival_radius", e->arrival_radius);
+    if (e->behavior == STEER_FLEE && e->panic_radius >= 0)
+      set_number(L, "panic_radius", e->panic_radius);
+    switch (e->target.kind) {
+    case STEER_TARGET_POINT:
+      lua_createtable(L, 2, 0);
+      lua_pushnumber(L, e->target.point.x);
+      lua_rawseti(L, -2, 1);
+      lua_pushnumber(L, e->target.point.y);
+      lua_rawseti(L, -2, 2);
+      break;
+    case STEER_TARGET_AGENT: push_agent(L, env, a.box, e->target.agent); break;
+    case STEER_TARGET_PATH: push_path(L, e->target.path); break;
+    default: lua_pushnil(L); break;
+    }
+    lua_setfield(L, -2, e->behavior == STEER_FOLLOW ? "path" : "target");
+    lua_rawseti(L, -2, (int)k + 1);
+  }
+  return 1;
+}
+
+/* ---- world methods ------------------------------------------------------ */
+
+static int w_step(lua_State *L) {
+  lworld *box = check_world(L, 1, "step", 0);
+  double dt = check_positive(L, 2, "step", 1);
+  check_status(L, steer_world_step(box->w, dt));
+  return 0;
+}
+
+static int w_stats(lua_State *L) {
+  lworld *box = check_world(L, 1, "stats", 0);
+  steer_stats s = steer_world_stats(box->w);
+  lua_createtable(L, 0, 5);
+  set_number(L, "agents", (double)s.agents);
+  set_number(L, "programs", (double)s.programs);
+  set_number(L, "candidates", (double)s.candidates);
+  set_number(L, "neighbors", (double)s.neighbors);
+  set_number(L, "memory", (double)steer_world_memory(box->w));
+  return 1;
+}
+
+const luaL_Reg program_agent_methods[] = {
+    {"set_behaviors", a_set_behaviors},
+    {"set_target", a_set_target},
+    {"set_weight", a_set_weight},
+    {"steering", a_steering},
+    {"active_behavior", a_active_behavior},
+    {"behaviors", a_behaviors},
+    {NULL, NULL}};
+
+const luaL_Reg program_world_methods[] = {
+    {"step", w_step}, {"stats", w_stats}, {NULL, NULL}};
+
+void open_program(lua_State *L) {
+  static const luaL_Reg meta[] = {
+      {"__gc", prog_gc}, {"__tostring", prog_tostring}, {NULL, NULL}};
+  new_type(L, PROGRAM_MT);
+  luaL_setfuncs(L, meta, 0);
+  lua_pop(L, 1);
+}

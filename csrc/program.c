@@ -1,0 +1,377 @@
+/* program.c - behavior programs: creation, per-agent state, and the
+ * combination of their entries into one force (API.md section 4). */
+#include <stdlib.h>
+#include <string.h>
+#include "vec.h"
+#include "world.h"
+
+/* ---- programs ----------------------------------------------------------- */
+
+steer_entry steer_entry_default(steer_behavior b) {
+  steer_entry e;
+  memset(&e, 0, sizeof e);
+  e.behavior = b;
+  e.target.kind = STEER_TARGET_NONE;
+  e.weight = 1;
+  e.probability = 1;
+  e.radius = 0;
+  e.feeler_length = 3;
+  e.slowing_radius = 2;
+  e.arrival_radius = 0.6;
+  e.panic_radius = -1;
+  e.hysteresis = 0;
+  return e;
+}
+
+/* Bookkeeping an entry needs from each agent running it. */
+static int entry_needs_state(const steer_entry *e) {
+  return e->target.kind == STEER_TARGET_PATH || e->hysteresis > 0;
+}
+
+static void program_analyze(steer_program *p) {
+  p->needs_state = p->smoothing >= 0 || p->combine == STEER_PRIORITY ||
+                   p->combine == STEER_DITHER;
+  p->needs_ext = p->combine == STEER_DITHER;
+  for (size_t k = 0; k < p->count; k++) {
+    if (entry_needs_state(&p->entries[k])) p->needs_state = 1;
+    if (p->entries[k].behavior == STEER_WANDER) p->needs_ext = 1;
+  }
+  if (p->needs_state) p->needs_ext = 1; /* the state hangs off the ext */
+}
+
+static steer_program *program_alloc(size_t n) {
+  if (n > (SIZE_MAX - sizeof(steer_program)) / sizeof(steer_entry))
+    return NULL;
+  return malloc(sizeof(steer_program) + n * sizeof(steer_entry));
+}
+
+steer_program *steer_program_create(steer_combine combine, double smoothing,
+                                    double hold, const steer_entry *entries,
+                                    size_t n) {
+  steer_program *p = program_alloc(n);
+  if (!p) return NULL;
+  p->refs = 1;
+  p->combine = combine;
+  p->smoothing = smoothing;
+  p->hold = hold;
+  p->count = n;
+  if (n) memcpy(p->entries, entries, n * sizeof(steer_entry));
+  for (size_t k = 0; k < n; k++) {
+    p->entries[k].tag[STEER_TAG_SIZE - 1] = '\0';
+    if (p->entries[k].target.kind == STEER_TARGET_PATH)
+      steer_path_retain(p->entries[k].target.path);
+  }
+  program_analyze(p);
+  return p;
+}
+
+void steer_program_retain(steer_program *p) { p->refs++; }
+
+void steer_program_release(steer_program *p) {
+  if (!p || --p->refs > 0) return;
+  for (size_t k = 0; k < p->count; k++)
+    if (p->entries[k].target.kind == STEER_TARGET_PATH)
+      steer_path_release(p->entries[k].target.path);
+  free(p);
+}
+
+steer_combine steer_program_combine(const steer_program *p) {
+  return p->combine;
+}
+double steer_program_smoothing(const steer_program *p) { return p->smoothing; }
+double steer_program_hold(const steer_program *p) { return p->hold; }
+size_t steer_program_count(const steer_program *p) { return p->count; }
+const steer_entry *steer_program_entry(const steer_program *p, size_t k) {
+  return &p->entries[k];
+}
+
+static int target_equal(const steer_target *a, const steer_target *b) {
+  if (a->kind != b->kind) return 0;
+  switch (a->kind) {
+  case STEER_TARGET_POINT:
+    return a->point.x == b->point.x && a->point.y == b->point.y;
+  case STEER_TARGET_AGENT: return a->agent == b->agent;
+  case STEER_TARGET_PATH: return a->path == b->path;
+  default: return 1;
+  }
+}
+
+static int entry_equal(const steer_entry *a, const steer_entry *b) {
+  return a->behavior == b->behavior && target_equal(&a->target, &b->target) &&
+         a->weight == b->weight && a->probability == b->probability &&
+         a->radius == b->radius && a->feeler_length == b->feeler_length &&
+         a->slowing_radius == b->slowing_radius &&
+         a->arrival_radius == b->arrival_radius &&
+         a->panic_radius == b->panic_radius &&
+         a->hysteresis == b->hysteresis && strcmp(a->tag, b->tag) == 0;
+}
+
+int steer_program_equal(const steer_program *a, const steer_program *b) {
+  if (a == b) return 1;
+  if (a->combine != b->combine || a->smoothing != b->smoothing ||
+      a->hold != b->hold || a->count != b->count)
+    return 0;
+  for (size_t k = 0; k < a->count; k++)
+    if (!entry_equal(&a->entries[k], &b->entries[k])) return 0;
+  return 1;
+}
+
+/* ---- per-agent state ---------------------------------------------------- */
+
+program_state *program_state_new(steer_world *w, const steer_program *p,
+                                 int *failed) {
+  *failed = 0;
+  if (!p || !p->needs_state) return NULL;
+  size_t size = sizeof(program_state) + p->count * sizeof(entry_state);
+  program_state *s = world_alloc(w, NULL, 0, size);
+  if (!s) {
+    *failed = 1;
+    return NULL;
+  }
+  memset(s, 0, size);
+  s->size = size;
+  s->held = -1;
+  s->winner = -1;
+  return s;
+}
+
+void program_state_free(steer_world *w, program_state *s) {
+  if (s) world_alloc(w, s, s->size, 0);
+}
+
+steer_status steer_agent_set_program(steer_world *w, size_t i,
+                                     steer_program *p) {
+  int failed;
+  agent_ext *e = w->ext[i];
+  if (p && p->needs_ext && !(e = world_ext(w, i))) return STEER_ENOMEM;
+  program_state *s = program_state_new(w, p, &failed);
+  if (failed) return STEER_ENOMEM;
+  if (e) {
+    program_state_free(w, e->program);
+    e->program = s;
+  }
+  if (p) steer_program_retain(p);
+  steer_program_release(w->program[i]);
+  w->program[i] = p;
+  return STEER_OK;
+}
+
+steer_program *steer_agent_program(const steer_world *w, size_t i) {
+  return w->program[i];
+}
+
+/* Makes agent i's program its own (copy on write) so that an entry can be
+   changed; the agent's state is kept, since the layout stays the same. */
+static steer_program *own_program(steer_world *w, size_t i) {
+  steer_program *p = w->program[i];
+  if (p->refs == 1) return p;
+  steer_program *copy =
+      steer_program_create(p->combine, p->smoothing, p->hold, p->entries,
+                           p->count);
+  if (!copy) return NULL;
+  steer_program_release(p);
+  w->program[i] = copy;
+  return copy;
+}
+
+steer_status steer_agent_set_target(steer_world *w, size_t i, size_t k,
+                                    steer_target t) {
+  steer_program *p = w->program[i];
+  if (!p || k >= p->count) return STEER_EINVAL;
+  steer_entry changed = p->entries[k];
+  changed.target = t;
+  /* a new need for state or cold state is met before anything changes */
+  int wants_state = !p->needs_state && entry_needs_state(&changed);
+  agent_ext *e = w->ext[i];
+  program_state *fresh = NULL;
+  if (wants_state) {
+    steer_program probe = *p;
+    probe.needs_state = 1;
+    int failed;
+    if (!(e = world_ext(w, i))) return STEER_ENOMEM;
+    fresh = program_state_new(w, &probe, &failed);
+    if (failed) return STEER_ENOMEM;
+  }
+  if (!(p = own_program(w, i))) {
+    program_state_free(w, fresh);
+    return STEER_ENOMEM;
+  }
+  if (t.kind == STEER_TARGET_PATH) steer_path_retain(t.path);
+  if (p->entries[k].target.kind == STEER_TARGET_PATH)
+    steer_path_release(p->entries[k].target.path);
+  p->entries[k].target = t;
+  program_analyze(p);
+  if (fresh) e->program = fresh;
+  if (e && e->program) e->program->entries[k].waypoint = 0;
+  return STEER_OK;
+}
+
+steer_status steer_agent_set_weight(steer_world *w, size_t i, size_t k,
+                                    double weight) {
+  steer_program *p = w->program[i];
+  if (!p || k >= p->count) return STEER_EINVAL;
+  if (p->entries[k].weight == weight) return STEER_OK;
+  if (!(p = own_program(w, i))) return STEER_ENOMEM;
+  p->entries[k].weight = weight;
+  return STEER_OK;
+}
+
+long steer_agent_active_entry(const steer_world *w, size_t i) {
+  const agent_ext *e = w->ext[i];
+  return e && e->program ? e->program->winner : -1;
+}
+
+/* ---- forces ------------------------------------------------------------- */
+
+static const steer_vec2 zero = {0, 0};
+
+/* The point a targeted entry aims at now; 0 when its agent is gone. */
+static int target_point(const steer_world *w, const steer_target *t,
+                        steer_vec2 *point, long *agent) {
+  *agent = -1;
+  if (t->kind == STEER_TARGET_POINT) {
+    *point = t->point;
+    return 1;
+  }
+  if (t->kind == STEER_TARGET_AGENT) {
+    *agent = steer_world_index(w, t->agent);
+    if (*agent < 0) return 0;
+    *point = world_pos(w, (size_t)*agent);
+    return 1;
+  }
+  return 0;
+}
+
+/* The unweighted force of entry k for agent i. */
+static steer_vec2 entry_force(steer_world *w, size_t i, const steer_entry *e,
+                              entry_state *es, steer_stats *stats) {
+  steer_vec2 t, f;
+  long other;
+  switch (e->behavior) {
+  case STEER_SEEK:
+  case STEER_ARRIVE:
+  case STEER_FOLLOW:
+    if (e->target.kind == STEER_TARGET_PATH)
+      return path_force(w, i, e->target.path, &es->waypoint,
+                        e->arrival_radius, e->slowing_radius,
+                        e->behavior != STEER_SEEK);
+    if (!target_point(w, &e->target, &t, &other)) return zero;
+    if (e->behavior == STEER_SEEK) return steer_agent_seek(w, i, t);
+    return steer_agent_arrive(w, i, t, e->slowing_radius);
+  case STEER_FLEE:
+    if (!target_point(w, &e->target, &t, &other)) return zero;
+    return steer_agent_flee(w, i, t, e->panic_radius);
+  case STEER_PURSUE:
+  case STEER_EVADE:
+    if (!target_point(w, &e->target, &t, &other) || other < 0) return zero;
+    return e->behavior == STEER_PURSUE
+               ? steer_agent_pursue(w, i, (size_t)other)
+               : steer_agent_evade(w, i, (size_t)other);
+  case STEER_WANDER:
+    steer_agent_wander(w, i, &f); /* cannot fail: the ext exists */
+    return f;
+  case STEER_AVOID_OBSTACLES:
+    f = avoid_obstacles(w, i, e->feeler_length,
+                        es && es->active ? e->hysteresis : 0);
+    if (es) es->active = f.x != 0 || f.y != 0;
+    return f;
+  case STEER_AVOID_WALLS:
+    f = steer_agent_avoid_walls(
+        w, i, e->feeler_length + (es && es->active ? e->hysteresis : 0));
+    if (es) es->active = f.x != 0 || f.y != 0;
+    return f;
+  case STEER_SEPARATION: return flock_separation(w, i, e->radius, stats);
+  case STEER_ALIGNMENT: return flock_alignment(w, i, e->radius, stats);
+  case STEER_COHESION: return flock_cohesion(w, i, e->radius, stats);
+  default: return zero;
+  }
+}
+
+static steer_vec2 weighted_force(steer_world *w, size_t i, size_t k,
+                                 program_state *s, steer_stats *stats) {
+  const steer_entry *e = &w->program[i]->entries[k];
+  steer_vec2 f = entry_force(w, i, e, s ? &s->entries[k] : NULL, stats);
+  return v2_scale(f, e->weight);
+}
+
+static int speaks(steer_vec2 f) { return v2_len2(f) > 1e-4; }
+
+/* priority with hold: while the last winner holds control, entries after it
+   are not consulted; once it falls silent it keeps its last force for
+   `hold` seconds */
+static steer_vec2 combine_priority(steer_world *w, size_t i, double dt,
+                                   program_state *s, steer_stats *stats) {
+  const steer_program *p = w->program[i];
+  double max_force = w->max_force[i];
+  int holding = s->held >= 0 && s->hold_left > 0;
+  for (size_t k = 0; k < p->count; k++) {
+    if (holding && (long)k > s->held) break;
+    steer_vec2 f = weighted_force(w, i, k, s, stats);
+    if (!speaks(f)) continue;
+    f = v2_clamp(f, max_force);
+    s->winner = (long)k;
+    s->held = (long)k;
+    s->hold_left = p->hold;
+    s->held_force = f;
+    return f;
+  }
+  if (holding) {
+    s->hold_left -= dt;
+    s->winner = s->held;
+    return s->held_force;
+  }
+  s->winner = -1;
+  return zero;
+}
+
+static steer_vec2 combine_dither(steer_world *w, size_t i, program_state *s,
+                                 steer_stats *stats) {
+  const steer_program *p = w->program[i];
+  agent_ext *e = w->ext[i];
+  for (size_t k = 0; k < p->count; k++) {
+    double chance = p->entries[k].probability;
+    double roll = steer_rng_unit(&e->rng);
+    if (chance < 1 && !(roll < chance)) continue;
+    steer_vec2 f = weighted_force(w, i, k, s, stats);
+    if (!speaks(f)) continue;
+    s->winner = (long)k;
+    return v2_clamp(f, w->max_force[i]);
+  }
+  s->winner = -1;
+  return zero;
+}
+
+steer_vec2 program_force(steer_world *w, size_t i, double dt,
+                         steer_stats *stats) {
+  const steer_program *p = w->program[i];
+  program_state *s = w->ext[i] ? w->ext[i]->program : NULL;
+  double max_force = w->max_force[i];
+  steer_vec2 f = zero;
+  switch (p->combine) {
+  case STEER_WEIGHTED:
+    for (size_t k = 0; k < p->count; k++)
+      f = v2_add(f, weighted_force(w, i, k, s, stats));
+    f = v2_clamp(f, max_force);
+    break;
+  case STEER_PRIORITY: f = combine_priority(w, i, dt, s, stats); break;
+  case STEER_PRIORITIZED_SUM:
+    for (size_t k = 0; k < p->count; k++)
+      if (!steer_accumulate(&f, weighted_force(w, i, k, s, stats), max_force))
+        break;
+    break;
+  case STEER_DITHER: f = combine_dither(w, i, s, stats); break;
+  default: break;
+  }
+  if (p->smoothing >= 0) {
+    s->smoothed = s->has_smoothed ? steer_lerp(s->smoothed, f, p->smoothing)
+                                  : f;
+    s->has_smoothed = 1;
+    f = s->smoothed;
+  }
+  return f;
+}
+
+steer_vec2 steer_agent_steering(steer_world *w, size_t i, double dt) {
+  if (!w->program[i]) return zero;
+  return program_force(w, i, dt, NULL);
+}

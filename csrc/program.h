@@ -1,0 +1,49 @@
+/* program.h - behavior programs and their per-agent state (internal). */
+#ifndef STEER_PROGRAM_H
+#define STEER_PROGRAM_H
+
+#include "steer.h"
+
+struct steer_program {
+  size_t refs;
+  steer_combine combine;
+  double smoothing; /* < 0: none */
+  double hold;
+  int needs_state;  /* agents running it need a program_state */
+  int needs_ext;    /* ... and their cold state (wander, dither) */
+  size_t count;
+  steer_entry entries[];
+};
+
+/* What one agent remembers about one entry of its program. */
+typedef struct entry_state {
+  size_t waypoint; /* path targets: the 0-based waypoint it heads for */
+  int active;      /* avoidance with hysteresis: switched on last time */
+} entry_state;
+
+/* What one agent remembers about its program. */
+typedef struct program_state {
+  size_t size;          /* bytes, for freeing */
+  int has_smoothed;
+  steer_vec2 smoothed;
+  long held;            /* priority: entry keeping control, -1 none */
+  double hold_left;     /* seconds it still keeps control */
+  steer_vec2 held_force;
+  long winner;          /* last priority/dither winner, -1 none */
+  entry_state entries[];
+} program_state;
+
+struct steer_world;
+/* Allocates a fresh state for agent i's program p (NULL if p needs none,
+   *failed set when memory runs out). */
+program_state *program_state_new(struct steer_world *w, const steer_program *p,
+                                 int *failed);
+void program_state_free(struct steer_world *w, program_state *s);
+
+/* The force of agent i's program, adding to *stats. The agent's state and
+   cold state must exist as the program requires (steer_agent_set_program
+   makes sure). */
+steer_vec2 program_force(struct steer_world *w, size_t i, double dt,
+                         steer_stats *stats);
+
+#endif

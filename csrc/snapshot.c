@@ -1,0 +1,649 @@
+/* snapshot.c - the complete state of a world as bytes, and back.
+ *
+ * Format (version 1, every number little-endian, doubles as IEEE-754 bits;
+ * docs/SNAPSHOT.md describes it field by field): magic, version, world
+ * definition, slots, paths, programs, agents, obstacles, walls, then a
+ * 64-bit FNV-1a checksum of everything before it. Restoring checks every
+ * count, index and number, so a corrupt or truncated snapshot is refused
+ * with a message, never trusted.
+ */
+#include <math.h>
+#include <string.h>
+#include "vec.h"
+#include "world.h"
+
+#define MAGIC "STEERSNP"
+#define VERSION 1u
+
+/* ---- writing ------------------------------------------------------------ */
+
+typedef struct writer {
+  steer_write_fn write;
+  void *ud;
+  uint64_t hash;
+  int failed;
+  unsigned char buf[4096];
+  size_t used;
+} writer;
+
+static void hash_bytes(uint64_t *h, const unsigned char *p, size_t n) {
+  for (size_t k = 0; k < n; k++) {
+    *h ^= p[k];
+    *h *= 0x100000001B3ull;
+  }
+}
+
+static void flush(writer *wr) {
+  if (wr->used && !wr->failed && wr->write(wr->ud, wr->buf, wr->used))
+    wr->failed = 1;
+  wr->used = 0;
+}
+
+static void put_bytes(writer *wr, const void *p, size_t n) {
+  hash_bytes(&wr->hash, p, n);
+  const unsigned char *b = p;
+  while (n) {
+    if (wr->used == sizeof wr->buf) flush(wr);
+    size_t room = sizeof wr->buf - wr->used, k = n < room ? n : room;
+    memcpy(wr->buf + wr->used, b, k);
+    wr->used += k;
+    b += k;
+    n -= k;
+  }
+}
+
+static void put_u64(writer *wr, uint64_t v) {
+  unsigned char b[8];
+  for (int k = 0; k < 8; k++) b[k] = (unsigned char)(v >> (8 * k));
+  put_bytes(wr, b, 8);
+}
+
+static void put_u32(writer *wr, uint32_t v) {
+  unsigned char b[4];
+  for (int k = 0; k < 4; k++) b[k] = (unsigned char)(v >> (8 * k));
+  put_bytes(wr, b, 4);
+}
+
+static void put_f64(writer *wr, double v) {
+  uint64_t bits;
+  memcpy(&bits, &v, 8);
+  put_u64(wr, bits);
+}
+
+/* Tables that number the paths and programs the world refers to. */
+typedef struct refs {
+  const void **items;
+  size_t count, cap;
+} refs;
+
+static size_t ref_index(const refs *r, const void *item) {
+  for (size_t k = 0; k < r->count; k++)
+    if (r->items[k] == item) return k + 1;
+  return 0;
+}
+
+static steer_status ref_add(steer_world *w, refs *r, const void *item) {
+  if (!item || ref_index(r, item)) return STEER_OK;
+  if (world_grow(w, (void **)&r->items, sizeof(void *), &r->cap, r->count + 1))
+    return STEER_ENOMEM;
+  r->items[r->count++] = item;
+  return STEER_OK;
+}
+
+/* The distinct programs, and the distinct paths of programs and a:follow. */
+static steer_status collect(steer_world *w, refs *paths, refs *programs) {
+  for (size_t i = 0; i < w->count; i++) {
+    if (ref_add(w, programs, w->program[i])) return STEER_ENOMEM;
+    if (w->ext[i] && ref_add(w, paths, w->ext[i]->follow_path))
+      return STEER_ENOMEM;
+  }
+  for (size_t k = 0; k < programs->count; k++) {
+    const steer_program *p = programs->items[k];
+    for (size_t e = 0; e < p->count; e++)
+      if (p->entries[e].target.kind == STEER_TARGET_PATH &&
+          ref_add(w, paths, p->entries[e].target.path))
+        return STEER_ENOMEM;
+  }
+  return STEER_OK;
+}
+
+static void put_program(writer *wr, const steer_program *p,
+                        const refs *paths) {
+  put_u32(wr, (uint32_t)p->combine);
+  put_f64(wr, p->smoothing);
+  put_f64(wr, p->hold);
+  put_u64(wr, p->count);
+  for (size_t k = 0; k < p->count; k++) {
+    const steer_entry *e = &p->entries[k];
+    put_u32(wr, (uint32_t)e->behavior);
+    put_u32(wr, (uint32_t)e->target.kind);
+    put_f64(wr, e->target.point.x);
+    put_f64(wr, e->target.point.y);
+    put_u64(wr, e->target.agent);
+    put_u64(wr, e->target.kind == STEER_TARGET_PATH
+                    ? ref_index(paths, e->target.path)
+                    : 0);
+    put_f64(wr, e->weight);
+    put_f64(wr, e->probability);
+    put_f64(wr, e->radius);
+    put_f64(wr, e->feeler_length);
+    put_f64(wr, e->slowing_radius);
+    put_f64(wr, e->arrival_radius);
+    put_f64(wr, e->panic_radius);
+    put_f64(wr, e->hysteresis);
+    put_bytes(wr, e->tag, STEER_TAG_SIZE);
+  }
+}
+
+static void put_agent(writer *wr, const steer_world *w, size_t i,
+                      const refs *paths, const refs *programs) {
+  const double fields[] = {w->x[i], w->y[i], w->vx[i], w->vy[i],
+                           w->max_speed[i], w->max_force[i], w->radius[i]};
+  for (int f = 0; f < 7; f++) put_f64(wr, fields[f]);
+  put_u32(wr, w->slot_of[i]);
+  put_u64(wr, ref_index(programs, w->program[i]));
+  const agent_ext *e = w->ext[i];
+  put_u32(wr, e != NULL);
+  if (!e) return;
+  put_f64(wr, e->wander_radius);
+  put_f64(wr, e->wander_distance);
+  put_f64(wr, e->wander_jitter);
+  put_f64(wr, e->wander_angle);
+  put_u32(wr, e->rng);
+  put_u64(wr, ref_index(paths, e->follow_path));
+  put_u64(wr, e->follow_index);
+  const program_state *s = e->program;
+  put_u32(wr, s != NULL);
+  if (!s) return;
+  put_u32(wr, (uint32_t)s->has_smoothed);
+  put_f64(wr, s->smoothed.x);
+  put_f64(wr, s->smoothed.y);
+  put_u64(wr, (uint64_t)(int64_t)s->held);
+  put_f64(wr, s->hold_left);
+  put_f64(wr, s->held_force.x);
+  put_f64(wr, s->held_force.y);
+  put_u64(wr, (uint64_t)(int64_t)s->winner);
+  size_t entries = w->program[i]->count;
+  for (size_t k = 0; k < entries; k++) {
+    put_u64(wr, s->entries[k].waypoint);
+    put_u32(wr, (uint32_t)s->entries[k].active);
+  }
+}
+
+steer_status steer_world_snapshot(steer_world *w, steer_write_fn write,
+                                  void *ud) {
+  refs paths = {NULL, 0, 0}, programs = {NULL, 0, 0};
+  steer_status status = collect(w, &paths, &programs);
+  if (status == STEER_OK) {
+    /* the restored world rebuilds its grid in index order: so does this
+       one, so both walk neighbors in the same order from here on */
+    grid_rebuild(&w->grid, w->count, w->x, w->y);
+    w->grid_in_order = 1;
+
+    writer wr;
+    wr.write = write;
+    wr.ud = ud;
+    wr.hash = 0xCBF29CE484222325ull;
+    wr.failed = 0;
+    wr.used = 0;
+    put_bytes(&wr, MAGIC, 8);
+    put_u32(&wr, VERSION);
+    put_f64(&wr, w->def.cell_size);
+    put_u32(&wr, w->def.seed);
+    put_f64(&wr, w->def.width);
+    put_f64(&wr, w->def.height);
+    put_u32(&wr, (uint32_t)w->def.wrap);
+    put_u64(&wr, w->slot_count);
+    put_u32(&wr, w->free_slot);
+    for (size_t s = 0; s < w->slot_count; s++) {
+      put_u32(&wr, w->slots[s].index);
+      put_u32(&wr, w->slots[s].gen);
+    }
+    put_u64(&wr, paths.count);
+    for (size_t k = 0; k < paths.count; k++) {
+      const steer_path *p = paths.items[k];
+      put_u64(&wr, steer_path_count(p));
+      put_u32(&wr, (uint32_t)steer_path_loops(p));
+      for (size_t q = 0; q < steer_path_count(p); q++) {
+        put_f64(&wr, steer_path_point(p, q).x);
+        put_f64(&wr, steer_path_point(p, q).y);
+      }
+    }
+    put_u64(&wr, programs.count);
+    for (size_t k = 0; k < programs.count; k++)
+      put_program(&wr, programs.items[k], &paths);
+    put_u64(&wr, w->count);
+    for (size_t i = 0; i < w->count; i++)
+      put_agent(&wr, w, i, &paths, &programs);
+    put_u64(&wr, w->obstacle_count);
+    for (size_t k = 0; k < w->obstacle_count; k++) {
+      put_f64(&wr, w->obstacles[k].x);
+      put_f64(&wr, w->obstacles[k].y);
+      put_f64(&wr, w->obstacles[k].radius);
+    }
+    put_u64(&wr, w->wall_count);
+    for (size_t k = 0; k < w->wall_count; k++) {
+      put_f64(&wr, w->walls[k].a.x);
+      put_f64(&wr, w->walls[k].a.y);
+      put_f64(&wr, w->walls[k].b.x);
+      put_f64(&wr, w->walls[k].b.y);
+    }
+    uint64_t sum = wr.hash;
+    put_u64(&wr, sum);
+    flush(&wr);
+    if (wr.failed) status = STEER_EINVAL;
+  }
+  world_alloc(w, paths.items, paths.cap * sizeof(void *), 0);
+  world_alloc(w, programs.items, programs.cap * sizeof(void *), 0);
+  return status;
+}
+
+/* ---- reading ------------------------------------------------------------ */
+
+typedef struct reader {
+  const unsigned char *p;
+  size_t left;
+  const char *error; /* first problem found */
+} reader;
+
+static int fail(reader *r, const char *msg) {
+  if (!r->error) r->error = msg;
+  return 0;
+}
+
+static const unsigned char *take(reader *r, size_t n) {
+  if (r->error) return NULL;
+  if (n > r->left) {
+    fail(r, "snapshot is truncated");
+    return NULL;
+  }
+  const unsigned char *p = r->p;
+  r->p += n;
+  r->left -= n;
+  return p;
+}
+
+static uint64_t get_u64(reader *r) {
+  const unsigned char *b = take(r, 8);
+  uint64_t v = 0;
+  for (int k = 0; b && k < 8; k++) v |= (uint64_t)b[k] << (8 * k);
+  return v;
+}
+
+static uint32_t get_u32(reader *r) {
+  const unsigned char *b = take(r, 4);
+  uint32_t v = 0;
+  for (int k = 0; b && k < 4; k++) v |= (uint32_t)b[k] << (8 * k);
+  return v;
+}
+
+static double get_f64(reader *r) {
+  uint64_t bits = get_u64(r);
+  double v;
+  memcpy(&v, &bits, 8);
+  if (!isfinite(v) || fabs(v) > STEER_LIMIT) {
+    fail(r, "snapshot holds a number out of range");
+    return 0;
+  }
+  return v;
+}
+
+static double get_size(reader *r) {
+  double v = get_f64(r);
+  if (v < 0) fail(r, "snapshot holds a negative size");
+  return v;
+}
+
+/* A count of records of at least `record` bytes each: no larger than what
+   the remaining bytes could hold, so a corrupt count never allocates. */
+static size_t get_count(reader *r, size_t record) {
+  uint64_t n = get_u64(r);
+  if (n > r->left / record) {
+    fail(r, "snapshot is truncated or corrupt (count too large)");
+    return 0;
+  }
+  return (size_t)n;
+}
+
+/* What restore builds before the world owns it. */
+typedef struct restoring {
+  steer_world *w;
+  steer_path **paths;
+  size_t path_count, path_cap;
+  steer_program **programs;
+  size_t program_count, program_cap;
+} restoring;
+
+static void read_paths(reader *r, restoring *rs) {
+  size_t n = get_count(r, 12 + 16);
+  if (r->error) return;
+  if (world_grow(rs->w, (void **)&rs->paths, sizeof(steer_path *),
+                 &rs->path_cap, n ? n : 1)) {
+    fail(r, "not enough memory");
+    return;
+  }
+  for (size_t k = 0; k < n && !r->error; k++) {
+    size_t points = get_count(r, 16);
+    uint32_t loop = get_u32(r);
+    if (!r->error && points == 0) fail(r, "snapshot holds an empty path");
+    if (r->error) return;
+    steer_vec2 *pts = world_alloc(rs->w, NULL, 0, points * sizeof(steer_vec2));
+    if (!pts) {
+      fail(r, "not enough memory");
+      return;
+    }
+    for (size_t q = 0; q < points; q++) {
+      pts[q].x = get_f64(r);
+      pts[q].y = get_f64(r);
+    }
+    steer_path *path = r->error ? NULL : steer_path_create(pts, points, loop != 0);
+    world_alloc(rs->w, pts, points * sizeof(steer_vec2), 0);
+    if (!r->error && !path) fail(r, "not enough memory");
+    if (path) rs->paths[rs->path_count++] = path;
+  }
+}
+
+static void read_entry(reader *r, restoring *rs, steer_entry *e) {
+  uint32_t behavior = get_u32(r), kind = get_u32(r);
+  if (behavior >= STEER_BEHAVIOR_COUNT || kind > STEER_TARGET_PATH)
+    fail(r, "snapshot holds an unknown behavior or target");
+  *e = steer_entry_default((steer_behavior)(behavior % STEER_BEHAVIOR_COUNT));
+  e->target.kind = (steer_target_kind)kind;
+  e->target.point.x = get_f64(r);
+  e->target.point.y = get_f64(r);
+  e->target.agent = get_u64(r);
+  uint64_t path = get_u64(r);
+  if (kind == STEER_TARGET_PATH) {
+    if (path == 0 || path > rs->path_count)
+      fail(r, "snapshot refers to a missing path");
+    else
+      e->target.path = rs->paths[path - 1];
+  }
+  e->weight = get_f64(r);
+  e->probability = get_size(r);
+  e->radius = get_size(r);
+  e->feeler_length = get_size(r);
+  e->slowing_radius = get_size(r);
+  e->arrival_radius = get_size(r);
+  e->panic_radius = get_f64(r);
+  e->hysteresis = get_size(r);
+  const unsigned char *tag = take(r, STEER_TAG_SIZE);
+  if (tag) memcpy(e->tag, tag, STEER_TAG_SIZE);
+  e->tag[STEER_TAG_SIZE - 1] = '\0';
+  if (!r->error && e->target.kind == STEER_TARGET_PATH && !e->target.path)
+    fail(r, "snapshot refers to a missing path");
+}
+
+static void read_programs(reader *r, restoring *rs) {
+  size_t n = get_count(r, 28);
+  if (r->error) return;
+  if (world_grow(rs->w, (void **)&rs->programs, sizeof(steer_program *),
+                 &rs->program_cap, n ? n : 1)) {
+    fail(r, "not enough memory");
+    return;
+  }
+  for (size_t k = 0; k < n && !r->error; k++) {
+    uint32_t combine = get_u32(r);
+    double smoothing = get_f64(r), hold = get_size(r);
+    size_t count = get_count(r, 8 * 13 + STEER_TAG_SIZE);
+    if (combine >= STEER_COMBINE_COUNT || smoothing > 1)
+      fail(r, "snapshot holds an invalid program");
+    if (r->error) return;
+    size_t bytes = (count ? count : 1) * sizeof(steer_entry);
+    steer_entry *entries = world_alloc(rs->w, NULL, 0, bytes);
+    if (!entries) {
+      fail(r, "not enough memory");
+      return;
+    }
+    for (size_t e = 0; e < count; e++) read_entry(r, rs, &entries[e]);
+    steer_program *p =
+        r->error ? NULL
+                 : steer_program_create((steer_combine)combine,
+                                        smoothing < 0 ? -1 : smoothing, hold,
+                                        entries, count);
+    world_alloc(rs->w, entries, bytes, 0);
+    if (!r->error && !p) fail(r, "not enough memory");
+    if (p) rs->programs[rs->program_count++] = p;
+  }
+}
+
+/* The waypoint an agent heads for must exist on the path it follows. */
+static size_t get_waypoint(reader *r, const steer_path *path) {
+  uint64_t k = get_u64(r);
+  if (path ? k >= steer_path_count(path) : k != 0)
+    fail(r, "snapshot holds a waypoint past the end of its path");
+  return (size_t)k;
+}
+
+static int read_state(reader *r, steer_world *w, size_t i, agent_ext *e) {
+  const steer_program *p = w->program[i];
+  uint32_t has = get_u32(r);
+  if (r->error) return 0;
+  if (!has) {
+    if (p && p->needs_state) return fail(r, "snapshot lacks a program state");
+    return 1;
+  }
+  if (!p) return fail(r, "snapshot holds a state without a program");
+  size_t size = sizeof(program_state) + p->count * sizeof(entry_state);
+  program_state *s = world_alloc(w, NULL, 0, size);
+  if (!s) return fail(r, "not enough memory");
+  memset(s, 0, size);
+  s->size = size;
+  e->program = s;
+  s->has_smoothed = get_u32(r) != 0;
+  s->smoothed.x = get_f64(r);
+  s->smoothed.y = get_f64(r);
+  s->held = (long)(int64_t)get_u64(r);
+  s->hold_left = get_f64(r);
+  s->held_force.x = get_f64(r);
+  s->held_force.y = get_f64(r);
+  s->winner = (long)(int64_t)get_u64(r);
+  if (s->held < -1 || s->held >= (long)p->count || s->winner < -1 ||
+      s->winner >= (long)p->count)
+    return fail(r, "snapshot holds an invalid program state");
+  for (size_t k = 0; k < p->count; k++) {
+    const steer_target *t = &p->entries[k].target;
+    s->entries[k].waypoint =
+        get_waypoint(r, t->kind == STEER_TARGET_PATH ? t->path : NULL);
+    s->entries[k].active = get_u32(r) != 0;
+  }
+  return !r->error;
+}
+
+static int read_agent(reader *r, restoring *rs, size_t i) {
+  steer_world *w = rs->w;
+  double *fields[] = {&w->x[i], &w->y[i], &w->vx[i], &w->vy[i],
+                      &w->max_speed[i], &w->max_force[i], &w->radius[i]};
+  for (int f = 0; f < 7; f++) *fields[f] = f < 4 ? get_f64(r) : get_size(r);
+  w->slot_of[i] = get_u32(r);
+  uint64_t program = get_u64(r);
+  w->ext[i] = NULL;
+  w->program[i] = NULL;
+  if (program > rs->program_count)
+    return fail(r, "snapshot refers to a missing program");
+  if (r->error) return 0;
+  if (program) {
+    w->program[i] = rs->programs[program - 1];
+    steer_program_retain(w->program[i]);
+  }
+  w->count = i + 1; /* from here on, destroying the world frees this agent */
+  steer_vec2 p = world_contain(w, v2(w->x[i], w->y[i]));
+  if (p.x != w->x[i] || p.y != w->y[i])
+    return fail(r, "snapshot holds a position outside the world");
+  uint32_t has_ext = get_u32(r);
+  if (r->error) return 0;
+  if (!has_ext) {
+    if (w->program[i] && w->program[i]->needs_ext)
+      return fail(r, "snapshot lacks an agent's cold state");
+    return 1;
+  }
+  agent_ext *e = world_alloc(w, NULL, 0, sizeof *e);
+  if (!e) return fail(r, "not enough memory");
+  memset(e, 0, sizeof *e);
+  w->ext[i] = e;
+  e->wander_radius = get_size(r);
+  e->wander_distance = get_size(r);
+  e->wander_jitter = get_size(r);
+  e->wander_angle = get_f64(r);
+  e->rng = get_u32(r);
+  uint64_t path = get_u64(r);
+  if (path > rs->path_count)
+    return fail(r, "snapshot refers to a missing path");
+  if (r->error) return 0;
+  if (path) {
+    e->follow_path = rs->paths[path - 1];
+    steer_path_retain(e->follow_path);
+  }
+  e->follow_index = get_waypoint(r, e->follow_path);
+  return read_state(r, w, i, e);
+}
+
+/* Slots and agents must describe each other exactly: every live slot maps
+   to the agent that names it, and the free list is a chain through the
+   remaining slots. */
+static int check_slots(reader *r, const steer_world *w) {
+  size_t live = 0;
+  for (size_t s = 0; s < w->slot_count; s++) {
+    uint32_t i = w->slots[s].index;
+    if (i < w->count && w->slot_of[i] == s) {
+      if (w->slots[s].gen >= GEN_MAX)
+        return fail(r, "snapshot holds an invalid slot");
+      live++;
+    }
+  }
+  if (live != w->count) return fail(r, "snapshot holds inconsistent slots");
+  size_t steps = 0;
+  for (uint32_t s = w->free_slot; s != SLOT_NONE; s = w->slots[s].index) {
+    if (s >= w->slot_count || ++steps > w->slot_count ||
+        w->slots[s].gen >= GEN_MAX)
+      return fail(r, "snapshot holds an invalid free list");
+    uint32_t i = w->slots[s].index;
+    if (i != SLOT_NONE && i >= w->slot_count)
+      return fail(r, "snapshot holds an invalid free list");
+    if (w->slots[s].index < w->count &&
+        w->slot_of[w->slots[s].index] == s)
+      return fail(r, "snapshot lists a live slot as free");
+  }
+  return 1;
+}
+
+static void read_world_body(reader *r, restoring *rs) {
+  steer_world *w = rs->w;
+  w->slot_count = get_count(r, 8);
+  w->free_slot = get_u32(r);
+  if (r->error) return;
+  if (w->slot_count > SLOT_MAX) {
+    fail(r, "snapshot holds too many slots");
+    return;
+  }
+  if (world_grow(w, (void **)&w->slots, sizeof(slot_info), &w->slot_cap,
+                 w->slot_count ? w->slot_count : 1)) {
+    fail(r, "not enough memory");
+    return;
+  }
+  for (size_t s = 0; s < w->slot_count; s++) {
+    w->slots[s].index = get_u32(r);
+    w->slots[s].gen = get_u32(r);
+  }
+  read_paths(r, rs);
+  read_programs(r, rs);
+  size_t n = get_count(r, 7 * 8 + 16);
+  if (r->error) return;
+  if (n > w->slot_count) {
+    fail(r, "snapshot holds more agents than slots");
+    return;
+  }
+  if (world_reserve_agents(w, n) || grid_reserve(w, &w->grid, n)) {
+    fail(r, "not enough memory");
+    return;
+  }
+  for (size_t i = 0; i < n; i++)
+    if (!read_agent(r, rs, i)) return;
+  for (size_t i = 0; i < n; i++)
+    if (w->slot_of[i] >= w->slot_count) {
+      fail(r, "snapshot refers to a missing slot");
+      return;
+    }
+  if (!check_slots(r, w)) return;
+  size_t obstacles = get_count(r, 24);
+  for (size_t k = 0; k < obstacles && !r->error; k++) {
+    double x = get_f64(r), y = get_f64(r), radius = get_size(r);
+    if (!r->error && steer_world_add_obstacle(w, x, y, radius, NULL))
+      fail(r, "not enough memory");
+  }
+  size_t walls = get_count(r, 32);
+  for (size_t k = 0; k < walls && !r->error; k++) {
+    steer_vec2 a, b;
+    a.x = get_f64(r);
+    a.y = get_f64(r);
+    b.x = get_f64(r);
+    b.y = get_f64(r);
+    if (!r->error && steer_world_add_wall(w, a, b, NULL))
+      fail(r, "not enough memory");
+  }
+}
+
+steer_world *steer_world_restore(const void *bytes, size_t n,
+                                 steer_alloc_fn alloc, void *alloc_ud,
+                                 const char **error) {
+  reader r = {bytes, n, NULL};
+  /* the checksum covers everything before its own 8 bytes */
+  if (n < 8 + 4 + 8 || memcmp(bytes, MAGIC, 8) != 0) {
+    *error = "not a steer snapshot";
+    return NULL;
+  }
+  uint64_t sum = 0xCBF29CE484222325ull, stored = 0;
+  hash_bytes(&sum, bytes, n - 8);
+  for (int k = 0; k < 8; k++)
+    stored |= (uint64_t)((const unsigned char *)bytes)[n - 8 + k] << (8 * k);
+  take(&r, 8);
+  uint32_t version = get_u32(&r);
+  if (version != VERSION) {
+    *error = "unsupported snapshot version";
+    return NULL;
+  }
+  if (sum != stored) {
+    *error = "snapshot is corrupt or truncated (checksum mismatch)";
+    return NULL;
+  }
+  r.left -= 8; /* the checksum is not part of the body */
+
+  steer_world_def def = steer_world_def_default();
+  def.alloc = alloc;
+  def.alloc_ud = alloc_ud;
+  def.cell_size = get_size(&r);
+  def.seed = get_u32(&r);
+  def.width = get_size(&r);
+  def.height = get_size(&r);
+  def.wrap = get_u32(&r) != 0;
+  if (!r.error && (!(def.cell_size > 0) || (def.width > 0) != (def.height > 0) ||
+                   (def.wrap && !(def.width > 0))))
+    fail(&r, "snapshot holds an invalid world definition");
+  if (r.error) {
+    *error = r.error;
+    return NULL;
+  }
+  restoring rs = {steer_world_create(&def), NULL, 0, 0, NULL, 0, 0};
+  if (!rs.w) {
+    *error = "not enough memory";
+    return NULL;
+  }
+  read_world_body(&r, &rs);
+  if (!r.error && r.left != 0) fail(&r, "snapshot has trailing bytes");
+  if (!r.error) {
+    grid_rebuild(&rs.w->grid, rs.w->count, rs.w->x, rs.w->y);
+    rs.w->grid_in_order = 1;
+  }
+  /* the world holds its own references to paths and programs */
+  for (size_t k = 0; k < rs.path_count; k++) steer_path_release(rs.paths[k]);
+  for (size_t k = 0; k < rs.program_count; k++)
+    steer_program_release(rs.programs[k]);
+  world_alloc(rs.w, rs.paths, rs.path_cap * sizeof(void *), 0);
+  world_alloc(rs.w, rs.programs, rs.program_cap * sizeof(void *), 0);
+  if (r.error) {
+    steer_world_destroy(rs.w);
+    *error = r.error;
+    return NULL;
+  }
+  return rs.w;
+}
