@@ -88,10 +88,23 @@ steer_status steer_agent_follow(steer_world *w, size_t i, steer_path *path,
 }
 
 const steer_path *steer_agent_path(const steer_world *w, size_t i,
-                                   size_t *index) {
+                                   const steer_path *path, size_t *index) {
   const agent_ext *e = w->ext[i];
-  *index = e && e->follow_path ? e->follow_index : 0;
-  return e ? e->follow_path : NULL;
+  const steer_program *p = w->program[i];
+  *index = 0;
+  if (p && e && e->program)
+    for (size_t k = 0; k < p->count; k++) {
+      const steer_target *t = &p->entries[k].target;
+      if (t->kind == STEER_TARGET_PATH && (!path || t->path == path)) {
+        *index = e->program->entries[k].waypoint;
+        return t->path;
+      }
+    }
+  if (e && e->follow_path && (!path || e->follow_path == path)) {
+    *index = e->follow_index;
+    return e->follow_path;
+  }
+  return NULL;
 }
 
 void world_stop_at_edges(const steer_world *w, steer_vec2 *p, steer_vec2 *v) {

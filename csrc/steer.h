@@ -247,10 +247,12 @@ steer_vec2 steer_agent_avoid_walls(const steer_world *w, size_t i,
 steer_status steer_agent_follow(steer_world *w, size_t i, steer_path *path,
                                 double arrival_radius, double slowing_radius,
                                 steer_vec2 *force);
-/// The path the agent last followed (NULL if none) and, in *index, the
-/// 0-based waypoint it heads for on it.
+/// The path agent i follows - through its program's first entry with a path
+/// target, else through steer_agent_follow - with, in *index, the 0-based
+/// waypoint it heads for; NULL when it follows none. A non-NULL `path`
+/// restricts the search to that path.
 const steer_path *steer_agent_path(const steer_world *w, size_t i,
-                                   size_t *index);
+                                   const steer_path *path, size_t *index);
 steer_vec2 steer_agent_separation(const steer_world *w, size_t i,
                                   double radius);
 steer_vec2 steer_agent_alignment(const steer_world *w, size_t i, double radius);

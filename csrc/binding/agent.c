@@ -241,15 +241,14 @@ static int a_follow(lua_State *L) {
 }
 
 /* a:path_index([path]): the 1-based waypoint the agent heads for on the
-   path it follows (on `path`: 1 when it does not follow that one); nil
-   when it never followed a path. */
+   path it follows (by its program or by a:follow); on `path`: 1 when it
+   does not follow that one; nil when it follows no path. */
 static int a_path_index(lua_State *L) {
   agent_ref a = check_agent(L, 1, "path_index", 0);
+  const steer_path *only =
+      lua_isnoneornil(L, 2) ? NULL : check_path(L, 2, "path_index", 1);
   size_t k;
-  const steer_path *current = steer_agent_path(a.w, a.i, &k);
-  if (!lua_isnoneornil(L, 2)) {
-    if (check_path(L, 2, "path_index", 1) != current) k = 0;
-  } else if (!current) {
+  if (!steer_agent_path(a.w, a.i, only, &k) && !only) {
     lua_pushnil(L);
     return 1;
   }

@@ -34,6 +34,9 @@ double validate_num(lua_State *L, double v, int kind, const char *fname,
                     int argn, const char *what) {
   const char *sep = what ? ": " : "";
   if (!what) what = "";
+  if (isnan(v)) /* printf may say -nan */
+    arg_error(L, fname, argn, "%s%s%s expected, got nan", what, sep,
+              kind_name[kind]);
   if (!isfinite(v) || (kind == 1 && !(v >= 0)) || (kind == 2 && !(v > 0)))
     arg_error(L, fname, argn, "%s%s%s expected, got %.14g", what, sep,
               kind_name[kind], v);

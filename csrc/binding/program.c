@@ -59,9 +59,11 @@ static int compile_error(compiling *c, const char *fmt, const char *a,
                          const char *b) {
   char what[160];
   snprintf(what, sizeof what, fmt, a, b);
-  if (c->entry)
+  if (c->entry && c->behavior)
     return arg_error(c->L, c->fname, c->argn, "entry %d ('%s'): %s", c->entry,
                      c->behavior, what);
+  if (c->entry)
+    return arg_error(c->L, c->fname, c->argn, "entry %d: %s", c->entry, what);
   return arg_error(c->L, c->fname, c->argn, "%s", what);
 }
 
@@ -72,7 +74,7 @@ static double param_number(compiling *c, const char *key, int kind) {
     compile_error(c, "'%s' must be a number, got %s", key,
                   luaL_typename(L, -1));
   char what[96];
-  if (c->entry)
+  if (c->entry && c->behavior)
     snprintf(what, sizeof what, "entry %d ('%s'): %s", c->entry, c->behavior,
              key);
   else
@@ -142,6 +144,7 @@ static void check_target_kind(compiling *c, steer_behavior b,
 static void read_entry(compiling *c, int idx, steer_entry *e) {
   lua_State *L = c->L;
   idx = lua_absindex(L, idx);
+  c->behavior = NULL;
   if (!lua_istable(L, idx))
     compile_error(c, "table expected, got %s", luaL_typename(L, idx), "");
   lua_rawgeti(L, idx, 1);
