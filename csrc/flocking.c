@@ -45,9 +45,11 @@ steer_vec2 flock_separation(const steer_world *w, size_t i, double radius,
     candidates++;
     steer_vec2 d = steer_world_offset(w, p, world_pos(w, (size_t)j));
     double d2 = v2_len2(d);
-    if (d2 >= r2) continue;
+    if (d2 > r2) continue;
+    /* API.md's test is 1e-5 < d < radius on the distance itself: r*r can
+       round up, so the squared test above only prefilters */
     double dist = sqrt(d2);
-    if (dist <= STEER_EPSILON) continue; /* coincident: no direction */
+    if (!(dist < radius) || dist <= STEER_EPSILON) continue;
     /* normalize(p - q) / d */
     sum = v2_add(sum, v2_scale(d, -1.0 / (dist * dist)));
     count++;

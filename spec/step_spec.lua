@@ -1,0 +1,291 @@
+-- world:step: one snapshot, all forces then all integrations; flocking;
+-- determinism; order independence; stats.
+local steer = require "steer"
+local support = require "support"
+local near = support.near
+
+-- The textbook's four-boid example: separation radius 1.3 weight 1.5,
+-- alignment and cohesion radius 5, max_speed 2.5, max_force 4, dt 0.2.
+local BOIDS = {
+  { x = 0, y = 0, vx = 1, vy = 0 },
+  { x = 1, y = 0.5, vx = 0.5, vy = 0.5 },
+  { x = 0.5, y = 1.2, vx = 0, vy = 1 },
+  { x = -0.8, y = 0.3, vx = -0.5, vy = 0.2 },
+}
+local FLOCK = { { "separation", radius = 1.3, weight = 1.5 },
+                { "alignment", radius = 5 }, { "cohesion", radius = 5 } }
+
+local function flock_world()
+  local world = steer.world{}
+  local agents = {}
+  for k, b in ipairs(BOIDS) do
+    agents[k] = world:add{ x = b.x, y = b.y, vx = b.vx, vy = b.vy,
+                           max_speed = 2.5, max_force = 4 }
+  end
+  return world, agents
+end
+
+-- API.md's formulas written out in plain Lua, independent of steer.
+local function reference_step(boids, dt)
+  local function len(x, y) return math.sqrt(x * x + y * y) end
+  local function clamp(x, y, m)
+    local l = len(x, y)
+    if l * l > m * m then return x * m / l, y * m / l end
+    return x, y
+  end
+  local forces = {}
+  for i, p in ipairs(boids) do
+    local sx, sy, sn, ax, ay, cx, cy, n = 0, 0, 0, 0, 0, 0, 0, 0
+    for j, q in ipairs(boids) do
+      if i ~= j then
+        local dx, dy = q.x - p.x, q.y - p.y
+        local d = len(dx, dy)
+        if d > 1e-5 and d < 1.3 then
+          sx, sy, sn = sx - dx / d / d, sy - dy / d / d, sn + 1
+        end
+        if d <= 5 then
+          ax, ay, cx, cy, n = ax + q.vx, ay + q.vy, cx + dx, cy + dy, n + 1
+        end
+      end
+    end
+    local fx, fy = 0, 0
+    if sn > 0 then fx, fy = 1.5 * sx / sn, 1.5 * sy / sn end
+    if n > 0 then
+      fx, fy = fx + ax / n - p.vx, fy + ay / n - p.vy
+      local l = len(cx / n, cy / n)
+      local ux, uy = 0, 0
+      if l > 1e-5 then ux, uy = cx / n / l, cy / n / l end
+      fx, fy = fx + ux * 2.5 - p.vx, fy + uy * 2.5 - p.vy
+    end
+    forces[i] = { clamp(fx, fy, 4) }
+  end
+  for i, p in ipairs(boids) do
+    local vx, vy = clamp(p.vx + forces[i][1] * dt, p.vy + forces[i][2] * dt, 2.5)
+    p.vx, p.vy = vx, vy
+    p.x, p.y = p.x + vx * dt, p.y + vy * dt
+  end
+end
+
+describe("the four-boid flocking example", function()
+  it("matches API.md's formulas written out in Lua", function()
+    local world, agents = flock_world()
+    for _, a in ipairs(agents) do a:set_behaviors(FLOCK) end
+    local boids = {}
+    for k, b in ipairs(BOIDS) do boids[k] = { x = b.x, y = b.y, vx = b.vx, vy = b.vy } end
+    for step = 1, 5 do
+      world:step(0.2)
+      reference_step(boids, 0.2)
+      for k, a in ipairs(agents) do
+        local what = ("step %d boid %d"):format(step, k)
+        near(a.x, boids[k].x, 1e-12, what .. " x")
+        near(a.y, boids[k].y, 1e-12, what .. " y")
+        near(a.vx, boids[k].vx, 1e-12, what .. " vx")
+        near(a.vy, boids[k].vy, 1e-12, what .. " vy")
+      end
+    end
+    -- the flock really moved and steered
+    assert.is_true(math.abs(agents[4].vx - BOIDS[4].vx) > 0.1)
+  end)
+
+  it("runs the same through methods and through a weighted program (1e-12)", function()
+    local w1, by_method = flock_world()
+    local w2, by_program = flock_world()
+    for _, a in ipairs(by_program) do a:set_behaviors(FLOCK) end
+    for step = 1, 10 do
+      local forces = {}
+      for k, a in ipairs(by_method) do -- every force from the same snapshot
+        local sx, sy = a:separation(1.3)
+        local ax, ay = a:alignment(5)
+        local cx, cy = a:cohesion(5)
+        forces[k] = { steer.weighted(a.max_force, sx, sy, 1.5, ax, ay, 1, cx, cy, 1) }
+      end
+      for k, a in ipairs(by_method) do a:apply(forces[k][1], forces[k][2], 0.2) end
+      w2:step(0.2)
+      for k = 1, #BOIDS do
+        local what = ("step %d boid %d"):format(step, k)
+        near(by_program[k].x, by_method[k].x, 1e-12, what .. " x")
+        near(by_program[k].y, by_method[k].y, 1e-12, what .. " y")
+        near(by_program[k].vx, by_method[k].vx, 1e-12, what .. " vx")
+        near(by_program[k].vy, by_method[k].vy, 1e-12, what .. " vy")
+      end
+    end
+  end)
+end)
+
+describe("world:step", function()
+  it("computes every force before integrating any agent", function()
+    -- two agents seeking each other: with sequential updates the second
+    -- would see the first's new position
+    local world = steer.world{}
+    local a = world:add{ x = 0, max_speed = 1, max_force = 10 }
+    local b = world:add{ x = 4, max_speed = 1, max_force = 10 }
+    a:set_behaviors{ { "seek", target = b } }
+    b:set_behaviors{ { "seek", target = a } }
+    world:step(0.5)
+    -- each: force (+-1, 0), v = +-0.5, p moves by 0.25
+    assert.are.same({ 0.25, 3.75 }, { a.x, b.x })
+    assert.are.same({ 0.5, -0.5 }, { a.vx, b.vx })
+  end)
+
+  it("lets agents without a program coast through the pipeline", function()
+    local world = steer.world{}
+    local a = world:add{ x = 1, y = 2, vx = 3, vy = -4, max_speed = 10 }
+    local fast = world:add{ vx = 6, vy = 8, max_speed = 5 }
+    world:step(0.5)
+    assert.are.same({ 2.5, 0 }, { a.x, a.y })
+    assert.are.same({ 3, -4 }, { a.vx, a.vy })
+    assert.are.same({ 3, 4 }, { fast.vx, fast.vy }) -- the speed clamp holds
+    a:set_behaviors{ { "seek", target = { 0, 0 } } }
+    a:set_behaviors(nil)
+    world:step(0.5)
+    assert.are.same({ 4, -2 }, { a.x, a.y })
+  end)
+
+  it("wraps positions on a torus and clamps them in a bounded world", function()
+    local torus = steer.world{ bounds = { 10, 5 }, wrap = true }
+    local a = torus:add{ x = 9.5, y = 0.2, vx = 2, vy = -1, max_speed = 5 }
+    torus:step(0.5)
+    near(a.x, 0.5, 1e-12)
+    near(a.y, 4.7, 1e-12)
+    local box = steer.world{ bounds = { 10, 5 } }
+    local b = box:add{ x = 9.5, y = 0.2, vx = 2, vy = -1, max_speed = 5 }
+    box:step(0.5)
+    assert.are.same({ 10, 0 }, { b.x, b.y })
+    assert.are.same({ 0, 0 }, { b.vx, b.vy }) -- stopped at both edges
+  end)
+
+  it("keeps the grid current: queries after a step see the new positions", function()
+    local world = steer.world{ cell_size = 1 }
+    local a = world:add{ x = 0, vx = 1, max_speed = 1 }
+    world:add{ x = 10 }
+    for _ = 1, 90 do world:step(0.1) end
+    local found = {}
+    for n in world:query(9, 0, 0.5) do found[#found + 1] = n end
+    assert.are.equal(1, #found)
+    assert.are.equal(a, found[1])
+    near(a.x, 9, 1e-9)
+  end)
+
+  it("is safe when agents are added and removed between steps", function()
+    local world = steer.world{ seed = 5 }
+    local agents = {}
+    for k = 1, 50 do
+      agents[k] = world:add{ x = k % 7, y = k % 5, max_speed = 2, max_force = 3 }
+      agents[k]:set_behaviors{ { "separation", radius = 2 }, { "wander" },
+        { "seek", target = agents[1] } }
+    end
+    for step = 1, 30 do
+      world:step(0.1)
+      world:remove(agents[step])
+      local b = world:add{ x = step, max_speed = 1 }
+      b:set_behaviors{ { "pursue", target = agents[50] } }
+    end
+    assert.are.equal(50, #world)
+    for a in world:agents() do support.all_finite(a.x, a.y, a.vx, a.vy) end
+    -- agents that seek the removed agents[1] fell silent without error
+    assert.is_false(agents[1].alive)
+  end)
+
+  it("rejects a non-positive dt", function()
+    local world = steer.world{}
+    assert.matches("bad argument #1 to 'step' %(positive number expected, got 0%)",
+      support.error_of(world.step, world, 0))
+    assert.matches("positive number expected, got %-1",
+      support.error_of(world.step, world, -1))
+    assert.matches("number expected, got no value", support.error_of(world.step, world))
+  end)
+
+  it("counts agents, candidates and neighbors in stats()", function()
+    local world = steer.world{ cell_size = 100 }
+    local agents = {}
+    for k = 1, 4 do agents[k] = world:add{ x = k, y = 0 } end
+    world:add{ x = 50, y = 0 } -- same cell, too far, no program
+    for k = 1, 3 do agents[k]:set_behaviors{ { "alignment", radius = 1.5 } } end
+    world:step(0.1)
+    local s = world:stats()
+    assert.are.equal(5, s.agents)
+    assert.are.equal(3, s.programs)
+    -- each of the 3 tests the 4 others in the one cell; neighbors within 1.5:
+    -- agent 1 has 2, agent 2 has 1 and 3, agent 3 has 2 and 4
+    assert.are.equal(12, s.candidates)
+    assert.are.equal(5, s.neighbors)
+    assert.is_true(s.memory > 0)
+  end)
+end)
+
+describe("results of a step", function()
+  local function scene(order)
+    local world = steer.world{ bounds = { 40, 40 }, wrap = true }
+    world:add_obstacle{ x = 20, y = 20, radius = 3 }
+    local specs = {}
+    for k = 1, 60 do
+      specs[k] = { x = (k * 7.3) % 40, y = (k * 3.1) % 40,
+                   vx = math.cos(k), vy = math.sin(k), max_speed = 2, max_force = 3 }
+    end
+    local agents = {}
+    for n = 1, 60 do
+      local k = order == "forward" and n or 61 - n
+      agents[k] = world:add(specs[k])
+    end
+    for k = 1, 60 do
+      agents[k]:set_behaviors{ { "separation", radius = 1.5, weight = 1.5 },
+        { "alignment", radius = 5 }, { "cohesion", radius = 5 },
+        { "avoid_obstacles", weight = 2 },
+        { "pursue", target = agents[(k % 60) + 1], weight = 0.2 } }
+    end
+    return world, agents
+  end
+
+  it("do not depend on the order agents were added (1e-12)", function()
+    local w1, a1 = scene("forward")
+    local w2, a2 = scene("backward")
+    for step = 1, 5 do
+      w1:step(0.1)
+      w2:step(0.1)
+      for k = 1, 60 do
+        near(a2[k].x, a1[k].x, 1e-12, ("step %d agent %d x"):format(step, k))
+        near(a2[k].vy, a1[k].vy, 1e-12, ("step %d agent %d vy"):format(step, k))
+      end
+    end
+  end)
+
+  it("are bit-identical for two worlds built by the same calls (1,000 steps)", function()
+    local function mixed()
+      local world = steer.world{ seed = 11, bounds = { 50, 50 }, wrap = true }
+      local path = steer.path{ { 5, 5 }, { 45, 5 }, { 45, 45 }, { 5, 45 }, loop = true }
+      world:add_obstacle{ x = 25, y = 25, radius = 4 }
+      world:add_wall{ x1 = 10, y1 = 30, x2 = 20, y2 = 35 }
+      local first
+      for k = 1, 120 do
+        local a = world:add{ x = (k * 13.7) % 50, y = (k * 5.3) % 50,
+                             vx = math.cos(k * 2), vy = math.sin(k * 2),
+                             max_speed = 2.5, max_force = 4 }
+        first = first or a
+        if k % 3 == 0 then
+          a:set_behaviors{ { "separation", radius = 1.5, weight = 1.5 },
+            { "alignment", radius = 5 }, { "cohesion", radius = 5 },
+            { "wander", weight = 0.5 }, { "avoid_obstacles", weight = 3 } }
+        elseif k % 3 == 1 then
+          a:set_behaviors{ combine = "priority", hold = 0.2, smoothing = 0.4,
+            { "avoid_walls", hysteresis = 0.3 }, { "follow", path = path } }
+        else
+          a:set_behaviors{ combine = "dither", { "pursue", target = first, probability = 0.3 },
+            { "wander" } }
+        end
+      end
+      return world
+    end
+    local w1, w2 = mixed(), mixed()
+    for _ = 1, 1000 do
+      w1:step(0.05)
+      w2:step(0.05)
+    end
+    assert.are.equal(w1:snapshot(), w2:snapshot())
+    local moved = 0
+    for a in w1:agents() do
+      support.all_finite(a.x, a.y, a.vx, a.vy)
+      if a.speed > 0.1 then moved = moved + 1 end
+    end
+    assert.is_true(moved > 60)
+  end)
+end)
