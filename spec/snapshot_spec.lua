@@ -140,11 +140,13 @@ describe("snapshots", function()
   end
 
   it("have a checksum the specs can recompute", function()
+    if not fnv then return pending("forging needs 64-bit integers (Lua 5.4, LuaJIT)") end
     local s = scene():snapshot()
     assert.are.equal(s, forge(s, 1, "STEERSNP"))
   end)
 
   it("with a valid checksum but bad content are still refused or safe", function()
+    if not fnv then return pending("forging needs 64-bit integers (Lua 5.4, LuaJIT)") end
     local world = scene()
     local s = world:snapshot()
     local _, msg = steer.restore(forge(s, 9, "\2\0\0\0"))

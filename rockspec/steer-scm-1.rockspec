@@ -1,0 +1,35 @@
+rockspec_format = "3.0"
+package = "steer"
+version = "scm-1"
+source = {
+  url = "git+https://example.invalid/steer.git",
+}
+description = {
+  summary = "Steering behaviors and flocking for game AI, in C, for Lua",
+  detailed = [[
+    Seek, flee, arrive, pursue, evade, wander, obstacle and wall avoidance, path
+    following and flocking, combined by weight, priority, prioritized sum or
+    dithering, with a spatial grid and whole-world steps in C. Lua 5.1-5.4, LuaJIT.
+  ]],
+  license = "MIT",
+}
+dependencies = {
+  "lua >= 5.1",
+}
+build = {
+  type = "builtin",
+  modules = {
+    ["steer"] = "lua/steer/init.lua",
+    ["steer.core"] = {
+      sources = {
+        "csrc/agent.c", "csrc/behaviors.c", "csrc/flocking.c", "csrc/grid.c",
+        "csrc/obstacles.c", "csrc/path.c", "csrc/program.c", "csrc/random.c",
+        "csrc/snapshot.c", "csrc/step.c", "csrc/world.c",
+        "csrc/binding/agent.c", "csrc/binding/check.c", "csrc/binding/compat.c",
+        "csrc/binding/module.c", "csrc/binding/path.c", "csrc/binding/program.c",
+        "csrc/binding/snapshot.c", "csrc/binding/world.c",
+      },
+      libraries = { "m" },
+    },
+  },
+}
