@@ -1,7 +1,6 @@
 /* path.c - immutable, reference-counted polylines for path following. */
-#include <stdlib.h>
 #include <string.h>
-#include "steer.h"
+#include "world.h"
 
 struct steer_path {
   size_t refs;
@@ -13,7 +12,7 @@ struct steer_path {
 steer_path *steer_path_create(const steer_vec2 *points, size_t n, int loop) {
   if (n == 0 || n > (SIZE_MAX - sizeof(steer_path)) / sizeof(steer_vec2))
     return NULL;
-  steer_path *path = malloc(sizeof *path + n * sizeof(steer_vec2));
+  steer_path *path = steer_alloc(NULL, 0, sizeof *path + n * sizeof(steer_vec2));
   if (!path) return NULL;
   path->refs = 1;
   path->count = n;
@@ -25,7 +24,8 @@ steer_path *steer_path_create(const steer_vec2 *points, size_t n, int loop) {
 void steer_path_retain(steer_path *path) { path->refs++; }
 
 void steer_path_release(steer_path *path) {
-  if (path && --path->refs == 0) free(path);
+  if (path && --path->refs == 0)
+    steer_alloc(path, sizeof *path + path->count * sizeof(steer_vec2), 0);
 }
 
 size_t steer_path_count(const steer_path *path) { return path->count; }

@@ -1,6 +1,5 @@
 /* program.c - behavior programs: creation, per-agent state, and the
  * combination of their entries into one force (API.md section 4). */
-#include <stdlib.h>
 #include <string.h>
 #include "vec.h"
 #include "world.h"
@@ -39,10 +38,14 @@ static void program_analyze(steer_program *p) {
   if (p->needs_state) p->needs_ext = 1; /* the state hangs off the ext */
 }
 
+static size_t program_bytes(size_t n) {
+  return sizeof(steer_program) + n * sizeof(steer_entry);
+}
+
 static steer_program *program_alloc(size_t n) {
   if (n > (SIZE_MAX - sizeof(steer_program)) / sizeof(steer_entry))
     return NULL;
-  return malloc(sizeof(steer_program) + n * sizeof(steer_entry));
+  return steer_alloc(NULL, 0, program_bytes(n));
 }
 
 steer_program *steer_program_create(steer_combine combine, double smoothing,
@@ -72,7 +75,7 @@ void steer_program_release(steer_program *p) {
   for (size_t k = 0; k < p->count; k++)
     if (p->entries[k].target.kind == STEER_TARGET_PATH)
       steer_path_release(p->entries[k].target.path);
-  free(p);
+  steer_alloc(p, program_bytes(p->count), 0);
 }
 
 steer_combine steer_program_combine(const steer_program *p) {
@@ -139,13 +142,30 @@ void program_state_free(steer_world *w, program_state *s) {
   if (s) world_alloc(w, s, s->size, 0);
 }
 
+/* Allocates what agent i lacks to run program p: its cold state (*ext_out,
+   NULL when it has one or p needs none) and a fresh program state. On
+   failure nothing is allocated. */
+static steer_status prepare(steer_world *w, size_t i, const steer_program *p,
+                            agent_ext **ext_out, program_state **state_out) {
+  int failed;
+  *ext_out = NULL;
+  if (p && p->needs_ext && !w->ext[i] && !(*ext_out = ext_create(w, i)))
+    return STEER_ENOMEM;
+  *state_out = program_state_new(w, p, &failed);
+  if (failed) {
+    ext_free(w, *ext_out);
+    return STEER_ENOMEM;
+  }
+  return STEER_OK;
+}
+
 steer_status steer_agent_set_program(steer_world *w, size_t i,
                                      steer_program *p) {
-  int failed;
+  agent_ext *fresh;
+  program_state *s;
+  if (prepare(w, i, p, &fresh, &s)) return STEER_ENOMEM;
+  if (fresh) w->ext[i] = fresh;
   agent_ext *e = w->ext[i];
-  if (p && p->needs_ext && !(e = world_ext(w, i))) return STEER_ENOMEM;
-  program_state *s = program_state_new(w, p, &failed);
-  if (failed) return STEER_ENOMEM;
   if (e) {
     program_state_free(w, e->program);
     e->program = s;
@@ -178,31 +198,32 @@ steer_status steer_agent_set_target(steer_world *w, size_t i, size_t k,
                                     steer_target t) {
   steer_program *p = w->program[i];
   if (!p || k >= p->count) return STEER_EINVAL;
+  /* a target that needs bookkeeping the program lacked gets it first */
   steer_entry changed = p->entries[k];
   changed.target = t;
-  /* a new need for state or cold state is met before anything changes */
-  int wants_state = !p->needs_state && entry_needs_state(&changed);
-  agent_ext *e = w->ext[i];
-  program_state *fresh = NULL;
-  if (wants_state) {
+  agent_ext *fresh = NULL;
+  program_state *state = NULL;
+  if (!p->needs_state && entry_needs_state(&changed) &&
+      !(w->ext[i] && w->ext[i]->program)) {
     steer_program probe = *p;
-    probe.needs_state = 1;
-    int failed;
-    if (!(e = world_ext(w, i))) return STEER_ENOMEM;
-    fresh = program_state_new(w, &probe, &failed);
-    if (failed) return STEER_ENOMEM;
+    probe.needs_state = probe.needs_ext = 1;
+    if (prepare(w, i, &probe, &fresh, &state)) return STEER_ENOMEM;
   }
-  if (!(p = own_program(w, i))) {
-    program_state_free(w, fresh);
+  steer_program *own = own_program(w, i);
+  if (!own) {
+    program_state_free(w, state);
+    ext_free(w, fresh);
     return STEER_ENOMEM;
   }
   if (t.kind == STEER_TARGET_PATH) steer_path_retain(t.path);
-  if (p->entries[k].target.kind == STEER_TARGET_PATH)
-    steer_path_release(p->entries[k].target.path);
-  p->entries[k].target = t;
-  program_analyze(p);
-  if (fresh) e->program = fresh;
-  if (e && e->program) e->program->entries[k].waypoint = 0;
+  if (own->entries[k].target.kind == STEER_TARGET_PATH)
+    steer_path_release(own->entries[k].target.path);
+  own->entries[k].target = t;
+  program_analyze(own);
+  if (fresh) w->ext[i] = fresh;
+  if (state) w->ext[i]->program = state;
+  if (w->ext[i] && w->ext[i]->program)
+    w->ext[i]->program->entries[k].waypoint = 0;
   return STEER_OK;
 }
 

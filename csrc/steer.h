@@ -144,6 +144,7 @@ typedef struct steer_agent_def {
   double max_speed;        /* default 1 */
   double max_force;        /* default 1 */
   double radius;           /* default 0.5 */
+  double wander_radius, wander_distance, wander_jitter; /* 1.2, 2, 0.5 */
 } steer_agent_def;
 
 typedef enum steer_field {
@@ -158,6 +159,10 @@ typedef enum steer_field {
 #define STEER_WANDER_RADIUS_DEFAULT 1.2
 #define STEER_WANDER_DISTANCE_DEFAULT 2.0
 #define STEER_WANDER_JITTER_DEFAULT 0.5
+
+/// The allocator for paths, programs and worlds created without one
+/// (NULL restores malloc/realloc/free). Set it before creating anything.
+void steer_set_allocator(steer_alloc_fn alloc, void *ud);
 
 steer_world_def steer_world_def_default(void);
 steer_agent_def steer_agent_def_default(void);

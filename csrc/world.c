@@ -20,6 +20,18 @@ static void *default_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
   return realloc(ptr, nsize);
 }
 
+static steer_alloc_fn global_alloc = default_alloc;
+static void *global_ud;
+
+void steer_set_allocator(steer_alloc_fn alloc, void *ud) {
+  global_alloc = alloc ? alloc : default_alloc;
+  global_ud = alloc ? ud : NULL;
+}
+
+void *steer_alloc(void *ptr, size_t osize, size_t nsize) {
+  return global_alloc(global_ud, ptr, ptr ? osize : 0, nsize);
+}
+
 void *world_alloc(steer_world *w, void *ptr, size_t osize, size_t nsize) {
   if (!ptr) osize = 0;
   void *p = w->def.alloc(w->def.alloc_ud, ptr, osize, nsize);
@@ -49,13 +61,18 @@ steer_world_def steer_world_def_default(void) {
 }
 
 steer_agent_def steer_agent_def_default(void) {
-  steer_agent_def d = {0, 0, 0, 0, 1, 1, 0.5};
+  steer_agent_def d = {0, 0, 0, 0, 1, 1, 0.5, STEER_WANDER_RADIUS_DEFAULT,
+                       STEER_WANDER_DISTANCE_DEFAULT,
+                       STEER_WANDER_JITTER_DEFAULT};
   return d;
 }
 
 steer_world *steer_world_create(const steer_world_def *def) {
   steer_world_def d = def ? *def : steer_world_def_default();
-  if (!d.alloc) d.alloc = default_alloc;
+  if (!d.alloc) {
+    d.alloc = global_alloc;
+    d.alloc_ud = global_ud;
+  }
   steer_world *w = d.alloc(d.alloc_ud, NULL, 0, sizeof *w);
   if (!w) return NULL;
   memset(w, 0, sizeof *w);
@@ -66,7 +83,7 @@ steer_world *steer_world_create(const steer_world_def *def) {
   return w;
 }
 
-static void ext_free(steer_world *w, agent_ext *e) {
+void ext_free(steer_world *w, agent_ext *e) {
   if (!e) return;
   steer_path_release(e->follow_path);
   program_state_free(w, e->program);
@@ -214,6 +231,8 @@ steer_vec2 steer_world_offset(const steer_world *w, steer_vec2 a,
   return d;
 }
 
+static void ext_init(steer_world *w, size_t i, agent_ext *e);
+
 /* ---- adding and removing ---------------------------------------------- */
 
 steer_status steer_world_add(steer_world *w, const steer_agent_def *def,
@@ -228,6 +247,12 @@ steer_status steer_world_add(steer_world *w, const steer_agent_def *def,
       return STEER_ENOMEM;
   }
   if (world_reserve_agents(w, w->count + 1) || grid_reserve(w, &w->grid, w->count + 1))
+    return STEER_ENOMEM;
+  agent_ext *ext = NULL;
+  int custom_wander = d.wander_radius != STEER_WANDER_RADIUS_DEFAULT ||
+                      d.wander_distance != STEER_WANDER_DISTANCE_DEFAULT ||
+                      d.wander_jitter != STEER_WANDER_JITTER_DEFAULT;
+  if (custom_wander && !(ext = world_alloc(w, NULL, 0, sizeof *ext)))
     return STEER_ENOMEM;
 
   if (slot == SLOT_NONE) {
@@ -249,6 +274,13 @@ steer_status steer_world_add(steer_world *w, const steer_agent_def *def,
   w->radius[i] = d.radius;
   w->ext[i] = NULL;
   w->program[i] = NULL;
+  if (ext) {
+    ext_init(w, i, ext);
+    ext->wander_radius = d.wander_radius;
+    ext->wander_distance = d.wander_distance;
+    ext->wander_jitter = d.wander_jitter;
+    w->ext[i] = ext;
+  }
   grid_insert(&w->grid, (int32_t)i, p.x, p.y);
   w->grid_in_order = 0;
   if (id) *id = make_id(slot, w->slots[slot].gen);
@@ -291,10 +323,7 @@ steer_status steer_world_remove(steer_world *w, steer_id id) {
 
 /* ---- fields ------------------------------------------------------------ */
 
-agent_ext *world_ext(steer_world *w, size_t i) {
-  if (w->ext[i]) return w->ext[i];
-  agent_ext *e = world_alloc(w, NULL, 0, sizeof *e);
-  if (!e) return NULL;
+static void ext_init(steer_world *w, size_t i, agent_ext *e) {
   e->wander_radius = STEER_WANDER_RADIUS_DEFAULT;
   e->wander_distance = STEER_WANDER_DISTANCE_DEFAULT;
   e->wander_jitter = STEER_WANDER_JITTER_DEFAULT;
@@ -303,8 +332,17 @@ agent_ext *world_ext(steer_world *w, size_t i) {
   e->follow_path = NULL;
   e->follow_index = 0;
   e->program = NULL;
-  w->ext[i] = e;
+}
+
+agent_ext *ext_create(steer_world *w, size_t i) {
+  agent_ext *e = world_alloc(w, NULL, 0, sizeof *e);
+  if (e) ext_init(w, i, e);
   return e;
+}
+
+agent_ext *world_ext(steer_world *w, size_t i) {
+  if (!w->ext[i]) w->ext[i] = ext_create(w, i);
+  return w->ext[i];
 }
 
 double steer_agent_get(const steer_world *w, size_t i, steer_field f) {

@@ -71,6 +71,9 @@ struct steer_world {
   steer_stats stats;  /* of the last step */
 };
 
+/* Allocation through the process-wide allocator (steer_set_allocator). */
+void *steer_alloc(void *ptr, size_t osize, size_t nsize);
+
 /* Allocation through the world's allocator, with byte accounting. */
 void *world_alloc(steer_world *w, void *ptr, size_t osize, size_t nsize);
 /* Grows *arr (elements of `size` bytes) so that it holds at least `need`;
@@ -92,6 +95,9 @@ steer_status world_reserve_agents(steer_world *w, size_t need);
 
 /* The agent's cold state, created on first use (NULL: out of memory). */
 agent_ext *world_ext(steer_world *w, size_t i);
+/* A new cold state for agent i, not attached yet (NULL: out of memory). */
+agent_ext *ext_create(steer_world *w, size_t i);
+void ext_free(steer_world *w, agent_ext *e);
 
 /* Brings a position inside the world: wrapped on a torus, clamped into a
    bounded world, limited to +-STEER_LIMIT otherwise. */

@@ -82,6 +82,11 @@ void push_found_iterator(lua_State *L, int env_idx, lworld *box, size_t n);
 size_t collect_query(lua_State *L, lworld *box, double x, double y,
                      double radius, long exclude);
 
+/* ---- memory --------------------------------------------------------------
+   Every allocation of the core and the binding goes through binding_alloc,
+   which tests can make fail (steer.testing.fail_allocations). */
+void *binding_alloc(void *ud, void *ptr, size_t osize, size_t nsize);
+
 /* ---- registration --------------------------------------------------------- */
 void open_world(lua_State *L);  /* leaves nothing on the stack */
 void open_agent(lua_State *L);

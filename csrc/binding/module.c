@@ -1,5 +1,6 @@
 /* module.c - luaopen_steer_core: the stateless force functions and the
  * constructors. */
+#include <stdlib.h>
 #include "binding.h"
 
 
@@ -120,6 +121,37 @@ static int l_prioritized_sum(lua_State *L) {
   return push_vec(L, sum);
 }
 
+/* Allocation failure injection for tests: after `allowed` more successful
+   allocations, every allocation fails (-1: never). */
+static long allowed = -1;
+
+void *binding_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
+  (void)ud;
+  (void)osize;
+  if (nsize == 0) {
+    free(ptr);
+    return NULL;
+  }
+  if (allowed == 0) return NULL;
+  if (allowed > 0) allowed--;
+  return realloc(ptr, nsize);
+}
+
+/* steer.testing.fail_allocations(n): the next n allocations succeed, the
+   ones after fail; nil lifts it. Returns how many allocations were left. */
+static int l_fail_allocations(lua_State *L) {
+  long before = allowed;
+  allowed = lua_isnoneornil(L, 1)
+                ? -1
+                : (long)check_integral(L, 1, "fail_allocations", 1);
+  if (allowed < -1) allowed = -1;
+  if (before < 0)
+    lua_pushnil(L);
+  else
+    lua_pushinteger(L, before);
+  return 1;
+}
+
 void new_type(lua_State *L, const char *name) {
   luaL_newmetatable(L, name);
   lua_pushstring(L, name);
@@ -139,6 +171,7 @@ __attribute__((visibility("default"))) int luaopen_steer_core(lua_State *L) {
       {"world", l_world_new},   {"path", l_path_new},
       {"program", l_program_new}, {"restore", l_restore},
       {NULL, NULL}};
+  steer_set_allocator(binding_alloc, NULL);
   open_world(L);
   open_agent(L);
   open_path(L);
@@ -149,5 +182,9 @@ __attribute__((visibility("default"))) int luaopen_steer_core(lua_State *L) {
   lua_setfield(L, -2, "version");
   lua_pushnumber(L, STEER_LIMIT);
   lua_setfield(L, -2, "limit");
+  lua_createtable(L, 0, 1);
+  lua_pushcfunction(L, l_fail_allocations);
+  lua_setfield(L, -2, "fail_allocations");
+  lua_setfield(L, -2, "testing");
   return 1;
 }

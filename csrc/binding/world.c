@@ -1,5 +1,4 @@
 /* world.c - the steer.World type: creation, agents, queries, obstacles. */
-#include <stdlib.h>
 #include <string.h>
 #include "binding.h"
 
@@ -120,7 +119,8 @@ static int collect_one(void *ud, size_t index) {
   collector *c = ud;
   if (c->n == c->box->found_cap) {
     size_t cap = c->box->found_cap ? c->box->found_cap * 2 : 64;
-    steer_id *p = realloc(c->box->found, cap * sizeof *p);
+    steer_id *p = binding_alloc(NULL, c->box->found,
+                                c->box->found_cap * sizeof *p, cap * sizeof *p);
     if (!p) {
       c->failed = 1;
       return 1;
@@ -173,64 +173,45 @@ static const char *const field_keys[] = {"x", "y", "vx", "vy", "max_speed",
                                          "max_force", "radius",
                                          "wander_radius", "wander_distance",
                                          "wander_jitter", NULL};
+
+/* Is the key at idx one of the fields world:add reads? */
+static int is_field_key(lua_State *L, int idx) {
+  if (lua_type(L, idx) != LUA_TSTRING) return 0;
+  for (int k = 0; field_keys[k]; k++)
+    if (strcmp(lua_tostring(L, idx), field_keys[k]) == 0) return 1;
+  return 0;
+}
 /* world:add{...}: fields of steer_agent_def plus wander parameters; other
    string keys become the agent's own data. Everything is validated before
    the agent exists. */
 static int w_add(lua_State *L) {
   lworld *box = check_world(L, 1, "add", 0);
   steer_agent_def d = steer_agent_def_default();
-  double wander[3] = {STEER_WANDER_RADIUS_DEFAULT,
-                      STEER_WANDER_DISTANCE_DEFAULT,
-                      STEER_WANDER_JITTER_DEFAULT};
   double *slots[] = {&d.x, &d.y, &d.vx, &d.vy, &d.max_speed, &d.max_force,
-                     &d.radius, &wander[0], &wander[1], &wander[2]};
-  int custom = 0, has_wander = 0;
+                     &d.radius, &d.wander_radius, &d.wander_distance,
+                     &d.wander_jitter};
+  int custom = 0;
   if (!lua_isnoneornil(L, 2)) {
     if (!lua_istable(L, 2)) type_error(L, 2, "add", 1, "table");
     for (int k = 0; field_keys[k]; k++) {
       if (!opt_field(L, 2, field_keys[k])) continue;
       *slots[k] = field_number(L, k < 4 ? 0 : 1, "add", 1, field_keys[k]);
-      if (k >= 7) has_wander = 1;
     }
     lua_pushnil(L);
     while (lua_next(L, 2)) {
       lua_pop(L, 1);
-      if (lua_type(L, -1) != LUA_TSTRING) {
-        custom = 1;
-        continue;
-      }
-      int known = 0;
-      for (int k = 0; field_keys[k]; k++)
-        if (strcmp(lua_tostring(L, -1), field_keys[k]) == 0) known = 1;
-      custom |= !known;
+      custom |= !is_field_key(L, -1);
     }
   }
   lua_getuservalue(L, 1);
   int env = lua_gettop(L);
-  /* the data table is made before the agent, so only the core can fail
-     after this point, and it fails without changing anything */
-  if (custom) lua_newtable(L);
-  steer_id id;
-  check_status(L, steer_world_add(box->w, &d, &id));
-  size_t i = (size_t)steer_world_index(box->w, id);
-  if (has_wander) {
-    for (int k = 0; k < 3; k++) {
-      steer_status s = steer_agent_set(box->w, i, (steer_field)(STEER_WANDER_RADIUS + k),
-                                       wander[k]);
-      if (s != STEER_OK) {
-        steer_world_remove(box->w, id);
-        check_status(L, s);
-      }
-    }
-  }
+  /* the data table is made before the agent, so that once the core has
+     added it nothing can fail */
   if (custom) {
+    lua_newtable(L);
     lua_pushnil(L);
     while (lua_next(L, 2)) {
-      int known = 0;
-      if (lua_type(L, -2) == LUA_TSTRING)
-        for (int k = 0; field_keys[k]; k++)
-          if (strcmp(lua_tostring(L, -2), field_keys[k]) == 0) known = 1;
-      if (known) {
+      if (is_field_key(L, -2)) {
         lua_pop(L, 1);
         continue;
       }
@@ -239,10 +220,13 @@ static int w_add(lua_State *L) {
       lua_rawset(L, env + 1);
     }
     lua_rawgeti(L, env, ENV_DATA);
+  }
+  steer_id id;
+  check_status(L, steer_world_add(box->w, &d, &id));
+  if (custom) {
     lua_pushinteger(L, (lua_Integer)id);
     lua_pushvalue(L, env + 1);
     lua_rawset(L, -3);
-    lua_pop(L, 1);
   }
   push_agent(L, env, box, id);
   return 1;
@@ -398,17 +382,18 @@ static int w_clear_walls(lua_State *L) {
   return 0;
 }
 
-static int w_gc(lua_State *L) {
+/* world:close(), __gc and __close: frees the world; idempotent. Handles
+   and iterators of a closed world raise "world is closed". */
+static int w_close(lua_State *L) {
   lworld *box = luaL_testudata(L, 1, WORLD_MT);
-  if (box) {
-    steer_world_destroy(box->w);
-    box->w = NULL;
-    steer_program_release(box->last_program);
-    box->last_program = NULL;
-    free(box->found);
-    box->found = NULL;
-    box->found_cap = 0;
-  }
+  if (!box) return type_error(L, 1, "close", 0, WORLD_MT);
+  steer_world_destroy(box->w);
+  box->w = NULL;
+  steer_program_release(box->last_program);
+  box->last_program = NULL;
+  binding_alloc(NULL, box->found, box->found_cap * sizeof *box->found, 0);
+  box->found = NULL;
+  box->found_cap = 0;
   return 0;
 }
 
@@ -435,9 +420,13 @@ void open_world(lua_State *L) {
       {"walls", w_walls},
       {"clear_obstacles", w_clear_obstacles},
       {"clear_walls", w_clear_walls},
+      {"close", w_close},
       {NULL, NULL}};
   static const luaL_Reg meta[] = {{"__len", w_len},
-                                  {"__gc", w_gc},
+                                  {"__gc", w_close},
+#if LUA_VERSION_NUM >= 504
+                                  {"__close", w_close},
+#endif
                                   {"__tostring", w_tostring},
                                   {NULL, NULL}};
   new_type(L, WORLD_MT);
