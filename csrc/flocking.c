@@ -1,93 +1,200 @@
-/* flocking.c - separation, alignment and cohesion over grid neighbors. */
+/* flocking.c - separation, alignment and cohesion in one pass over the
+ * neighbors on the grid.
+ *
+ * Every rule is a sum over the neighbors j != i of agent i; a program that
+ * uses several rules gathers all their sums in one walk over the widest
+ * radius. Any walk visits the neighbors of each rule in the same relative
+ * order (cells row by row, then index order within a cell), so a rule's
+ * sums, and its force, are the same whichever walk produced them.
+ */
+#include <math.h>
 #include "vec.h"
 #include "world.h"
 
-/* Sums over the neighbors j != i within `radius` (squared distance test). */
-typedef struct flock_sums {
-  steer_vec2 offset;   /* sum of offsets q - p */
-  steer_vec2 velocity; /* sum of velocities */
-  size_t count;
-} flock_sums;
+/* The largest t with sqrt(t) < r (strictly), so that d2 <= t is exactly
+   API.md's test d < r without a square root per candidate; -1 if none. */
+static double below_sqrt(double r) {
+  if (!(r > 0)) return -1;
+  double t = r * r;
+  while (t > 0 && !(sqrt(t) < r)) t = nextafter(t, 0);
+  while (sqrt(nextafter(t, INFINITY)) < r) t = nextafter(t, INFINITY);
+  return t;
+}
 
-static flock_sums neighbor_sums(const steer_world *w, size_t i, double radius,
-                                steer_stats *stats) {
-  flock_sums s = {{0, 0}, {0, 0}, 0};
-  size_t candidates = 0;
+/* The largest t with sqrt(t) <= r. */
+static double at_most_sqrt(double r) {
+  double t = r * r;
+  while (t > 0 && sqrt(t) > r) t = nextafter(t, 0);
+  while (sqrt(nextafter(t, INFINITY)) <= r) t = nextafter(t, INFINITY);
+  return t;
+}
+
+void flock_rules_init(flock_rules *q, double separation, double alignment,
+                      double cohesion) {
+  q->sep_hi = separation >= 0 ? below_sqrt(separation) : -1;
+  q->sep_lo = at_most_sqrt(STEER_EPSILON);
+  q->ali2 = alignment >= 0 ? alignment * alignment : -1;
+  q->coh2 = cohesion >= 0 ? cohesion * cohesion : -1;
+  q->reach = separation;
+  if (alignment > q->reach) q->reach = alignment;
+  if (cohesion > q->reach) q->reach = cohesion;
+}
+
+/* One candidate at offset (dx, dy) moving at (vx, vy). */
+static inline void take(const flock_rules *q, flock_sums *s, double dx,
+                        double dy, double vx, double vy) {
+  double d2 = dx * dx + dy * dy;
+  if (d2 <= q->sep_hi && d2 > q->sep_lo) {
+    /* normalize(p - q) / d = -(q - p) / d^2: one reciprocal */
+    double inv = 1.0 / d2;
+    s->sep.x -= dx * inv;
+    s->sep.y -= dy * inv;
+    s->sep_n++;
+  }
+  if (d2 <= q->ali2) {
+    s->vel.x += vx;
+    s->vel.y += vy;
+    s->ali_n++;
+  }
+  if (d2 <= q->coh2) {
+    s->off.x += dx;
+    s->off.y += dy;
+    s->coh_n++;
+  }
+}
+
+/* Any grid, any radius: the grid cursor and the world's offsets. */
+static size_t gather_cursor(const steer_world *w, size_t i,
+                            const flock_rules *q, flock_sums *s) {
   steer_vec2 p = world_pos(w, i);
-  double r2 = radius * radius;
+  size_t candidates = 0;
   grid_cursor c;
-  grid_cursor_init(&c, &w->grid, w->x, w->y, w->count, p.x, p.y, radius);
+  grid_cursor_init(&c, &w->grid, w->x, w->y, w->count, p.x, p.y, q->reach);
   for (int32_t j; (j = grid_cursor_next(&c)) >= 0;) {
     if ((size_t)j == i) continue;
     candidates++;
     steer_vec2 d = steer_world_offset(w, p, world_pos(w, (size_t)j));
-    if (v2_len2(d) > r2) continue;
-    s.offset = v2_add(s.offset, d);
-    s.velocity = v2_add(s.velocity, world_vel(w, (size_t)j));
-    s.count++;
+    take(q, s, d.x, d.y, w->vx[j], w->vy[j]);
   }
+  return candidates;
+}
+
+/* Candidates j in [from, to) whose x, y lie shifted by (sx, sy) on a torus
+   (their image nearest agent i). */
+static size_t take_range(const steer_world *w, const flock_rules *q,
+                         flock_sums *s, double px, double py, size_t from,
+                         size_t to, double sx, double sy) {
+  const double *x = w->x, *y = w->y, *vx = w->vx, *vy = w->vy;
+  for (size_t j = from; j < to; j++)
+    take(q, s, (x[j] - px) + sx, (y[j] - py) + sy, vx[j], vy[j]);
+  return to - from;
+}
+
+/* Dense grids whose agents are sorted by cell (world:step sorts them) and
+   radii no wider than a cell: the neighbors of an agent lie in the 3 x 3
+   cells around its own, each cell a contiguous range of indices, visited
+   in the cursor's order. On a torus a cell past the edge is the one on
+   the far side, its agents seen shifted by the world's size - the same
+   image, bit for bit, as steer_world_offset picks when the grid is at
+   least 4 cells wide (checked by flock_fast_ok). */
+static size_t gather_sorted(const steer_world *w, size_t i,
+                            const flock_rules *q, flock_sums *s) {
+  const steer_grid *g = &w->grid;
+  double px = w->x[i], py = w->y[i];
+  int32_t cx, cy;
+  grid_cell_of(g, px, py, &cx, &cy);
+  size_t candidates = 0;
+  for (int32_t ry = cy - 1; ry <= cy + 1; ry++) {
+    int32_t row = ry;
+    double sy = 0;
+    if (row < 0 || row >= g->ncy) {
+      if (g->mode != GRID_WRAP) continue;
+      sy = row < 0 ? -w->def.height : w->def.height;
+      row = row < 0 ? row + g->ncy : row - g->ncy;
+    }
+    for (int32_t rx = cx - 1; rx <= cx + 1; rx++) {
+      int32_t col = rx;
+      double sx = 0;
+      if (col < 0 || col >= g->ncx) {
+        if (g->mode != GRID_WRAP) continue;
+        sx = col < 0 ? -w->def.width : w->def.width;
+        col = col < 0 ? col + g->ncx : col - g->ncx;
+      }
+      size_t b = (size_t)row * (size_t)g->ncx + (size_t)col;
+      size_t from = g->starts[b], to = g->starts[b + 1];
+      if (i >= from && i < to) { /* its own cell: skip itself */
+        candidates += take_range(w, q, s, px, py, from, i, sx, sy);
+        candidates += take_range(w, q, s, px, py, i + 1, to, sx, sy);
+      } else {
+        candidates += take_range(w, q, s, px, py, from, to, sx, sy);
+      }
+    }
+  }
+  return candidates;
+}
+
+int flock_fast_ok(const steer_world *w, const flock_rules *q) {
+  const steer_grid *g = &w->grid;
+  if (!g->dense || !w->grid_sorted) return 0;
+  if (q->reach * g->inv_x > 1 || q->reach * g->inv_y > 1) return 0;
+  return g->mode != GRID_WRAP || (g->ncx >= 4 && g->ncy >= 4);
+}
+
+void flock_gather(const steer_world *w, size_t i, const flock_rules *q,
+                  int fast, flock_sums *s, steer_stats *stats) {
+  flock_sums zero = {{0, 0}, {0, 0}, {0, 0}, 0, 0, 0};
+  *s = zero;
+  size_t candidates = fast ? gather_sorted(w, i, q, s)
+                           : gather_cursor(w, i, q, s);
   if (stats) {
     stats->candidates += candidates;
-    stats->neighbors += s.count;
+    stats->neighbors += s->sep_n + s->ali_n + s->coh_n;
   }
-  return s;
 }
 
-steer_vec2 flock_separation(const steer_world *w, size_t i, double radius,
-                            steer_stats *stats) {
-  steer_vec2 p = world_pos(w, i), sum = v2(0, 0);
-  double r2 = radius * radius;
-  size_t count = 0, candidates = 0;
-  grid_cursor c;
-  grid_cursor_init(&c, &w->grid, w->x, w->y, w->count, p.x, p.y, radius);
-  for (int32_t j; (j = grid_cursor_next(&c)) >= 0;) {
-    if ((size_t)j == i) continue;
-    candidates++;
-    steer_vec2 d = steer_world_offset(w, p, world_pos(w, (size_t)j));
-    double d2 = v2_len2(d);
-    if (d2 > r2) continue;
-    /* API.md's test is 1e-5 < d < radius on the distance itself: r*r can
-       round up, so the squared test above only prefilters */
-    double dist = sqrt(d2);
-    if (!(dist < radius) || dist <= STEER_EPSILON) continue;
-    /* normalize(p - q) / d */
-    sum = v2_add(sum, v2_scale(d, -1.0 / (dist * dist)));
-    count++;
-  }
-  if (stats) {
-    stats->candidates += candidates;
-    stats->neighbors += count;
-  }
-  return count ? v2_scale(sum, 1.0 / count) : sum;
+steer_vec2 flock_separation_force(const flock_sums *s) {
+  if (!s->sep_n) return v2(0, 0);
+  return v2(s->sep.x / s->sep_n, s->sep.y / s->sep_n);
 }
 
-steer_vec2 flock_alignment(const steer_world *w, size_t i, double radius,
-                           steer_stats *stats) {
-  flock_sums s = neighbor_sums(w, i, radius, stats);
-  if (!s.count) return v2(0, 0);
-  return v2_sub(v2_scale(s.velocity, 1.0 / s.count), world_vel(w, i));
+steer_vec2 flock_alignment_force(const steer_world *w, size_t i,
+                                 const flock_sums *s) {
+  if (!s->ali_n) return v2(0, 0);
+  return v2(s->vel.x / s->ali_n - w->vx[i], s->vel.y / s->ali_n - w->vy[i]);
 }
 
-steer_vec2 flock_cohesion(const steer_world *w, size_t i, double radius,
-                          steer_stats *stats) {
-  flock_sums s = neighbor_sums(w, i, radius, stats);
-  if (!s.count) return v2(0, 0);
-  steer_vec2 to_centre = v2_scale(s.offset, 1.0 / s.count);
+steer_vec2 flock_cohesion_force(const steer_world *w, size_t i,
+                                const flock_sums *s) {
+  if (!s->coh_n) return v2(0, 0);
+  steer_vec2 to_centre = v2(s->off.x / s->coh_n, s->off.y / s->coh_n);
   return v2_sub(v2_scale(v2_normalize(to_centre), w->max_speed[i]),
                 world_vel(w, i));
 }
 
+/* the methods: one rule, one walk */
+static flock_sums one_rule(const steer_world *w, size_t i, double sep,
+                           double ali, double coh) {
+  flock_rules q;
+  flock_sums s;
+  flock_rules_init(&q, sep, ali, coh);
+  flock_gather(w, i, &q, flock_fast_ok(w, &q), &s, NULL);
+  return s;
+}
+
 steer_vec2 steer_agent_separation(const steer_world *w, size_t i,
                                   double radius) {
-  return flock_separation(w, i, radius, NULL);
+  flock_sums s = one_rule(w, i, radius, -1, -1);
+  return flock_separation_force(&s);
 }
 
 steer_vec2 steer_agent_alignment(const steer_world *w, size_t i,
                                  double radius) {
-  return flock_alignment(w, i, radius, NULL);
+  flock_sums s = one_rule(w, i, -1, radius, -1);
+  return flock_alignment_force(w, i, &s);
 }
 
 steer_vec2 steer_agent_cohesion(const steer_world *w, size_t i,
                                 double radius) {
-  return flock_cohesion(w, i, radius, NULL);
+  flock_sums s = one_rule(w, i, -1, -1, radius);
+  return flock_cohesion_force(w, i, &s);
 }

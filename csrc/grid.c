@@ -36,6 +36,8 @@ void grid_init(steer_grid *g, double cell, int wrap, double width,
 
 void grid_free(steer_world *w, steer_grid *g) {
   world_alloc(w, g->heads, g->buckets * sizeof(int32_t), 0);
+  world_alloc(w, g->starts, (g->buckets + 1) * sizeof(uint32_t), 0);
+  g->starts = NULL;
   world_alloc(w, g->links, g->agents_cap * sizeof(grid_link), 0);
   g->heads = NULL;
   g->links = NULL;
@@ -52,8 +54,8 @@ static int32_t axis_cell(const steer_grid *g, double v, double inv,
   return (int32_t)clampd(c, 0, n - 1);
 }
 
-static void cell_of(const steer_grid *g, double x, double y, int32_t *cx,
-                    int32_t *cy) {
+void grid_cell_of(const steer_grid *g, double x, double y, int32_t *cx,
+                  int32_t *cy) {
   *cx = axis_cell(g, x, g->inv_x, g->ncx);
   *cy = axis_cell(g, y, g->inv_y, g->ncy);
 }
@@ -67,9 +69,9 @@ static size_t bucket_of_cell(const steer_grid *g, int32_t cx, int32_t cy) {
   return h & (g->buckets - 1);
 }
 
-static size_t bucket_of(const steer_grid *g, double x, double y) {
+size_t grid_bucket_of(const steer_grid *g, double x, double y) {
   int32_t cx, cy;
-  cell_of(g, x, y, &cx, &cy);
+  grid_cell_of(g, x, y, &cx, &cy);
   return bucket_of_cell(g, cx, cy);
 }
 
@@ -91,19 +93,20 @@ static void unlink_from(steer_grid *g, int32_t i, size_t b) {
 }
 
 void grid_insert(steer_grid *g, int32_t i, double x, double y) {
-  link(g, i, bucket_of(g, x, y));
+  link(g, i, grid_bucket_of(g, x, y));
 }
 
 void grid_remove(steer_grid *g, int32_t i, double x, double y) {
-  unlink_from(g, i, bucket_of(g, x, y));
+  unlink_from(g, i, grid_bucket_of(g, x, y));
 }
 
-void grid_move(steer_grid *g, int32_t i, double ox, double oy, double nx,
-               double ny) {
-  size_t from = bucket_of(g, ox, oy), to = bucket_of(g, nx, ny);
-  if (from == to) return;
+int grid_move(steer_grid *g, int32_t i, double ox, double oy, double nx,
+              double ny) {
+  size_t from = grid_bucket_of(g, ox, oy), to = grid_bucket_of(g, nx, ny);
+  if (from == to) return 0;
   unlink_from(g, i, from);
   link(g, i, to);
+  return 1;
 }
 
 void grid_relocate(steer_grid *g, int32_t from, int32_t to, double x,
@@ -113,14 +116,19 @@ void grid_relocate(steer_grid *g, int32_t from, int32_t to, double x,
   if (p >= 0)
     g->links[p].next = to;
   else
-    g->heads[bucket_of(g, x, y)] = to;
+    g->heads[grid_bucket_of(g, x, y)] = to;
   if (n >= 0) g->links[n].prev = to;
 }
 
-void grid_rebuild(steer_grid *g, size_t n, const double *x, const double *y) {
-  for (size_t b = 0; b < g->buckets; b++) g->heads[b] = -1;
-  /* inserting backwards leaves every list in ascending index order */
-  for (size_t i = n; i-- > 0;) link(g, (int32_t)i, bucket_of(g, x[i], y[i]));
+void grid_link_sorted(steer_grid *g) {
+  for (size_t b = 0; b < g->buckets; b++) {
+    int32_t from = (int32_t)g->starts[b], to = (int32_t)g->starts[b + 1];
+    g->heads[b] = from < to ? from : -1;
+    for (int32_t i = from; i < to; i++) {
+      g->links[i].prev = i > from ? i - 1 : -1;
+      g->links[i].next = i + 1 < to ? i + 1 : -1;
+    }
+  }
 }
 
 static size_t buckets_for(const steer_grid *g, size_t agents) {
@@ -137,11 +145,22 @@ steer_status grid_reserve(steer_world *w, steer_grid *g, size_t agents) {
   size_t want = buckets_for(g, agents);
   if (want > g->buckets) {
     int32_t *heads = world_alloc(w, NULL, 0, want * sizeof(int32_t));
-    if (!heads) return STEER_ENOMEM;
+    uint32_t *starts =
+        heads ? world_alloc(w, NULL, 0, (want + 1) * sizeof(uint32_t)) : NULL;
+    if (!starts) {
+      world_alloc(w, heads, want * sizeof(int32_t), 0);
+      return STEER_ENOMEM;
+    }
     world_alloc(w, g->heads, g->buckets * sizeof(int32_t), 0);
+    world_alloc(w, g->starts, (g->buckets + 1) * sizeof(uint32_t), 0);
     g->heads = heads;
+    g->starts = starts;
     g->buckets = want;
-    grid_rebuild(g, w->count, w->x, w->y);
+    /* every bucket moved: relink the world's agents (they stay unsorted) */
+    for (size_t b = 0; b < want; b++) heads[b] = -1;
+    for (size_t i = w->count; i-- > 0;)
+      link(g, (int32_t)i, grid_bucket_of(g, w->x[i], w->y[i]));
+    w->grid_sorted = 0;
   }
   return STEER_OK;
 }
@@ -198,7 +217,7 @@ int32_t grid_cursor_next(grid_cursor *c) {
       c->agent = g->links[i].next;
       if (!g->dense) { /* the bucket may hold other cells too */
         int32_t cx, cy;
-        cell_of(g, c->x[i], c->y[i], &cx, &cy);
+        grid_cell_of(g, c->x[i], c->y[i], &cx, &cy);
         if (cx != c->cx || cy != c->cy) continue;
       }
       return i;

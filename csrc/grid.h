@@ -28,6 +28,7 @@ typedef struct steer_grid {
   int32_t ncx, ncy;      /* cells per axis (bounded modes) */
   int dense;             /* one bucket per cell */
   int32_t *heads;        /* bucket -> first agent, -1 when empty */
+  uint32_t *starts;      /* bucket -> first index once sorted (buckets + 1) */
   size_t buckets;        /* length of heads; a power of two when hashed */
   grid_link *links;      /* per agent */
   size_t agents_cap;     /* length of links */
@@ -44,16 +45,23 @@ void grid_free(struct steer_world *w, steer_grid *g);
    the bucket count grows. On failure nothing changed. */
 steer_status grid_reserve(struct steer_world *w, steer_grid *g, size_t agents);
 
+/* The cell of a point (bounded modes: inside 0..n-1) and its bucket. */
+void grid_cell_of(const steer_grid *g, double x, double y, int32_t *cx,
+                  int32_t *cy);
+size_t grid_bucket_of(const steer_grid *g, double x, double y);
+
 void grid_insert(steer_grid *g, int32_t i, double x, double y);
 void grid_remove(steer_grid *g, int32_t i, double x, double y);
-/* Moves agent i from the cell of (ox, oy) to the cell of (nx, ny). */
-void grid_move(steer_grid *g, int32_t i, double ox, double oy, double nx,
-               double ny);
+/* Moves agent i from the cell of (ox, oy) to the cell of (nx, ny); returns
+   whether its bucket changed. */
+int grid_move(steer_grid *g, int32_t i, double ox, double oy, double nx,
+              double ny);
 /* The agent at index `from` (position (x, y)) now lives at index `to`. */
 void grid_relocate(steer_grid *g, int32_t from, int32_t to, double x,
                    double y);
-/* Empties every bucket and inserts agents 0..n-1. */
-void grid_rebuild(steer_grid *g, size_t n, const double *x, const double *y);
+/* Links agents 0..n-1, which are sorted by bucket with starts[] counted,
+   into their buckets' lists in index order. */
+void grid_link_sorted(steer_grid *g);
 
 /* A walk over the candidate agents of every cell that a disc touches; when
    that box holds more cells than there are agents, over every agent. */

@@ -31,11 +31,20 @@ static void program_analyze(steer_program *p) {
   p->needs_state = p->smoothing >= 0 || p->combine == STEER_PRIORITY ||
                    p->combine == STEER_DITHER;
   p->needs_ext = p->combine == STEER_DITHER;
+  double radius[3] = {-1, -1, -1}; /* separation, alignment, cohesion */
+  int rules[3] = {0, 0, 0};
   for (size_t k = 0; k < p->count; k++) {
-    if (entry_needs_state(&p->entries[k])) p->needs_state = 1;
-    if (p->entries[k].behavior == STEER_WANDER) p->needs_ext = 1;
+    const steer_entry *e = &p->entries[k];
+    if (entry_needs_state(e)) p->needs_state = 1;
+    if (e->behavior == STEER_WANDER) p->needs_ext = 1;
+    if (e->behavior >= STEER_SEPARATION && e->behavior <= STEER_COHESION) {
+      rules[e->behavior - STEER_SEPARATION]++;
+      radius[e->behavior - STEER_SEPARATION] = e->radius;
+    }
   }
   if (p->needs_state) p->needs_ext = 1; /* the state hangs off the ext */
+  p->fused = rules[0] <= 1 && rules[1] <= 1 && rules[2] <= 1;
+  if (p->fused) flock_rules_init(&p->flock, radius[0], radius[1], radius[2]);
 }
 
 static size_t program_bytes(size_t n) {
@@ -263,9 +272,42 @@ static int target_point(const steer_world *w, const steer_target *t,
   return 0;
 }
 
+/* The flocking sums of one agent's program, gathered at most once. */
+typedef struct flock_walk {
+  int done;
+  flock_sums sums;
+} flock_walk;
+
+static steer_vec2 flocking_force(steer_world *w, size_t i,
+                                 const steer_program *p, const steer_entry *e,
+                                 flock_walk *walk, steer_stats *stats) {
+  flock_sums own;
+  const flock_sums *s = &walk->sums;
+  if (p->fused) {
+    if (!walk->done)
+      flock_gather(w, i, &p->flock, flock_fast_ok(w, &p->flock), &walk->sums,
+                   stats);
+    walk->done = 1;
+  } else { /* several entries of one rule: a walk for each */
+    flock_rules q;
+    double r = e->radius;
+    flock_rules_init(&q, e->behavior == STEER_SEPARATION ? r : -1,
+                     e->behavior == STEER_ALIGNMENT ? r : -1,
+                     e->behavior == STEER_COHESION ? r : -1);
+    flock_gather(w, i, &q, flock_fast_ok(w, &q), &own, stats);
+    s = &own;
+  }
+  switch (e->behavior) {
+  case STEER_SEPARATION: return flock_separation_force(s);
+  case STEER_ALIGNMENT: return flock_alignment_force(w, i, s);
+  default: return flock_cohesion_force(w, i, s);
+  }
+}
+
 /* The unweighted force of entry k for agent i. */
 static steer_vec2 entry_force(steer_world *w, size_t i, const steer_entry *e,
-                              entry_state *es, steer_stats *stats) {
+                              entry_state *es, flock_walk *walk,
+                              steer_stats *stats) {
   steer_vec2 t, f;
   long other;
   switch (e->behavior) {
@@ -301,17 +343,19 @@ static steer_vec2 entry_force(steer_world *w, size_t i, const steer_entry *e,
         w, i, e->feeler_length + (es && es->active ? e->hysteresis : 0));
     if (es) es->active = f.x != 0 || f.y != 0;
     return f;
-  case STEER_SEPARATION: return flock_separation(w, i, e->radius, stats);
-  case STEER_ALIGNMENT: return flock_alignment(w, i, e->radius, stats);
-  case STEER_COHESION: return flock_cohesion(w, i, e->radius, stats);
+  case STEER_SEPARATION:
+  case STEER_ALIGNMENT:
+  case STEER_COHESION:
+    return flocking_force(w, i, w->program[i], e, walk, stats);
   default: return zero;
   }
 }
 
 static steer_vec2 weighted_force(steer_world *w, size_t i, size_t k,
-                                 program_state *s, steer_stats *stats) {
+                                 program_state *s, flock_walk *walk,
+                                 steer_stats *stats) {
   const steer_entry *e = &w->program[i]->entries[k];
-  steer_vec2 f = entry_force(w, i, e, s ? &s->entries[k] : NULL, stats);
+  steer_vec2 f = entry_force(w, i, e, s ? &s->entries[k] : NULL, walk, stats);
   return v2_scale(f, e->weight);
 }
 
@@ -321,13 +365,14 @@ static int speaks(steer_vec2 f) { return v2_len2(f) > 1e-4; }
    are not consulted; once it falls silent it keeps its last force for
    `hold` seconds */
 static steer_vec2 combine_priority(steer_world *w, size_t i, double dt,
-                                   program_state *s, steer_stats *stats) {
+                                   program_state *s, flock_walk *walk,
+                                   steer_stats *stats) {
   const steer_program *p = w->program[i];
   double max_force = w->max_force[i];
   int holding = s->held >= 0 && s->hold_left > 0;
   for (size_t k = 0; k < p->count; k++) {
     if (holding && (long)k > s->held) break;
-    steer_vec2 f = weighted_force(w, i, k, s, stats);
+    steer_vec2 f = weighted_force(w, i, k, s, walk, stats);
     if (!speaks(f)) continue;
     f = v2_clamp(f, max_force);
     s->winner = (long)k;
@@ -346,14 +391,14 @@ static steer_vec2 combine_priority(steer_world *w, size_t i, double dt,
 }
 
 static steer_vec2 combine_dither(steer_world *w, size_t i, program_state *s,
-                                 steer_stats *stats) {
+                                 flock_walk *walk, steer_stats *stats) {
   const steer_program *p = w->program[i];
   agent_ext *e = w->ext[i];
   for (size_t k = 0; k < p->count; k++) {
     double chance = p->entries[k].probability;
     double roll = steer_rng_unit(&e->rng);
     if (chance < 1 && !(roll < chance)) continue;
-    steer_vec2 f = weighted_force(w, i, k, s, stats);
+    steer_vec2 f = weighted_force(w, i, k, s, walk, stats);
     if (!speaks(f)) continue;
     s->winner = (long)k;
     return v2_clamp(f, w->max_force[i]);
@@ -368,19 +413,21 @@ steer_vec2 program_force(steer_world *w, size_t i, double dt,
   program_state *s = w->ext[i] ? w->ext[i]->program : NULL;
   double max_force = w->max_force[i];
   steer_vec2 f = zero;
+  flock_walk walk_state = {0, {{0, 0}, {0, 0}, {0, 0}, 0, 0, 0}};
+  flock_walk *walk = &walk_state;
   switch (p->combine) {
   case STEER_WEIGHTED:
     for (size_t k = 0; k < p->count; k++)
-      f = v2_add(f, weighted_force(w, i, k, s, stats));
+      f = v2_add(f, weighted_force(w, i, k, s, walk, stats));
     f = v2_clamp(f, max_force);
     break;
-  case STEER_PRIORITY: f = combine_priority(w, i, dt, s, stats); break;
+  case STEER_PRIORITY: f = combine_priority(w, i, dt, s, walk, stats); break;
   case STEER_PRIORITIZED_SUM:
     for (size_t k = 0; k < p->count; k++)
-      if (!steer_accumulate(&f, weighted_force(w, i, k, s, stats), max_force))
+      if (!steer_accumulate(&f, weighted_force(w, i, k, s, walk, stats), max_force))
         break;
     break;
-  case STEER_DITHER: f = combine_dither(w, i, s, stats); break;
+  case STEER_DITHER: f = combine_dither(w, i, s, walk, stats); break;
   default: break;
   }
   if (p->smoothing >= 0) {

@@ -4,6 +4,13 @@
 
 #include "steer.h"
 
+/* Flocking: the rules a neighbor walk gathers sums for. */
+typedef struct flock_rules {
+  double sep_hi, sep_lo; /* separation: sep_lo < d2 <= sep_hi; -1: none */
+  double ali2, coh2;     /* alignment, cohesion: d2 <= r^2; -1: none */
+  double reach;          /* the widest radius */
+} flock_rules;
+
 struct steer_program {
   size_t refs;
   steer_combine combine;
@@ -11,6 +18,8 @@ struct steer_program {
   double hold;
   int needs_state;  /* agents running it need a program_state */
   int needs_ext;    /* ... and their cold state (wander, dither) */
+  int fused;        /* at most one of each flocking rule: one walk */
+  flock_rules flock; /* the rules of that walk */
   size_t count;
   steer_entry entries[];
 };

@@ -174,12 +174,10 @@ steer_status steer_world_snapshot(steer_world *w, steer_write_fn write,
                                   void *ud) {
   refs paths = {NULL, 0, 0}, programs = {NULL, 0, 0};
   steer_status status = collect(w, &paths, &programs);
+  /* the restored world sorts its agents by cell: so does this one, so both
+     walk neighbors in the same order from here on */
+  if (status == STEER_OK && !w->grid_sorted) status = world_sort_now(w);
   if (status == STEER_OK) {
-    /* the restored world rebuilds its grid in index order: so does this
-       one, so both walk neighbors in the same order from here on */
-    grid_rebuild(&w->grid, w->count, w->x, w->y);
-    w->grid_in_order = 1;
-
     writer wr;
     wr.write = write;
     wr.ud = ud;
@@ -630,10 +628,7 @@ steer_world *steer_world_restore(const void *bytes, size_t n,
   }
   read_world_body(&r, &rs);
   if (!r.error && r.left != 0) fail(&r, "snapshot has trailing bytes");
-  if (!r.error) {
-    grid_rebuild(&rs.w->grid, rs.w->count, rs.w->x, rs.w->y);
-    rs.w->grid_in_order = 1;
-  }
+  if (!r.error && world_sort_now(rs.w)) fail(&r, "not enough memory");
   /* the world holds its own references to paths and programs */
   for (size_t k = 0; k < rs.path_count; k++) steer_path_release(rs.paths[k]);
   for (size_t k = 0; k < rs.program_count; k++)

@@ -7,12 +7,12 @@ steer_status steer_world_step(steer_world *w, double dt) {
   size_t n = w->count;
   /* the only allocation happens before anything changes */
   if (world_grow(w, (void **)&w->forces, sizeof(steer_vec2), &w->forces_cap,
-                 n))
+                 n ? n : 1))
     return STEER_ENOMEM;
   steer_stats stats = {n, 0, 0, 0};
-  /* a canonical grid (lists in index order) makes the step depend only on
-     the agents' order and state, whatever moved them since the last one */
-  if (!w->grid_in_order) grid_rebuild(&w->grid, n, w->x, w->y);
+  /* sorted agents make the step depend only on their order and state,
+     whatever moved them since the last step */
+  if (!w->grid_sorted) world_sort(w, w->forces);
   for (size_t i = 0; i < n; i++) {
     steer_vec2 f = {0, 0};
     if (w->program[i]) {
@@ -32,8 +32,7 @@ steer_status steer_world_step(steer_world *w, double dt) {
     w->vx[i] = v.x;
     w->vy[i] = v.y;
   }
-  grid_rebuild(&w->grid, n, w->x, w->y);
-  w->grid_in_order = 1;
+  world_sort(w, w->forces); /* the forces are spent: their room is scratch */
   w->stats = stats;
   return STEER_OK;
 }

@@ -209,8 +209,8 @@ steer_vec2 world_contain(const steer_world *w, steer_vec2 p) {
 }
 
 void world_place(steer_world *w, size_t i, steer_vec2 p) {
-  w->grid_in_order = 0;
-  grid_move(&w->grid, (int32_t)i, w->x[i], w->y[i], p.x, p.y);
+  if (grid_move(&w->grid, (int32_t)i, w->x[i], w->y[i], p.x, p.y))
+    w->grid_sorted = 0;
   w->x[i] = p.x;
   w->y[i] = p.y;
 }
@@ -282,7 +282,7 @@ steer_status steer_world_add(steer_world *w, const steer_agent_def *def,
     w->ext[i] = ext;
   }
   grid_insert(&w->grid, (int32_t)i, p.x, p.y);
-  w->grid_in_order = 0;
+  w->grid_sorted = 0;
   if (id) *id = make_id(slot, w->slots[slot].gen);
   return STEER_OK;
 }
@@ -295,7 +295,7 @@ steer_status steer_world_remove(steer_world *w, steer_id id) {
   ext_free(w, w->ext[i]);
   steer_program_release(w->program[i]);
   grid_remove(&w->grid, (int32_t)i, w->x[i], w->y[i]);
-  w->grid_in_order = 0;
+  w->grid_sorted = 0;
   if (i != last) {
     w->x[i] = w->x[last];
     w->y[i] = w->y[last];

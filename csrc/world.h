@@ -59,7 +59,7 @@ struct steer_world {
   uint32_t free_slot; /* head of the free list, SLOT_NONE when empty */
 
   steer_grid grid;
-  int grid_in_order; /* every bucket list is in index order (rebuilt) */
+  int grid_sorted;   /* agents ordered by bucket, lists in index order */
 
   obstacle *obstacles;
   size_t obstacle_count, obstacle_cap;
@@ -90,6 +90,14 @@ static inline steer_vec2 world_vel(const steer_world *w, size_t i) {
   return v;
 }
 
+/* Orders the agents by grid bucket (stable) and relinks the grid: from then
+   on every walk over neighbors depends only on the agents' order and state.
+   scratch holds WORLD_SORT_SCRATCH bytes per agent (the step lends its
+   force buffer); world_sort_now allocates its own. */
+#define WORLD_SORT_SCRATCH 12
+void world_sort(steer_world *w, void *scratch);
+steer_status world_sort_now(steer_world *w);
+
 /* Room for `need` agents in the agent arrays (nothing else changes). */
 steer_status world_reserve_agents(steer_world *w, size_t need);
 
@@ -108,16 +116,28 @@ steer_vec2 world_contain(const steer_world *w, steer_vec2 p);
 steer_vec2 path_force(const steer_world *w, size_t i, const steer_path *path,
                       size_t *waypoint, double arrival_radius,
                       double slowing_radius, int arrive_last);
+/* Flocking: the sums a neighbor walk gathers (rules in program.h). */
+typedef struct flock_sums {
+  steer_vec2 sep, vel, off; /* separation, velocities, offsets q - p */
+  size_t sep_n, ali_n, coh_n;
+} flock_sums;
+
+/* Radii < 0 leave a rule out. */
+void flock_rules_init(flock_rules *q, double separation, double alignment,
+                      double cohesion);
+/* Can flock_gather take the sorted dense-grid path for these rules? */
+int flock_fast_ok(const steer_world *w, const flock_rules *q);
+void flock_gather(const steer_world *w, size_t i, const flock_rules *q,
+                  int fast, flock_sums *s, steer_stats *stats);
+steer_vec2 flock_separation_force(const flock_sums *s);
+steer_vec2 flock_alignment_force(const steer_world *w, size_t i,
+                                 const flock_sums *s);
+steer_vec2 flock_cohesion_force(const steer_world *w, size_t i,
+                                const flock_sums *s);
+
 /* Obstacle avoidance whose reach is obstacle + agent radius + extra. */
 steer_vec2 avoid_obstacles(const steer_world *w, size_t i,
                            double feeler_length, double extra);
-/* Flocking rules, counting neighbor candidates into stats (may be NULL). */
-steer_vec2 flock_separation(const steer_world *w, size_t i, double radius,
-                            steer_stats *stats);
-steer_vec2 flock_alignment(const steer_world *w, size_t i, double radius,
-                           steer_stats *stats);
-steer_vec2 flock_cohesion(const steer_world *w, size_t i, double radius,
-                          steer_stats *stats);
 
 /* In a clamped world, zeroes the velocity components of a new position p
    that left the bounds (world_contain then clamps p). */
