@@ -40,29 +40,6 @@ void flock_rules_init(flock_rules *q, double separation, double alignment,
   if (cohesion > q->reach) q->reach = cohesion;
 }
 
-/* One candidate at offset (dx, dy) moving at (vx, vy). */
-static inline void take(const flock_rules *q, flock_sums *s, double dx,
-                        double dy, double vx, double vy) {
-  double d2 = dx * dx + dy * dy;
-  if (d2 <= q->sep_hi && d2 > q->sep_lo) {
-    /* normalize(p - q) / d = -(q - p) / d^2: one reciprocal */
-    double inv = 1.0 / d2;
-    s->sep.x -= dx * inv;
-    s->sep.y -= dy * inv;
-    s->sep_n++;
-  }
-  if (d2 <= q->ali2) {
-    s->vel.x += vx;
-    s->vel.y += vy;
-    s->ali_n++;
-  }
-  if (d2 <= q->coh2) {
-    s->off.x += dx;
-    s->off.y += dy;
-    s->coh_n++;
-  }
-}
-
 /* Any grid, any radius: the grid cursor and the world's offsets. */
 static size_t gather_cursor(const steer_world *w, size_t i,
                             const flock_rules *q, flock_sums *s) {
@@ -74,7 +51,7 @@ static size_t gather_cursor(const steer_world *w, size_t i,
     if ((size_t)j == i) continue;
     candidates++;
     steer_vec2 d = steer_world_offset(w, p, world_pos(w, (size_t)j));
-    take(q, s, d.x, d.y, w->vx[j], w->vy[j]);
+    flock_take(q, s, d.x, d.y, w->vx[j], w->vy[j]);
   }
   return candidates;
 }
@@ -86,7 +63,7 @@ static size_t take_range(const steer_world *w, const flock_rules *q,
                          size_t to, double sx, double sy) {
   const double *x = w->x, *y = w->y, *vx = w->vx, *vy = w->vy;
   for (size_t j = from; j < to; j++)
-    take(q, s, (x[j] - px) + sx, (y[j] - py) + sy, vx[j], vy[j]);
+    flock_take(q, s, (x[j] - px) + sx, (y[j] - py) + sy, vx[j], vy[j]);
   return to - from;
 }
 

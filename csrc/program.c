@@ -45,6 +45,9 @@ static void program_analyze(steer_program *p) {
   if (p->needs_state) p->needs_ext = 1; /* the state hangs off the ext */
   p->fused = rules[0] <= 1 && rules[1] <= 1 && rules[2] <= 1;
   if (p->fused) flock_rules_init(&p->flock, radius[0], radius[1], radius[2]);
+  p->crowd = p->fused && p->combine == STEER_WEIGHTED && p->smoothing < 0 &&
+             p->count > 0 &&
+             (size_t)(rules[0] + rules[1] + rules[2]) == p->count;
 }
 
 static size_t program_bytes(size_t n) {
@@ -278,6 +281,24 @@ typedef struct flock_walk {
   flock_sums sums;
 } flock_walk;
 
+static steer_vec2 rule_force(const steer_world *w, size_t i,
+                             steer_behavior b, const flock_sums *s) {
+  switch (b) {
+  case STEER_SEPARATION: return flock_separation_force(s);
+  case STEER_ALIGNMENT: return flock_alignment_force(w, i, s);
+  default: return flock_cohesion_force(w, i, s);
+  }
+}
+
+steer_vec2 program_flocking(const steer_world *w, size_t i,
+                            const steer_program *p, const flock_sums *s) {
+  steer_vec2 f = zero;
+  for (size_t k = 0; k < p->count; k++)
+    f = v2_add(f, v2_scale(rule_force(w, i, p->entries[k].behavior, s),
+                           p->entries[k].weight));
+  return v2_clamp(f, w->max_force[i]);
+}
+
 static steer_vec2 flocking_force(steer_world *w, size_t i,
                                  const steer_program *p, const steer_entry *e,
                                  flock_walk *walk, steer_stats *stats) {
@@ -297,11 +318,7 @@ static steer_vec2 flocking_force(steer_world *w, size_t i,
     flock_gather(w, i, &q, flock_fast_ok(w, &q), &own, stats);
     s = &own;
   }
-  switch (e->behavior) {
-  case STEER_SEPARATION: return flock_separation_force(s);
-  case STEER_ALIGNMENT: return flock_alignment_force(w, i, s);
-  default: return flock_cohesion_force(w, i, s);
-  }
+  return rule_force(w, i, e->behavior, s);
 }
 
 /* The unweighted force of entry k for agent i. */

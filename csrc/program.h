@@ -19,6 +19,7 @@ struct steer_program {
   int needs_state;  /* agents running it need a program_state */
   int needs_ext;    /* ... and their cold state (wander, dither) */
   int fused;        /* at most one of each flocking rule: one walk */
+  int crowd;        /* ... and nothing else, weighted, unsmoothed */
   flock_rules flock; /* the rules of that walk */
   size_t count;
   steer_entry entries[];

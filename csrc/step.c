@@ -13,13 +13,18 @@ steer_status steer_world_step(steer_world *w, double dt) {
   /* sorted agents make the step depend only on their order and state,
      whatever moved them since the last step */
   if (!w->grid_sorted) world_sort(w, w->forces);
-  for (size_t i = 0; i < n; i++) {
-    steer_vec2 f = {0, 0};
-    if (w->program[i]) {
-      f = program_force(w, i, dt, &stats);
-      stats.programs++;
+  if (w->grid.dense) { /* cell by cell: crowds share their candidates */
+    for (size_t b = 0; b < w->grid.buckets; b++)
+      crowd_cell_forces(w, b, dt, w->forces, &stats);
+  } else {
+    for (size_t i = 0; i < n; i++) {
+      steer_vec2 f = {0, 0};
+      if (w->program[i]) {
+        f = program_force(w, i, dt, &stats);
+        stats.programs++;
+      }
+      w->forces[i] = f;
     }
-    w->forces[i] = f;
   }
   for (size_t i = 0; i < n; i++) {
     steer_vec2 p = world_pos(w, i), v = world_vel(w, i);

@@ -122,6 +122,29 @@ typedef struct flock_sums {
   size_t sep_n, ali_n, coh_n;
 } flock_sums;
 
+/* One candidate at offset (dx, dy) moving at (vx, vy). */
+static inline void flock_take(const flock_rules *q, flock_sums *s, double dx,
+                              double dy, double vx, double vy) {
+  double d2 = dx * dx + dy * dy;
+  if (d2 <= q->sep_hi && d2 > q->sep_lo) {
+    /* normalize(p - q) / d = -(q - p) / d^2: one reciprocal */
+    double inv = 1.0 / d2;
+    s->sep.x -= dx * inv;
+    s->sep.y -= dy * inv;
+    s->sep_n++;
+  }
+  if (d2 <= q->ali2) {
+    s->vel.x += vx;
+    s->vel.y += vy;
+    s->ali_n++;
+  }
+  if (d2 <= q->coh2) {
+    s->off.x += dx;
+    s->off.y += dy;
+    s->coh_n++;
+  }
+}
+
 /* Radii < 0 leave a rule out. */
 void flock_rules_init(flock_rules *q, double separation, double alignment,
                       double cohesion);
@@ -134,6 +157,15 @@ steer_vec2 flock_alignment_force(const steer_world *w, size_t i,
                                  const flock_sums *s);
 steer_vec2 flock_cohesion_force(const steer_world *w, size_t i,
                                 const flock_sums *s);
+
+/* The force of agent i's weighted flocking program from its sums. */
+steer_vec2 program_flocking(const steer_world *w, size_t i,
+                            const steer_program *p, const flock_sums *s);
+/* Forces of the agents of dense-grid cell b (agents sorted by cell): the
+   crowd kernel for weighted flocking programs, the general path for the
+   rest. */
+void crowd_cell_forces(steer_world *w, size_t b, double dt,
+                       steer_vec2 *forces, steer_stats *stats);
 
 /* Obstacle avoidance whose reach is obstacle + agent radius + extra. */
 steer_vec2 avoid_obstacles(const steer_world *w, size_t i,

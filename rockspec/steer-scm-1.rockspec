@@ -22,7 +22,7 @@ build = {
     ["steer"] = "lua/steer/init.lua",
     ["steer.core"] = {
       sources = {
-        "csrc/agent.c", "csrc/behaviors.c", "csrc/flocking.c", "csrc/grid.c",
+        "csrc/agent.c", "csrc/behaviors.c", "csrc/crowd.c", "csrc/flocking.c", "csrc/grid.c",
         "csrc/obstacles.c", "csrc/path.c", "csrc/program.c", "csrc/random.c",
         "csrc/snapshot.c", "csrc/sort.c", "csrc/step.c", "csrc/world.c",
         "csrc/binding/agent.c", "csrc/binding/check.c", "csrc/binding/compat.c",
