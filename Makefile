@@ -7,7 +7,7 @@
 CC ?= cc
 CFLAGS ?= -O2 -g
 WARN = -std=c99 -Wall -Wextra -Werror -Wmissing-prototypes
-SO_FLAGS = -fPIC -fvisibility=hidden -shared
+SO_FLAGS = -fPIC -fvisibility=hidden -shared -pthread
 LUAS ?= lua5.4 luajit
 
 CORE_SRC = $(filter-out csrc/binding/%,$(wildcard csrc/*.c))
@@ -31,7 +31,7 @@ all: $(foreach v,$(LUAS),build/$(v)/steer/core.so)
 build/%/steer/core.so: $(CORE_SRC) $(BIND_SRC) $(HEADERS)
 	@mkdir -p $(@D)
 	$(CC) $(WARN) $(CFLAGS) $(SO_FLAGS) $$(pkg-config --cflags $*) \
-	  -o $@ $(CORE_SRC) $(BIND_SRC) -lm
+	  -o $@ $(CORE_SRC) $(BIND_SRC) -lm -lpthread
 
 test: all
 	sh spec/run.sh $(LUAS)

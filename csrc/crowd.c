@@ -65,6 +65,34 @@ static inline v2d keep(v2l mask, v2d v) {
   return u.d;
 }
 
+/* The pair walk, once per rule set: `shared` when alignment and cohesion
+   have one radius (their mask and count are then one), which leaves enough
+   registers for the loop. */
+#define PAIR_WALK(shared)                                                     \
+  for (int k = 0; k < n; k++) {                                               \
+    v2d sx = splat(spans[k].sx), sy = splat(spans[k].sy);                     \
+    v2d jj = splat((double)spans[k].from);                                    \
+    for (size_t j = spans[k].from; j < spans[k].to; j++, jj += one) {         \
+      v2d dx = (splat(x[j]) - px) + sx, dy = (splat(y[j]) - py) + sy;         \
+      v2d d2 = dx * dx + dy * dy;                                             \
+      v2l other = me != jj;                                                   \
+      v2l in_sep = (d2 <= sep_hi) & (d2 > sep_lo) & other;                    \
+      v2l in_ali = (d2 <= ali2) & other;                                      \
+      v2l in_coh = in_ali;                                                    \
+      if (!shared) in_coh = (d2 <= coh2) & other;                             \
+      v2d inv = keep(in_sep, one / d2);                                       \
+      sepx -= dx * inv;                                                       \
+      sepy -= dy * inv;                                                       \
+      sepn += keep(in_sep, one);                                              \
+      velx += keep(in_ali, splat(vx[j]));                                     \
+      vely += keep(in_ali, splat(vy[j]));                                     \
+      alin += keep(in_ali, one);                                              \
+      offx += keep(in_coh, dx);                                               \
+      offy += keep(in_coh, dy);                                               \
+      if (!shared) cohn += keep(in_coh, one);                                 \
+    }                                                                         \
+  }
+
 /* Sums for agents i and i + 1 (same cell, same rules) over the spans. */
 static void gather_pair(const steer_world *w, size_t i, const flock_rules *q,
                         const span *spans, int n, flock_sums out[2]) {
@@ -74,26 +102,13 @@ static void gather_pair(const steer_world *w, size_t i, const flock_rules *q,
   v2d ali2 = splat(q->ali2), coh2 = splat(q->coh2), one = splat(1);
   v2d sepx = splat(0), sepy = sepx, velx = sepx, vely = sepx, offx = sepx,
       offy = sepx, sepn = sepx, alin = sepx, cohn = sepx;
-  v2l me = {(long long)i, (long long)i + 1};
-  for (int k = 0; k < n; k++) {
-    v2d sx = splat(spans[k].sx), sy = splat(spans[k].sy);
-    for (size_t j = spans[k].from; j < spans[k].to; j++) {
-      v2d dx = (splat(x[j]) - px) + sx, dy = (splat(y[j]) - py) + sy;
-      v2d d2 = dx * dx + dy * dy;
-      v2l other = me != (v2l){(long long)j, (long long)j};
-      v2l in_sep = (d2 <= sep_hi) & (d2 > sep_lo) & other;
-      v2l in_ali = (d2 <= ali2) & other, in_coh = (d2 <= coh2) & other;
-      v2d inv = keep(in_sep, one / d2);
-      sepx -= dx * inv;
-      sepy -= dy * inv;
-      sepn += keep(in_sep, one);
-      velx += keep(in_ali, splat(vx[j]));
-      vely += keep(in_ali, splat(vy[j]));
-      alin += keep(in_ali, one);
-      offx += keep(in_coh, dx);
-      offy += keep(in_coh, dy);
-      cohn += keep(in_coh, one);
-    }
+  /* lane l is agent i + l; indices as doubles compare in one SSE2 op */
+  v2d me = {(double)i, (double)(i + 1)};
+  if (q->ali2 == q->coh2) {
+    PAIR_WALK(1)
+    cohn = alin;
+  } else {
+    PAIR_WALK(0)
   }
   for (int l = 0; l < 2; l++) {
     out[l].sep = v2(sepx[l], sepy[l]);

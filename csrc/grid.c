@@ -46,9 +46,16 @@ void grid_free(steer_world *w, steer_grid *g) {
 
 /* Cell coordinate along one axis; bounded modes stay inside 0..n-1 (also
    guarding against rounding at the far edge). */
+/* floor() without a libm call where the value fits an int32 */
+static double floor_fast(double v) {
+  if (!(v > -2147483647.0 && v < 2147483647.0)) return floor(v);
+  double t = (double)(int32_t)v; /* truncates toward zero */
+  return t > v ? t - 1 : t;
+}
+
 static int32_t axis_cell(const steer_grid *g, double v, double inv,
                          int32_t n) {
-  double c = floor(v * inv);
+  double c = floor_fast(v * inv);
   if (g->mode == GRID_FREE)
     return (int32_t)clampd(c, -FREE_CELL_LIMIT, FREE_CELL_LIMIT);
   return (int32_t)clampd(c, 0, n - 1);

@@ -2,14 +2,20 @@
  * moves every per-agent array, so that the agents of a cell sit side by
  * side in memory and a neighbor walk streams through them. */
 #include <string.h>
+#include <stdint.h>
 #include "world.h"
 
-/* Moves element i of arr (elements of `size` bytes) to dest[i]. */
-static void permute(void *arr, size_t size, size_t n, const uint32_t *dest,
-                    void *tmp) {
-  char *a = arr, *t = tmp;
-  for (size_t i = 0; i < n; i++) memcpy(t + dest[i] * size, a + i * size, size);
-  memcpy(a, t, n * size);
+/* Moves element i of arr to dest[i], for 8- and 4-byte elements. */
+static void permute8(void *arr, size_t n, const uint32_t *dest, void *tmp) {
+  uint64_t *a = arr, *t = tmp;
+  for (size_t i = 0; i < n; i++) t[dest[i]] = a[i];
+  memcpy(a, t, n * sizeof *a);
+}
+
+static void permute4(void *arr, size_t n, const uint32_t *dest, void *tmp) {
+  uint32_t *a = arr, *t = tmp;
+  for (size_t i = 0; i < n; i++) t[dest[i]] = a[i];
+  memcpy(a, t, n * sizeof *a);
 }
 
 void world_sort(steer_world *w, void *scratch) {
@@ -36,16 +42,12 @@ void world_sort(steer_world *w, void *scratch) {
     moved |= dest[i] != i;
   }
   if (moved) {
-    permute(w->x, sizeof(double), n, dest, tmp);
-    permute(w->y, sizeof(double), n, dest, tmp);
-    permute(w->vx, sizeof(double), n, dest, tmp);
-    permute(w->vy, sizeof(double), n, dest, tmp);
-    permute(w->max_speed, sizeof(double), n, dest, tmp);
-    permute(w->max_force, sizeof(double), n, dest, tmp);
-    permute(w->radius, sizeof(double), n, dest, tmp);
-    permute(w->ext, sizeof(agent_ext *), n, dest, tmp);
-    permute(w->program, sizeof(steer_program *), n, dest, tmp);
-    permute(w->slot_of, sizeof(uint32_t), n, dest, tmp);
+    /* every per-agent array: doubles and pointers are 8 bytes wide */
+    void *wide[] = {w->x, w->y, w->vx, w->vy, w->max_speed, w->max_force,
+                    w->radius, w->ext, w->program};
+    for (size_t f = 0; f < sizeof wide / sizeof *wide; f++)
+      permute8(wide[f], n, dest, tmp);
+    permute4(w->slot_of, n, dest, tmp);
     for (size_t i = 0; i < n; i++) w->slots[w->slot_of[i]].index = (uint32_t)i;
   }
   grid_link_sorted(g);

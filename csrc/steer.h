@@ -28,6 +28,9 @@
 /// numbers stay finite, so lengths and distance tests never overflow.
 #define STEER_LIMIT 1e150
 
+/// Most threads a world's step may use.
+#define STEER_MAX_THREADS 64
+
 /// normalize() of a vector not longer than this is the zero vector.
 #define STEER_EPSILON 1e-5
 
@@ -135,6 +138,8 @@ typedef struct steer_world_def {
   uint32_t seed;           /* seeds every agent's generator; default 1 */
   double width, height;    /* bounds; 0, 0 = unbounded (default) */
   int wrap;                /* with bounds: torus (1) or clamp inside (0) */
+  int threads;             /* threads world_step may use, 1..STEER_MAX_THREADS;
+                              results never depend on it; default 1 */
   steer_alloc_fn alloc;    /* default: malloc/realloc/free */
   void *alloc_ud;
 } steer_world_def;

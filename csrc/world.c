@@ -2,6 +2,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "threads.h"
 #include "vec.h"
 #include "world.h"
 
@@ -57,6 +58,7 @@ steer_world_def steer_world_def_default(void) {
   memset(&d, 0, sizeof d);
   d.cell_size = 5;
   d.seed = 1;
+  d.threads = 1;
   return d;
 }
 
@@ -76,6 +78,8 @@ steer_world *steer_world_create(const steer_world_def *def) {
   steer_world *w = d.alloc(d.alloc_ud, NULL, 0, sizeof *w);
   if (!w) return NULL;
   memset(w, 0, sizeof *w);
+  if (d.threads < 1) d.threads = 1;
+  if (d.threads > STEER_MAX_THREADS) d.threads = STEER_MAX_THREADS;
   w->def = d;
   w->memory = sizeof *w;
   w->free_slot = SLOT_NONE;
@@ -97,6 +101,7 @@ void steer_world_destroy(steer_world *w) {
     steer_program_release(w->program[i]);
   }
   world_alloc(w, w->forces, w->forces_cap * sizeof(steer_vec2), 0);
+  pool_destroy(w->pool);
   grid_free(w, &w->grid);
   world_alloc(w, w->agent_block, w->capacity * AGENT_BYTES, 0);
   world_alloc(w, w->slots, w->slot_cap * sizeof(slot_info), 0);
@@ -186,7 +191,12 @@ steer_id steer_world_next_id(const steer_world *w, steer_id after) {
 /* ---- positions ---------------------------------------------------------- */
 
 static double wrap_coord(double v, double extent) {
-  v = fmod(v, extent);
+  /* one lap either way, the common case, is exact without fmod (for v in
+     [extent, 2 extent) the subtraction is exact, as fmod is) */
+  if (v >= extent && v < 2 * extent)
+    v -= extent;
+  else if (v < 0 || v >= extent)
+    v = fmod(v, extent);
   if (v < 0) v += extent;
   return v < extent ? v : 0; /* -tiny + extent can round up to extent */
 }

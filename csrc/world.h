@@ -66,6 +66,7 @@ struct steer_world {
   wall *walls;
   size_t wall_count, wall_cap;
 
+  struct steer_pool *pool; /* the step's threads, made at the first step */
   steer_vec2 *forces; /* step scratch: one force per agent */
   size_t forces_cap;
   steer_stats stats;  /* of the last step */

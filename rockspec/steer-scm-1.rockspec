@@ -24,12 +24,13 @@ build = {
       sources = {
         "csrc/agent.c", "csrc/behaviors.c", "csrc/crowd.c", "csrc/flocking.c", "csrc/grid.c",
         "csrc/obstacles.c", "csrc/path.c", "csrc/program.c", "csrc/random.c",
-        "csrc/snapshot.c", "csrc/sort.c", "csrc/step.c", "csrc/world.c",
+        "csrc/snapshot.c", "csrc/sort.c", "csrc/step.c", "csrc/threads.c",
+        "csrc/world.c",
         "csrc/binding/agent.c", "csrc/binding/check.c", "csrc/binding/compat.c",
         "csrc/binding/module.c", "csrc/binding/path.c", "csrc/binding/program.c",
         "csrc/binding/snapshot.c", "csrc/binding/world.c",
       },
-      libraries = { "m" },
+      libraries = { "m", "pthread" },
     },
   },
 }

@@ -50,6 +50,13 @@ static steer_world_def read_world_def(lua_State *L) {
   lua_getfield(L, 1, "wrap");
   d.wrap = lua_toboolean(L, -1);
   lua_pop(L, 1);
+  if (opt_field(L, 1, "threads")) {
+    double t = field_number(L, 2, "world", 1, "threads");
+    if (t != (double)(int)t || t > STEER_MAX_THREADS)
+      arg_error(L, "world", 1, "field 'threads': integer 1..%d expected, got %.14g",
+                STEER_MAX_THREADS, t);
+    d.threads = (int)t;
+  }
   if (d.wrap && d.width == 0)
     arg_error(L, "world", 1, "field 'wrap': needs bounds = {w, h}");
   return d;
