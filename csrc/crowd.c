@@ -148,7 +148,7 @@ static int crowd_member(const steer_world *w, size_t i) {
 }
 
 void crowd_cell_forces(steer_world *w, size_t b, double dt,
-                       steer_vec2 *forces, steer_stats *stats) {
+                       steer_vec2 *forces, size_t base, steer_stats *stats) {
   const steer_grid *g = &w->grid;
   size_t from = g->starts[b], to = g->starts[b + 1];
   if (from == to) return;
@@ -159,7 +159,7 @@ void crowd_cell_forces(steer_world *w, size_t b, double dt,
   for (size_t i = from; i < to;) {
     const steer_program *p = w->program[i];
     if (!p || !crowd_member(w, i)) { /* the general path */
-      forces[i] = p ? program_force(w, i, dt, stats) : v2(0, 0);
+      forces[i - base] = p ? program_force(w, i, dt, stats) : v2(0, 0);
       stats->programs += p != NULL;
       i++;
       continue;
@@ -174,7 +174,7 @@ void crowd_cell_forces(steer_world *w, size_t b, double dt,
 #endif
       gather_one(w, i, &p->flock, spans, n, &s[0]);
     for (int l = 0; l < took; l++, i++) {
-      forces[i] = program_flocking(w, i, p, &s[l]);
+      forces[i - base] = program_flocking(w, i, p, &s[l]);
       stats->candidates += candidates;
       stats->neighbors += s[l].sep_n + s[l].ali_n + s[l].coh_n;
       stats->programs++;

@@ -33,13 +33,17 @@ static void program_analyze(steer_program *p) {
   p->needs_ext = p->combine == STEER_DITHER;
   double radius[3] = {-1, -1, -1}; /* separation, alignment, cohesion */
   int rules[3] = {0, 0, 0};
+  p->local = 1;
+  p->reach = 0;
   for (size_t k = 0; k < p->count; k++) {
     const steer_entry *e = &p->entries[k];
+    if (e->target.kind == STEER_TARGET_AGENT) p->local = 0;
     if (entry_needs_state(e)) p->needs_state = 1;
     if (e->behavior == STEER_WANDER) p->needs_ext = 1;
     if (e->behavior >= STEER_SEPARATION && e->behavior <= STEER_COHESION) {
       rules[e->behavior - STEER_SEPARATION]++;
       radius[e->behavior - STEER_SEPARATION] = e->radius;
+      if (e->radius > p->reach) p->reach = e->radius;
     }
   }
   if (p->needs_state) p->needs_ext = 1; /* the state hangs off the ext */

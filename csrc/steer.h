@@ -140,6 +140,7 @@ typedef struct steer_world_def {
   int wrap;                /* with bounds: torus (1) or clamp inside (0) */
   int threads;             /* threads world_step may use, 1..STEER_MAX_THREADS;
                               results never depend on it; default 1 */
+  size_t capacity;         /* agents to make room for up front; default 0 */
   steer_alloc_fn alloc;    /* default: malloc/realloc/free */
   void *alloc_ud;
 } steer_world_def;

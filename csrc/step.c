@@ -1,8 +1,15 @@
 /* step.c - world_step: every agent's program from one snapshot, then every
- * integration, then the agents sorted by cell. The force and integration
- * loops are split between the world's threads; each agent's work depends
- * only on the snapshot and its own state, so the results do not depend on
- * how many threads there are. */
+ * integration, then the agents sorted by cell.
+ *
+ * Two ways to honour "all forces from one snapshot":
+ * - in general, every force goes to a buffer before anyone moves;
+ * - streamed, when every program only looks at agents in neighboring grid
+ *   rows (no agent targets, flocking radii within a cell) on a dense grid:
+ *   rows are computed in order and a row moves as soon as the rows that
+ *   read it are done, so only a few rows of forces are ever held.
+ * The loops are split between the world's threads (bands of rows, or
+ * ranges of agents); each agent's work depends only on the snapshot and its
+ * own state, so results do not depend on the number of threads. */
 #include "threads.h"
 #include "vec.h"
 #include "world.h"
@@ -10,44 +17,27 @@
 /* below this many agents one thread beats waking the others */
 #define THREADED_MIN_AGENTS 4096
 
+typedef struct band {
+  size_t r0, r1;            /* rows [r0, r1) */
+  steer_vec2 *first, *last; /* forces of rows r0 and r1 - 1: they move last */
+  steer_vec2 *ring[2];      /* forces of the inner rows, two at a time */
+} band;
+
 typedef struct step_job {
   steer_world *w;
   double dt;
   int parts;
-  size_t cut[STEER_MAX_THREADS + 1]; /* part k: buckets or agents [cut[k], cut[k+1]) */
+  size_t cut[STEER_MAX_THREADS + 1]; /* buffered: agents [cut[k], cut[k+1]) */
+  band bands[STEER_MAX_THREADS];     /* streamed */
   steer_stats stats[STEER_MAX_THREADS];
 } step_job;
 
-static void forces_part(void *ctx, int part) {
-  step_job *job = ctx;
-  steer_world *w = job->w;
-  steer_stats *stats = &job->stats[part];
-  size_t from = job->cut[part], to = job->cut[part + 1];
-  if (w->grid.dense) { /* cell by cell: crowds share their candidates */
-    for (size_t b = from; b < to; b++)
-      crowd_cell_forces(w, b, job->dt, w->forces, stats);
-    return;
-  }
-  for (size_t i = from; i < to; i++) {
-    steer_vec2 f = {0, 0};
-    if (w->program[i]) {
-      f = program_force(w, i, job->dt, stats);
-      stats->programs++;
-    }
-    w->forces[i] = f;
-  }
-}
-
-static void integrate_part(void *ctx, int part) {
-  step_job *job = ctx;
-  steer_world *w = job->w;
-  size_t n = w->count;
-  size_t from = n * (size_t)part / (size_t)job->parts;
-  size_t to = n * (size_t)(part + 1) / (size_t)job->parts;
+static void integrate(steer_world *w, size_t from, size_t to,
+                      const steer_vec2 *forces, double dt) {
   for (size_t i = from; i < to; i++) {
     steer_vec2 p = world_pos(w, i), v = world_vel(w, i);
-    steer_integrate(&p, &v, w->forces[i], w->max_speed[i], w->max_force[i],
-                    job->dt);
+    steer_integrate(&p, &v, forces[i - from], w->max_speed[i],
+                    w->max_force[i], dt);
     if (w->grid.mode == GRID_CLAMP) world_stop_at_edges(w, &p, &v);
     p = world_contain(w, p);
     w->x[i] = p.x;
@@ -57,58 +47,173 @@ static void integrate_part(void *ctx, int part) {
   }
 }
 
-/* Splits the force loop into parts of about equal numbers of agents: by
-   bucket on dense grids (whose agents are sorted by bucket), else by agent. */
-static void cut_parts(step_job *job) {
+/* ---- buffered ------------------------------------------------------------- */
+
+static void buffered_forces(void *ctx, int part) {
+  step_job *job = ctx;
   steer_world *w = job->w;
-  size_t n = w->count, units = w->grid.dense ? w->grid.buckets : n;
-  job->cut[0] = 0;
-  for (int k = 1; k < job->parts; k++) {
-    size_t want = n * (size_t)k / (size_t)job->parts, at = want;
-    if (w->grid.dense) { /* the first bucket starting at or after `want` */
-      size_t lo = job->cut[k - 1], hi = units;
-      while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (w->grid.starts[mid] < want) lo = mid + 1; else hi = mid;
-      }
-      at = lo;
+  steer_stats *stats = &job->stats[part];
+  for (size_t i = job->cut[part]; i < job->cut[part + 1]; i++) {
+    steer_vec2 f = {0, 0};
+    if (w->program[i]) {
+      f = program_force(w, i, job->dt, stats);
+      stats->programs++;
     }
-    job->cut[k] = at;
+    w->forces[i] = f;
   }
-  job->cut[job->parts] = units;
+}
+
+static void buffered_moves(void *ctx, int part) {
+  step_job *job = ctx;
+  size_t from = job->cut[part], to = job->cut[part + 1];
+  integrate(job->w, from, to, job->w->forces + from, job->dt);
+}
+
+/* ---- streamed ----------------------------------------------------------- */
+
+static size_t row_start(const steer_world *w, size_t r) {
+  return w->grid.starts[r * (size_t)w->grid.ncx];
+}
+
+static void row_forces(step_job *job, int part, size_t r, steer_vec2 *out) {
+  steer_world *w = job->w;
+  size_t ncx = (size_t)w->grid.ncx, base = row_start(w, r);
+  for (size_t b = r * ncx; b < (r + 1) * ncx; b++)
+    crowd_cell_forces(w, b, job->dt, out, base, &job->stats[part]);
+}
+
+static void row_moves(step_job *job, size_t r, const steer_vec2 *forces) {
+  integrate(job->w, row_start(job->w, r), row_start(job->w, r + 1), forces,
+            job->dt);
+}
+
+/* Every force of the band's rows; the inner rows move as soon as the row
+   after them is done (the rows before them were done earlier). */
+static void streamed_forces(void *ctx, int part) {
+  step_job *job = ctx;
+  band *bd = &job->bands[part];
+  for (size_t r = bd->r0; r < bd->r1; r++) {
+    steer_vec2 *out = r == bd->r0       ? bd->first
+                      : r == bd->r1 - 1 ? bd->last
+                                        : bd->ring[r & 1];
+    row_forces(job, part, r, out);
+    if (r >= bd->r0 + 2) /* row r - 1 is inner: its readers are done */
+      row_moves(job, r - 1, bd->ring[(r - 1) & 1]);
+  }
+}
+
+/* The band's first and last rows, once every band has its forces. */
+static void streamed_edges(void *ctx, int part) {
+  step_job *job = ctx;
+  band *bd = &job->bands[part];
+  row_moves(job, bd->r0, bd->first);
+  if (bd->r1 - 1 > bd->r0) row_moves(job, bd->r1 - 1, bd->last);
+}
+
+/* Can this step stream? Every program must be local and reach no further
+   than one row of cells. */
+static int can_stream(const steer_world *w) {
+  if (!w->grid.dense) return 0;
+  for (size_t i = 0; i < w->count; i++) {
+    const steer_program *p = w->program[i];
+    if (p && (!p->local || p->reach * w->grid.inv_y > 1)) return 0;
+  }
+  return 1;
+}
+
+/* Splits the rows into bands of about equal numbers of agents and sizes
+   each band's buffers; returns the forces buffer length needed. */
+static size_t plan_bands(step_job *job) {
+  steer_world *w = job->w;
+  size_t rows = (size_t)w->grid.ncy, n = w->count, need = 0;
+  if ((size_t)job->parts > rows) job->parts = (int)rows;
+  size_t r = 0;
+  for (int k = 0; k < job->parts; k++) {
+    band *bd = &job->bands[k];
+    bd->r0 = r;
+    size_t want = n * (size_t)(k + 1) / (size_t)job->parts;
+    size_t left = (size_t)(job->parts - k - 1); /* rows the others need */
+    r++;
+    while (r < rows - left && (k == job->parts - 1 || row_start(w, r) < want))
+      r++;
+    bd->r1 = r;
+    size_t inner = 0;
+    for (size_t q = bd->r0 + 1; q + 1 < bd->r1; q++) {
+      size_t len = row_start(w, q + 1) - row_start(w, q);
+      if (len > inner) inner = len;
+    }
+    need += row_start(w, bd->r0 + 1) - row_start(w, bd->r0);
+    need += row_start(w, bd->r1) - row_start(w, bd->r1 - 1);
+    need += 2 * inner;
+  }
+  return need;
+}
+
+static void place_bands(step_job *job) {
+  steer_world *w = job->w;
+  steer_vec2 *at = w->forces;
+  for (int k = 0; k < job->parts; k++) {
+    band *bd = &job->bands[k];
+    size_t inner = 0;
+    for (size_t q = bd->r0 + 1; q + 1 < bd->r1; q++) {
+      size_t len = row_start(w, q + 1) - row_start(w, q);
+      if (len > inner) inner = len;
+    }
+    bd->first = at;
+    at += row_start(w, bd->r0 + 1) - row_start(w, bd->r0);
+    bd->last = at;
+    at += row_start(w, bd->r1) - row_start(w, bd->r1 - 1);
+    bd->ring[0] = at;
+    bd->ring[1] = at + inner;
+    at += 2 * inner;
+  }
+}
+
+/* ---- the step ----------------------------------------------------------- */
+
+static void run(step_job *job, pool_fn fn) {
+  if (job->parts > 1)
+    pool_run(job->w->pool, fn, job, job->parts);
+  else
+    fn(job, 0);
 }
 
 steer_status steer_world_step(steer_world *w, double dt) {
   size_t n = w->count;
-  /* the only allocations happen before anything changes */
-  if (world_grow(w, (void **)&w->forces, sizeof(steer_vec2), &w->forces_cap,
-                 n ? n : 1))
-    return STEER_ENOMEM;
-  int parts = n >= THREADED_MIN_AGENTS ? w->def.threads : 1;
-  if (parts > 1 && !w->pool && !(w->pool = pool_create(w->def.threads)))
-    return STEER_ENOMEM;
   step_job job;
   job.w = w;
   job.dt = dt;
-  job.parts = parts;
-  for (int k = 0; k < parts; k++) {
+  job.parts = n >= THREADED_MIN_AGENTS ? w->def.threads : 1;
+  /* sorting first changes no state (only the agents' internal order) */
+  if (world_grow(w, (void **)&w->order, sizeof(uint32_t), &w->order_cap,
+                 n ? n : 1))
+    return STEER_ENOMEM;
+  if (!w->grid_sorted) world_sort(w, w->order);
+  int streamed = n > 0 && can_stream(w);
+  size_t need = streamed ? plan_bands(&job) : n;
+  /* the last allocations, before any agent changes */
+  if (world_grow(w, (void **)&w->forces, sizeof(steer_vec2), &w->forces_cap,
+                 need ? need : 1))
+    return STEER_ENOMEM;
+  if (job.parts > 1 && !w->pool && !(w->pool = pool_create(w->def.threads)))
+    return STEER_ENOMEM;
+  for (int k = 0; k < STEER_MAX_THREADS; k++) {
     steer_stats zero = {0, 0, 0, 0};
     job.stats[k] = zero;
   }
-  /* sorted agents make the step depend only on their order and state,
-     whatever moved them since the last step */
-  if (!w->grid_sorted) world_sort(w, w->forces);
-  cut_parts(&job);
-  if (parts > 1) {
-    pool_run(w->pool, forces_part, &job);
-    pool_run(w->pool, integrate_part, &job);
+  if (streamed) {
+    place_bands(&job);
+    run(&job, streamed_forces);
+    run(&job, streamed_edges);
   } else {
-    forces_part(&job, 0);
-    integrate_part(&job, 0);
+    for (int k = 0; k <= job.parts; k++)
+      job.cut[k] = n * (size_t)k / (size_t)job.parts;
+    run(&job, buffered_forces);
+    run(&job, buffered_moves);
   }
-  world_sort(w, w->forces); /* the forces are spent: their room is scratch */
+  world_sort(w, w->order);
   steer_stats total = {n, 0, 0, 0};
-  for (int k = 0; k < parts; k++) {
+  for (int k = 0; k < job.parts; k++) {
     total.programs += job.stats[k].programs;
     total.candidates += job.stats[k].candidates;
     total.neighbors += job.stats[k].neighbors;

@@ -21,6 +21,7 @@ struct steer_pool {
   int quit;
   pool_fn fn;
   void *ctx;
+  int active;            /* parts this round */
 };
 
 typedef struct worker_arg {
@@ -40,8 +41,9 @@ static void *worker_main(void *arg) {
     seen = p->round;
     pool_fn fn = p->fn;
     void *ctx = p->ctx;
+    int active = p->active;
     pthread_mutex_unlock(&p->lock);
-    fn(ctx, a.part);
+    if (a.part < active) fn(ctx, a.part);
     pthread_mutex_lock(&p->lock);
     if (--p->pending == 0) pthread_cond_signal(&p->done);
   }
@@ -82,14 +84,15 @@ fail_early:
   return NULL;
 }
 
-void pool_run(steer_pool *p, pool_fn fn, void *ctx) {
-  if (p->parts == 1) {
-    fn(ctx, 0);
+void pool_run(steer_pool *p, pool_fn fn, void *ctx, int parts) {
+  if (p->parts == 1 || parts <= 1) {
+    for (int k = 0; k < parts; k++) fn(ctx, k);
     return;
   }
   pthread_mutex_lock(&p->lock);
   p->fn = fn;
   p->ctx = ctx;
+  p->active = parts;
   p->pending = p->parts - 1;
   p->round++;
   pthread_cond_broadcast(&p->wake);
@@ -130,8 +133,9 @@ steer_pool *pool_create(int parts) {
   return p;
 }
 
-void pool_run(steer_pool *p, pool_fn fn, void *ctx) {
-  for (int k = 0; k < p->parts; k++) fn(ctx, k);
+void pool_run(steer_pool *p, pool_fn fn, void *ctx, int parts) {
+  (void)p;
+  for (int k = 0; k < parts; k++) fn(ctx, k);
 }
 
 int pool_parts(const steer_pool *p) { return p->parts; }

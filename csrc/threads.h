@@ -8,8 +8,9 @@ typedef void (*pool_fn)(void *ctx, int part);
 /* A pool running `parts` parts at once (parts - 1 worker threads); NULL
    when threads or memory are missing. */
 steer_pool *pool_create(int parts);
-/* Runs fn(ctx, part) for every part and returns when all are done. */
-void pool_run(steer_pool *p, pool_fn fn, void *ctx);
+/* Runs fn(ctx, part) for part 0..parts-1 (parts <= the pool's) and
+   returns when all are done. */
+void pool_run(steer_pool *p, pool_fn fn, void *ctx, int parts);
 int pool_parts(const steer_pool *p);
 void pool_destroy(steer_pool *p);
 

@@ -43,7 +43,7 @@ void *world_alloc(steer_world *w, void *ptr, size_t osize, size_t nsize) {
 steer_status world_grow(steer_world *w, void **arr, size_t size, size_t *cap,
                         size_t need) {
   if (need <= *cap) return STEER_OK;
-  size_t n = *cap < 8 ? 16 : *cap * 2;
+  size_t n = *cap < 8 ? 16 : *cap + *cap / 2; /* 1.5x: less slack than 2x */
   if (n < need) n = need;
   if (n > SIZE_MAX / size) return STEER_ENOMEM;
   void *p = world_alloc(w, *arr, *cap * size, n * size);
@@ -84,6 +84,17 @@ steer_world *steer_world_create(const steer_world_def *def) {
   w->memory = sizeof *w;
   w->free_slot = SLOT_NONE;
   grid_init(&w->grid, d.cell_size, d.wrap, d.width, d.height);
+  /* a crowd of known size gets exactly the room it needs, once */
+  if (d.capacity > 0 &&
+      (world_reserve_agents(w, d.capacity) ||
+       world_grow(w, (void **)&w->slots, sizeof(slot_info), &w->slot_cap,
+                  d.capacity) ||
+       grid_reserve(w, &w->grid, d.capacity) ||
+       world_grow(w, (void **)&w->forces, sizeof(steer_vec2), &w->forces_cap,
+                  d.capacity))) {
+    steer_world_destroy(w);
+    return NULL;
+  }
   return w;
 }
 
@@ -101,6 +112,7 @@ void steer_world_destroy(steer_world *w) {
     steer_program_release(w->program[i]);
   }
   world_alloc(w, w->forces, w->forces_cap * sizeof(steer_vec2), 0);
+  world_alloc(w, w->order, w->order_cap * sizeof(uint32_t), 0);
   pool_destroy(w->pool);
   grid_free(w, &w->grid);
   world_alloc(w, w->agent_block, w->capacity * AGENT_BYTES, 0);
@@ -130,7 +142,7 @@ static void carve(steer_world *w, char *block, size_t cap) {
 
 steer_status world_reserve_agents(steer_world *w, size_t need) {
   if (need <= w->capacity) return STEER_OK;
-  size_t cap = w->capacity < 8 ? 16 : w->capacity * 2;
+  size_t cap = w->capacity < 8 ? 16 : w->capacity + w->capacity / 2;
   if (cap < need) cap = need;
   if (cap > SIZE_MAX / AGENT_BYTES) return STEER_ENOMEM;
   char *block = world_alloc(w, NULL, 0, cap * AGENT_BYTES);

@@ -69,6 +69,8 @@ struct steer_world {
   struct steer_pool *pool; /* the step's threads, made at the first step */
   steer_vec2 *forces; /* step scratch: one force per agent */
   size_t forces_cap;
+  uint32_t *order;    /* sort scratch: one index per agent */
+  size_t order_cap;
   steer_stats stats;  /* of the last step */
 };
 
@@ -93,10 +95,10 @@ static inline steer_vec2 world_vel(const steer_world *w, size_t i) {
 
 /* Orders the agents by grid bucket (stable) and relinks the grid: from then
    on every walk over neighbors depends only on the agents' order and state.
-   scratch holds WORLD_SORT_SCRATCH bytes per agent (the step lends its
-   force buffer); world_sort_now allocates its own. */
-#define WORLD_SORT_SCRATCH 12
-void world_sort(steer_world *w, void *scratch);
+   dest: scratch of one uint32 per agent. world_sort_now uses w->order,
+   growing it first (the only way it can fail). */
+void world_sort(steer_world *w, uint32_t *dest);
+struct steer_pool;
 steer_status world_sort_now(steer_world *w);
 
 /* Room for `need` agents in the agent arrays (nothing else changes). */
@@ -162,11 +164,11 @@ steer_vec2 flock_cohesion_force(const steer_world *w, size_t i,
 /* The force of agent i's weighted flocking program from its sums. */
 steer_vec2 program_flocking(const steer_world *w, size_t i,
                             const steer_program *p, const flock_sums *s);
-/* Forces of the agents of dense-grid cell b (agents sorted by cell): the
-   crowd kernel for weighted flocking programs, the general path for the
-   rest. */
+/* Forces of the agents of dense-grid cell b (agents sorted by cell), into
+   forces[i - base]: the crowd kernel for weighted flocking programs, the
+   general path for the rest. */
 void crowd_cell_forces(steer_world *w, size_t b, double dt,
-                       steer_vec2 *forces, steer_stats *stats);
+                       steer_vec2 *forces, size_t base, steer_stats *stats);
 
 /* Obstacle avoidance whose reach is obstacle + agent radius + extra. */
 steer_vec2 avoid_obstacles(const steer_world *w, size_t i,

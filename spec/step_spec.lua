@@ -289,3 +289,48 @@ describe("results of a step", function()
     assert.is_true(moved > 60)
   end)
 end)
+
+describe("threads", function()
+  -- a crowd big enough to be split (4096 agents and more), with programs
+  -- that stream (flocking, wander, paths) and one that forces buffering
+  -- (an agent target)
+  local function crowd(threads, chase)
+    local n = 5000
+    local side = math.sqrt(n) * 4
+    local world = steer.world{ bounds = { side, side }, wrap = true, seed = 3,
+                               threads = threads }
+    local path = steer.path{ { 10, 10 }, { 200, 10 }, { 200, 200 }, loop = true }
+    local flock = steer.program{ { "separation", radius = 1.5, weight = 1.5 },
+      { "alignment", radius = 5 }, { "cohesion", radius = 5 } }
+    local first
+    for k = 1, n do
+      local a = world:add{ x = (k * 7.31) % side, y = (k * 3.77) % side,
+                           vx = math.cos(k), vy = math.sin(k), max_speed = 2.5, max_force = 4 }
+      first = first or a
+      if k % 10 == 0 then
+        a:set_behaviors{ { "wander" }, { "follow", path = path }, { "separation", radius = 2 } }
+      elseif chase and k % 10 == 1 then
+        a:set_behaviors{ { "pursue", target = first }, { "alignment", radius = 5 } }
+      else
+        a:set_behaviors(flock)
+      end
+    end
+    for _ = 1, 20 do world:step(0.1) end
+    return world
+  end
+
+  it("give bit-identical results for any thread count, streamed or buffered", function()
+    for _, chase in ipairs{ false, true } do
+      local one = crowd(1, chase):snapshot()
+      assert.are.equal(one, crowd(2, chase):snapshot())
+      assert.are.equal(one, crowd(3, chase):snapshot())
+    end
+  end)
+
+  it("rejects a bad thread count", function()
+    assert.matches("field 'threads': integer 1..64 expected, got 1.5",
+      support.error_of(steer.world, { threads = 1.5 }))
+    assert.matches("field 'threads': positive number expected, got 0",
+      support.error_of(steer.world, { threads = 0 }))
+  end)
+end)

@@ -50,6 +50,12 @@ static steer_world_def read_world_def(lua_State *L) {
   lua_getfield(L, 1, "wrap");
   d.wrap = lua_toboolean(L, -1);
   lua_pop(L, 1);
+  if (opt_field(L, 1, "capacity")) {
+    double n = field_number(L, 1, "world", 1, "capacity");
+    if (n != (double)(size_t)n || n > 67108864.0)
+      arg_error(L, "world", 1, "field 'capacity': integer 0..2^26 expected, got %.14g", n);
+    d.capacity = (size_t)n;
+  }
   if (opt_field(L, 1, "threads")) {
     double t = field_number(L, 2, "world", 1, "threads");
     if (t != (double)(int)t || t > STEER_MAX_THREADS)
