@@ -1,4 +1,5 @@
 /* world.c - the steer.World type: creation, agents, queries, obstacles. */
+#include <stdio.h>
 #include <string.h>
 #include "binding.h"
 
@@ -19,7 +20,9 @@ static double field_number(lua_State *L, int kind, const char *fname,
   if (lua_type(L, -1) != LUA_TNUMBER)
     arg_error(L, fname, argn, "field '%s': number expected, got %s", key,
               luaL_typename(L, -1));
-  double v = validate_num(L, lua_tonumber(L, -1), kind, fname, argn, key);
+  char what[64];
+  snprintf(what, sizeof what, "field '%s'", key);
+  double v = validate_num(L, lua_tonumber(L, -1), kind, fname, argn, what);
   lua_pop(L, 1);
   return v;
 }
