@@ -24,6 +24,14 @@
 
 #define STEER_VERSION "0.1.0"
 
+/* Marks the public functions: visible even in a build that hides the rest
+   (-fvisibility=hidden), so LuaJIT's FFI can call them in the module. */
+#if defined(__GNUC__)
+#define STEER_API __attribute__((visibility("default")))
+#else
+#define STEER_API
+#endif
+
 /// Largest magnitude any input number may have. Squares of differences of such
 /// numbers stay finite, so lengths and distance tests never overflow.
 #define STEER_LIMIT 1e150
@@ -46,67 +54,67 @@ typedef enum steer_status {
 /* Vector helpers                                                           */
 
 /// Length, computed without overflow or underflow for any finite vector.
-double steer_length(steer_vec2 v);
+STEER_API double steer_length(steer_vec2 v);
 /// Unit vector along v; the zero vector when |v| <= STEER_EPSILON.
-steer_vec2 steer_normalize(steer_vec2 v);
+STEER_API steer_vec2 steer_normalize(steer_vec2 v);
 /// v scaled down to length max when it is longer (|v|^2 > max^2).
-steer_vec2 steer_clamp(steer_vec2 v, double max);
+STEER_API steer_vec2 steer_clamp(steer_vec2 v, double max);
 /// a + (b - a) * t.
-steer_vec2 steer_lerp(steer_vec2 a, steer_vec2 b, double t);
+STEER_API steer_vec2 steer_lerp(steer_vec2 a, steer_vec2 b, double t);
 
 /* ------------------------------------------------------------------------ */
 /* Stateless behaviors (API.md section 2): pure functions of their inputs.  */
 
 /// clamp(normalize(t - p) * max_speed - v, max_force)
-steer_vec2 steer_seek(steer_vec2 p, steer_vec2 v, steer_vec2 t,
+STEER_API steer_vec2 steer_seek(steer_vec2 p, steer_vec2 v, steer_vec2 t,
                       double max_speed, double max_force);
 /// As seek, fleeing from t.
-steer_vec2 steer_flee(steer_vec2 p, steer_vec2 v, steer_vec2 t,
+STEER_API steer_vec2 steer_flee(steer_vec2 p, steer_vec2 v, steer_vec2 t,
                       double max_speed, double max_force);
 /// Seek whose desired speed ramps down linearly inside slowing_radius.
-steer_vec2 steer_arrive(steer_vec2 p, steer_vec2 v, steer_vec2 t,
+STEER_API steer_vec2 steer_arrive(steer_vec2 p, steer_vec2 v, steer_vec2 t,
                         double max_speed, double max_force,
                         double slowing_radius);
 /// Lookahead T = |t - p| / max_speed (0 when max_speed is 0, at most
 /// STEER_LIMIT); the point pursue/evade aim at is t + tv * T.
-steer_vec2 steer_predict(steer_vec2 p, steer_vec2 t, steer_vec2 tv,
+STEER_API steer_vec2 steer_predict(steer_vec2 p, steer_vec2 t, steer_vec2 tv,
                          double max_speed);
 /// seek(steer_predict(...))
-steer_vec2 steer_pursue(steer_vec2 p, steer_vec2 v, steer_vec2 t,
+STEER_API steer_vec2 steer_pursue(steer_vec2 p, steer_vec2 v, steer_vec2 t,
                         steer_vec2 tv, double max_speed, double max_force);
 /// flee(steer_predict(...))
-steer_vec2 steer_evade(steer_vec2 p, steer_vec2 v, steer_vec2 t,
+STEER_API steer_vec2 steer_evade(steer_vec2 p, steer_vec2 v, steer_vec2 t,
                        steer_vec2 tv, double max_speed, double max_force);
 /// clamp(sum of weights[i] * forces[i], max_force)
-steer_vec2 steer_weighted(double max_force, const steer_vec2 *forces,
+STEER_API steer_vec2 steer_weighted(double max_force, const steer_vec2 *forces,
                           const double *weights, size_t n);
 /// The first force with squared length > 1e-4, clamped; else zero.
-steer_vec2 steer_priority(double max_force, const steer_vec2 *forces, size_t n);
+STEER_API steer_vec2 steer_priority(double max_force, const steer_vec2 *forces, size_t n);
 /// Running sum in order until its length reaches max_force; the force that
 /// crosses the limit is cut to fit.
-steer_vec2 steer_prioritized_sum(double max_force, const steer_vec2 *forces,
+STEER_API steer_vec2 steer_prioritized_sum(double max_force, const steer_vec2 *forces,
                                  size_t n);
 /// Adds f to the running total *sum without letting |*sum| pass max_force.
 /// Returns 0 once the budget is used up (callers stop there).
-int steer_accumulate(steer_vec2 *sum, steer_vec2 f, double max_force);
+STEER_API int steer_accumulate(steer_vec2 *sum, steer_vec2 f, double max_force);
 /// forward * distance + (cos angle, sin angle) * radius, where forward is
 /// normalize(v), or (1, 0) when |v|^2 <= 1e-4.
-steer_vec2 steer_wander_force(steer_vec2 v, double angle, double distance,
+STEER_API steer_vec2 steer_wander_force(steer_vec2 v, double angle, double distance,
                               double radius);
 /// The pipeline of API.md section 1 (semi-implicit Euler, mass 1):
 /// f = clamp(f, max_force); v = clamp(v + f dt, max_speed); p = p + v dt.
-void steer_integrate(steer_vec2 *p, steer_vec2 *v, steer_vec2 f,
+STEER_API void steer_integrate(steer_vec2 *p, steer_vec2 *v, steer_vec2 f,
                      double max_speed, double max_force, double dt);
 
 /* ------------------------------------------------------------------------ */
 /* Random numbers: the 32-bit LCG s = s * 1103515245 + 12345 (mod 2^32).   */
 
 /// Advances *state and returns r = -1 + 2 * (s / 4294967295), in [-1, 1].
-double steer_rng_signed(uint32_t *state);
+STEER_API double steer_rng_signed(uint32_t *state);
 /// Advances *state and returns s / 4294967295, in [0, 1].
-double steer_rng_unit(uint32_t *state);
+STEER_API double steer_rng_unit(uint32_t *state);
 /// The generator state a new agent starts with, from the world seed and id.
-uint32_t steer_rng_seed_for(uint32_t world_seed, uint64_t id);
+STEER_API uint32_t steer_rng_seed_for(uint32_t world_seed, uint64_t id);
 
 /* ------------------------------------------------------------------------ */
 /* Paths: immutable polylines, reference counted (programs and agents that  */
@@ -115,12 +123,12 @@ uint32_t steer_rng_seed_for(uint32_t world_seed, uint64_t id);
 typedef struct steer_path steer_path;
 
 /// NULL when n == 0 or memory runs out. The new path has one reference.
-steer_path *steer_path_create(const steer_vec2 *points, size_t n, int loop);
-void steer_path_retain(steer_path *path);
-void steer_path_release(steer_path *path);
-size_t steer_path_count(const steer_path *path);
-steer_vec2 steer_path_point(const steer_path *path, size_t i); /* 0-based */
-int steer_path_loops(const steer_path *path);
+STEER_API steer_path *steer_path_create(const steer_vec2 *points, size_t n, int loop);
+STEER_API void steer_path_retain(steer_path *path);
+STEER_API void steer_path_release(steer_path *path);
+STEER_API size_t steer_path_count(const steer_path *path);
+STEER_API steer_vec2 steer_path_point(const steer_path *path, size_t i); /* 0-based */
+STEER_API int steer_path_loops(const steer_path *path);
 
 /* ------------------------------------------------------------------------ */
 /* Worlds and agents                                                        */
@@ -168,45 +176,53 @@ typedef enum steer_field {
 
 /// The allocator for paths, programs and worlds created without one
 /// (NULL restores malloc/realloc/free). Set it before creating anything.
-void steer_set_allocator(steer_alloc_fn alloc, void *ud);
+STEER_API void steer_set_allocator(steer_alloc_fn alloc, void *ud);
 
-steer_world_def steer_world_def_default(void);
-steer_agent_def steer_agent_def_default(void);
+STEER_API steer_world_def steer_world_def_default(void);
+STEER_API steer_agent_def steer_agent_def_default(void);
 
 /// NULL when memory runs out.
-steer_world *steer_world_create(const steer_world_def *def);
-void steer_world_destroy(steer_world *w);
+STEER_API steer_world *steer_world_create(const steer_world_def *def);
+STEER_API void steer_world_destroy(steer_world *w);
 /// Bytes currently allocated by the world.
-size_t steer_world_memory(const steer_world *w);
+STEER_API size_t steer_world_memory(const steer_world *w);
 /// The definition the world was created with (cell_size as requested).
-steer_world_def steer_world_get_def(const steer_world *w);
+STEER_API steer_world_def steer_world_get_def(const steer_world *w);
 
 /// Adds an agent; *id receives its id. STEER_ENOMEM leaves the world as it was.
-steer_status steer_world_add(steer_world *w, const steer_agent_def *def,
+STEER_API steer_status steer_world_add(steer_world *w, const steer_agent_def *def,
                              steer_id *id);
 /// Removes a live agent (STEER_EINVAL for a stale id).
-steer_status steer_world_remove(steer_world *w, steer_id id);
+STEER_API steer_status steer_world_remove(steer_world *w, steer_id id);
 /// Number of live agents.
-size_t steer_world_count(const steer_world *w);
+STEER_API size_t steer_world_count(const steer_world *w);
 /// Dense index 0..count-1 of a live agent, or -1 when the id is stale.
-long steer_world_index(const steer_world *w, steer_id id);
-steer_id steer_world_id_at(const steer_world *w, size_t index);
+STEER_API long steer_world_index(const steer_world *w, steer_id id);
+STEER_API steer_id steer_world_id_at(const steer_world *w, size_t index);
 /// Iteration in a stable order that survives removals: pass 0 to start, then
 /// the previous result; returns 0 at the end.
-steer_id steer_world_next_id(const steer_world *w, steer_id after);
+STEER_API steer_id steer_world_next_id(const steer_world *w, steer_id after);
 
-double steer_agent_get(const steer_world *w, size_t i, steer_field f);
+STEER_API double steer_agent_get(const steer_world *w, size_t i, steer_field f);
 /// Writes one field. Positions wrap (torus) or clamp (bounded world) and the
 /// spatial grid follows. STEER_ENOMEM leaves the agent as it was.
-steer_status steer_agent_set(steer_world *w, size_t i, steer_field f,
+STEER_API steer_status steer_agent_set(steer_world *w, size_t i, steer_field f,
                              double value);
-steer_vec2 steer_agent_position(const steer_world *w, size_t i);
-steer_vec2 steer_agent_velocity(const steer_world *w, size_t i);
+STEER_API steer_vec2 steer_agent_position(const steer_world *w, size_t i);
+STEER_API steer_vec2 steer_agent_velocity(const steer_world *w, size_t i);
 /// Sets the generator state of the agent.
-steer_status steer_agent_seed(steer_world *w, size_t i, uint32_t state);
+STEER_API steer_status steer_agent_seed(steer_world *w, size_t i, uint32_t state);
+
+/// Direct read access to the agents' positions and velocities, indexed
+/// 0..count-1 in the world's internal order (which adding, removing and
+/// stepping change); returns count. Valid until the next call that adds,
+/// removes or steps agents.
+STEER_API size_t steer_world_columns(const steer_world *w, const double **x,
+                                     const double **y, const double **vx,
+                                     const double **vy);
 
 /// The shortest offset from a to b (wrapped on a torus).
-steer_vec2 steer_world_offset(const steer_world *w, steer_vec2 a, steer_vec2 b);
+STEER_API steer_vec2 steer_world_offset(const steer_world *w, steer_vec2 a, steer_vec2 b);
 
 /* Queries: the spatial grid answers them, never a scan of every agent. */
 
@@ -215,63 +231,97 @@ steer_vec2 steer_world_offset(const steer_world *w, steer_vec2 a, steer_vec2 b);
 /// visitor may stop the query by returning nonzero. The world must not be
 /// changed during the query.
 typedef int (*steer_visit_fn)(void *ud, size_t index);
-void steer_world_query(const steer_world *w, double x, double y,
+STEER_API void steer_world_query(const steer_world *w, double x, double y,
                        double radius, long exclude, steer_visit_fn visit,
                        void *ud);
 
 /* Obstacles (circles) and walls (segments). Both return a 1-based number. */
-steer_status steer_world_add_obstacle(steer_world *w, double x, double y,
+STEER_API steer_status steer_world_add_obstacle(steer_world *w, double x, double y,
                                       double radius, size_t *number);
-steer_status steer_world_add_wall(steer_world *w, steer_vec2 a, steer_vec2 b,
+STEER_API steer_status steer_world_add_wall(steer_world *w, steer_vec2 a, steer_vec2 b,
                                   size_t *number);
-size_t steer_world_obstacle_count(const steer_world *w);
-size_t steer_world_wall_count(const steer_world *w);
+STEER_API size_t steer_world_obstacle_count(const steer_world *w);
+STEER_API size_t steer_world_wall_count(const steer_world *w);
 /// Obstacle i (0-based) as x, y, radius.
-void steer_world_obstacle(const steer_world *w, size_t i, double out[3]);
+STEER_API void steer_world_obstacle(const steer_world *w, size_t i, double out[3]);
 /// Wall i (0-based) as x1, y1, x2, y2.
-void steer_world_wall(const steer_world *w, size_t i, double out[4]);
-void steer_world_clear_obstacles(steer_world *w);
-void steer_world_clear_walls(steer_world *w);
+STEER_API void steer_world_wall(const steer_world *w, size_t i, double out[4]);
+STEER_API void steer_world_clear_obstacles(steer_world *w);
+STEER_API void steer_world_clear_walls(steer_world *w);
 
 /* ------------------------------------------------------------------------ */
 /* Agent behaviors: each returns a force for agent i and changes nothing but */
 /* that agent's own bookkeeping (wander angle, generator, path progress).   */
 /* Targets are points; on a torus the shortest wrapped offset is used.      */
 
-steer_vec2 steer_agent_seek(const steer_world *w, size_t i, steer_vec2 t);
+STEER_API steer_vec2 steer_agent_seek(const steer_world *w, size_t i, steer_vec2 t);
 /// panic_radius < 0: no panic radius. Outside it (d > panic_radius): zero.
-steer_vec2 steer_agent_flee(const steer_world *w, size_t i, steer_vec2 t,
+STEER_API steer_vec2 steer_agent_flee(const steer_world *w, size_t i, steer_vec2 t,
                             double panic_radius);
-steer_vec2 steer_agent_arrive(const steer_world *w, size_t i, steer_vec2 t,
+STEER_API steer_vec2 steer_agent_arrive(const steer_world *w, size_t i, steer_vec2 t,
                               double slowing_radius);
-steer_vec2 steer_agent_pursue(const steer_world *w, size_t i, size_t target);
-steer_vec2 steer_agent_evade(const steer_world *w, size_t i, size_t target);
+STEER_API steer_vec2 steer_agent_pursue(const steer_world *w, size_t i, size_t target);
+STEER_API steer_vec2 steer_agent_evade(const steer_world *w, size_t i, size_t target);
 /// Advances the agent's generator and wander angle. Needs the agent's cold
 /// state, so it can fail with STEER_ENOMEM (then nothing changed).
-steer_status steer_agent_wander(steer_world *w, size_t i, steer_vec2 *force);
-steer_vec2 steer_agent_avoid_obstacles(const steer_world *w, size_t i,
+STEER_API steer_status steer_agent_wander(steer_world *w, size_t i, steer_vec2 *force);
+STEER_API steer_vec2 steer_agent_avoid_obstacles(const steer_world *w, size_t i,
                                        double feeler_length);
-steer_vec2 steer_agent_avoid_walls(const steer_world *w, size_t i,
+STEER_API steer_vec2 steer_agent_avoid_walls(const steer_world *w, size_t i,
                                    double feeler_length);
 /// Path following; the agent remembers its waypoint on `path` (following a
 /// different path starts that one at its first waypoint).
-steer_status steer_agent_follow(steer_world *w, size_t i, steer_path *path,
+STEER_API steer_status steer_agent_follow(steer_world *w, size_t i, steer_path *path,
                                 double arrival_radius, double slowing_radius,
                                 steer_vec2 *force);
 /// The path agent i follows - through its program's first entry with a path
 /// target, else through steer_agent_follow - with, in *index, the 0-based
 /// waypoint it heads for; NULL when it follows none. A non-NULL `path`
 /// restricts the search to that path.
-const steer_path *steer_agent_path(const steer_world *w, size_t i,
+STEER_API const steer_path *steer_agent_path(const steer_world *w, size_t i,
                                    const steer_path *path, size_t *index);
-steer_vec2 steer_agent_separation(const steer_world *w, size_t i,
+STEER_API steer_vec2 steer_agent_separation(const steer_world *w, size_t i,
                                   double radius);
-steer_vec2 steer_agent_alignment(const steer_world *w, size_t i, double radius);
-steer_vec2 steer_agent_cohesion(const steer_world *w, size_t i, double radius);
+STEER_API steer_vec2 steer_agent_alignment(const steer_world *w, size_t i, double radius);
+STEER_API steer_vec2 steer_agent_cohesion(const steer_world *w, size_t i, double radius);
 /// Applies the pipeline to agent i, keeps it inside the world (wrap or
 /// clamp; on a clamped world the velocity loses its component into the
 /// edge) and updates the grid.
-void steer_agent_apply(steer_world *w, size_t i, steer_vec2 f, double dt);
+STEER_API void steer_agent_apply(steer_world *w, size_t i, steer_vec2 f, double dt);
+
+/* ------------------------------------------------------------------------ */
+/* Flat entry points for LuaJIT FFI callers (flat.c): agents by id, scalars */
+/* in, results in out[0..1]; return 0 done, 1 stale id, 2 out of memory.   */
+
+/// Read-only pseudo fields of steer_flat_get, after the steer_field codes.
+enum {
+  STEER_FLAT_SPEED = 100, STEER_FLAT_HEADING, STEER_FLAT_POSITION,
+  STEER_FLAT_VELOCITY
+};
+STEER_API int steer_flat_seek(steer_world *w, steer_id id, double x, double y,
+                              double out[2]);
+STEER_API int steer_flat_flee(steer_world *w, steer_id id, double x, double y,
+                              double panic_radius, double out[2]);
+STEER_API int steer_flat_arrive(steer_world *w, steer_id id, double x,
+                                double y, double slowing_radius,
+                                double out[2]);
+/// Pursue (evade = 0) or evade the agent `target`.
+STEER_API int steer_flat_pursue(steer_world *w, steer_id id, steer_id target,
+                                int evade, double out[2]);
+STEER_API int steer_flat_wander(steer_world *w, steer_id id, double out[2]);
+/// rule: STEER_SEPARATION, STEER_ALIGNMENT or STEER_COHESION.
+STEER_API int steer_flat_flock(steer_world *w, steer_id id, int rule,
+                               double radius, double out[2]);
+/// Obstacles (walls = 0) or walls.
+STEER_API int steer_flat_avoid(steer_world *w, steer_id id, int walls,
+                               double feeler_length, double out[2]);
+STEER_API int steer_flat_apply(steer_world *w, steer_id id, double fx,
+                               double fy, double dt);
+/// A steer_field or a STEER_FLAT_* pseudo field into out.
+STEER_API int steer_flat_get(const steer_world *w, steer_id id, int field,
+                             double out[2]);
+STEER_API int steer_flat_set(steer_world *w, steer_id id, int field,
+                             double value);
 
 /* ------------------------------------------------------------------------ */
 /* Behavior programs (API.md section 4): a list of behavior entries and how */
@@ -325,38 +375,38 @@ typedef struct steer_entry {
 typedef struct steer_program steer_program;
 
 /// An entry of behavior b with every parameter at its default.
-steer_entry steer_entry_default(steer_behavior b);
+STEER_API steer_entry steer_entry_default(steer_behavior b);
 /// Copies the entries (retaining their paths). smoothing in [0, 1] or < 0
 /// for none; hold >= 0 (priority only). NULL when memory runs out.
-steer_program *steer_program_create(steer_combine combine, double smoothing,
+STEER_API steer_program *steer_program_create(steer_combine combine, double smoothing,
                                     double hold, const steer_entry *entries,
                                     size_t n);
-void steer_program_retain(steer_program *p);
-void steer_program_release(steer_program *p);
-steer_combine steer_program_combine(const steer_program *p);
-double steer_program_smoothing(const steer_program *p);
-double steer_program_hold(const steer_program *p);
-size_t steer_program_count(const steer_program *p);
-const steer_entry *steer_program_entry(const steer_program *p, size_t k);
+STEER_API void steer_program_retain(steer_program *p);
+STEER_API void steer_program_release(steer_program *p);
+STEER_API steer_combine steer_program_combine(const steer_program *p);
+STEER_API double steer_program_smoothing(const steer_program *p);
+STEER_API double steer_program_hold(const steer_program *p);
+STEER_API size_t steer_program_count(const steer_program *p);
+STEER_API const steer_entry *steer_program_entry(const steer_program *p, size_t k);
 /// Same combine mode, parameters and entries (targets included).
-int steer_program_equal(const steer_program *a, const steer_program *b);
+STEER_API int steer_program_equal(const steer_program *a, const steer_program *b);
 
 /// Gives agent i the program (retained; NULL clears). The agent's program
 /// bookkeeping starts afresh. STEER_ENOMEM leaves the old program in place.
-steer_status steer_agent_set_program(steer_world *w, size_t i,
+STEER_API steer_status steer_agent_set_program(steer_world *w, size_t i,
                                      steer_program *p);
-steer_program *steer_agent_program(const steer_world *w, size_t i);
+STEER_API steer_program *steer_agent_program(const steer_world *w, size_t i);
 /// Changes the target or weight of entry k of the agent's program without
 /// touching other agents that share it (copy on write).
-steer_status steer_agent_set_target(steer_world *w, size_t i, size_t k,
+STEER_API steer_status steer_agent_set_target(steer_world *w, size_t i, size_t k,
                                     steer_target t);
-steer_status steer_agent_set_weight(steer_world *w, size_t i, size_t k,
+STEER_API steer_status steer_agent_set_weight(steer_world *w, size_t i, size_t k,
                                     double weight);
 /// The combined force of the agent's program now, advancing its
 /// bookkeeping as a step would; zero without a program.
-steer_vec2 steer_agent_steering(steer_world *w, size_t i, double dt);
+STEER_API steer_vec2 steer_agent_steering(steer_world *w, size_t i, double dt);
 /// The entry that won the last priority/dither combination, or -1.
-long steer_agent_active_entry(const steer_world *w, size_t i);
+STEER_API long steer_agent_active_entry(const steer_world *w, size_t i);
 
 typedef struct steer_stats {
   size_t agents;      /* agents stepped */
@@ -369,20 +419,20 @@ typedef struct steer_stats {
 /// every integration (agents without a program coast), then the grid.
 /// STEER_ENOMEM (only possible when the world grew since the last step)
 /// leaves the world untouched.
-steer_status steer_world_step(steer_world *w, double dt);
+STEER_API steer_status steer_world_step(steer_world *w, double dt);
 /// Counters of the last step.
-steer_stats steer_world_stats(const steer_world *w);
+STEER_API steer_stats steer_world_stats(const steer_world *w);
 
 /* Snapshots: the complete simulation state as bytes (format in
    docs/SNAPSHOT.md). Restoring continues bit-identically. */
 typedef int (*steer_write_fn)(void *ud, const void *bytes, size_t n);
 /// Writes the snapshot through `write` (a nonzero return aborts: EINVAL).
-steer_status steer_world_snapshot(steer_world *w, steer_write_fn write,
+STEER_API steer_status steer_world_snapshot(steer_world *w, steer_write_fn write,
                                   void *ud);
 /// A new world from a snapshot, or NULL with *error set to a message
 /// (corrupt, truncated, unsupported version, out of memory). alloc may be
 /// NULL for malloc.
-steer_world *steer_world_restore(const void *bytes, size_t n,
+STEER_API steer_world *steer_world_restore(const void *bytes, size_t n,
                                  steer_alloc_fn alloc, void *alloc_ud,
                                  const char **error);
 

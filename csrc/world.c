@@ -416,6 +416,16 @@ steer_status steer_agent_set(steer_world *w, size_t i, steer_field f,
   return STEER_OK;
 }
 
+size_t steer_world_columns(const steer_world *w, const double **x,
+                           const double **y, const double **vx,
+                           const double **vy) {
+  if (x) *x = w->x;
+  if (y) *y = w->y;
+  if (vx) *vx = w->vx;
+  if (vy) *vy = w->vy;
+  return w->count;
+}
+
 steer_vec2 steer_agent_position(const steer_world *w, size_t i) {
   return world_pos(w, i);
 }

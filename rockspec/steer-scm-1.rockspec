@@ -20,9 +20,10 @@ build = {
   type = "builtin",
   modules = {
     ["steer"] = "lua/steer/init.lua",
+    ["steer.ffi"] = "lua/steer/ffi.lua",
     ["steer.core"] = {
       sources = {
-        "csrc/agent.c", "csrc/behaviors.c", "csrc/crowd.c", "csrc/flocking.c", "csrc/grid.c",
+        "csrc/agent.c", "csrc/behaviors.c", "csrc/crowd.c", "csrc/flat.c", "csrc/flocking.c", "csrc/grid.c",
         "csrc/obstacles.c", "csrc/path.c", "csrc/program.c", "csrc/random.c",
         "csrc/snapshot.c", "csrc/sort.c", "csrc/step.c", "csrc/threads.c",
         "csrc/world.c",

@@ -349,6 +349,62 @@ static int w_add_wall(lua_State *L) {
   return 1;
 }
 
+/* The table to fill: argument 2 when given (reused), else a new one. */
+static int fill_target(lua_State *L, const char *fname, size_t slots) {
+  if (lua_isnoneornil(L, 2)) {
+    lua_createtable(L, (int)slots, 0);
+  } else {
+    if (!lua_istable(L, 2)) type_error(L, 2, fname, 1, "table");
+    lua_pushvalue(L, 2);
+  }
+  return lua_gettop(L);
+}
+
+/* Drops entries after the first `used` of a reused table. */
+static void truncate(lua_State *L, int t, size_t used) {
+  for (int k = (int)used + 1;; k++) {
+    lua_rawgeti(L, t, k);
+    int more = !lua_isnil(L, -1);
+    lua_pop(L, 1);
+    if (!more) break;
+    lua_pushnil(L);
+    lua_rawseti(L, t, k);
+  }
+}
+
+/* world:positions([t]) -> {x1, y1, x2, y2, ...}, n: every position in one
+   call (for drawing), reusing t; the order is the world's internal order,
+   the same as world:ids() until agents are added, removed or stepped */
+static int w_positions(lua_State *L) {
+  lworld *box = check_world(L, 1, "positions", 0);
+  const double *x, *y;
+  size_t n = steer_world_columns(box->w, &x, &y, NULL, NULL);
+  int t = fill_target(L, "positions", 2 * n);
+  for (size_t i = 0; i < n; i++) {
+    lua_pushnumber(L, x[i]);
+    lua_rawseti(L, t, (int)(2 * i + 1));
+    lua_pushnumber(L, y[i]);
+    lua_rawseti(L, t, (int)(2 * i + 2));
+  }
+  truncate(L, t, 2 * n);
+  lua_pushinteger(L, (lua_Integer)n);
+  return 2;
+}
+
+/* world:ids([t]) -> {id1, id2, ...}, n in the order of world:positions() */
+static int w_ids(lua_State *L) {
+  lworld *box = check_world(L, 1, "ids", 0);
+  size_t n = steer_world_count(box->w);
+  int t = fill_target(L, "ids", n);
+  for (size_t i = 0; i < n; i++) {
+    lua_pushinteger(L, (lua_Integer)steer_world_id_at(box->w, i));
+    lua_rawseti(L, t, (int)(i + 1));
+  }
+  truncate(L, t, n);
+  lua_pushinteger(L, (lua_Integer)n);
+  return 2;
+}
+
 /* world:obstacles() -> { {x =, y =, radius =}, ... } */
 static int w_obstacles(lua_State *L) {
   lworld *box = check_world(L, 1, "obstacles", 0);
@@ -437,6 +493,8 @@ void open_world(lua_State *L) {
       {"clear_obstacles", w_clear_obstacles},
       {"clear_walls", w_clear_walls},
       {"close", w_close},
+      {"positions", w_positions},
+      {"ids", w_ids},
       {NULL, NULL}};
   static const luaL_Reg meta[] = {{"__len", w_len},
                                   {"__gc", w_close},

@@ -1,0 +1,236 @@
+--- steer.ffi: the LuaJIT fast path for per-agent calls.
+--
+-- Under LuaJIT with the JIT on, the agent methods and fields used in
+-- per-agent loops (seek, flee, arrive, pursue, evade, wander, separation,
+-- alignment, cohesion, avoid_obstacles, avoid_walls, apply, position,
+-- velocity, and numeric fields) call the C core directly through the FFI,
+-- which the JIT compiles, instead of going through the Lua C API.
+-- Everything else, and every call whose arguments are not plain valid
+-- numbers, goes to the classic binding - so errors and results are the
+-- same either way. `require "steer"` loads this module automatically;
+-- require it yourself to switch it: `require("steer.ffi").enable(false)`.
+--
+-- Returns false where the fast path is unavailable (no FFI, JIT off, or
+-- the module's symbols cannot be loaded).
+
+local has_ffi, ffi = pcall(require, "ffi")
+if not has_ffi or not jit or not jit.status() then return false end
+
+local core = require "steer.core"
+local where = package.searchpath and package.searchpath("steer.core", package.cpath)
+if not where then return false end
+local loaded, C = pcall(ffi.load, where)
+if not loaded then return false end
+
+-- the first fields of the binding's userdata (csrc/binding/binding.h)
+pcall(ffi.cdef, [[
+typedef struct steer_world steer_world;
+typedef struct { steer_world *w; } steer_lworld;
+typedef struct { steer_lworld *box; uint64_t id; } steer_lagent;
+int steer_flat_seek(steer_world *w, uint64_t id, double x, double y, double *out);
+int steer_flat_flee(steer_world *w, uint64_t id, double x, double y, double panic, double *out);
+int steer_flat_arrive(steer_world *w, uint64_t id, double x, double y, double slowing, double *out);
+int steer_flat_pursue(steer_world *w, uint64_t id, uint64_t target, int evade, double *out);
+int steer_flat_wander(steer_world *w, uint64_t id, double *out);
+int steer_flat_flock(steer_world *w, uint64_t id, int rule, double radius, double *out);
+int steer_flat_avoid(steer_world *w, uint64_t id, int walls, double feeler, double *out);
+int steer_flat_apply(steer_world *w, uint64_t id, double fx, double fy, double dt);
+int steer_flat_get(const steer_world *w, uint64_t id, int field, double *out);
+int steer_flat_set(steer_world *w, uint64_t id, int field, double value);
+size_t steer_world_columns(const steer_world *w, const double **x, const double **y,
+                           const double **vx, const double **vy);
+]])
+
+local registry = debug.getregistry()
+local agent_mt, world_mt = registry["steer.Agent"], registry["steer.World"]
+local classic_index, classic_newindex = agent_mt.__index, agent_mt.__newindex
+-- the classic key table: method name -> C function, field name -> code
+local _, classic_keys = debug.getupvalue(classic_index, 1)
+
+local cast, agent_ptr = ffi.cast, ffi.typeof("steer_lagent *")
+local out = ffi.new("double[2]")
+local LIMIT = core.limit
+local getmetatable, type = getmetatable, type
+local SEPARATION, ALIGNMENT, COHESION = 9, 10, 11 -- steer_behavior codes
+
+-- a finite number within the limit / also not negative
+local function ok(v) return type(v) == "number" and v >= -LIMIT and v <= LIMIT end
+local function size(v) return type(v) == "number" and v >= 0 and v <= LIMIT end
+
+-- The world and id behind a live handle, or nil (closed world): the flat
+-- call then reports a stale id itself.
+local function handle(a)
+  local h = cast(agent_ptr, a)
+  return h.box.w, h.id
+end
+
+local methods = {}
+for name, value in pairs(classic_keys) do
+  if type(value) == "function" then methods[name] = value end
+end
+local classic = {}
+for name, f in pairs(methods) do classic[name] = f end
+
+-- Builds a method taking a point (x, y): fast when a is an agent and x, y
+-- (and the optional size argument) are valid numbers.
+local function point_method(name, call, default)
+  local slow = classic[name]
+  return function(...)
+    local a, x, y, r = ...
+    if getmetatable(a) == agent_mt and ok(x) and ok(y) and (r == nil or size(r)) then
+      local w, id = handle(a)
+      if w ~= nil and call(w, id, x, y, r == nil and default or r) == 0 then
+        return out[0], out[1]
+      end
+    end
+    return slow(...)
+  end
+end
+
+methods.seek = point_method("seek", function(w, id, x, y)
+  return C.steer_flat_seek(w, id, x, y, out)
+end, -1)
+methods.flee = point_method("flee", function(w, id, x, y, r)
+  return C.steer_flat_flee(w, id, x, y, r, out)
+end, -1)
+methods.arrive = point_method("arrive", function(w, id, x, y, r)
+  return C.steer_flat_arrive(w, id, x, y, r, out)
+end, 2)
+
+local function chase_method(name, evade)
+  local slow = classic[name]
+  return function(...)
+    local a, b = ...
+    if getmetatable(a) == agent_mt and getmetatable(b) == agent_mt then
+      local w, id = handle(a)
+      local wb, target = handle(b)
+      if w ~= nil and w == wb and C.steer_flat_pursue(w, id, target, evade, out) == 0 then
+        return out[0], out[1]
+      end
+    end
+    return slow(...)
+  end
+end
+methods.pursue = chase_method("pursue", 0)
+methods.evade = chase_method("evade", 1)
+
+methods.wander = function(...)
+  local a = ...
+  if getmetatable(a) == agent_mt then
+    local w, id = handle(a)
+    if w ~= nil and C.steer_flat_wander(w, id, out) == 0 then return out[0], out[1] end
+  end
+  return classic.wander(...)
+end
+
+local function sized_method(name, call, default)
+  local slow = classic[name]
+  return function(...)
+    local a, r = ...
+    if r == nil then r = default end
+    if getmetatable(a) == agent_mt and size(r) then
+      local w, id = handle(a)
+      if w ~= nil and call(w, id, r) == 0 then return out[0], out[1] end
+    end
+    return slow(...)
+  end
+end
+
+methods.separation = sized_method("separation", function(w, id, r)
+  return C.steer_flat_flock(w, id, SEPARATION, r, out)
+end)
+methods.alignment = sized_method("alignment", function(w, id, r)
+  return C.steer_flat_flock(w, id, ALIGNMENT, r, out)
+end)
+methods.cohesion = sized_method("cohesion", function(w, id, r)
+  return C.steer_flat_flock(w, id, COHESION, r, out)
+end)
+methods.avoid_obstacles = sized_method("avoid_obstacles", function(w, id, r)
+  return C.steer_flat_avoid(w, id, 0, r, out)
+end, 3)
+methods.avoid_walls = sized_method("avoid_walls", function(w, id, r)
+  return C.steer_flat_avoid(w, id, 1, r, out)
+end, 3)
+
+methods.apply = function(...)
+  local a, fx, fy, dt = ...
+  if getmetatable(a) == agent_mt and ok(fx) and ok(fy) and size(dt) and dt > 0 then
+    local w, id = handle(a)
+    if w ~= nil and C.steer_flat_apply(w, id, fx, fy, dt) == 0 then return end
+  end
+  return classic.apply(...)
+end
+
+local POSITION, VELOCITY, SPEED, HEADING = 102, 103, 100, 101
+local function pair_method(name, field)
+  local slow = classic[name]
+  return function(...)
+    local a = ...
+    if getmetatable(a) == agent_mt then
+      local w, id = handle(a)
+      if w ~= nil and C.steer_flat_get(w, id, field, out) == 0 then return out[0], out[1] end
+    end
+    return slow(...)
+  end
+end
+methods.position = pair_method("position", POSITION)
+methods.velocity = pair_method("velocity", VELOCITY)
+
+-- numeric fields: code, and whether writes must be sizes (>= 0)
+local readable = { speed = SPEED, heading = HEADING }
+local writable, sized = {}, {}
+for name, code in pairs(classic_keys) do
+  if type(code) == "number" and code < 11 then -- the steer_field codes
+    readable[name], writable[name] = code, code
+    sized[name] = code >= 4 and code ~= 10
+  end
+end
+
+local function fast_index(a, k)
+  local m = methods[k]
+  if m then return m end
+  local code = readable[k]
+  if code then
+    local w, id = handle(a)
+    if w ~= nil and C.steer_flat_get(w, id, code, out) == 0 then return out[0] end
+  end
+  return classic_index(a, k)
+end
+
+local function fast_newindex(a, k, v)
+  local code = writable[k]
+  if code and ok(v) and (v >= 0 or not sized[k]) then
+    local w, id = handle(a)
+    if w ~= nil and C.steer_flat_set(w, id, code, v) == 0 then return end
+  end
+  return classic_newindex(a, k, v)
+end
+
+-- world:columns() -> x, y, vx, vy (const double * into the world's arrays,
+-- 0-based, internal order), n. Zero copy: valid until agents are added,
+-- removed or stepped, or the world is closed.
+local columns = ffi.new("const double *[4]")
+local world_ptr = ffi.typeof("steer_lworld *")
+local function world_columns(world)
+  if getmetatable(world) ~= world_mt then
+    error("bad argument #0 to 'columns' (steer.World expected)", 2)
+  end
+  local w = cast(world_ptr, world).w
+  if w == nil then error("calling 'columns' on bad self (world is closed)", 2) end
+  local n = C.steer_world_columns(w, columns, columns + 1, columns + 2, columns + 3)
+  return columns[0], columns[1], columns[2], columns[3], tonumber(n)
+end
+
+local M = { enabled = false }
+
+--- Switches the fast path on (default once loaded) or off.
+function M.enable(on)
+  on = on ~= false
+  agent_mt.__index = on and fast_index or classic_index
+  agent_mt.__newindex = on and fast_newindex or classic_newindex
+  M.enabled = on
+  return M
+end
+
+world_mt.__index.columns = world_columns
+return M.enable(true)
