@@ -79,13 +79,18 @@ int steer_accumulate(steer_vec2 *sum, steer_vec2 f, double max_force) {
   double used = v2_len(*sum);
   if (used >= max_force) return 0;
   double len = v2_len(f);
-  steer_vec2 dir = v2_normalize(f);
+  /* f / len, not normalize(): a force shorter than 1e-5 still has a
+     direction when max_force is that small too */
+  steer_vec2 dir = len > 0 ? v2(f.x / len, f.y / len) : v2(0, 0);
   /* the largest k with |sum + dir * k| <= max_force: the positive root of
-     k^2 + 2 k (sum . dir) + |sum|^2 - max_force^2 = 0, written so that no
-     intermediate is larger than max_force^2 */
-  double along = v2_dot(*sum, dir);
-  double room = (max_force - used) * (max_force + used);
-  double fit = sqrt(along * along + room) - along;
+     k^2 + 2 k (sum . dir) + |sum|^2 - max_force^2 = 0, worked out in units
+     of max_force, where every term lies in [-1, 1], so that nothing
+     overflows (max_force 1e150) or underflows (max_force 1e-300) */
+  double u = used / max_force, along = v2_dot(*sum, dir) / max_force;
+  double room = (1 - u) * (1 + u);
+  double root = sqrt(along * along + room);
+  /* root - along cancels when along > 0; room / (root + along) does not */
+  double fit = (along > 0 ? room / (root + along) : root - along) * max_force;
   if (len < fit) {
     *sum = v2_add(*sum, f);
     return 1;

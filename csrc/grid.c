@@ -8,13 +8,19 @@
 #define AXIS_CELLS_MAX 1048576         /* cells per axis of bounded worlds */
 #define DENSE_CELLS_MAX 4194304        /* larger bounded grids are hashed */
 #define MIN_BUCKETS 64
+/* At most this many cells per unit length: v * inv then stays finite for
+   every |v| <= STEER_LIMIT however tiny the cell size or the bounds (an
+   infinite or NaN cell coordinate cannot be cast to int). Coarser cells
+   only cost speed. */
+#define INV_MAX 1e150
 
 static double clampd(double v, double lo, double hi) {
   return v < lo ? lo : v > hi ? hi : v;
 }
 
 static int32_t axis_cells(double extent, double cell) {
-  return (int32_t)clampd(floor(extent / cell), 1, AXIS_CELLS_MAX);
+  double n = fmin(floor(extent / cell), floor(extent * INV_MAX));
+  return (int32_t)clampd(n, 1, AXIS_CELLS_MAX);
 }
 
 void grid_init(steer_grid *g, double cell, int wrap, double width,
@@ -25,12 +31,12 @@ void grid_init(steer_grid *g, double cell, int wrap, double width,
     g->ncx = axis_cells(width, cell);
     g->ncy = axis_cells(height, cell);
     /* whole cells tile the world: each is at least `cell` wide */
-    g->inv_x = g->ncx / width;
-    g->inv_y = g->ncy / height;
+    g->inv_x = fmin(g->ncx / width, INV_MAX); /* lowers it only for 1 cell */
+    g->inv_y = fmin(g->ncy / height, INV_MAX);
     g->dense = (double)g->ncx * g->ncy <= DENSE_CELLS_MAX;
   } else {
     g->mode = GRID_FREE;
-    g->inv_x = g->inv_y = 1.0 / cell;
+    g->inv_x = g->inv_y = fmin(1.0 / cell, INV_MAX);
   }
 }
 

@@ -93,7 +93,10 @@ steer_vec2 steer_agent_avoid_walls(const steer_world *w, size_t i,
     double on = cross(to_a, feeler) / denom;  /* along the wall, 0..1 */
     if (at < 0 || at > 1 || on < 0 || on > 1 || at >= nearest) continue;
     nearest = at;
-    steer_vec2 normal = v2_normalize(v2(-along.y, along.x));
+    /* not normalize(): a wall shorter than 1e-5 still has a normal (walls
+       have nonzero length, so the division is safe) */
+    double wall_len = v2_len(along);
+    steer_vec2 normal = v2(-along.y / wall_len, along.x / wall_len);
     if (v2_dot(normal, feeler) > 0) normal = v2_scale(normal, -1);
     push = v2_scale(normal, (1 - at) * feeler_length);
   }

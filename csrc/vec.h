@@ -47,7 +47,10 @@ static inline steer_vec2 v2_clamp(steer_vec2 a, double max) {
     l = hypot(a.x, a.y);
     if (l <= max) return a;
   }
-  return v2_scale(a, max / l);
+  double s = max / l;
+  /* a subnormal ratio keeps too few digits: divide first then */
+  if (s < 2.2250738585072014e-308) return v2(a.x / l * max, a.y / l * max);
+  return v2_scale(a, s);
 }
 
 /* Heading used by wander and the feelers: normalize(v), or (1, 0) when the

@@ -150,16 +150,18 @@ steer_status world_reserve_agents(steer_world *w, size_t need) {
   steer_world old = *w;
   carve(w, block, cap);
   size_t n = w->count;
-  memcpy(w->x, old.x, n * sizeof(double));
-  memcpy(w->y, old.y, n * sizeof(double));
-  memcpy(w->vx, old.vx, n * sizeof(double));
-  memcpy(w->vy, old.vy, n * sizeof(double));
-  memcpy(w->max_speed, old.max_speed, n * sizeof(double));
-  memcpy(w->max_force, old.max_force, n * sizeof(double));
-  memcpy(w->radius, old.radius, n * sizeof(double));
-  memcpy(w->ext, old.ext, n * sizeof(agent_ext *));
-  memcpy(w->program, old.program, n * sizeof(steer_program *));
-  memcpy(w->slot_of, old.slot_of, n * sizeof(uint32_t));
+  if (n > 0) { /* the first growth has no old arrays: memcpy(NULL) is UB */
+    memcpy(w->x, old.x, n * sizeof(double));
+    memcpy(w->y, old.y, n * sizeof(double));
+    memcpy(w->vx, old.vx, n * sizeof(double));
+    memcpy(w->vy, old.vy, n * sizeof(double));
+    memcpy(w->max_speed, old.max_speed, n * sizeof(double));
+    memcpy(w->max_force, old.max_force, n * sizeof(double));
+    memcpy(w->radius, old.radius, n * sizeof(double));
+    memcpy(w->ext, old.ext, n * sizeof(agent_ext *));
+    memcpy(w->program, old.program, n * sizeof(steer_program *));
+    memcpy(w->slot_of, old.slot_of, n * sizeof(uint32_t));
+  }
   world_alloc(w, old.agent_block, old.capacity * AGENT_BYTES, 0);
   w->agent_block = block;
   w->capacity = cap;
@@ -237,9 +239,17 @@ void world_place(steer_world *w, size_t i, steer_vec2 p) {
   w->y[i] = p.y;
 }
 
+/* fmod is exact and cannot overflow (d / extent can, on a thin torus); for
+   |d| < extent, the usual case, the result is d -+ extent either way */
 static double wrap_delta(double d, double extent) {
   double half = extent * 0.5;
-  if (d > half || d < -half) d -= extent * floor(d / extent + 0.5);
+  if (d > half || d < -half) {
+    d = fmod(d, extent);
+    if (d > half)
+      d -= extent;
+    else if (d < -half)
+      d += extent;
+  }
   return d;
 }
 

@@ -18,7 +18,8 @@ end
 
 --- Asserts |actual - expected| <= tol, naming what is compared on failure.
 function support.near(actual, expected, tol, what)
-  if type(actual) ~= "number" or math.abs(actual - expected) > tol then
+  -- "not <=" so that NaN (which compares false with everything) fails
+  if type(actual) ~= "number" or not (math.abs(actual - expected) <= tol) then
     error(("%s: expected %.6f (+-%g), got %s"):format(what or "value",
       expected, tol, tostring(actual)), 2)
   end

@@ -59,6 +59,11 @@ static void push_data(lua_State *L, int self, steer_id id, int create) {
   lua_pop(L, 1);
 }
 
+/* The name of the key at idx for messages: the string, or NULL. */
+static const char *key_name(lua_State *L, int idx) {
+  return lua_type(L, idx) == LUA_TSTRING ? lua_tostring(L, idx) : NULL;
+}
+
 /* The live agent whose field `key` (NULL: its own data) is accessed. */
 static agent_ref field_owner(lua_State *L, int idx, const char *key) {
   lagent *h = luaL_checkudata(L, idx, AGENT_MT);
@@ -101,7 +106,7 @@ static int a_index(lua_State *L) {
       lua_pushnumber(L, steer_agent_get(a.w, a.i, (steer_field)code));
     return 1;
   }
-  agent_ref a = field_owner(L, 1, NULL);
+  agent_ref a = field_owner(L, 1, key_name(L, 2));
   push_data(L, 1, a.id, 0);
   if (lua_isnil(L, -1)) return 1;
   lua_pushvalue(L, 2);
@@ -131,7 +136,7 @@ static int a_newindex(lua_State *L) {
     check_status(L, steer_agent_set(a.w, a.i, (steer_field)code, v));
     return 0;
   }
-  agent_ref a = field_owner(L, 1, NULL);
+  agent_ref a = field_owner(L, 1, key_name(L, 2));
   push_data(L, 1, a.id, !lua_isnil(L, 3));
   if (lua_isnil(L, -1)) return 0; /* assigning nil to an absent key */
   lua_pushvalue(L, 2);
@@ -313,7 +318,7 @@ static int a_velocity(lua_State *L) {
 
 /* a:world() -> the world the agent belongs to (even after removal) */
 static int a_world(lua_State *L) {
-  luaL_checkudata(L, 1, AGENT_MT);
+  if (!luaL_testudata(L, 1, AGENT_MT)) type_error(L, 1, "world", 0, AGENT_MT);
   lua_getuservalue(L, 1);
   lua_rawgeti(L, -1, ENV_WORLD);
   return 1;

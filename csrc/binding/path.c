@@ -59,7 +59,8 @@ static int p_point(lua_State *L) {
   steer_path *path = self(L, "point")->path;
   double i = check_integral(L, 2, "point", 1);
   if (i < 1 || i > (double)steer_path_count(path))
-    return arg_error(L, "point", 1, "index %d out of range 1..%d", (int)i,
+    /* %.14g: (int)i is undefined for integers beyond 2^31 */
+    return arg_error(L, "point", 1, "index %.14g out of range 1..%d", i,
                      (int)steer_path_count(path));
   steer_vec2 v = steer_path_point(path, (size_t)i - 1);
   lua_pushnumber(L, v.x);

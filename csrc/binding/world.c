@@ -1,4 +1,5 @@
 /* world.c - the steer.World type: creation, agents, queries, obstacles. */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include "binding.h"
@@ -35,8 +36,8 @@ static steer_world_def read_world_def(lua_State *L) {
     d.cell_size = field_number(L, 2, "world", 1, "cell_size");
   if (opt_field(L, 1, "seed")) {
     double s = field_number(L, 0, "world", 1, "seed");
-    if (s != (double)(long long)s || s > 9007199254740992.0 ||
-        s < -9007199254740992.0)
+    /* range first: (long long)s is undefined beyond 2^63 */
+    if (s > 9007199254740992.0 || s < -9007199254740992.0 || s != floor(s))
       arg_error(L, "world", 1, "field 'seed': integer expected, got %.14g", s);
     d.seed = (uint32_t)(uint64_t)(long long)s; /* mod 2^32 */
   }
@@ -405,6 +406,20 @@ static int w_ids(lua_State *L) {
   return 2;
 }
 
+/* world:bounds() -> w, h, wrap; nil for an unbounded world */
+static int w_bounds(lua_State *L) {
+  lworld *box = check_world(L, 1, "bounds", 0);
+  steer_world_def d = steer_world_get_def(box->w);
+  if (d.width == 0) {
+    lua_pushnil(L);
+    return 1;
+  }
+  lua_pushnumber(L, d.width);
+  lua_pushnumber(L, d.height);
+  lua_pushboolean(L, d.wrap);
+  return 3;
+}
+
 /* world:obstacles() -> { {x =, y =, radius =}, ... } */
 static int w_obstacles(lua_State *L) {
   lworld *box = check_world(L, 1, "obstacles", 0);
@@ -495,6 +510,7 @@ void open_world(lua_State *L) {
       {"close", w_close},
       {"positions", w_positions},
       {"ids", w_ids},
+      {"bounds", w_bounds},
       {NULL, NULL}};
   static const luaL_Reg meta[] = {{"__len", w_len},
                                   {"__gc", w_close},
