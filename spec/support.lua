@@ -135,4 +135,86 @@ function support.ids_of(iter)
   return ids
 end
 
+
+--- The interpreter running the specs (busted --lua=X runs X).
+function support.interpreter()
+  local i = 0
+  while arg and arg[i - 1] do i = i - 1 end
+  return (arg and arg[i]) or (jit and "luajit" or "lua5.4")
+end
+
+--- Runs `code` in a child interpreter (the same one, with this process's
+-- package paths), so that a crash cannot take the spec run down with it.
+-- Returns true when the child exited with status 0, and its output.
+function support.run_child(code)
+  local file = os.tmpname()
+  local f = assert(io.open(file, "w"))
+  f:write(("package.path = %q\npackage.cpath = %q\n"):format(package.path,
+    package.cpath), code)
+  f:close()
+  local p = assert(io.popen(("%s %s 2>&1; echo \"EXIT=$?\""):format(
+    support.interpreter(), file)))
+  local out = p:read("*a")
+  p:close()
+  os.remove(file)
+  local status = out:match("EXIT=(%d+)%s*$")
+  return status == "0", out
+end
+
+
+--- The brute-force answer to a query: sorted ids of the live agents of
+-- `world` within r of (qx, qy) (dx*dx + dy*dy <= r*r), skipping `exclude`.
+-- kind: "free", "torus" (shortest wrapped offsets; the centre is wrapped
+-- first, so pass centres that wrap exactly) or "clamped"; W, H the bounds.
+function support.brute_ids(world, kind, W, H, qx, qy, r, exclude)
+  if kind == "torus" then qx, qy = qx % W, qy % H end
+  local ids = {}
+  for a in world:agents() do
+    if a ~= exclude then
+      local dx, dy = a.x - qx, a.y - qy
+      if kind == "torus" then
+        dx, dy = math.abs(dx), math.abs(dy)
+        if dx > W / 2 then dx = W - dx end
+        if dy > H / 2 then dy = H - dy end
+      end
+      if dx * dx + dy * dy <= r * r then ids[#ids + 1] = a.id end
+    end
+  end
+  table.sort(ids)
+  return ids
+end
+
+--- Asserts two sorted id lists are equal.
+function support.same_ids(expected, actual, what)
+  if #expected ~= #actual then
+    error(("%s: expected %d agents, got %d"):format(what, #expected, #actual), 2)
+  end
+  for k = 1, #expected do
+    if expected[k] ~= actual[k] then
+      error(("%s: agent %s expected, got %s"):format(what, tostring(expected[k]),
+        tostring(actual[k])), 2)
+    end
+  end
+end
+
+--- Lua source that evaluates to v (numbers round-trip exactly).
+function support.literal(v)
+  local t = type(v)
+  if t == "number" then
+    -- always a float literal: Lua 5.4 integers would overflow in r * r
+    local s = ("%.17g"):format(v)
+    if not s:find("[%.eEn]") then s = s .. ".0" end
+    return s
+  elseif t == "string" then return ("%q"):format(v)
+  elseif t == "table" then
+    local parts = {}
+    for k, x in pairs(v) do
+      parts[#parts + 1] = "[" .. support.literal(k) .. "] = " .. support.literal(x)
+    end
+    table.sort(parts)
+    return "{ " .. table.concat(parts, ", ") .. " }"
+  end
+  return tostring(v)
+end
+
 return support
