@@ -117,7 +117,16 @@ describe("per-agent data", function()
   it("stays with its agent when others are removed", function()
     local w = steer.world{}
     local agents = {}
-    for k = 1, 6 do agents[k] = w:add{ x = k, vy = -k, name = "n" .. k } end
+    local paths = {}
+    for k = 1, 6 do
+      local a = w:add{ x = k, vy = -k, name = "n" .. k }
+      agents[k] = a
+      -- cold state too: wander parameters, angle, generator, path progress
+      a.wander_radius, a.wander_angle = k / 10, k
+      a:seed(k)
+      paths[k] = steer.path{ { k, 0 }, { 50, 0 } }
+      a:follow(paths[k])                   -- on the first waypoint: now 2
+    end
     w:remove(agents[1])
     w:remove(agents[4])
     for _, k in ipairs({ 2, 3, 5, 6 }) do
@@ -126,6 +135,13 @@ describe("per-agent data", function()
       assert.are.equal(-k, a.vy)
       assert.are.equal("n" .. k, a.name)
       assert.are.equal(a, w:get(a.id))
+      assert.are.equal(k / 10, a.wander_radius)
+      assert.are.equal(k, a.wander_angle)
+      assert.are.equal(2, a:path_index(paths[k]))
+      local twin = steer.world{}:add{ x = k, vy = -k, wander_radius = k / 10 }
+      twin.wander_angle = k
+      twin:seed(k)
+      assert.are.same({ twin:wander() }, { a:wander() })
     end
   end)
 
