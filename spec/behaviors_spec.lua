@@ -338,6 +338,15 @@ describe("a:seek", function()
     eq("agent across the seam", 1, 0, a:seek(b))
     eq("across y", 0, -1, a:seek(99, 79))
   end)
+
+  it("on a thin torus, a target far along the thin side is (nearly) here", function()
+    -- 1e150 and -0.5 wrap within 1e-200 of y = 0; 10 wraps to x = 1
+    local w = new_world{ bounds = { 3, 1e-200 }, wrap = true }
+    local a = w:add{ x = 1, max_speed = 2, max_force = 10 }
+    eq("far up", 0, 0, a:seek(1, BIG))
+    eq("arrive", 0, 0, a:arrive(10, -0.5, 10))
+    eq("along x", -2, 0, a:seek(0, BIG))
+  end)
 end)
 
 describe("a:flee", function()
@@ -930,6 +939,8 @@ describe("no behavior ever produces NaN or infinity", function()
     { name = "clamped", bounds = { 100, 80 } },
     { name = "huge torus", bounds = { BIG, BIG }, wrap = true },
     { name = "tiny clamped", bounds = { TINY, TINY } },
+    { name = "tiny torus", bounds = { TINY, TINY }, wrap = true },
+    { name = "thin torus", bounds = { 3, 1e-200 }, wrap = true },
   }
   local configs = {
     zero = { pos = 0, vel = 0, speed = 0, force = 0, radius = 0, feeler = 0 },
