@@ -46,4 +46,176 @@ function support.error_of(fn, ...)
   return tostring(err)
 end
 
+
+-- ---- helpers added for the behavior/world/query/error/path specs ----------
+
+--- Asserts a finite number within an absolute tolerance of expected
+-- (written with <= so that NaN fails, unlike support.near).
+function support.close(actual, expected, tol, what)
+  if not (support.finite(actual) and math.abs(actual - expected) <= tol) then
+    error(("%s: expected %.17g (+-%g), got %s"):format(what or "value",
+      expected, tol, tostring(actual)), 2)
+  end
+end
+
+--- Asserts two finite vectors agree within an absolute tolerance.
+function support.vec_near(ax, ay, ex, ey, tol, what)
+  what = what or "vector"
+  if not (support.finite(ax) and support.finite(ay)
+      and math.abs(ax - ex) <= tol and math.abs(ay - ey) <= tol) then
+    error(("%s: expected (%.17g, %.17g) +-%g, got (%s, %s)"):format(what, ex,
+      ey, tol, tostring(ax), tostring(ay)), 2)
+  end
+end
+
+--- Asserts |actual - expected| <= rel * |expected| (or == when expected is
+-- 0): for values at the limits (1e150, 1e-300) where an absolute tolerance
+-- means nothing.
+function support.rel_near(actual, expected, rel, what)
+  local ok = type(actual) == "number" and support.finite(actual)
+  if ok then
+    if expected == 0 then ok = actual == 0
+    else ok = math.abs(actual - expected) <= rel * math.abs(expected) end
+  end
+  if not ok then
+    error(("%s: expected %.17g (rel %g), got %s"):format(what or "value",
+      expected, rel, tostring(actual)), 2)
+  end
+end
+
+--- The error message of fn(...) must contain every fragment (plain text).
+function support.raises(fragments, fn, ...)
+  local ok, err = pcall(fn, ...)
+  if ok then error("expected an error, got none", 2) end
+  err = tostring(err)
+  if type(fragments) == "string" then fragments = { fragments } end
+  for _, f in ipairs(fragments) do
+    if not err:find(f, 1, true) then
+      error(("error message %q lacks %q"):format(err, f), 2)
+    end
+  end
+  return err
+end
+
+--- One step of the wander generator of API.md section 3,
+-- s = s * 1103515245 + 12345 (mod 2^32), exact under Lua 5.4 and LuaJIT:
+-- the multiplier is split in 16-bit halves so that no product passes 2^53.
+function support.lcg_next(s)
+  local lo, hi = 1103515245 % 65536, math.floor(1103515245 / 65536)
+  local p = s * lo + ((s * hi) % 65536) * 65536 + 12345
+  return p % 4294967296
+end
+
+--- r = -1 + 2 * (s / 4294967295) for a generator state s.
+function support.lcg_signed(s)
+  return -1 + 2 * (s / 4294967295)
+end
+
+--- A deterministic source of numbers in [0, 1) for random worlds (the same
+-- on every interpreter; not the library's generator).
+function support.random(seed)
+  local s = seed % 4294967296
+  return function(lo, hi)
+    s = support.lcg_next(s)
+    local u = s / 4294967296
+    if lo then return lo + (hi - lo) * u end
+    return u
+  end
+end
+
+--- The ids an iterator of agents yields, sorted; also fails on duplicates.
+function support.ids_of(iter)
+  local ids, seen = {}, {}
+  for a in iter do
+    local id = a.id
+    if seen[id] then error("agent " .. tostring(id) .. " yielded twice", 2) end
+    seen[id] = true
+    ids[#ids + 1] = id
+  end
+  table.sort(ids)
+  return ids
+end
+
+
+--- The interpreter running the specs (busted --lua=X runs X).
+function support.interpreter()
+  local i = 0
+  while arg and arg[i - 1] do i = i - 1 end
+  return (arg and arg[i]) or (jit and "luajit" or "lua5.4")
+end
+
+--- Runs `code` in a child interpreter (the same one, with this process's
+-- package paths), so that a crash cannot take the spec run down with it.
+-- Returns true when the child exited with status 0, and its output.
+function support.run_child(code)
+  local file = os.tmpname()
+  local f = assert(io.open(file, "w"))
+  f:write(("package.path = %q\npackage.cpath = %q\n"):format(package.path,
+    package.cpath), code)
+  f:close()
+  local p = assert(io.popen(("%s %s 2>&1; echo \"EXIT=$?\""):format(
+    support.interpreter(), file)))
+  local out = p:read("*a")
+  p:close()
+  os.remove(file)
+  local status = out:match("EXIT=(%d+)%s*$")
+  return status == "0", out
+end
+
+
+--- The brute-force answer to a query: sorted ids of the live agents of
+-- `world` within r of (qx, qy) (dx*dx + dy*dy <= r*r), skipping `exclude`.
+-- kind: "free", "torus" (shortest wrapped offsets; the centre is wrapped
+-- first, so pass centres that wrap exactly) or "clamped"; W, H the bounds.
+function support.brute_ids(world, kind, W, H, qx, qy, r, exclude)
+  if kind == "torus" then qx, qy = qx % W, qy % H end
+  local ids = {}
+  for a in world:agents() do
+    if a ~= exclude then
+      local dx, dy = a.x - qx, a.y - qy
+      if kind == "torus" then
+        dx, dy = math.abs(dx), math.abs(dy)
+        if dx > W / 2 then dx = W - dx end
+        if dy > H / 2 then dy = H - dy end
+      end
+      if dx * dx + dy * dy <= r * r then ids[#ids + 1] = a.id end
+    end
+  end
+  table.sort(ids)
+  return ids
+end
+
+--- Asserts two sorted id lists are equal.
+function support.same_ids(expected, actual, what)
+  if #expected ~= #actual then
+    error(("%s: expected %d agents, got %d"):format(what, #expected, #actual), 2)
+  end
+  for k = 1, #expected do
+    if expected[k] ~= actual[k] then
+      error(("%s: agent %s expected, got %s"):format(what, tostring(expected[k]),
+        tostring(actual[k])), 2)
+    end
+  end
+end
+
+--- Lua source that evaluates to v (numbers round-trip exactly).
+function support.literal(v)
+  local t = type(v)
+  if t == "number" then
+    -- always a float literal: Lua 5.4 integers would overflow in r * r
+    local s = ("%.17g"):format(v)
+    if not s:find("[%.eEn]") then s = s .. ".0" end
+    return s
+  elseif t == "string" then return ("%q"):format(v)
+  elseif t == "table" then
+    local parts = {}
+    for k, x in pairs(v) do
+      parts[#parts + 1] = "[" .. support.literal(k) .. "] = " .. support.literal(x)
+    end
+    table.sort(parts)
+    return "{ " .. table.concat(parts, ", ") .. " }"
+  end
+  return tostring(v)
+end
+
 return support

@@ -1,0 +1,344 @@
+-- API.md section 5: one spec per class of error. Every message names the
+-- function and the argument ("bad argument #2 to 'seek' (...)"; methods
+-- count arguments without self; errors about self read "calling 'seek' on
+-- bad self (...)"), and a failed call leaves the world as it was.
+local steer = require "steer"
+local support = require "support"
+local raises = support.raises
+
+local NAN, INF = 0 / 0, math.huge
+
+-- F"x": a detail saying the message names field or option x, as
+-- "field 'x': ..." or "x: ..."
+local function F(key) return { field = key } end
+
+-- fn(...) must raise "bad argument #k to 'fname' (" plus every detail
+local function bad(k, fname, details, fn, ...)
+  local frags, fields = { ("bad argument #%d to '%s' ("):format(k, fname) }, {}
+  if type(details) ~= "table" then details = { details } end
+  for _, d in ipairs(details) do
+    if type(d) == "table" then fields[#fields + 1] = d.field
+    else frags[#frags + 1] = d end
+  end
+  local err = raises(frags, fn, ...)
+  for _, key in ipairs(fields) do
+    assert.truthy(err:find("'" .. key .. "'", 1, true) or err:find("(" .. key .. ":", 1, true),
+      "message does not name " .. key .. ": " .. err)
+  end
+  return err
+end
+
+local function bad_self(fname, details, fn, ...)
+  local frags = { ("calling '%s' on bad self ("):format(fname) }
+  if type(details) == "string" then details = { details } end
+  for _, d in ipairs(details or {}) do frags[#frags + 1] = d end
+  return raises(frags, fn, ...)
+end
+
+-- a field write must fail naming the field and the problem, and leave the
+-- field as it was
+local function bad_field(a, key, value, detail)
+  local before = a[key]
+  local ok, err = pcall(function() a[key] = value end)
+  assert.is_false(ok, "writing " .. tostring(value) .. " to " .. key)
+  err = tostring(err)
+  assert.truthy(err:find("'" .. key .. "'", 1, true) or err:find("(" .. key .. ":", 1, true),
+    "message does not name field " .. key .. ": " .. err)
+  assert.truthy(err:find(detail, 1, true), "message lacks '" .. detail .. "': " .. err)
+  assert.are.equal(before, a[key])
+end
+
+local function fixture()
+  local w = steer.world{}
+  local a = w:add{ x = 1, y = 2, vx = 0.5, max_speed = 2, max_force = 3 }
+  local b = w:add{ x = 4, y = 6 }
+  return w, a, b
+end
+
+describe("errors: wrong types", function()
+  it("in the stateless functions", function()
+    bad(5, "seek", "number expected, got string", steer.seek, 0, 0, 0, 0, "x", 0, 1, 1)
+    bad(8, "seek", "number expected, got no value", steer.seek, 0, 0, 0, 0, 0, 0, 1)
+    bad(1, "flee", "number expected, got nil", steer.flee, nil, 0, 0, 0, 0, 0, 1, 1)
+    bad(9, "arrive", "number expected, got boolean", steer.arrive, 0, 0, 0, 0, 1, 0, 1, 1, true)
+    bad(9, "pursue", "number expected, got table", steer.pursue, 0, 0, 0, 0, 0, 0, 0, 0, {}, 1)
+    bad(3, "evade", "number expected, got string", steer.evade, 0, 0, "1", 0, 0, 0, 0, 0, 1, 1)
+    bad(2, "clamp", "number expected, got table", steer.clamp, 1, {}, 1)
+    bad(5, "lerp", "number expected, got nil", steer.lerp, 0, 0, 1, 1, nil)
+    bad(4, "weighted", "number expected, got no value", steer.weighted, 1, 1, 0)
+    bad(1, "priority", "number expected, got string", steer.priority, "1")
+    bad(3, "prioritized_sum", "number expected, got no value", steer.prioritized_sum, 1, 1)
+  end)
+
+  it("in agent methods", function()
+    local w, a, b = fixture()
+    bad(2, "seek", "number expected, got nil", a.seek, a, 1, nil)   -- API.md's example
+    bad(1, "seek", "got no value", a.seek, a)
+    bad(1, "seek", "got table", a.seek, a, {})
+    bad(3, "flee", "number expected, got string", a.flee, a, 1, 2, "x")
+    bad(2, "arrive", "number expected, got string", a.arrive, a, b, "x")
+    bad(1, "pursue", "steer.Agent expected, got number", a.pursue, a, 5)
+    bad(1, "evade", "steer.Agent expected, got no value", a.evade, a)
+    bad(1, "apply", "number expected, got string", a.apply, a, "1", 2, 1)
+    bad(3, "apply", "number expected, got string", a.apply, a, 1, 2, "x")
+    bad(3, "apply", "got no value", a.apply, a, 1, 2)
+    bad(1, "separation", "got no value", a.separation, a)
+    bad(1, "alignment", "got string", a.alignment, a, "1")
+    bad(1, "cohesion", "got boolean", a.cohesion, a, false)
+    bad(1, "neighbors", "got nil", a.neighbors, a, nil)
+    bad(1, "avoid_obstacles", "got string", a.avoid_obstacles, a, "3")
+    bad(1, "avoid_walls", "got table", a.avoid_walls, a, {})
+    bad(1, "seed", "integer expected", a.seed, a, 1.5)
+    bad(1, "follow", "steer.Path expected, got table", a.follow, a, {})
+    bad_self("seek", "steer.Agent expected", a.seek, 5, 1, 2)
+    bad_self("seek", "steer.Agent expected", a.seek, w, 1, 2)
+    bad_self("apply", "steer.Agent expected", a.apply, nil, 0, 0, 1)
+    bad_self("world", "steer.Agent expected", a.world, 5)
+    bad_self("position", "steer.Agent expected", a.position, {})
+    assert.are.same({ 1, 2, 0.5, 0 }, { a.x, a.y, a.vx, a.vy })
+  end)
+
+  it("in world methods and constructors", function()
+    local w, a = fixture()
+    bad(1, "query", "number expected, got string", w.query, w, "a", 0, 1)
+    bad(3, "query", "got no value", w.query, w, 0, 0)
+    bad(1, "add", "table expected, got number", w.add, w, 5)
+    bad(1, "add", { F"x", "number expected, got string" }, w.add, w, { x = "1" })
+    bad(1, "add", { F"max_speed", "got boolean" }, w.add, w, { max_speed = true })
+    bad(1, "get", "got string", w.get, w, "x")
+    bad(1, "remove", "steer.Agent expected", w.remove, w, 5)
+    bad(1, "add_obstacle", "table expected, got number", w.add_obstacle, w, 5)
+    bad(1, "add_obstacle", { F"radius", "got nil" }, w.add_obstacle, w, { x = 1, y = 2 })
+    bad(1, "add_wall", { F"y2", "got nil" }, w.add_wall, w, { x1 = 0, y1 = 0, x2 = 1 })
+    bad_self("add", "steer.World expected", w.add, 5)
+    bad_self("query", "steer.World expected", w.query, a, 0, 0, 1)
+    bad(1, "world", "table expected, got number", steer.world, 5)
+    bad(1, "path", "table expected, got string", steer.path, "x")
+    assert.are.equal(2, #w)
+    assert.are.same({}, w:obstacles())
+    assert.are.same({}, w:walls())
+  end)
+
+  it("in field writes", function()
+    local _, a = fixture()
+    bad_field(a, "x", "1", "number expected, got string")
+    bad_field(a, "vy", {}, "number expected, got table")
+    bad_field(a, "max_speed", true, "number expected, got boolean")
+  end)
+end)
+
+describe("errors: non-finite numbers", function()
+  it("are rejected everywhere a number enters", function()
+    local w, a = fixture()
+    bad(1, "seek", "finite number expected", steer.seek, NAN, 0, 0, 0, 0, 0, 1, 1)
+    bad(6, "seek", "finite number expected", steer.seek, 0, 0, 0, 0, 0, -INF, 1, 1)
+    bad(3, "clamp", "non-negative number expected", steer.clamp, 1, 1, INF)
+    bad(3, "clamp", "non-negative number expected", steer.clamp, 1, 1, NAN)
+    bad(4, "weighted", "finite number expected", steer.weighted, 1, 1, 1, NAN)
+    bad(5, "lerp", "finite number expected", steer.lerp, 0, 0, 1, 1, INF)
+    bad(1, "seek", "finite number expected", a.seek, a, INF, 0)
+    bad(2, "seek", "finite number expected", a.seek, a, 0, -INF)
+    bad(3, "flee", "non-negative number expected", a.flee, a, 1, 1, INF)
+    bad(1, "apply", "finite number expected", a.apply, a, NAN, 0, 1)
+    bad(3, "apply", "positive number expected", a.apply, a, 0, 0, INF)
+    bad(1, "separation", "non-negative number expected", a.separation, a, NAN)
+    bad(2, "query", "finite number expected", w.query, w, 0, NAN, 1)
+    bad(1, "add", { F"vx", "finite number expected" }, w.add, w, { vx = NAN })
+    bad(1, "add_obstacle", { F"x", "finite number expected" }, w.add_obstacle, w,
+      { x = NAN, y = 0, radius = 1 })
+    bad(1, "path", "finite number expected", steer.path, { { 0, NAN } })
+    bad(1, "world", { F"cell_size", "positive number expected" }, steer.world, { cell_size = INF })
+    bad_field(a, "x", NAN, "finite number expected")
+    bad_field(a, "vy", -INF, "finite number expected")
+    bad_field(a, "radius", INF, "non-negative number expected")
+    assert.are.equal(2, #w)
+    assert.are.same({ 1, 2, 0.5, 0 }, { a.x, a.y, a.vx, a.vy })
+  end)
+end)
+
+describe("errors: negative radii, speeds and forces", function()
+  it("in the stateless functions", function()
+    local neg = "non-negative number expected, got -1"
+    bad(7, "seek", neg, steer.seek, 0, 0, 0, 0, 1, 0, -1, 1)
+    bad(8, "flee", neg, steer.flee, 0, 0, 0, 0, 1, 0, 1, -1)
+    bad(9, "arrive", neg, steer.arrive, 0, 0, 0, 0, 1, 0, 1, 1, -1)
+    bad(9, "pursue", neg, steer.pursue, 0, 0, 0, 0, 1, 0, 0, 0, -1, 1)
+    bad(10, "evade", neg, steer.evade, 0, 0, 0, 0, 1, 0, 0, 0, 1, -1)
+    bad(3, "clamp", neg, steer.clamp, 1, 1, -1)
+    bad(1, "weighted", neg, steer.weighted, -1)
+    bad(1, "priority", neg, steer.priority, -1, 1, 1)
+    bad(1, "prioritized_sum", neg, steer.prioritized_sum, -1, 1, 1)
+  end)
+
+  it("in methods, options and fields", function()
+    local w, a, b = fixture()
+    local neg = "non-negative number expected"
+    bad(3, "flee", neg, a.flee, a, 1, 2, -1)
+    bad(2, "flee", neg, a.flee, a, b, -1)
+    bad(3, "arrive", neg, a.arrive, a, 1, 2, -0.5)
+    bad(1, "avoid_obstacles", neg, a.avoid_obstacles, a, -1)
+    bad(1, "avoid_walls", neg, a.avoid_walls, a, -1)
+    bad(1, "separation", neg, a.separation, a, -1)
+    bad(1, "alignment", neg, a.alignment, a, -1)
+    bad(1, "cohesion", neg, a.cohesion, a, -1)
+    bad(1, "neighbors", neg, a.neighbors, a, -1)
+    bad(3, "query", neg, w.query, w, 0, 0, -1)
+    local p = steer.path{ { 0, 0 } }
+    bad(2, "follow", { F"arrival_radius", neg }, a.follow, a, p, { arrival_radius = -1 })
+    bad(2, "follow", { F"slowing_radius", neg }, a.follow, a, p, { slowing_radius = -2 })
+    for _, key in ipairs({ "max_speed", "max_force", "radius", "wander_radius",
+        "wander_distance", "wander_jitter" }) do
+      bad(1, "add", { F(key), neg }, w.add, w, { [key] = -1 })
+      bad_field(a, key, -1, neg)
+    end
+    bad(1, "add_obstacle", { F"radius", neg }, w.add_obstacle, w, { x = 0, y = 0, radius = -1 })
+    assert.are.equal(2, #w)
+    assert.are.same({}, w:obstacles())
+    assert.is_nil(a:path_index())
+  end)
+end)
+
+describe("errors: non-positive dt", function()
+  it("a:apply rejects dt <= 0 and changes nothing", function()
+    local _, a = fixture()
+    bad(3, "apply", "positive number expected, got 0", a.apply, a, 1, 1, 0)
+    bad(3, "apply", "positive number expected, got -1", a.apply, a, 1, 1, -1)
+    bad(3, "apply", "positive number expected", a.apply, a, 1, 1, -0.0)
+    bad(3, "apply", "positive number expected", a.apply, a, 1, 1, NAN)
+    assert.are.same({ 1, 2, 0.5, 0 }, { a.x, a.y, a.vx, a.vy })
+    a:apply(0, 0, 1e-300)                   -- the smallest dt is fine
+  end)
+end)
+
+describe("errors: removed agents", function()
+  it("name the function and the argument", function()
+    local w, a, b = fixture()
+    w:remove(a)
+    bad_self("seek", "agent has been removed", a.seek, a, 1, 2)
+    bad_self("apply", "agent has been removed", a.apply, a, 0, 0, 1)
+    bad(1, "pursue", "agent has been removed", b.pursue, b, a)
+    bad(1, "seek", "agent has been removed", b.seek, b, a)
+    bad(1, "remove", "agent has been removed", w.remove, w, a)
+    raises("cannot access field 'x' of steer.Agent: agent has been removed",
+      function() return a.x end)
+    assert.is_false(a.alive)
+    assert.are.equal(1, #w)
+  end)
+end)
+
+describe("errors: agents of another world", function()
+  it("cannot be targets or be removed from this world", function()
+    local w, a = fixture()
+    local other = steer.world{}
+    local c = other:add{ x = 3 }
+    local msg = "agent belongs to another world"
+    bad(1, "seek", msg, a.seek, a, c)
+    bad(1, "flee", msg, a.flee, a, c)
+    bad(1, "arrive", msg, a.arrive, a, c)
+    bad(1, "pursue", msg, a.pursue, a, c)
+    bad(1, "evade", msg, a.evade, a, c)
+    bad(1, "remove", msg, w.remove, w, c)
+    assert.is_true(c.alive)
+    assert.are.equal(1, #other)
+    assert.are.equal(2, #w)
+  end)
+end)
+
+describe("errors: numbers out of range (|x| > 1e150)", function()
+  it("are rejected; 1e150 itself is fine", function()
+    local w, a = fixture()
+    local range = "out of range"
+    local above = 1e150 * (1 + 2 ^ -52)     -- the next double above 1e150
+    bad(1, "seek", range, steer.seek, 1e300, 0, 0, 0, 0, 0, 1, 1)
+    bad(7, "seek", range, steer.seek, 0, 0, 0, 0, 0, 0, above, 1)
+    bad(4, "weighted", range, steer.weighted, 1, 1, 1, -1e300)
+    bad(3, "clamp", range, steer.clamp, 1, 1, 1e300)
+    bad(2, "seek", range, a.seek, a, 0, -1e300)
+    bad(1, "apply", range, a.apply, a, 1e300, 0, 1)
+    bad(3, "apply", range, a.apply, a, 0, 0, 1e300)
+    bad(3, "flee", range, a.flee, a, 0, 0, above)
+    bad(1, "query", range, w.query, w, 1e300, 0, 1)
+    bad(3, "query", range, w.query, w, 0, 0, 1e300)
+    bad(1, "add", { F"x", range }, w.add, w, { x = 1e300 })
+    bad(1, "add", { F"max_speed", range }, w.add, w, { max_speed = above })
+    bad(1, "add_obstacle", range, w.add_obstacle, w, { x = 0, y = 0, radius = 1e300 })
+    bad(1, "add_wall", range, w.add_wall, w, { x1 = -1e300, y1 = 0, x2 = 0, y2 = 1 })
+    bad(1, "path", range, steer.path, { { 0, 0 }, { 1e300, 0 } })
+    bad(2, "follow", range, a.follow, a, steer.path{ { 0, 0 } }, { slowing_radius = 1e300 })
+    bad(1, "world", { F"cell_size", range }, steer.world, { cell_size = 1e300 })
+    bad(1, "world", { F"bounds[1]", range }, steer.world, { bounds = { 1e300, 10 } })
+    bad_field(a, "x", 1e300, range)
+    bad_field(a, "max_force", above, range)
+    assert.are.equal(2, #w)
+    -- at the limit
+    support.all_finite(steer.seek(1e150, -1e150, 1e150, 1e150, -1e150, 1e150, 1e150, 1e150))
+    a.x, a.vy, a.max_speed = -1e150, 1e150, 1e150
+    assert.are.same({ -1e150, 1e150, 1e150 }, { a.x, a.vy, a.max_speed })
+    local c = w:add{ x = 1e150, radius = 1e150 }
+    assert.are.equal(1e150, c.x)
+  end)
+end)
+
+describe("errors: bad path tables", function()
+  it("steer.path names the point and the problem", function()
+    bad(1, "path", "table expected, got no value", steer.path)
+    bad(1, "path", "at least one point", steer.path, {})
+    bad(1, "path", { "point 1", "table {x, y} expected, got number" }, steer.path, { 5 })
+    bad(1, "path", { "point 2", "number expected at [2], got nil" }, steer.path,
+      { { 0, 0 }, { 1 } })
+    bad(1, "path", { "point 1", "number expected at [1], got string" }, steer.path,
+      { { "0", 0 } })
+    bad(1, "path", { "point 3", "finite number expected" }, steer.path,
+      { { 0, 0 }, { 1, 1 }, { INF, 0 } })
+    bad(1, "path", { "point 1", "out of range" }, steer.path, { { 0, -1e300 } })
+  end)
+
+  it("a:follow checks its path and options", function()
+    local _, a = fixture()
+    local p = steer.path{ { 0, 0 }, { 1, 0 } }
+    bad(1, "follow", "steer.Path expected, got no value", a.follow, a)
+    bad(1, "follow", "steer.Path expected, got table", a.follow, a, { { 0, 0 } })
+    bad(2, "follow", "table expected, got number", a.follow, a, p, 5)
+    bad(2, "follow", { F"arrival_radius", "number expected, got string" }, a.follow, a, p,
+      { arrival_radius = "x" })
+    bad(1, "point", "out of range", p.point, p, 3)
+    bad(1, "point", "out of range", p.point, p, 0)
+    bad(1, "point", "out of range", p.point, p, 2 ^ 40)
+    bad(1, "point", "integer expected", p.point, p, 1.5)
+    assert.is_nil(a:path_index())
+  end)
+end)
+
+describe("errors: bad world options", function()
+  it("steer.world names the option", function()
+    bad(1, "world", "table expected, got number", steer.world, 5)
+    bad(1, "world", { F"cell_size", "positive number expected, got 0" }, steer.world,
+      { cell_size = 0 })
+    bad(1, "world", { F"cell_size", "positive number expected" }, steer.world, { cell_size = -5 })
+    bad(1, "world", { F"cell_size", "number expected, got string" }, steer.world,
+      { cell_size = "5" })
+    bad(1, "world", { F"cell_size", "positive number expected" }, steer.world,
+      { cell_size = NAN })
+    bad(1, "world", { F"bounds", "table" }, steer.world, { bounds = 5 })
+    bad(1, "world", { F"bounds[2]", "got nil" }, steer.world, { bounds = { 100 } })
+    bad(1, "world", { F"bounds[1]", "positive number expected" }, steer.world,
+      { bounds = { 0, 10 } })
+    bad(1, "world", { F"bounds[2]", "positive number expected" }, steer.world,
+      { bounds = { 10, -1 } })
+    bad(1, "world", { F"wrap", "bounds" }, steer.world, { wrap = true })
+    bad(1, "world", { F"seed", "integer expected" }, steer.world, { seed = 1.5 })
+    bad(1, "world", { F"seed", "number expected, got string" }, steer.world, { seed = "1" })
+  end)
+end)
+
+describe("errors: read-only fields and methods", function()
+  it("cannot be assigned", function()
+    local _, a = fixture()
+    for _, key in ipairs({ "id", "speed", "heading", "alive" }) do
+      raises({ "'" .. key .. "'", "read-only" }, function() a[key] = 1 end)
+    end
+    raises({ "'seek'", "method" }, function() a.seek = 1 end)
+    assert.are.equal(1, a.id)
+    assert.is_function(a.seek)
+  end)
+end)

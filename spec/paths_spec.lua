@@ -1,0 +1,200 @@
+-- Path following (API.md section 3): waypoint progression, looping paths,
+-- arrive at the last waypoint, path_index, and the steer.Path type.
+local steer = require "steer"
+local support = require "support"
+local vec_near, rel_near = support.vec_near, support.rel_near
+
+local BIG, TINY = 1e150, 1e-300
+local S2 = math.sqrt(2)
+
+local function eq(what, ex, ey, fx, fy)
+  vec_near(fx, fy, ex, ey, 1e-12, what)
+end
+
+-- two results packed by {f()} must be the same force
+local function same(what, expected, actual)
+  vec_near(actual[1], actual[2], expected[1], expected[2], 1e-12, what)
+end
+
+local function agent(opts, world_opts)
+  local w = steer.world(world_opts or {})
+  return w:add(opts), w
+end
+
+describe("steer.path", function()
+  it("keeps its points, count and loop flag", function()
+    local p = steer.path{ { 0, 0 }, { 4, 0.5 }, { -4, 4 } }
+    assert.are.equal(3, #p)
+    assert.is_false(p:loops())
+    assert.are.same({ 4, 0.5 }, { p:point(2) })
+    assert.are.same({ -4, 4 }, { p:point(3) })
+    local q = steer.path{ { 1, 2 }, loop = true }
+    assert.are.equal(1, #q)
+    assert.is_true(q:loops())
+    assert.truthy(tostring(p):find("steer.Path", 1, true))
+  end)
+
+  it("copies the table: later edits do not change the path", function()
+    local t = { { 0, 0 }, { 4, 0 } }
+    local p = steer.path(t)
+    t[2][1] = 99
+    t[3] = { 5, 5 }
+    assert.are.equal(2, #p)
+    assert.are.same({ 4, 0 }, { p:point(2) })
+  end)
+
+  it("holds limit values exactly", function()
+    local p = steer.path{ { BIG, -BIG }, { TINY, -TINY } }
+    assert.are.same({ BIG, -BIG }, { p:point(1) })
+    assert.are.same({ TINY, -TINY }, { p:point(2) })
+  end)
+end)
+
+describe("a:follow", function()
+  local path = steer.path{ { 0, 0 }, { 4, 0 }, { 4, 4 } }
+
+  it("seeks the current waypoint while it is arrival_radius or farther", function()
+    local a = agent{ x = 1, max_speed = 2, max_force = 10 }
+    eq("seek waypoint 1", -2, 0, a:follow(path))
+    assert.are.equal(1, a:path_index())
+    -- same as a:seek of that waypoint
+    same("equals a:seek", { a:seek(0, 0) }, { a:follow(path) })
+    assert.are.equal(1, a:path_index())
+  end)
+
+  it("advances when |target - p| < arrival_radius (0.6 by default)", function()
+    local a = agent{ x = 0.5, max_speed = 2, max_force = 10 }
+    eq("advance, seek waypoint 2", 2, 0, a:follow(path))
+    assert.are.equal(2, a:path_index())
+    local b = agent{ x = 0.5, max_speed = 2, max_force = 10 }
+    -- d = 0.5 is not < 0.5: stay
+    eq("on the boundary", -2, 0, b:follow(path, { arrival_radius = 0.5 }))
+    assert.are.equal(1, b:path_index())
+    local c = agent{ max_speed = 2, max_force = 10 }
+    -- arrival_radius 0: even d = 0 is not < 0
+    eq("radius 0 on the waypoint", 0, 0, c:follow(path, { arrival_radius = 0 }))
+    assert.are.equal(1, c:path_index())
+  end)
+
+  it("advances one waypoint per call", function()
+    local close = steer.path{ { 0, 0 }, { 0.1, 0 }, { 0.2, 0 }, { 5, 0 } }
+    local a = agent{ max_speed = 2, max_force = 10 }
+    eq("call 1: seek (0.1, 0)", 2, 0, a:follow(close))
+    assert.are.equal(2, a:path_index())
+    eq("call 2: seek (0.2, 0)", 2, 0, a:follow(close))
+    assert.are.equal(3, a:path_index())
+    eq("call 3: arrive at (5, 0)", 2, 0, a:follow(close))
+    assert.are.equal(4, a:path_index())
+    a:follow(close)
+    assert.are.equal(4, a:path_index(), "never past the last waypoint")
+  end)
+
+  it("progresses as the agent moves (written positions)", function()
+    local a = agent{ max_speed = 2, max_force = 10 }
+    assert.is_nil(a:path_index())       -- never followed a path
+    a:follow(path)
+    assert.are.equal(2, a:path_index())
+    a.x = 3.5                            -- 0.5 from (4, 0)
+    a:follow(path)
+    assert.are.equal(3, a:path_index())
+  end)
+
+  it("arrives at the last waypoint: the force equals a:arrive's", function()
+    local a = agent{ max_speed = 2, max_force = 10 }
+    a:follow(path)
+    a.x = 4
+    a:follow(path)
+    assert.are.equal(3, a:path_index())
+    a.x, a.y = 4, 3                      -- 1 below the last waypoint
+    -- arrive with slowing radius 2: speed 2 * 1/2
+    eq("arrive", 0, 1, a:follow(path))
+    same("equals a:arrive", { a:arrive(4, 4) }, { a:follow(path) })
+    -- slowing_radius 4: speed 2 * 1/4
+    eq("slowing_radius 4", 0, 0.5, a:follow(path, { slowing_radius = 4 }))
+    same("equals a:arrive(x, y, 4)", { a:arrive(4, 4, 4) },
+      { a:follow(path, { slowing_radius = 4 }) })
+    a.vx, a.vy = 0.3, -0.2
+    same("with velocity", { a:arrive(4, 4) }, { a:follow(path) })
+    a.x, a.y = 4, 4                      -- on it: desired 0, force -v
+    eq("on the last waypoint", -0.3, 0.2, a:follow(path))
+    assert.are.equal(3, a:path_index())
+  end)
+
+  it("a looping path wraps to its first waypoint and never arrives", function()
+    local loop = steer.path{ { 0, 0 }, { 4, 0 }, { 4, 4 }, loop = true }
+    local a = agent{ max_speed = 2, max_force = 10 }
+    a:follow(loop)
+    assert.are.equal(2, a:path_index())
+    a.x = 4
+    a:follow(loop)
+    assert.are.equal(3, a:path_index())
+    a.y = 3
+    -- seek, not arrive: full speed although the waypoint is 1 away
+    eq("seek the third waypoint", 0, 2, a:follow(loop))
+    a.y = 4
+    eq("wrapped: seek (0, 0)", -S2, -S2, a:follow(loop))
+    assert.are.equal(1, a:path_index())
+  end)
+
+  it("one-waypoint paths", function()
+    local one = steer.path{ { 0, 0 } }
+    local a = agent{ x = 1, max_speed = 2, max_force = 10 }
+    eq("arrive", -1, 0, a:follow(one))
+    assert.are.equal(1, a:path_index())
+    local one_loop = steer.path{ { 0, 0 }, loop = true }
+    local b = agent{ vx = 1, max_speed = 2, max_force = 10 }
+    eq("loop: wraps onto itself, seeks it", -1, 0, b:follow(one_loop))
+    assert.are.equal(1, b:path_index())
+  end)
+
+  it("a different path starts at its first waypoint", function()
+    local other = steer.path{ { 10, 0 }, { 20, 0 } }
+    local a = agent{ max_speed = 2, max_force = 10 }
+    a:follow(path)
+    assert.are.equal(2, a:path_index())
+    assert.are.equal(2, a:path_index(path))
+    assert.are.equal(1, a:path_index(other))
+    eq("seek (10, 0)", 2, 0, a:follow(other))
+    assert.are.equal(1, a:path_index())
+    assert.are.equal(1, a:path_index(path))
+    a:follow(path)                       -- back to the first: restarts
+    assert.are.equal(2, a:path_index())
+  end)
+
+  it("keeps following a path whose variable was dropped", function()
+    local a = agent{ max_speed = 2, max_force = 10 }
+    do
+      local p = steer.path{ { 0, 0 }, { 4, 0 } }
+      a:follow(p)
+    end
+    collectgarbage(); collectgarbage()
+    assert.are.equal(2, a:path_index())
+  end)
+
+  it("zero speeds, limits", function()
+    local a = agent{ x = 1, vx = 1, max_speed = 0, max_force = 10 }
+    eq("max_speed 0", -1, 0, a:follow(path))
+    local b = agent{ x = -BIG, max_speed = BIG, max_force = BIG }
+    local far = steer.path{ { -BIG, 0 }, { BIG, 0 } }
+    local fx, fy = b:follow(far)
+    rel_near(fx, BIG, 1e-12, "huge x"); rel_near(fy, 0, 0, "huge y")
+    assert.are.equal(2, b:path_index())
+    local c = agent{ max_speed = 1, max_force = 1 }
+    local tiny = steer.path{ { 0, 0 }, { TINY, 0 } }
+    eq("tiny path", 0, 0, c:follow(tiny))
+    assert.are.equal(2, c:path_index())
+    eq("tiny radii", -1, 0, agent{ x = 1 }:follow(path,
+      { arrival_radius = TINY, slowing_radius = TINY }))
+    fx, fy = agent{ x = 1 }:follow(path, { arrival_radius = BIG, slowing_radius = BIG })
+    support.all_finite(fx, fy)
+  end)
+
+  it("follows across the seam of a torus", function()
+    local seam = steer.path{ { 99, 10 }, { 1, 10 } }
+    local a = agent({ x = 99, y = 10, max_speed = 1, max_force = 10 },
+      { bounds = { 100, 80 }, wrap = true })
+    -- advance; (1, 10) is 2 away through the seam: arrive at full speed
+    eq("towards +x", 1, 0, a:follow(seam))
+    assert.are.equal(2, a:path_index())
+  end)
+end)

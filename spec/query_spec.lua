@@ -1,0 +1,224 @@
+-- world:query and a:neighbors against a brute-force scan of every agent
+-- (within radius: dx*dx + dy*dy <= r*r, wrapped offsets on a torus), on
+-- random worlds of 500 agents, for several cell sizes, radii and world
+-- kinds, before and after agents move (written or integrated) and are
+-- removed.
+local steer = require "steer"
+local support = require "support"
+local ids_of = support.ids_of
+
+local BIG, TINY = 1e150, 1e-300
+
+local brute, same_ids = support.brute_ids, support.same_ids
+
+local function live(world)
+  local list = {}
+  for a in world:agents() do list[#list + 1] = a end
+  return list
+end
+
+-- Compares every query of one round with the brute force.
+local function check(world, kind, W, H, rnd, radii, phase)
+  local agents = live(world)
+  local centres = {}
+  for _ = 1, 8 do centres[#centres + 1] = { rnd(0, W), rnd(0, H) } end
+  for _ = 1, 4 do
+    local a = agents[math.floor(rnd(1, #agents + 1))]
+    centres[#centres + 1] = { a.x, a.y }
+  end
+  -- outside the bounds (integers, so that wrapping them is exact)
+  for _, c in ipairs({ { -10, 40 }, { W + 7, -5 }, { 250, 300 }, { -1000, -1000 },
+      { 0, H }, { W, 0 } }) do
+    centres[#centres + 1] = c
+  end
+  for _, r in ipairs(radii) do
+    for k, c in ipairs(centres) do
+      local what = ("%s: query (%g, %g) r = %g [centre %d]"):format(phase, c[1], c[2], r, k)
+      same_ids(brute(world, kind, W, H, c[1], c[2], r), ids_of(world:query(c[1], c[2], r)), what)
+    end
+    for k = 1, 6 do
+      local a = agents[math.floor(rnd(1, #agents + 1))]
+      local what = ("%s: neighbors of agent %d r = %g [%d]"):format(phase, a.id, r, k)
+      local ids = ids_of(a:neighbors(r))
+      same_ids(brute(world, kind, W, H, a.x, a.y, r, a), ids, what)
+    end
+  end
+end
+
+-- Builds a world of 500 random agents (with a few coincident ones and some
+-- on the edges), then checks it, moves agents by writing positions, by
+-- a:apply, removes some and adds new ones, checking after every step.
+local function scenario(kind, cell, W, H, seed, place)
+  local rnd = support.random(seed)
+  local opts = { cell_size = cell }
+  if kind ~= "free" then opts.bounds = { W, H } end
+  if kind == "torus" then opts.wrap = true end
+  local world = steer.world(opts)
+  place = place or function() return rnd(0, W), rnd(0, H) end
+  for k = 1, 500 do
+    local x, y = place(k)
+    world:add{ x = x, y = y, max_speed = 10, max_force = 10 }
+  end
+  -- coincident agents and agents on the edges
+  local first = live(world)[1]
+  for _ = 1, 3 do world:add{ x = first.x, y = first.y } end
+  world:add{ x = 0, y = 0 }; world:add{ x = W, y = H }; world:add{ x = W / 2, y = H }
+  local radii = { 0, 0.3, 5, 12, 60, 1000 }
+  if W > 1000 then radii[#radii + 1] = 300 end
+  check(world, kind, W, H, rnd, radii, "initial")
+
+  local agents = live(world)
+  for _ = 1, 150 do
+    local a = agents[math.floor(rnd(1, #agents + 1))]
+    a.x, a.y = rnd(-30, W + 30), rnd(-30, H + 30)
+  end
+  check(world, kind, W, H, rnd, radii, "after writing positions")
+
+  for _ = 1, 150 do
+    local a = agents[math.floor(rnd(1, #agents + 1))]
+    a.vx, a.vy = rnd(-10, 10), rnd(-10, 10)
+    a:apply(rnd(-10, 10), rnd(-10, 10), rnd(0.1, 3))
+  end
+  check(world, kind, W, H, rnd, radii, "after a:apply")
+
+  local removed = 0
+  for _, a in ipairs(agents) do
+    if rnd() < 0.3 then world:remove(a); removed = removed + 1 end
+  end
+  assert.are.equal(#agents - removed, #world)
+  check(world, kind, W, H, rnd, radii, "after removing")
+
+  for _ = 1, 100 do world:add{ x = rnd(0, W), y = rnd(0, H) } end
+  check(world, kind, W, H, rnd, radii, "after adding again")
+end
+
+describe("world:query and a:neighbors equal a brute-force scan", function()
+  for _, cell in ipairs({ 0.5, 5, 50 }) do
+    it("unbounded world, cell_size " .. cell, function()
+      local rnd = support.random(11)
+      scenario("free", cell, 100, 80, 1000 + cell * 10,
+        function() return rnd(-20, 120), rnd(-20, 100) end)
+    end)
+    it("torus, cell_size " .. cell, function()
+      scenario("torus", cell, 100, 80, 2000 + cell * 10)
+    end)
+    it("clamped world, cell_size " .. cell, function()
+      scenario("clamped", cell, 100, 80, 3000 + cell * 10)
+    end)
+  end
+
+  -- 6000 x 6000 cells: more than a dense grid holds
+  it("large torus with a fine grid", function()
+    local rnd = support.random(5)
+    scenario("torus", 0.5, 3000, 3000, 4000, function(k)
+      if k % 2 == 0 then return rnd(0, 100), rnd(0, 80) end
+      return rnd(2950, 3000), rnd(2950, 3000)      -- across the seam
+    end)
+  end)
+
+  it("large clamped world with a fine grid", function()
+    local rnd = support.random(6)
+    scenario("clamped", 0.5, 3000, 3000, 5000, function(k)
+      if k % 2 == 0 then return rnd(0, 100), rnd(0, 80) end
+      return rnd(2950, 3000), rnd(2950, 3000)
+    end)
+  end)
+end)
+
+describe("queries: hand-checked cases", function()
+  it("wrap around the seams of a torus", function()
+    local w = steer.world{ bounds = { 100, 80 }, wrap = true }
+    local a = w:add{ x = 99.9, y = 40 }
+    local b = w:add{ x = 0.1, y = 0.1 }
+    same_ids({ a.id }, ids_of(w:query(0.1, 40, 0.3)), "across x")
+    same_ids({}, ids_of(w:query(0.1, 40, 0.1)), "0.2 away")
+    same_ids({ a.id }, ids_of(w:query(100, 40, 0.15)), "centre on the far edge")
+    same_ids({ a.id }, ids_of(w:query(-0.1, 40, 0.15)), "centre outside")
+    same_ids({ b.id }, ids_of(w:query(99.9, 79.9, 0.3)), "across the corner")
+    same_ids({ a.id, b.id }, ids_of(w:query(0, 0, 1000)), "radius beyond the world")
+    same_ids({ b.id }, ids_of(a:neighbors(1000)), "neighbors beyond the world")
+  end)
+
+  it("clamped worlds answer centres outside the bounds", function()
+    local w = steer.world{ bounds = { 100, 80 } }
+    local a = w:add{ x = -5, y = 40 }         -- clamped to (0, 40)
+    same_ids({ a.id }, ids_of(w:query(-3, 40, 3)), "d = 3 <= 3")
+    same_ids({}, ids_of(w:query(-3, 40, 2.9)), "d = 3 > 2.9")
+    same_ids({ a.id }, ids_of(w:query(-1000, 40, 1000)), "far left")
+  end)
+
+  it("radius 0 finds coincident agents; neighbors exclude self", function()
+    local w = steer.world{}
+    local a, b, c = w:add{ x = 1, y = 2 }, w:add{ x = 1, y = 2 }, w:add{ x = 1, y = 2 }
+    w:add{ x = 1, y = 2.0000001 }
+    same_ids({ a.id, b.id, c.id }, ids_of(w:query(1, 2, 0)), "query r = 0")
+    same_ids({ b.id, c.id }, ids_of(a:neighbors(0)), "neighbors r = 0")
+  end)
+
+  it("unbounded worlds at the limits", function()
+    local w = steer.world{}
+    local o = w:add{}
+    local e = w:add{ x = BIG }
+    local west = w:add{ x = -BIG }
+    local n = w:add{ y = BIG }
+    same_ids({ o.id, e.id, west.id, n.id }, ids_of(w:query(0, 0, BIG)), "all at d <= 1e150")
+    same_ids({ e.id }, ids_of(w:query(BIG, 0, 0)), "r = 0 at 1e150")
+    same_ids({ o.id, e.id }, ids_of(w:query(BIG, 0, BIG)), "from 1e150")
+    same_ids({ e.id, west.id, n.id }, ids_of(o:neighbors(BIG)), "neighbors")
+    same_ids({}, ids_of(o:neighbors(TINY)), "tiny radius")
+    local t = w:add{ x = TINY }
+    same_ids({ o.id, t.id }, ids_of(w:query(0, 0, 1)), "tiny offset")
+  end)
+
+  -- cell_size only tunes the grid: any valid one answers the same. These
+  -- run in a child interpreter, so that a crash fails one spec only.
+  local EXTREME = [[
+local steer = require "steer"
+local support = require "support"
+local w = steer.world(opts)
+for _, p in ipairs(points) do w:add{ x = p[1], y = p[2] } end
+for _, r in ipairs(radii) do
+  for _, c in ipairs(centres) do
+    local what = ("query (%g, %g) r = %g"):format(c[1], c[2], r)
+    support.same_ids(support.brute_ids(w, kind, W, H, c[1], c[2], r),
+      support.ids_of(w:query(c[1], c[2], r)), what)
+  end
+  for a in w:agents() do
+    support.same_ids(support.brute_ids(w, kind, W, H, a.x, a.y, r, a),
+      support.ids_of(a:neighbors(r)), ("neighbors of (%g, %g) r = %g"):format(a.x, a.y, r))
+  end
+end
+]]
+  local function extreme(opts, kind, W, H, points, centres, radii)
+    local lit = support.literal
+    local code = ("local opts, kind, W, H, points, centres, radii = %s, %s, %s, %s, %s, %s, %s\n")
+      :format(lit(opts), lit(kind), lit(W), lit(H), lit(points), lit(centres), lit(radii))
+      .. EXTREME
+    local ok, out = support.run_child(code)
+    assert(ok, out)
+  end
+  local spread = { { 0, 0 }, { 1, -1 }, { 1, -1 }, { -3.5, 2 }, { 1e10, 0 }, { 1e10, 1 },
+    { -BIG, 0 }, { BIG, BIG }, { TINY, 0 }, { 0, -1e5 } }
+  local centres = { { 0, 0 }, { 1, -1 }, { 1e10, 0 }, { -BIG, 0 }, { BIG, BIG }, { 5, 5 } }
+
+  for _, cell in ipairs({ 1e-5, 1e-300, 5e-324, 1e150 }) do
+    it("unbounded world with cell_size " .. cell, function()
+      extreme({ cell_size = cell }, "free", 0, 0, spread, centres, { 0, 1, 1e10, BIG })
+    end)
+  end
+
+  local pts = { { 0, 0 }, { TINY, TINY }, { -1, 5 }, { 0, TINY } }
+  local cs = { { 0, 0 }, { TINY, 0 }, { -BIG, 0 }, { BIG, -BIG }, { -1, 5 } }
+  it("tiny clamped world (1e-300)", function()
+    extreme({ bounds = { TINY, TINY } }, "clamped", TINY, TINY, pts, cs, { 0, TINY, 1, BIG })
+  end)
+
+  it("tiniest clamped world (5e-324)", function()
+    extreme({ bounds = { 5e-324, 5e-324 } }, "clamped", 5e-324, 5e-324, pts, cs, { 0, 1, BIG })
+  end)
+
+  it("tiny torus (1e-300)", function()
+    extreme({ bounds = { TINY, TINY }, wrap = true }, "torus", TINY, TINY,
+      { { 0, 0 }, { 0, 0 }, { 5e-301, 0 } }, { { 0, 0 }, { 5e-301, 0 } }, { 0, BIG })
+  end)
+end)
