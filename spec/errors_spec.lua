@@ -254,7 +254,11 @@ describe("errors: numbers out of range (|x| > 1e150)", function()
     bad(4, "weighted", range, steer.weighted, 1, 1, 1, -1e300)
     bad(3, "clamp", range, steer.clamp, 1, 1, 1e300)
     bad(2, "seek", range, a.seek, a, 0, -1e300)
-    bad(1, "apply", range, a.apply, a, 1e300, 0, 1)
+    -- a force of any finite size is fine: apply clamps it to max_force first
+    a:apply(1e300, -1e308, 1)
+    support.all_finite(a.x, a.y, a.vx, a.vy)
+    a.x, a.y, a.vx, a.vy = 0, 0, 0, 0
+    bad(1, "apply", "finite number expected, got inf", a.apply, a, 1 / 0, 0, 1)
     bad(3, "apply", range, a.apply, a, 0, 0, 1e300)
     bad(3, "flee", range, a.flee, a, 0, 0, above)
     bad(1, "query", range, w.query, w, 1e300, 0, 1)
@@ -340,5 +344,44 @@ describe("errors: read-only fields and methods", function()
     raises({ "'seek'", "method" }, function() a.seek = 1 end)
     assert.are.equal(1, a.id)
     assert.is_function(a.seek)
+  end)
+end)
+
+describe("errors: choices beyond API.md", function()
+  it("field writes say which field and what is wrong", function()
+    local a = steer.world{}:add{}
+    local function msg(fn) return support.error_of(fn) end
+    assert.matches("cannot set field 'x' of steer.Agent: number expected, got string",
+      msg(function() a.x = "far" end))
+    assert.matches("cannot set field 'max_speed' of steer.Agent: non%-negative number expected, got %-1",
+      msg(function() a.max_speed = -1 end))
+    assert.matches("cannot set field 'vy' of steer.Agent: number out of range",
+      msg(function() a.vy = 1e300 end))
+    assert.matches("field 'speed' of steer.Agent is read%-only", msg(function() a.speed = 1 end))
+    assert.matches("cannot assign to method 'seek' of steer.Agent", msg(function() a.seek = 1 end))
+  end)
+
+  it("world:add refuses names the agent uses itself", function()
+    local w = steer.world{}
+    for _, key in ipairs{ "id", "speed", "alive", "seek", "wander_angle" } do
+      assert.matches("bad argument #1 to 'add' %(field '" .. key .. "' is the agent's own",
+        support.error_of(w.add, w, { [key] = 1 }))
+    end
+    assert.are.equal(0, #w)
+  end)
+
+  it("clamp, normalize and length take any finite vector", function()
+    local x, y = steer.clamp(1e300, -1e308, 2)
+    support.near(steer.length(x, y), 2, 1e-12)
+    x, y = steer.normalize(1e308, 1e308)
+    support.near(x, math.sqrt(0.5), 1e-15)
+    support.near(steer.length(1e308, 1e308), 1e308 * math.sqrt(2), 1e294)
+  end)
+
+  it("an absurd wander jitter keeps the wander angle a valid number", function()
+    local a = steer.world{}:add{ wander_jitter = 1e150 }
+    for _ = 1, 100 do support.all_finite(a:wander()) end
+    assert.is_true(math.abs(a.wander_angle) <= 1e150)
+    a.wander_angle = a.wander_angle -- and it can be written back
   end)
 end)

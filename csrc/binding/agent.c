@@ -127,13 +127,19 @@ static int a_newindex(lua_State *L) {
       return luaL_error(L, "field '%s' of " AGENT_MT " is read-only", key);
     agent_ref a = field_owner(L, 1, key);
     if (lua_type(L, 3) != LUA_TNUMBER)
-      return luaL_error(L, "field '%s' of " AGENT_MT ": number expected, got %s",
+      return luaL_error(L,
+                        "cannot set field '%s' of " AGENT_MT
+                        ": number expected, got %s",
                         key, luaL_typename(L, 3));
-    double v = lua_tonumber(L, 3);
     /* positions and velocities may be negative; sizes may not */
     int kind = code <= STEER_VY || code == STEER_WANDER_ANGLE ? 0 : 1;
-    validate_num(L, v, kind, "__newindex", 2, key);
-    check_status(L, steer_agent_set(a.w, a.i, (steer_field)code, v));
+    char buf[96];
+    const char *problem = number_problem(lua_tonumber(L, 3), kind, buf);
+    if (problem)
+      return luaL_error(L, "cannot set field '%s' of " AGENT_MT ": %s", key,
+                        problem);
+    check_status(L, steer_agent_set(a.w, a.i, (steer_field)code,
+                                    lua_tonumber(L, 3)));
     return 0;
   }
   agent_ref a = field_owner(L, 1, key_name(L, 2));
@@ -282,8 +288,9 @@ static int a_cohesion(lua_State *L) {
 static int a_apply(lua_State *L) {
   agent_ref a = check_agent(L, 1, "apply", 0);
   steer_vec2 f;
-  f.x = check_num(L, 2, "apply", 1);
-  f.y = check_num(L, 3, "apply", 2);
+  /* any finite force: it is clamped to max_force first */
+  f.x = check_finite(L, 2, "apply", 1);
+  f.y = check_finite(L, 3, "apply", 2);
   double dt = check_positive(L, 4, "apply", 3);
   steer_agent_apply(a.w, a.i, f, dt);
   return 0;
@@ -324,6 +331,17 @@ static int a_world(lua_State *L) {
   return 1;
 }
 
+int agent_known_key(lua_State *L, int idx) {
+  if (lua_type(L, idx) != LUA_TSTRING) return 0;
+  idx = lua_absindex(L, idx);
+  lua_getfield(L, LUA_REGISTRYINDEX, AGENT_MT ".keys");
+  lua_pushvalue(L, idx);
+  lua_rawget(L, -2);
+  int known = !lua_isnil(L, -1);
+  lua_pop(L, 2);
+  return known;
+}
+
 void open_agent(lua_State *L) {
   static const luaL_Reg methods[] = {
       {"seek", a_seek},
@@ -357,6 +375,8 @@ void open_agent(lua_State *L) {
     lua_pushinteger(L, field_names[k].code);
     lua_setfield(L, -2, field_names[k].name);
   }
+  lua_pushvalue(L, -1);
+  lua_setfield(L, LUA_REGISTRYINDEX, AGENT_MT ".keys");
   lua_pushvalue(L, -1);
   lua_pushcclosure(L, a_index, 1);
   lua_setfield(L, -3, "__index");

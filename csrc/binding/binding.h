@@ -57,10 +57,17 @@ double opt_nonneg(lua_State *L, int idx, const char *fname, int argn,
                   double def);
 /* An integer-valued number, |n| <= 2^53. */
 double check_integral(lua_State *L, int idx, const char *fname, int argn);
+/* Any finite number, however large (for forces that get clamped). */
+double check_finite(lua_State *L, int idx, const char *fname, int argn);
 /* The same checks on a number already read (field of a table argument);
-   `what` names the field in the message. kind: 0 any, 1 >= 0, 2 > 0. */
+   `what` names the field in the message. kind: 0 within the limit, 1 >= 0,
+   2 > 0, 3 finite of any size. */
 double validate_num(lua_State *L, double v, int kind, const char *fname,
                     int argn, const char *what);
+/* What is wrong with v for kind (a message in buf), or NULL. */
+const char *number_problem(double v, int kind, char buf[96]);
+/* Is the key at idx a name agents use themselves (a method or a field)? */
+int agent_known_key(lua_State *L, int idx);
 
 /* ---- objects ------------------------------------------------------------ */
 lworld *check_world(lua_State *L, int idx, const char *fname, int argn);

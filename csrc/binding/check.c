@@ -28,21 +28,31 @@ void check_status(lua_State *L, steer_status status) {
 }
 
 static const char *kind_name[] = {"finite number", "non-negative number",
-                                  "positive number"};
+                                  "positive number", "finite number"};
+
+const char *number_problem(double v, int kind, char buf[96]) {
+  if (isnan(v)) { /* printf may say -nan */
+    snprintf(buf, 96, "%s expected, got nan", kind_name[kind]);
+    return buf;
+  }
+  if (!isfinite(v) || (kind == 1 && !(v >= 0)) || (kind == 2 && !(v > 0))) {
+    snprintf(buf, 96, "%s expected, got %.14g", kind_name[kind], v);
+    return buf;
+  }
+  if (kind != 3 && fabs(v) > STEER_LIMIT) {
+    snprintf(buf, 96, "number out of range, |%.14g| > 1e150", v);
+    return buf;
+  }
+  return NULL;
+}
 
 double validate_num(lua_State *L, double v, int kind, const char *fname,
                     int argn, const char *what) {
-  const char *sep = what ? ": " : "";
-  if (!what) what = "";
-  if (isnan(v)) /* printf may say -nan */
-    arg_error(L, fname, argn, "%s%s%s expected, got nan", what, sep,
-              kind_name[kind]);
-  if (!isfinite(v) || (kind == 1 && !(v >= 0)) || (kind == 2 && !(v > 0)))
-    arg_error(L, fname, argn, "%s%s%s expected, got %.14g", what, sep,
-              kind_name[kind], v);
-  if (fabs(v) > STEER_LIMIT)
-    arg_error(L, fname, argn, "%s%snumber out of range, |%.14g| > 1e150",
-              what, sep, v);
+  char buf[96];
+  const char *problem = number_problem(v, kind, buf);
+  if (problem)
+    arg_error(L, fname, argn, "%s%s%s", what ? what : "", what ? ": " : "",
+              problem);
   return v;
 }
 
@@ -55,6 +65,11 @@ static double read_number(lua_State *L, int idx, const char *fname,
 
 double check_num(lua_State *L, int idx, const char *fname, int argn) {
   return validate_num(L, read_number(L, idx, fname, argn), 0, fname, argn,
+                      NULL);
+}
+
+double check_finite(lua_State *L, int idx, const char *fname, int argn) {
+  return validate_num(L, read_number(L, idx, fname, argn), 3, fname, argn,
                       NULL);
 }
 

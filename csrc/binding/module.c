@@ -11,6 +11,14 @@ static steer_vec2 v2_arg(lua_State *L, int i, const char *fname) {
   return v;
 }
 
+/* A vector of any finite size (clamp, normalize and length take those). */
+static steer_vec2 v2_finite(lua_State *L, int i, const char *fname) {
+  steer_vec2 v;
+  v.x = check_finite(L, i, fname, i);
+  v.y = check_finite(L, i + 1, fname, i + 1);
+  return v;
+}
+
 static int push_vec(lua_State *L, steer_vec2 v) {
   lua_pushnumber(L, v.x);
   lua_pushnumber(L, v.y);
@@ -18,16 +26,16 @@ static int push_vec(lua_State *L, steer_vec2 v) {
 }
 
 static int l_clamp(lua_State *L) {
-  steer_vec2 v = v2_arg(L, 1, "clamp");
+  steer_vec2 v = v2_finite(L, 1, "clamp");
   return push_vec(L, steer_clamp(v, check_nonneg(L, 3, "clamp", 3)));
 }
 
 static int l_normalize(lua_State *L) {
-  return push_vec(L, steer_normalize(v2_arg(L, 1, "normalize")));
+  return push_vec(L, steer_normalize(v2_finite(L, 1, "normalize")));
 }
 
 static int l_length(lua_State *L) {
-  lua_pushnumber(L, steer_length(v2_arg(L, 1, "length")));
+  lua_pushnumber(L, steer_length(v2_finite(L, 1, "length")));
   return 1;
 }
 

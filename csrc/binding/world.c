@@ -217,7 +217,13 @@ static int w_add(lua_State *L) {
     lua_pushnil(L);
     while (lua_next(L, 2)) {
       lua_pop(L, 1);
-      custom |= !is_field_key(L, -1);
+      int field = is_field_key(L, -1);
+      /* a name the agent uses itself would be stored but never read back */
+      if (!field && agent_known_key(L, -1))
+        arg_error(L, "add", 1,
+                  "field '%s' is the agent's own (set it on the agent)",
+                  lua_tostring(L, -1));
+      custom |= !field;
     }
   }
   lua_getuservalue(L, 1);
