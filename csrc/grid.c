@@ -44,9 +44,9 @@ void grid_free(steer_world *w, steer_grid *g) {
   world_alloc(w, g->heads, g->buckets * sizeof(int32_t), 0);
   world_alloc(w, g->starts, (g->buckets + 1) * sizeof(uint32_t), 0);
   g->starts = NULL;
-  world_alloc(w, g->links, g->agents_cap * sizeof(grid_link), 0);
+  world_alloc(w, g->next, g->agents_cap * sizeof(int32_t), 0);
   g->heads = NULL;
-  g->links = NULL;
+  g->next = NULL;
   g->buckets = g->agents_cap = 0;
 }
 
@@ -89,20 +89,20 @@ size_t grid_bucket_of(const steer_grid *g, double x, double y) {
 }
 
 static void link(steer_grid *g, int32_t i, size_t b) {
-  int32_t head = g->heads[b];
-  g->links[i].next = head;
-  g->links[i].prev = -1;
-  if (head >= 0) g->links[head].prev = i;
+  g->next[i] = g->heads[b];
   g->heads[b] = i;
 }
 
+/* Where the index of agent i is kept in bucket b's list: the head or its
+   predecessor's next. */
+static int32_t *link_to(steer_grid *g, int32_t i, size_t b) {
+  int32_t *at = &g->heads[b];
+  while (*at != i) at = &g->next[*at];
+  return at;
+}
+
 static void unlink_from(steer_grid *g, int32_t i, size_t b) {
-  int32_t p = g->links[i].prev, n = g->links[i].next;
-  if (p >= 0)
-    g->links[p].next = n;
-  else
-    g->heads[b] = n;
-  if (n >= 0) g->links[n].prev = p;
+  *link_to(g, i, b) = g->next[i];
 }
 
 void grid_insert(steer_grid *g, int32_t i, double x, double y) {
@@ -124,23 +124,15 @@ int grid_move(steer_grid *g, int32_t i, double ox, double oy, double nx,
 
 void grid_relocate(steer_grid *g, int32_t from, int32_t to, double x,
                    double y) {
-  int32_t p = g->links[from].prev, n = g->links[from].next;
-  g->links[to] = g->links[from];
-  if (p >= 0)
-    g->links[p].next = to;
-  else
-    g->heads[grid_bucket_of(g, x, y)] = to;
-  if (n >= 0) g->links[n].prev = to;
+  *link_to(g, from, grid_bucket_of(g, x, y)) = to;
+  g->next[to] = g->next[from];
 }
 
 void grid_link_sorted(steer_grid *g) {
   for (size_t b = 0; b < g->buckets; b++) {
     int32_t from = (int32_t)g->starts[b], to = (int32_t)g->starts[b + 1];
     g->heads[b] = from < to ? from : -1;
-    for (int32_t i = from; i < to; i++) {
-      g->links[i].prev = i > from ? i - 1 : -1;
-      g->links[i].next = i + 1 < to ? i + 1 : -1;
-    }
+    for (int32_t i = from; i < to; i++) g->next[i] = i + 1 < to ? i + 1 : -1;
   }
 }
 
@@ -152,7 +144,7 @@ static size_t buckets_for(const steer_grid *g, size_t agents) {
 }
 
 steer_status grid_reserve(steer_world *w, steer_grid *g, size_t agents) {
-  if (world_grow(w, (void **)&g->links, sizeof(grid_link), &g->agents_cap,
+  if (world_grow(w, (void **)&g->next, sizeof(int32_t), &g->agents_cap,
                  agents))
     return STEER_ENOMEM;
   size_t want = buckets_for(g, agents);
@@ -227,7 +219,7 @@ int32_t grid_cursor_next(grid_cursor *c) {
   for (;;) {
     while (c->agent >= 0) {
       int32_t i = c->agent;
-      c->agent = g->links[i].next;
+      c->agent = g->next[i];
       if (!g->dense) { /* the bucket may hold other cells too */
         int32_t cx, cy;
         grid_cell_of(g, c->x[i], c->y[i], &cx, &cy);

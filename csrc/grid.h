@@ -1,9 +1,9 @@
 /* grid.h - the spatial grid that answers neighbor queries (internal).
  *
  * Space is cut into square cells. Every cell maps to a bucket that heads a
- * doubly linked list of agent indices threaded through the per-agent
- * next/prev arrays, so inserting, moving and removing an agent are O(1) and
- * never allocate.
+ * list of agent indices threaded through the per-agent `next` array, so
+ * inserting an agent is O(1) and never allocates; moving or removing one
+ * walks its bucket to find its predecessor (buckets hold a few agents).
  *
  * Bounded worlds (torus or clamped) with a manageable number of cells give
  * every cell its own bucket (dense). Unbounded worlds hash cell coordinates
@@ -18,10 +18,6 @@
 
 typedef enum grid_mode { GRID_FREE, GRID_WRAP, GRID_CLAMP } grid_mode;
 
-typedef struct grid_link {
-  int32_t next, prev;    /* neighbours in the bucket's list, -1 at the ends */
-} grid_link;
-
 typedef struct steer_grid {
   grid_mode mode;
   double inv_x, inv_y;   /* cells per unit length */
@@ -30,8 +26,8 @@ typedef struct steer_grid {
   int32_t *heads;        /* bucket -> first agent, -1 when empty */
   uint32_t *starts;      /* bucket -> first index once sorted (buckets + 1) */
   size_t buckets;        /* length of heads; a power of two when hashed */
-  grid_link *links;      /* per agent */
-  size_t agents_cap;     /* length of links */
+  int32_t *next;         /* per agent: the next in its bucket, -1 at the end */
+  size_t agents_cap;     /* length of next */
 } steer_grid;
 
 struct steer_world;

@@ -90,7 +90,7 @@ steer_world *steer_world_create(const steer_world_def *def) {
        world_grow(w, (void **)&w->slots, sizeof(slot_info), &w->slot_cap,
                   d.capacity) ||
        grid_reserve(w, &w->grid, d.capacity) ||
-       world_grow(w, (void **)&w->forces, sizeof(steer_vec2), &w->forces_cap,
+       world_grow(w, (void **)&w->order, sizeof(uint32_t), &w->order_cap,
                   d.capacity))) {
     steer_world_destroy(w);
     return NULL;
