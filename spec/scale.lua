@@ -12,7 +12,7 @@ local function check(ok, what)
 end
 
 local t0 = clock()
-local world = steer.world{ bounds = { side, side }, wrap = true, seed = 1 }
+local world = steer.world{ bounds = { side, side }, wrap = true, seed = 1, capacity = N }
 local flock = steer.program{ { "separation", radius = 1.5, weight = 1.5 },
   { "alignment", radius = 5 }, { "cohesion", radius = 5 } }
 local s = 12345
