@@ -44,7 +44,14 @@ describe("fuzzer self-checks", function()
     M.add_live(rec, w:add{})
     w:add{} -- an agent the record does not know about
     assert.matches("tracks 1 live", M.check_count(rec))
-    assert.matches("untracked", M.check_world(rec))
+    assert.matches("tracks 1 live", M.check_world(rec))
+    -- the right count, the wrong agent
+    local w2 = steer.world{}
+    local rec2 = M.new_record(w2, "w2", "free")
+    w2:add{}
+    M.add_live(rec2, w:add{})
+    assert.is_nil(M.check_count(rec2))
+    assert.matches("untracked", M.check_world(rec2))
   end)
 
   it("notices a non-finite field and a position outside a torus", function()

@@ -13,6 +13,12 @@ local K = {
       .. "outside the torus (flee's panic test, seek direction)" },
   clamp_subnormal = { open = true, patch = "05-vec-clamp-subnormal-ratio.patch",
     what = "clamp scales by a subnormal max / l: results up to 2x longer than max" },
+  accumulate_subnormal = { open = true, patch = "06-accumulate-subnormal-room.patch",
+    what = "prioritized_sum with max_force below ~1e-154: the total passes max_force" },
+  seed_cast = { open = true, patch = "07-world-seed-cast-range.patch",
+    what = "steer.world{seed = s} with |s| >= 2^63 casts to long long: UB" },
+  point_cast = { open = true, patch = "08-path-point-index-cast.patch",
+    what = "path:point(i) with an integral |i| >= 2^31 formats (int)i: UB" },
   world_bad_self = { open = true, patch = "04-agent-world-bad-self-message.patch",
     what = "Agent.world(non-agent) raises \"bad argument #1 to '?'\"" },
 }

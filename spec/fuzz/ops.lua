@@ -161,7 +161,11 @@ function O.new_world(F, valid_only)
     if which == "cell_size" then def.cell_size = v; valid = v == nil or V.is_pos(v)
     elseif which == "seed" then
       def.seed = v
-      valid = v == nil or (V.is_num(v) and v == math.floor(v) and math.abs(v) <= 2 ^ 53)
+      valid = v == nil or (V.is_num(v) and V.is_integral(v))
+      -- open finding 07: a seed beyond 2^63 is an undefined cast
+      if K.avoid("seed_cast") and type(v) == "number" and math.abs(v) >= 2 ^ 63 then
+        def.seed, valid = 1.5, false
+      end
     elseif which == "bounds" then
       def.bounds = v
       valid = v == nil and not def.wrap
@@ -547,6 +551,9 @@ local function op_path_point(F)
   local info = F.rng:pick(F.paths)
   local i, valid = F.rng:int(-1, info.n + 1), nil
   if F.rng:chance(0.1) then i = V.any(F.rng, G.pools(F)) end
+  if F.rng:chance(0.05) then i = F.rng:pick({ 2 ^ 31, -(2 ^ 31), 2 ^ 40, 2 ^ 53 }) end
+  -- open finding 08: an out-of-range index beyond 2^31 is an undefined cast
+  if K.avoid("point_cast") and V.is_integral(i) and math.abs(i * 1.0) >= 2 ^ 31 then i = -1 end
   valid = V.is_integral(i) and i >= 1 and i <= info.n
   F:call("path:point", info.p.point, { info.p, i }, 2, valid,
     { name = "point", argn = (not valid) and 1 or nil, numbers = true })
@@ -650,7 +657,7 @@ local function agent_method(name, mk, post, numbers, removed_ok)
       live = F.names[h] ~= nil and tostring(h):find("steer.Agent", 1, true) ~= nil
     end
     local args, n, bad = mk(F, rec, h)
-    if owner == "orphan" then bad = bad or -1 end -- a foreign world: skip exactness
+    if owner == "orphan" then bad = -1 end -- a world the fuzzer let go: either way
     local all = { h }
     for i = 1, n do all[i + 1] = args[i] end
     local expect
@@ -848,7 +855,7 @@ end
 local function clamp2(x, y, m)
   local l = G.len(x, y)
   if l <= m then return x, y end
-  return x * (m / l), y * (m / l)
+  return x / l * m, y / l * m -- divide first: m / l may underflow
 end
 
 local function apply_post(F, rec, h, args, res)
