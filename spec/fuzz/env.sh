@@ -39,9 +39,14 @@ run_wrapped() {
         "$lua" "$@"
       ;;
     valgrind)
+      # LuaJIT's JIT is slow under memcheck (its machine code is re-checked
+      # as it is written) and is not what we test: interpreter only, unless
+      # STEER_VALGRIND_JIT=1
+      jopt=
+      case $lua in *luajit*) [ "${STEER_VALGRIND_JIT:-0}" = 1 ] || jopt=-joff ;; esac
       valgrind --tool=memcheck --error-exitcode=99 --leak-check=full \
         --errors-for-leak-kinds=definite --track-origins=yes \
-        -q "$lua" "$@"
+        -q "$lua" $jopt "$@"
       ;;
     plain) "$lua" "$@" ;;
   esac

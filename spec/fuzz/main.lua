@@ -22,6 +22,9 @@ local t0 = os.clock()
 while done < calls do
   local n = math.min(round, calls - done)
   local s = seed + rounds
+  -- for a hard crash, the runner replays this round with a trace
+  io.stdout:write(("round seed %d, %d calls\n"):format(s, n))
+  io.stdout:flush()
   local report, state = E.run(steer, s, n, { trace_from = trace })
   rounds = rounds + 1
   done = done + state.call_index

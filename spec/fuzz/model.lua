@@ -13,6 +13,8 @@ local FIELDS = { "x", "y", "vx", "vy", "max_speed", "max_force", "radius",
 M.FIELDS = FIELDS
 
 function M.new_record(w, name, kind, W, H)
+  -- as doubles: Lua 5.4 integers compare unequal to their rounded doubles
+  W, H = W and W * 1.0, H and H * 1.0
   return { w = w, name = name, kind = kind, W = W, H = H, live = {},
     alive = {}, removed = {}, obstacles = 0, walls = 0 }
 end
