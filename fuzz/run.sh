@@ -1,0 +1,34 @@
+#!/bin/sh
+# make fuzz-c: replays every input of the committed seed corpus (fuzz/corpus)
+# through the libFuzzer harness, one test each, then fuzzes for SECONDS
+# (default 60) starting from it, as one more test. New inputs go to
+# fuzz/corpus-run/ (not committed), crashes to build/fuzz/crash-*.
+# Ends with the line "N passed, N failed".
+cd "$(dirname "$0")/.." || exit 1
+seconds=${1:-60}
+bin=build/fuzz/fuzz_core
+[ -x "$bin" ] || { echo "missing $bin (make build/fuzz/fuzz_core)"; echo "0 passed, 1 failed"; exit 1; }
+passed=0
+failed=0
+for f in fuzz/corpus/*; do
+  [ -f "$f" ] || continue
+  if "$bin" "$f" >build/fuzz/replay.log 2>&1; then
+    passed=$((passed + 1))
+  else
+    failed=$((failed + 1))
+    echo "== seed input $f fails:"
+    grep -E 'runtime error|check failed|^  |ERROR' build/fuzz/replay.log | head -5
+  fi
+done
+echo "== replayed the seed corpus: $passed passed, $failed failed"
+mkdir -p fuzz/corpus-run
+echo "== fuzzing for $seconds s"
+"$bin" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
+  -artifact_prefix=build/fuzz/ -print_final_stats=1 fuzz/corpus-run fuzz/corpus \
+  >build/fuzz/session.log 2>&1
+rc=$?
+grep -E 'runtime error|check failed|^  [a-z]|ERROR|Test unit written|Done [0-9]+ runs|stat::number_of_executed_units' \
+  build/fuzz/session.log | head -20
+if [ "$rc" -eq 0 ]; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
