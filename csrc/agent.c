@@ -95,7 +95,12 @@ const steer_path *steer_agent_path(const steer_world *w, size_t i,
   const agent_ext *e = w->ext[i];
   const steer_program *p = w->program[i];
   *index = 0;
-  if (p && e && e->program)
+  if (!e) return NULL;
+  if (e->follow_path && (!path || e->follow_path == path)) {
+    *index = e->follow_index;
+    return e->follow_path;
+  }
+  if (p && e->program)
     for (size_t k = 0; k < p->count; k++) {
       const steer_target *t = &p->entries[k].target;
       if (t->kind == STEER_TARGET_PATH && (!path || t->path == path)) {
@@ -103,10 +108,6 @@ const steer_path *steer_agent_path(const steer_world *w, size_t i,
         return t->path;
       }
     }
-  if (e && e->follow_path && (!path || e->follow_path == path)) {
-    *index = e->follow_index;
-    return e->follow_path;
-  }
   return NULL;
 }
 

@@ -274,8 +274,8 @@ STEER_API steer_vec2 steer_agent_avoid_walls(const steer_world *w, size_t i,
 STEER_API steer_status steer_agent_follow(steer_world *w, size_t i, steer_path *path,
                                 double arrival_radius, double slowing_radius,
                                 steer_vec2 *force);
-/// The path agent i follows - through its program's first entry with a path
-/// target, else through steer_agent_follow - with, in *index, the 0-based
+/// The path agent i follows - through steer_agent_follow, else through its
+/// program's first entry with a path target - with, in *index, the 0-based
 /// waypoint it heads for; NULL when it follows none. A non-NULL `path`
 /// restricts the search to that path.
 STEER_API const steer_path *steer_agent_path(const steer_world *w, size_t i,

@@ -31,10 +31,19 @@ static inline double v2_len(steer_vec2 a) {
   return hypot(a.x, a.y);
 }
 
+/* a / l for l = |a| > 0, also when |a| is too long for a double (then
+   l is inf and half of a has a length). */
+static inline steer_vec2 v2_direction(steer_vec2 a, double l) {
+  if (l <= 1.7976931348623157e308) return v2(a.x / l, a.y / l);
+  a = v2(a.x * 0.5, a.y * 0.5);
+  l = hypot(a.x, a.y);
+  return v2(a.x / l, a.y / l);
+}
+
 static inline steer_vec2 v2_normalize(steer_vec2 a) {
   double l = v2_len(a);
   if (l <= STEER_EPSILON) return v2(0, 0);
-  return v2(a.x / l, a.y / l);
+  return v2_direction(a, l);
 }
 
 static inline steer_vec2 v2_clamp(steer_vec2 a, double max) {
@@ -49,7 +58,7 @@ static inline steer_vec2 v2_clamp(steer_vec2 a, double max) {
   }
   double s = max / l;
   /* a subnormal ratio keeps too few digits: divide first then */
-  if (s < 2.2250738585072014e-308) return v2(a.x / l * max, a.y / l * max);
+  if (s < 2.2250738585072014e-308) return v2_scale(v2_direction(a, l), max);
   return v2_scale(a, s);
 }
 

@@ -47,7 +47,7 @@ build/fuzz/fuzz_core: fuzz/fuzz_core.c $(CORE_SRC) $(HEADERS) build/fuzz/flags
 	$(FUZZ_CC) $(WARN) -O1 -g -fno-omit-frame-pointer \
 	  -fsanitize=fuzzer,address,undefined,float-cast-overflow \
 	  -fno-sanitize-recover=all $(FUZZ_CFLAGS) -o $@ fuzz/fuzz_core.c \
-	  $(CORE_SRC) -lm
+	  $(CORE_SRC) -lm -pthread
 
 # rewritten only when FUZZ_CFLAGS changes, so the harness rebuilds then
 .PHONY: fuzz-flags

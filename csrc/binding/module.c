@@ -11,7 +11,7 @@ static steer_vec2 v2_arg(lua_State *L, int i, const char *fname) {
   return v;
 }
 
-/* A vector of any finite size (clamp, normalize and length take those). */
+/* A vector of any finite size (clamp and normalize take those). */
 static steer_vec2 v2_finite(lua_State *L, int i, const char *fname) {
   steer_vec2 v;
   v.x = check_finite(L, i, fname, i);
@@ -35,7 +35,7 @@ static int l_normalize(lua_State *L) {
 }
 
 static int l_length(lua_State *L) {
-  lua_pushnumber(L, steer_length(v2_finite(L, 1, "length")));
+  lua_pushnumber(L, steer_length(v2_arg(L, 1, "length")));
   return 1;
 }
 

@@ -4,22 +4,22 @@
 -- everything else; STEER_FUZZ_STRICT=1 exercises them all regardless.
 -- Set open = false once the fix has landed.
 local K = {
-  thin_cells = { open = true, patch = "02-grid-nan-cells.patch",
+  thin_cells = { open = false, patch = "02-grid-nan-cells.patch",
     what = "cell_size, or bounds per cell, below 1e-150: a NaN cell index "
       .. "(UB; segfault or missed query results)" },
-  torus_offsets = { open = true, patch = "03-world-wrap-delta-overflow.patch",
+  torus_offsets = { open = false, patch = "03-world-wrap-delta-overflow.patch",
     what = "torus offsets d - extent * floor(d / extent + 0.5): inf/NaN for an "
       .. "extent below ~1e-158, and wrong by up to ulp(d) for targets far "
       .. "outside the torus (flee's panic test, seek direction)" },
-  clamp_subnormal = { open = true, patch = "05-vec-clamp-subnormal-ratio.patch",
+  clamp_subnormal = { open = false, patch = "05-vec-clamp-subnormal-ratio.patch",
     what = "clamp scales by a subnormal max / l: results up to 2x longer than max" },
-  accumulate_subnormal = { open = true, patch = "06-accumulate-subnormal-room.patch",
+  accumulate_subnormal = { open = false, patch = "06-accumulate-subnormal-room.patch",
     what = "prioritized_sum with max_force below ~1e-154: the total passes max_force" },
-  seed_cast = { open = true, patch = "07-world-seed-cast-range.patch",
+  seed_cast = { open = false, patch = "07-world-seed-cast-range.patch",
     what = "steer.world{seed = s} with |s| >= 2^63 casts to long long: UB" },
-  point_cast = { open = true, patch = "08-path-point-index-cast.patch",
+  point_cast = { open = false, patch = "08-path-point-index-cast.patch",
     what = "path:point(i) with an integral |i| >= 2^31 formats (int)i: UB" },
-  world_bad_self = { open = true, patch = "04-agent-world-bad-self-message.patch",
+  world_bad_self = { open = false, patch = "04-agent-world-bad-self-message.patch",
     what = "Agent.world(non-agent) raises \"bad argument #1 to '?'\"" },
 }
 

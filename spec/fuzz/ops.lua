@@ -52,7 +52,7 @@ local function stateless(F, name, kinds, check)
 end
 
 local function op_clamp(F)
-  stateless(F, "clamp", { "num", "num", "nonneg" }, function(a, r)
+  stateless(F, "clamp", { "finite", "finite", "nonneg" }, function(a, r)
     G.within(F, "clamp", r[1], r[2], a[3])
     if G.len(a[1], a[2]) <= a[3] * (1 - 1e-12) and (r[1] ~= a[1] or r[2] ~= a[2]) then
       F:fail("clamp changed a vector shorter than max")
@@ -61,7 +61,7 @@ local function op_clamp(F)
 end
 
 local function op_normalize(F)
-  stateless(F, "normalize", { "num", "num" }, function(a, r)
+  stateless(F, "normalize", { "finite", "finite" }, function(a, r)
     local l, rl = G.len(a[1], a[2]), G.len(r[1], r[2])
     if l > 1e-5 * (1 + 1e-9) and math.abs(rl - 1) > 1e-12 then
       F:fail("normalize of a vector longer than 1e-5 has length " .. V.show(rl))
@@ -843,11 +843,11 @@ local function apply_args(F, rec, h)
   local fx, fy
   local lf = F.last_force
   if lf and rng:chance(0.3) and type(lf[1]) == "number" then fx, fy = lf[1], lf[2]
-  else fx, fy = G.value(F, "num"), G.value(F, "num") end
+  else fx, fy = G.value(F, "finite"), G.value(F, "finite") end
   local dt = rng:chance(0.8) and rng:pick({ 1 / 60, 0.1, 1, 0.5 }) or G.value(F, "pos")
   if rng:chance(F.bad) then dt = V.any(rng, G.pools(F)) end
   local args = { fx, fy, dt }
-  local bad = (not V.is_num(fx) and 1) or (not V.is_num(fy) and 2) or (not V.is_pos(dt) and 3) or nil
+  local bad = (not V.finite(fx) and 1) or (not V.finite(fy) and 2) or (not V.is_pos(dt) and 3) or nil
   F.before = type(G.owner(F, h)) == "table" and { x = h.x, y = h.y, vx = h.vx, vy = h.vy } or nil
   return args, 3, bad
 end
@@ -855,6 +855,10 @@ end
 local function clamp2(x, y, m)
   local l = G.len(x, y)
   if l <= m then return x, y end
+  if l == math.huge then -- too long for a double: half of it is not
+    x, y = x / 2, y / 2
+    l = G.len(x, y)
+  end
   return x / l * m, y / l * m -- divide first: m / l may underflow
 end
 

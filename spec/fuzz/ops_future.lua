@@ -75,7 +75,8 @@ function P.program(F, rec)
     if rng:chance(F.bad) then
       local key = rng:pick({ "weight", "radius", "feeler_length", "slowing_radius", "probability" })
       e[key] = V.bad_number(rng)
-      worse("invalid")
+      -- a negative weight within the limit is allowed (it flips the force)
+      worse((key == "weight" and V.is_num(e[key])) and "valid" or "invalid")
     end
     if rng:chance(F.bad) then
       e[1] = rng:pick({ "teleport", "", "Seek" })
@@ -97,6 +98,21 @@ local function live_self(F)
   local owner = G.owner(F, h)
   if type(owner) == "table" then rec = owner end
   return rec, h, owner ~= nil
+end
+
+--- Agent targets must share the agent's world; where that is not plain,
+-- the program may go either way.
+local function same_world_targets(h, prog, verdict)
+  if verdict ~= "valid" or type(prog) ~= "table" then return verdict end
+  local okh, wh = pcall(function() return h:world() end)
+  for _, e in ipairs(prog) do
+    local t = type(e) == "table" and e.target
+    if type(t) == "userdata" then
+      local okt, wt = pcall(function() return t:world() end)
+      if not (okh and okt and rawequal(wh, wt)) then return "unsure" end
+    end
+  end
+  return verdict
 end
 
 local function expect_of(live, verdict)
@@ -126,6 +142,7 @@ function P.list(F, O)
     add("a:set_behaviors", 3, function(F)
       local rec, h, live = live_self(F)
       local prog, verdict = P.program(F, rec)
+      verdict = same_world_targets(h, prog, verdict)
       if F.rng:chance(0.1) then prog, verdict = nil, "valid" end
       F:call("a:set_behaviors", F.methods.set_behaviors, { h, prog }, 2, expect_of(live, verdict),
         { name = "set_behaviors", argn = (not live) and 0 or nil })
@@ -277,6 +294,8 @@ function P.list(F, O)
       local w2 = r2[1]
       if #F.worlds >= 4 then return end
       local rec2 = O.track_world(F, w2, rec.kind, rec.W, rec.H)
+      -- a restored world starts with the obstacles and walls it was saved with
+      rec2.obstacles, rec2.walls = #w2:obstacles(), #w2:walls()
       for a in w2:agents() do O.track_agent(F, rec2, a) end
       F:check(M.check_world(rec2))
       if not corrupt then
@@ -295,7 +314,12 @@ function P.list(F, O)
     end)
     add("steer.restore(garbage)", 0.2, function(F)
       local v = V.any(F.rng, G.pools(F))
-      F:call("steer.restore", F.steer.restore, { v }, 1, false, { name = "restore", argn = 1 })
+      -- any string is a snapshot to judge (nil, message); anything else raises
+      local ok, r = F:call("steer.restore", F.steer.restore, { v }, 1, type(v) == "string",
+        { name = "restore", argn = 1 })
+      if ok and type(v) == "string" and (r[1] ~= nil or type(r[2]) ~= "string") then
+        F:fail("steer.restore(" .. V.show(v) .. ") did not refuse it with a message")
+      end
     end)
   end
 
