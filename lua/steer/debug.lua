@@ -35,8 +35,8 @@ sdebug.colors = {
   neighbor = {0.6, 0.6, 1, 0.5},
   path = {0.3, 0.9, 0.6, 0.7},
   waypoint = {0.3, 1, 0.6, 1},
-  prediction = {1, 0.95, 0.3, 0.9},
-  target = {0.9, 0.9, 0.3, 0.6},
+  prediction = {0.9, 0.9, 0.6, 0.9},
+  target = {0.85, 0.85, 0.6, 0.6},
   obstacle = {0.55, 0.6, 0.75, 0.9},
   wall = {0.75, 0.75, 0.8, 1},
 }
@@ -121,9 +121,11 @@ function sdebug.new(opts)
     force_scale = opts.force_scale or opts.vector_scale or 1,
     wrap = opts.wrap,
     show = default_show(),
-    watched = setmetatable({}, {__mode = "k"}), -- agent -> its options
-    forces = setmetatable({}, {__mode = "k"}),  -- agent -> {fx, fy}
-    worlds = setmetatable({}, {__mode = "k"}),  -- world -> options for all its agents
+    -- strong keys: a handle nobody else holds must stay watched; removed
+    -- agents are dropped by draw, worlds by show_world(world, false)
+    watched = {}, -- agent -> its options
+    forces = {},  -- agent -> {fx, fy}
+    worlds = {},  -- world -> options for all its agents
   }, View)
   return view
 end
@@ -138,7 +140,7 @@ end
 --- Stops drawing `agent` (unless its whole world is shown).
 ---@param agent steer.Agent
 function View:unwatch(agent)
-  self.watched[agent] = nil
+  self.watched[agent], self.forces[agent] = nil, nil
 end
 
 --- Whether `agent` is watched.
@@ -154,7 +156,7 @@ end
 ---@return boolean
 function View:toggle(agent, opts)
   if self.watched[agent] then
-    self.watched[agent] = nil
+    self:unwatch(agent)
     return false
   end
   self.watched[agent] = opts or {}
@@ -359,10 +361,15 @@ function View:draw(world)
     for a in world:agents() do self:draw_agent(a, self.watched[a] or all) end
     return
   end
-  local list = {}
+  local list, dead = {}, {}
   for a, opts in pairs(self.watched) do
-    if a.alive and a:world() == world then list[#list + 1] = {a, opts} end
+    if not a.alive then
+      dead[#dead + 1] = a
+    elseif a:world() == world then
+      list[#list + 1] = {a, opts}
+    end
   end
+  for _, a in ipairs(dead) do self.watched[a], self.forces[a] = nil, nil end
   table.sort(list, function(p, q) return p[1].id < q[1].id end)
   for _, item in ipairs(list) do self:draw_agent(item[1], item[2]) end
 end
