@@ -13,6 +13,11 @@
 --   view:watch(guard, { path = patrol, feeler_length = 3 })
 --   view:set_force(guard, fx, fy)      -- the force you applied, if you want it shown
 --   view:draw(world)                   -- in love.draw, after the camera transform
+
+---The steer.debug module.
+---@class steer.debug
+---@field kinds string[] every kind of primitive, in drawing order for one agent
+---@field colors table<string, number[]> LÖVE colors of the kinds
 local sdebug = {}
 
 --- Every kind of primitive, in drawing order for one agent.
@@ -50,6 +55,13 @@ local function default_show()
   }
 end
 
+---A debug view: what to draw and how (`steer.debug.new`).
+---@class steer.DebugView
+---@field show table<string, boolean> parts drawn: agent, velocity, force, feelers, wander, neighbors, path, prediction, target, obstacles, walls
+---@field vector_scale number velocity is drawn as p + v * vector_scale
+---@field force_scale number force is drawn as p + f * force_scale
+---@field wrap number[]? {w, h} of a wrapping world
+---@field watched table<steer.Agent, steer.DebugAgentOptions> the watched agents
 local View = {}
 View.__index = View
 
@@ -112,8 +124,6 @@ function sdebug.new(opts)
     line, circle = love_backend(opts.colors or sdebug.colors,
       opts.line_width or 1, opts.segments or 24)
   end
-  ---@class steer.DebugView
-  ---@field show table<string, boolean> parts drawn: agent, velocity, force, feelers, wander, neighbors, path, prediction, target, obstacles, walls
   local view = setmetatable({
     line = line,
     circle = circle,
@@ -164,7 +174,7 @@ function View:toggle(agent, opts)
 end
 
 --- Shows (on = true) or hides every agent of `world`, plus its obstacles
--- and walls; `opts` apply to each agent not watched with options of its own.
+--- and walls; `opts` apply to each agent not watched with options of its own.
 ---@param world steer.World
 ---@param on boolean
 ---@param opts? steer.DebugAgentOptions
@@ -278,7 +288,7 @@ local function draw_prediction(self, a, px, py, q)
 end
 
 --- Draws one agent's thinking now: body, velocity, force (when set_force
--- gave one) and whatever `opts` ask for. Parts hidden in view.show are skipped.
+--- gave one) and whatever `opts` ask for. Parts hidden in view.show are skipped.
 ---@param agent steer.Agent
 ---@param opts? steer.DebugAgentOptions
 function View:draw_agent(agent, opts)
@@ -352,7 +362,7 @@ function View:draw_geometry(world)
 end
 
 --- Draws `world` as toggled: when shown, its obstacles, walls and every
--- agent; otherwise only its watched agents (in id order).
+--- agent; otherwise only its watched agents (in id order).
 ---@param world steer.World
 function View:draw(world)
   local all = self.worlds[world]
