@@ -225,6 +225,27 @@ describe("steer.debug", function()
       })
     end)
 
+    it("keeps watching an agent whose handle nobody else holds", function()
+      local got = {}
+      local view = recording(got)
+      view.show.velocity = false
+      view:watch(world:add{ x = 7, y = 8 }) -- the handle is dropped here
+      collectgarbage()
+      collectgarbage()
+      view:draw(world)
+      same_primitives(got, { {"circle", 7, 8, 0.5, "agent"} })
+    end)
+
+    it("forgets removed agents when drawing", function()
+      local view = recording({})
+      view:watch(a)
+      view:set_force(a, 1, 0)
+      world:remove(a)
+      view:draw(world)
+      assert.is_false(view:watching(a))
+      assert.is_nil(view.forces[a])
+    end)
+
     it("skips removed agents and agents of other worlds", function()
       local got = {}
       local view = recording(got)
