@@ -1,5 +1,6 @@
 #!/bin/sh
-# make love-test: runs every scene of examples/love under Xvfb for a fixed
+# make love-test: checks the demo's program adapter (tools/programs-check.lua),
+# then runs every scene of examples/love under Xvfb for a fixed
 # number of frames with a fixed seed, twice - from the repository layout and
 # from a shipped copy made by love-dist.sh in a temporary folder - and
 # checks from the screenshots that agents were drawn and moved
@@ -15,6 +16,19 @@ failed=0
 result() { # ok|fail, what
   if [ "$1" = ok ]; then passed=$((passed + 1)); echo "ok   $2"
   else failed=$((failed + 1)); echo "FAIL $2"; fi
+}
+# adds the "N passed, N failed" line of output $2 to the totals
+add_summary() { # label output
+  last=$(echo "$2" | grep -E '^[0-9]+ passed, [0-9]+ failed$' | tail -n 1)
+  if [ -z "$last" ]; then
+    result fail "$1: printed no summary"
+    return
+  fi
+  p=${last%% passed*}
+  f=${last#*, }
+  f=${f%% failed}
+  passed=$((passed + p))
+  failed=$((failed + f))
 }
 finish() {
   echo "$passed passed, $failed failed"
@@ -51,17 +65,15 @@ run_and_check() { # game_dir shots_dir label [extra game args]
   fi
   check=$(love tools/love-check "$shots" "$SCENES" 2>&1)
   echo "$check" | grep -vE '^[0-9]+ passed, [0-9]+ failed$' | sed "s/^/$label: /"
-  last=$(echo "$check" | grep -E '^[0-9]+ passed, [0-9]+ failed$' | tail -n 1)
-  if [ -z "$last" ]; then
-    result fail "$label: the screenshot checker printed no summary"
-    return
-  fi
-  p=${last%% passed*}
-  f=${last#*, }
-  f=${f%% failed}
-  passed=$((passed + p))
-  failed=$((failed + f))
+  add_summary "$label: the screenshot checker" "$check"
 }
+
+# 0. the demo's program adapter, without LÖVE (LuaJIT, as in LÖVE)
+echo "== tools/programs-check.lua"
+check=$(LUA_PATH='lua/?.lua;lua/?/init.lua;;' LUA_CPATH='build/luajit/?.so;;' \
+  luajit tools/programs-check.lua 2>&1)
+echo "$check" | grep -vE '^[0-9]+ passed, [0-9]+ failed$' | sed 's/^/programs: /'
+add_summary "programs: tools/programs-check.lua" "$check"
 
 # 1. from the repository: steer found in build/luajit and lua/
 echo "== repository layout: love examples/love"

@@ -8,9 +8,13 @@ local programs = {}
 
 local unpack = table.unpack or unpack
 
+--- Set to false to run the Lua fallback even when the library has programs
+--- (tools/programs-check.lua compares the two).
+programs.use_native = true
+
 --- Whether `world` runs programs in C (world:step exists).
 function programs.native(world)
-  return world.step ~= nil
+  return programs.use_native and world.step ~= nil
 end
 
 -- FALLBACK: an agent's program lives in its own data (a.program_state =
@@ -19,7 +23,7 @@ end
 
 --- Gives `agent` a program (the table a:set_behaviors takes), or clears it (nil).
 function programs.set(agent, program)
-  if agent.set_behaviors then
+  if programs.use_native and agent.set_behaviors then
     agent:set_behaviors(program)
   else
     agent.program_state = program and { program = program } or nil
@@ -28,7 +32,7 @@ end
 
 --- Retargets the entries of agent's program named or tagged `which`.
 function programs.set_target(agent, which, target)
-  if agent.set_target then return agent:set_target(which, target) end
+  if programs.use_native and agent.set_target then return agent:set_target(which, target) end
   local state = agent.program_state
   for _, entry in ipairs(state and state.program or {}) do
     if entry.tag == which or entry[1] == which then entry.target = target end
@@ -98,7 +102,7 @@ local list, fxs, fys = {}, {}, {}
 --- Steps `world` by dt. `view` (a steer.debug view, optional) is told the
 -- force of each agent it watches.
 function programs.step(world, dt, view)
-  if world.step then
+  if programs.native(world) then
     -- programs run in C; show the acceleration each watched agent got
     local before = {}
     if view then
