@@ -258,8 +258,9 @@ function pictures.pursue()
   draw_trail(c, trails[1], "#5a6070")
   draw_trail(c, trails[3], COLORS[2])
   draw_trail(c, trails[2], COLORS[1])
-  for a, p in pairs(caught) do
-    c:circle(p[1], p[2], 0.7, "none", a == pursuer and COLORS[1] or COLORS[2])
+  for _, a in ipairs{pursuer, seeker} do
+    local p = caught[a]
+    if p then c:circle(p[1], p[2], 0.7, "none", a == pursuer and COLORS[1] or COLORS[2]) end
   end
   c:save("behavior-pursue.svg")
 end
@@ -310,9 +311,9 @@ function pictures.flocking()
   local W, H = 40, 26
   local world = steer.world{ bounds = {W, H}, wrap = true, seed = 3, cell_size = 3 }
   local rng = 12345
-  local function random() -- a fixed LCG, so the picture is the same everywhere
-    rng = (rng * 1103515245 + 12345) % 4294967296
-    return rng / 4294967296
+  local function random() -- Park-Miller: the same picture under every VM
+    rng = rng * 16807 % 2147483647 -- exact in doubles and integers alike
+    return rng / 2147483647
   end
   local agents = {}
   for k = 1, 60 do

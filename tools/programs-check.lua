@@ -21,12 +21,12 @@ end
 
 local DT = 1 / 60
 
--- a fixed LCG, so every VM builds the same scene
+-- a fixed generator (Park-Miller), so every VM builds the same scene
 local function generator(seed)
   local s = seed
   return function()
-    s = (s * 1103515245 + 12345) % 4294967296
-    return s / 4294967296
+    s = s * 16807 % 2147483647 -- exact in doubles and integers alike
+    return s / 2147483647
   end
 end
 
