@@ -130,7 +130,8 @@ local AGENT_FIELDS = { "x", "y", "vx", "vy", "max_speed", "max_force", "radius",
   "wander_radius", "wander_distance", "wander_jitter", "wander_angle",
   "id", "speed", "heading", "alive" }
 
--- the API designed but not in the binding yet: annotated all the same
+-- the behavior-program API (API.md section 4 and the notes to helpers):
+-- annotated whether or not the loaded build has it yet
 local COMING = { "steer.program", "steer.restore",
   "steer.World:step", "steer.World:stats", "steer.World:snapshot",
   "steer.World:close", "steer.World:positions",
@@ -186,9 +187,18 @@ local function discover()
     return keys
   end
   scan_table(steer, "steer.", "steer")
+  for k, v in pairs(steer) do -- steer.testing, steer.ffi, ...
+    if type(v) == "table" then scan_table(v, "steer." .. k .. ".", "steer." .. k) end
+  end
   local world = steer.world{}
   scan_type(world, "steer.World")
-  local keys = scan_type(world:add{}, "steer.Agent")
+  -- the LuaJIT fast path replaces steer.Agent's __index with a Lua function;
+  -- the binding's own one (with every method and field) is behind it
+  local fast = steer.ffi
+  if fast then fast.enable(false) end
+  local ok, keys = pcall(scan_type, world:add{}, "steer.Agent")
+  if fast then fast.enable(true) end
+  assert(ok, keys)
   assert(keys and keys.seek, "could not reach steer.Agent's methods")
   for _, f in ipairs(AGENT_FIELDS) do add_field("steer.Agent", f) end
   scan_type(steer.path{ {0, 0} }, "steer.Path")

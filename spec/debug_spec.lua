@@ -276,6 +276,22 @@ describe("steer.debug", function()
     })
   end)
 
+  -- world:bounds() came with the behavior programs
+  local has_bounds = steer.world{}.bounds ~= nil
+  ;(has_bounds and it or pending)("takes the wrap from world:bounds() when not given", function()
+    local torus = steer.world{ bounds = {10, 10}, wrap = true }
+    local p = torus:add{ x = 0.5, y = 5 }
+    torus:add{ x = 9.5, y = 5 }
+    local got = {}
+    local view = recording(got)
+    view.show.agent, view.show.velocity = false, false
+    view:draw_agent(p, { neighbor_radius = 2 })
+    same_primitives(got, {
+      {"circle", 0.5, 5, 2, "neighbor_radius"},
+      {"line", 0.5, 5, -0.5, 5, "neighbor"},
+    })
+  end)
+
   describe("backends", function()
     local saved
     before_each(function() saved = rawget(_G, "love") end)

@@ -12,6 +12,8 @@ rm -rf "$dest"
 mkdir -p "$dest/steer"
 cp -R "$root/examples/love/." "$dest/"
 cp "$so" "$dest/steer/core.so"
-# the runtime modules only (meta.lua holds annotations, no code)
-for m in init debug; do cp "$root/lua/steer/$m.lua" "$dest/steer/$m.lua"; done
+# every Lua module of steer but meta.lua (annotations, no code)
+for f in "$root"/lua/steer/*.lua; do
+  [ "$(basename "$f")" = meta.lua ] || cp "$f" "$dest/steer/"
+done
 echo "love-dist: $dest (run it with: love $dest)"

@@ -167,16 +167,35 @@ do
     "fallback: set_target changes the tagged entry only")
 end
 
+-- programs with the other behaviors of the demo: wander (the agent's own
+-- generator), follow (its progress), smoothing, an agent target
+local route = steer.path{ {5, 5}, {35, 5}, {35, 25}, {5, 25}, loop = true }
+local function mixed(agents)
+  local leader = agents[1]
+  return function(a)
+    if a == leader then
+      return { combine = "weighted", smoothing = 0.3,
+        { "follow", path = route, arrival_radius = 1.5 }, { "wander", weight = 0.5 } }
+    end
+    return { combine = "priority",
+      { "avoid_obstacles", feeler_length = 3 },
+      { "separation", radius = 1.2, weight = 4 },
+      { "pursue", target = leader } }
+  end
+end
+
 -- 3. native programs agree with the fallback, once they exist
 local probe = steer.world{}
 if probe.step and probe:add{}.set_behaviors then
-  for _, combine in ipairs{ "weighted", "priority", "prioritized_sum" } do
+  for _, combine in ipairs{ "weighted", "priority", "prioritized_sum", "mixed" } do
     local world_n, native = scene(false)
     local world_f, fallback = scene(false)
+    local make_n = combine == "mixed" and mixed(native) or function() return program(combine) end
+    local make_f = combine == "mixed" and mixed(fallback) or function() return program(combine) end
     programs.use_native = true
-    for _, a in pairs(native) do programs.set(a, program(combine)) end
+    for _, a in pairs(native) do programs.set(a, make_n(a)) end
     programs.use_native = false
-    for _, a in pairs(fallback) do programs.set(a, program(combine)) end
+    for _, a in pairs(fallback) do programs.set(a, make_f(a)) end
     for _ = 1, 60 do
       programs.use_native = true
       programs.step(world_n, DT)

@@ -92,7 +92,7 @@ end
 ---@field circle? fun(x: number, y: number, r: number, kind: string) draws a circle outline (default love.graphics.circle)
 ---@field vector_scale? number velocity is drawn as p + v * vector_scale (default 1)
 ---@field force_scale? number force is drawn as p + f * force_scale (default vector_scale)
----@field wrap? number[] {w, h} of a wrapping world, for the wrapped distances of the threat test
+---@field wrap? number[] {w, h} of a wrapping world, for wrapped offsets (default: from world:bounds() where the library has it)
 ---@field colors? table<string, number[]> LÖVE colors per kind (default steer.debug.colors)
 ---@field line_width? number LÖVE line width (default 1; in world units under your transform)
 ---@field segments? integer LÖVE circle segments (default 24)
@@ -205,10 +205,20 @@ function View:set_force(agent, fx, fy)
   end
 end
 
--- the shortest offset from (ax, ay) to (bx, by), wrapped when the view wraps
-local function offset(self, ax, ay, bx, by)
+-- {w, h} when distances in `world` wrap: the view's `wrap` option, else
+-- what world:bounds() says (where the library has it)
+local function wrap_of(self, world)
+  if self.wrap then return self.wrap end
+  if world.bounds then
+    local w, h, wraps = world:bounds()
+    if wraps then return {w, h} end
+  end
+  return nil
+end
+
+-- the shortest offset from (ax, ay) to (bx, by), wrapped on a torus {w, h}
+local function offset(wrap, ax, ay, bx, by)
   local dx, dy = bx - ax, by - ay
-  local wrap = self.wrap
   if wrap then
     local w, h = wrap[1], wrap[2]
     dx = dx - w * math.floor(dx / w + 0.5)
@@ -228,13 +238,13 @@ end
 local function cross(ax, ay, bx, by) return ax * by - ay * bx end
 
 -- the obstacle avoid_obstacles reacts to (same test as the library)
-local function draw_threat_obstacle(self, world, a, px, py, tx, ty)
+local function draw_threat_obstacle(self, world, wrap, a, px, py, tx, ty)
   local best, hit = math.huge, nil
   for _, o in ipairs(world:obstacles()) do
-    local dx, dy = offset(self, o.x, o.y, tx, ty)
+    local dx, dy = offset(wrap, o.x, o.y, tx, ty)
     local reach = o.radius + a.radius
     if dx * dx + dy * dy < reach * reach then
-      local ox, oy = offset(self, px, py, o.x, o.y)
+      local ox, oy = offset(wrap, px, py, o.x, o.y)
       local d2 = ox * ox + oy * oy
       if d2 < best then best, hit = d2, o end
     end
@@ -243,11 +253,11 @@ local function draw_threat_obstacle(self, world, a, px, py, tx, ty)
 end
 
 -- the wall avoid_walls reacts to: the first one the feeler crosses
-local function draw_threat_wall(self, world, px, py, fx, fy)
+local function draw_threat_wall(self, world, wrap, px, py, fx, fy)
   local nearest, hit = math.huge, nil
   for _, s in ipairs(world:walls()) do
     local ax, ay = s.x2 - s.x1, s.y2 - s.y1
-    local qx, qy = offset(self, px, py, s.x1, s.y1)
+    local qx, qy = offset(wrap, px, py, s.x1, s.y1)
     local denom = cross(fx, fy, ax, ay)
     if denom ~= 0 then
       local at = cross(qx, qy, ax, ay) / denom
@@ -276,10 +286,10 @@ local function draw_path(self, a, path, arrival_radius)
 end
 
 -- pursue/evade aim at q + qv * T with T = distance / max_speed
-local function draw_prediction(self, a, px, py, q)
+local function draw_prediction(self, wrap, a, px, py, q)
   local qx, qy = q:position()
   local qvx, qvy = q:velocity()
-  local dx, dy = offset(self, px, py, qx, qy)
+  local dx, dy = offset(wrap, px, py, qx, qy)
   local speed = a.max_speed
   local t = speed > 0 and math.sqrt(dx * dx + dy * dy) / speed or 0
   local ex, ey = px + dx + qvx * t, py + dy + qvy * t
@@ -297,6 +307,8 @@ function View:draw_agent(agent, opts)
   local a = agent
   local px, py = a:position()
   local vx, vy = a:velocity()
+  local world = a:world()
+  local wrap = wrap_of(self, world)
   if show.agent then self.circle(px, py, a.radius, "agent") end
   if show.velocity then
     local s = self.vector_scale
@@ -312,9 +324,8 @@ function View:draw_agent(agent, opts)
     local hx, hy = forward(vx, vy)
     local tx, ty = px + hx * feeler, py + hy * feeler
     self.line(px, py, tx, ty, "feeler")
-    local world = a:world()
-    draw_threat_obstacle(self, world, a, px, py, tx, ty)
-    draw_threat_wall(self, world, px, py, hx * feeler, hy * feeler)
+    draw_threat_obstacle(self, world, wrap, a, px, py, tx, ty)
+    draw_threat_wall(self, world, wrap, px, py, hx * feeler, hy * feeler)
   end
   if show.wander and opts.wander then
     local hx, hy = forward(vx, vy)
@@ -333,14 +344,14 @@ function View:draw_agent(agent, opts)
     table.sort(near, function(p, q) return p.id < q.id end) -- a stable order
     for _, b in ipairs(near) do
       local qx, qy = b:position()
-      local dx, dy = offset(self, px, py, qx, qy)
+      local dx, dy = offset(wrap, px, py, qx, qy)
       self.line(px, py, px + dx, py + dy, "neighbor")
     end
   end
   if show.path and opts.path then draw_path(self, a, opts.path, opts.arrival_radius) end
   if show.prediction then
-    if opts.pursue then draw_prediction(self, a, px, py, opts.pursue) end
-    if opts.evade then draw_prediction(self, a, px, py, opts.evade) end
+    if opts.pursue then draw_prediction(self, wrap, a, px, py, opts.pursue) end
+    if opts.evade then draw_prediction(self, wrap, a, px, py, opts.evade) end
   end
   local t = opts.target
   if show.target and t then

@@ -28,6 +28,8 @@
 ---@class steer
 ---@field version string the library version, e.g. "0.1.0"
 ---@field limit number the largest magnitude any number given to steer may have (1e150)
+---@field testing steer.testing hooks for tests (allocation failure injection)
+---@field ffi steer.ffi|false the LuaJIT FFI fast path's control table where it is active; false elsewhere (Lua 5.x, JIT off)
 local steer = {}
 
 ---Options of `steer.world`.
@@ -76,31 +78,35 @@ local steer = {}
 ---@field weight? number multiplies the behavior's force (default 1)
 ---@field tag? string a name for set_target / set_weight / active_behavior
 ---@field probability? number for combine = "dither": the chance this behavior is considered
----@field target? steer.Target seek, flee, arrive, pursue, evade: what to aim at
+---@field target? steer.Target seek, flee, arrive, pursue, evade, follow: what to aim at
 ---@field radius? number separation, alignment, cohesion: the neighbor radius
 ---@field feeler_length? number avoid_obstacles, avoid_walls (default 3)
----@field hysteresis? number avoid_obstacles: how long an avoidance keeps steering
+---@field hysteresis? number avoid_obstacles, avoid_walls: keeps an avoidance going a little longer, against flicker
 ---@field slowing_radius? number arrive, follow
----@field panic_radius? number flee, evade: no force beyond it
+---@field panic_radius? number flee: no force beyond it
 ---@field path? steer.Path follow: the path
----@field arrival_radius? number follow
+---@field arrival_radius? number seek, arrive, follow
 
 ---A behavior program: entries in priority order plus how to combine them.
 ---@class steer.ProgramDef
 ---@field combine? steer.Combine default "weighted"
 ---@field smoothing? number force = lerp(previous, raw, smoothing), in [0, 1]
----@field hold? number seconds a priority/dither winner is kept before switching
+---@field hold? number priority: seconds a winner is kept before another may take over
 ---@field [integer] steer.BehaviorSpec
 
 ---A compiled program, shared by many agents (`steer.program`).
 ---@class steer.Program
 
----What `world:stats()` reports (counts and timings of the last step).
+---What `world:stats()` reports.
 ---@class steer.WorldStats
----@field [string] number
+---@field agents integer live agents
+---@field programs integer agents with a program
+---@field candidates integer neighbor candidates examined by the last step
+---@field neighbors integer neighbors found by the last step
+---@field memory integer bytes the world has allocated
 
----A copy of a world's whole state (`world:snapshot()`), for `steer.restore`.
----@class steer.Snapshot
+---A world's whole state as a binary string (`world:snapshot()`), for `steer.restore`.
+---@alias steer.Snapshot string
 
 -- ---- steer.* ------------------------------------------------------------------
 
@@ -242,10 +248,35 @@ function steer.path(points) end
 ---@return steer.Program
 function steer.program(def) end
 
----A new world with the state a snapshot recorded.
+---A new world with the state a snapshot recorded; nil and a message when
+---the string is not a valid snapshot.
 ---@param snapshot steer.Snapshot
----@return steer.World
+---@return steer.World?
+---@return string? error
 function steer.restore(snapshot) end
+
+-- ---- steer.testing, steer.ffi --------------------------------------------------
+
+---Hooks for tests.
+---@class steer.testing
+local testing = {}
+
+---The next n allocations succeed and the ones after fail; nil lifts it.
+---@param n? integer
+---@return integer? left how many allocations were left before this call (nil: no limit)
+function testing.fail_allocations(n) end
+
+---The LuaJIT fast path for per-agent calls (`require "steer"` loads it):
+---the methods and fields used in per-agent loops call the C core through the
+---FFI. Results and errors are the same either way.
+---@class steer.ffi
+---@field enabled boolean whether the fast path is on
+local ffi_path = {}
+
+---Switches the fast path on (the default once loaded) or off (`false`).
+---@param on? boolean
+---@return steer.ffi
+function ffi_path.enable(on) end
 
 -- ---- steer.World -------------------------------------------------------------
 
@@ -311,7 +342,7 @@ function World:clear_walls() end
 ---@param dt number > 0
 function World:step(dt) end
 
----Counts and timings of the last step.
+---Counts of the world and of its last step.
 ---@return steer.WorldStats
 function World:stats() end
 
@@ -319,14 +350,40 @@ function World:stats() end
 ---@return steer.Snapshot
 function World:snapshot() end
 
----Frees the world now; its handles then raise errors.
+---Frees the world now (also `__gc` and, in Lua 5.4, `__close`); idempotent.
+---Its handles and iterators then raise "world is closed".
 function World:close() end
 
----Every agent's position as a flat array {x1, y1, x2, y2, ...}, in iteration
----order; fills and returns `into` when given.
+---Every agent's position in one call (for drawing): a flat array
+---{x1, y1, x2, y2, ...} and the agent count. `into` is reused when given
+---(entries past the end are cleared). The order is the world's internal
+---one, the same as world:ids() until agents are added, removed or stepped.
 ---@param into? number[]
----@return number[]
+---@return number[] positions
+---@return integer n
 function World:positions(into) end
+
+---The agents' ids in the order of world:positions(); `into` is reused when given.
+---@param into? integer[]
+---@return integer[] ids
+---@return integer n
+function World:ids(into) end
+
+---The world's bounds: w, h and whether it wraps; nil for an unbounded world.
+---@return number? w
+---@return number? h
+---@return boolean? wrap
+function World:bounds() end
+
+---LuaJIT with the FFI fast path only: zero-copy pointers to the x, y, vx, vy
+---arrays (0-based, internal order) and the agent count; valid until agents
+---are added, removed or stepped, or the world is closed.
+---@return ffi.cdata* x
+---@return ffi.cdata* y
+---@return ffi.cdata* vx
+---@return ffi.cdata* vy
+---@return integer n
+function World:columns() end
 
 -- ---- steer.Agent -------------------------------------------------------------
 
@@ -470,26 +527,37 @@ function Agent:world() end
 ---@param program steer.ProgramDef|steer.Program|nil
 function Agent:set_behaviors(program) end
 
----Retargets the program entries `which` selects.
+---Retargets the program entry `which` selects: to an agent, a path, a
+---point {x, y}, or the point (x, y) given as two numbers.
 ---@param which steer.Which
----@param target steer.Target
-function Agent:set_target(which, target) end
+---@param target steer.Target|number
+---@param y? number
+---@overload fun(self: steer.Agent, which: steer.Which, x: number, y: number)
+function Agent:set_target(which, target, y) end
 
----Reweights the program entries `which` selects.
+---Reweights the program entry `which` selects.
 ---@param which steer.Which
 ---@param weight number
 function Agent:set_weight(which, weight) end
 
----The force the agent's program would produce now, without applying it.
----@param dt number > 0
+---The force of the agent's program now, without applying it. Bookkeeping
+---(wander, path progress) advances as in a step; dt (default 0) only counts
+---down priority's hold.
+---@param dt? number >= 0
 ---@return number fx
 ---@return number fy
 function Agent:steering(dt) end
 
----The tag (or behavior name) of the entry that won the last priority or
----dither step; nil without a program.
----@return string?
+---The entry that won the last priority or dither combination: its 1-based
+---index and its tag (or behavior name); nil when none did.
+---@return integer? index
+---@return string? name
 function Agent:active_behavior() end
+
+---The agent's program as a table like the one set_behaviors takes, every
+---parameter spelled out; nil without a program.
+---@return steer.ProgramDef?
+function Agent:behaviors() end
 
 -- ---- steer.Path ----------------------------------------------------------------
 
