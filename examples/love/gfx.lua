@@ -1,0 +1,111 @@
+-- Drawing shared by the scenes. Scenes draw in world units under a camera
+-- (scale + offset). Agents are warm colors and nothing else is: the
+-- screenshot test finds agents by that.
+local gfx = {}
+
+local lg = love.graphics
+
+gfx.background = {0.07, 0.08, 0.10}
+gfx.colors = {
+  boid = {1.0, 0.66, 0.22},
+  pursuer = {1.0, 0.45, 0.15},
+  evader = {1.0, 0.82, 0.30},
+  guard = {1.0, 0.55, 0.18},
+  player = {0.3, 0.85, 1.0},
+  obstacle = {0.17, 0.21, 0.30},
+  obstacle_edge = {0.36, 0.44, 0.60},
+  wall = {0.62, 0.64, 0.70},
+  path = {0.25, 0.55, 0.45},
+  text = {0.92, 0.93, 0.95},
+  dim = {0.55, 0.58, 0.64},
+}
+
+--- A camera: `scale` pixels per world unit, world (0, 0) at pixel (ox, oy).
+function gfx.camera(scale, ox, oy)
+  return { scale = scale, ox = ox or 0, oy = oy or 0 }
+end
+
+function gfx.push(cam)
+  lg.push()
+  lg.translate(cam.ox, cam.oy)
+  lg.scale(cam.scale)
+  lg.setLineWidth(1.5 / cam.scale)
+end
+
+function gfx.pop()
+  lg.pop()
+  lg.setLineWidth(1)
+end
+
+--- Screen pixel -> world point.
+function gfx.to_world(cam, sx, sy)
+  return (sx - cam.ox) / cam.scale, (sy - cam.oy) / cam.scale
+end
+
+--- A triangle of length `size` pointing along the agent's velocity.
+function gfx.agent(a, size)
+  local x, y = a:position()
+  local vx, vy = a:velocity()
+  local len = math.sqrt(vx * vx + vy * vy)
+  local hx, hy = 1, 0
+  if len > 1e-3 then hx, hy = vx / len, vy / len end
+  local s = size * 0.5
+  lg.polygon("fill",
+    x + hx * s, y + hy * s,
+    x - hx * s - hy * s * 0.6, y - hy * s + hx * s * 0.6,
+    x - hx * s + hy * s * 0.6, y - hy * s - hx * s * 0.6)
+end
+
+--- Every agent of `world` (except those `skip` returns true for).
+function gfx.agents(world, color, size, skip)
+  lg.setColor(color)
+  for a in world:agents() do
+    if not (skip and skip(a)) then gfx.agent(a, size) end
+  end
+end
+
+function gfx.obstacles(world)
+  for _, o in ipairs(world:obstacles()) do
+    lg.setColor(gfx.colors.obstacle)
+    lg.circle("fill", o.x, o.y, o.radius, 48)
+    lg.setColor(gfx.colors.obstacle_edge)
+    lg.circle("line", o.x, o.y, o.radius, 48)
+  end
+end
+
+function gfx.walls(world, width)
+  lg.setColor(gfx.colors.wall)
+  local old = lg.getLineWidth()
+  lg.setLineWidth(width or old * 3)
+  for _, s in ipairs(world:walls()) do lg.line(s.x1, s.y1, s.x2, s.y2) end
+  lg.setLineWidth(old)
+end
+
+--- The path as a dim polyline with a dot per waypoint.
+function gfx.path(path)
+  lg.setColor(gfx.colors.path)
+  local n = #path
+  local px, py = path:point(1)
+  local x0, y0 = px, py
+  for i = 1, n do
+    local x, y = path:point(i)
+    if i > 1 then lg.line(px, py, x, y) end
+    lg.circle("fill", x, y, 0.25, 12)
+    px, py = x, y
+  end
+  if path:loops() then lg.line(px, py, x0, y0) end
+end
+
+--- A world-space rectangle outline (a bounded world's edge).
+function gfx.frame(w, h)
+  lg.setColor(0.2, 0.22, 0.27)
+  lg.rectangle("line", 0, 0, w, h)
+end
+
+--- Text in screen pixels.
+function gfx.text(s, x, y, color)
+  lg.setColor(color or gfx.colors.text)
+  lg.print(s, x, y)
+end
+
+return gfx

@@ -1,0 +1,229 @@
+-- Scene 5: guards run a small behavior tree. They patrol a loop; on seeing
+-- the player (the mouse; walls block the view) they chase, search where
+-- the player was last seen, then go back to the patrol. Each leaf only
+-- switches the guard's steering program, at decision rate; world:step
+-- runs the programs.
+local steer = require "steer"
+local gfx = require "gfx"
+local programs = require "programs"
+local geometry = require "geometry"
+
+local W, H = 96, 54   -- world units; 10 pixels each
+local SIGHT = 20      -- how far a guard sees
+local CONE = math.rad(55) -- half the view cone
+local SEARCH_TIME = 2 -- seconds spent at the last seen point
+
+local scene = {
+  name = "guard", title = "5 guard", debug_default = true, test_click = {700, 150},
+  test_frames = 480,
+  vector_scale = 0.3, force_scale = 0.1,
+}
+scene.__index = scene
+
+local WALLS = {
+  {30, 0, 30, 20}, {30, 34, 30, 54}, {62, 14, 62, 40}, {44, 27, 56, 27},
+}
+local PATROL = { {12, 10}, {46, 8}, {80, 10}, {84, 44}, {46, 46}, {12, 44}, loop = true }
+
+-- ---- a tiny behavior tree -------------------------------------------------
+-- A node is a function(guard, scene) returning true (succeeded or still
+-- running: stop here) or false (failed: try the next one).
+local function selector(...)
+  local children = {...}
+  return function(g, s)
+    for _, child in ipairs(children) do
+      if child(g, s) then return true end
+    end
+    return false
+  end
+end
+
+local function sequence(...)
+  local children = {...}
+  return function(g, s)
+    for _, child in ipairs(children) do
+      if not child(g, s) then return false end
+    end
+    return true
+  end
+end
+
+-- switches the guard's program only when the state changes
+local function set_state(g, s, state, program)
+  if g.state ~= state then
+    g.state = state
+    programs.set(g, program)
+    g.max_speed = state == "chase" and 12 or 7
+  end
+  return true
+end
+
+local function sees_player(g, s)
+  local p = s.player
+  local dx, dy = p.x - g.x, p.y - g.y
+  local d = steer.length(dx, dy)
+  local seen = d < SIGHT and not geometry.blocked(s.world, g.x, g.y, p.x, p.y)
+  if seen and d > 1e-6 then
+    local hx, hy = steer.normalize(g.vx, g.vy)
+    if hx ~= 0 or hy ~= 0 then
+      seen = (hx * dx + hy * dy) / d >= math.cos(CONE)
+    end
+  end
+  g.sees = seen
+  if seen then g.last_seen, g.search_left = {p.x, p.y}, SEARCH_TIME end
+  return seen
+end
+
+local function chase(g, s)
+  return set_state(g, s, "chase", {
+    combine = "priority",
+    { "avoid_walls", feeler_length = 2.5 },
+    { "pursue", target = s.player, tag = "chase" },
+  })
+end
+
+local function remembers(g) return g.last_seen ~= nil end
+
+local function search(g, s)
+  set_state(g, s, "search", {
+    combine = "priority",
+    { "avoid_walls", feeler_length = 2.5 },
+    { "arrive", target = g.last_seen, slowing_radius = 4 },
+  })
+  if steer.length(g.x - g.last_seen[1], g.y - g.last_seen[2]) < 2 then
+    g.search_left = g.search_left - s.dt
+    if g.search_left <= 0 then g.last_seen = nil end
+  end
+  return true
+end
+
+local function patrol(g, s)
+  -- following resumes at the waypoint the guard was heading for: the
+  -- first stretch of it is the way back to the route
+  return set_state(g, s, "patrol", {
+    combine = "priority",
+    { "avoid_walls", feeler_length = 2.5 },
+    { "separation", radius = 2 },
+    { "follow", path = s.patrol, arrival_radius = 1.5 },
+  })
+end
+
+local BRAIN = selector(
+  sequence(sees_player, chase),
+  sequence(remembers, search),
+  patrol)
+
+-- ---- the scene --------------------------------------------------------------
+
+function scene:add_guard(x, y)
+  local g = self.world:add{ x = x, y = y, vx = 1, max_speed = 7, max_force = 20, radius = 0.8 }
+  self.guards[#self.guards + 1] = g
+  BRAIN(g, self)
+  if self.view then self:watch(g) end
+  return g
+end
+
+function scene.new(rng)
+  local self = setmetatable({}, scene)
+  self.cam = gfx.camera(10, 0, 0)
+  self.world = steer.world{ bounds = {W, H}, seed = rng:random(1, 1e6) }
+  for _, s in ipairs(WALLS) do
+    self.world:add_wall{ x1 = s[1], y1 = s[2], x2 = s[3], y2 = s[4] }
+  end
+  self.patrol = steer.path(PATROL)
+  self.player = self.world:add{ x = 70, y = 30, radius = 0.8, max_speed = 1e3 }
+  self.guards = {}
+  self.time = 0
+  self.dt = 0
+  self.caught = 0
+  self:add_guard(12, 10)
+  return self
+end
+
+function scene:count() return #self.world end
+
+function scene:info()
+  local g = self.guards[1]
+  return ("guard 1: %s   caught %d"):format(g.state, self.caught)
+end
+
+-- the player follows the mouse; in a test run (or with the mouse outside
+-- the window) a scripted loop that walks into the first guard's view
+function scene:player_target()
+  if love.window.hasMouseFocus() and not self.scripted then
+    return gfx.to_world(self.cam, love.mouse.getPosition())
+  end
+  local t = self.time
+  return 46 + math.cos(t * 0.5) * 30, 26 + math.sin(t * 0.9) * 14
+end
+
+function scene:update(dt)
+  self.time, self.dt = self.time + dt, dt
+  local p = self.player
+  local tx, ty = self:player_target()
+  -- the player moves toward the mouse with a velocity, so pursuit can predict it
+  local vx, vy = (tx - p.x) / dt, (ty - p.y) / dt
+  vx, vy = steer.clamp(vx, vy, 40)
+  p.vx, p.vy = vx, vy
+  for _, g in ipairs(self.guards) do
+    BRAIN(g, self)
+    -- the debug view shows where a chasing guard predicts the player
+    local opts = self.view and self.view.watched[g]
+    if opts then opts.pursue = g.state == "chase" and p or nil end
+  end
+  programs.step(self.world, dt, self.view)
+  for _, g in ipairs(self.guards) do
+    local touching = steer.length(g.x - p.x, g.y - p.y) < g.radius + p.radius
+    if touching and not g.touching then self.caught = self.caught + 1 end
+    g.touching = touching
+  end
+end
+
+function scene:click(sx, sy)
+  self:add_guard(gfx.to_world(self.cam, sx, sy))
+end
+
+function scene:watch(g)
+  self.view:watch(g, { path = self.patrol, feeler_length = 2.5, arrival_radius = 1.5 })
+end
+
+function scene:set_debug(view)
+  self.view = view
+  if not view then return end
+  for _, g in ipairs(self.guards) do self:watch(g) end
+end
+
+local function view_cone(g)
+  local lg = love.graphics
+  local h = math.atan2(g.vy, g.vx)
+  local c = g.sees and {1, 0.3, 0.3, 0.35} or {0.7, 0.7, 0.8, 0.18}
+  lg.setColor(c)
+  local x1, y1 = g.x + math.cos(h - CONE) * SIGHT, g.y + math.sin(h - CONE) * SIGHT
+  local x2, y2 = g.x + math.cos(h + CONE) * SIGHT, g.y + math.sin(h + CONE) * SIGHT
+  lg.line(g.x, g.y, x1, y1)
+  lg.line(g.x, g.y, x2, y2)
+  lg.arc("line", "open", g.x, g.y, SIGHT, h - CONE, h + CONE, 24)
+end
+
+function scene:draw()
+  local lg = love.graphics
+  gfx.push(self.cam)
+  gfx.frame(W, H)
+  gfx.path(self.patrol)
+  gfx.walls(self.world)
+  for _, g in ipairs(self.guards) do
+    view_cone(g)
+    if g.last_seen and not g.sees then
+      lg.setColor(1, 0.3, 0.3, 0.8)
+      lg.circle("line", g.last_seen[1], g.last_seen[2], 1, 16)
+    end
+  end
+  lg.setColor(gfx.colors.player)
+  lg.circle("fill", self.player.x, self.player.y, self.player.radius, 24)
+  lg.setColor(gfx.colors.guard)
+  for _, g in ipairs(self.guards) do gfx.agent(g, 2) end
+  if self.view then self.view:draw(self.world) end
+  gfx.pop()
+end
+
+return scene

@@ -1,0 +1,579 @@
+---@meta steer
+-- LuaCATS annotations of the steer module (for lua-language-server and
+-- other LuaCATS tools): types, fields, parameters and results of every
+-- public function and method, including the behavior-program API (section
+-- 4 of API.md) as it is designed. This file holds no code: the functions
+-- below are empty stubs, and requiring it does nothing useful.
+-- spec/annotations_spec.lua fails when a public function or method of the
+-- loaded module has no annotation here.
+
+-- ---- types shared by the API ------------------------------------------------
+
+---A point `{x, y}`.
+---@alias steer.Point number[]
+
+---Where a behavior aims: an agent (its current position), a point `{x, y}` or a path.
+---@alias steer.Target steer.Agent|steer.Point|steer.Path
+
+---How a program combines its behaviors' forces.
+---@alias steer.Combine "weighted"|"priority"|"prioritized_sum"|"dither"
+
+---Behavior names a program entry may use (the agent methods of the same name).
+---@alias steer.BehaviorName "seek"|"flee"|"arrive"|"pursue"|"evade"|"wander"|"avoid_obstacles"|"avoid_walls"|"follow"|"separation"|"alignment"|"cohesion"
+
+---Which entries of a program a call changes: an index (1-based), a tag or a behavior name.
+---@alias steer.Which integer|string
+
+---The module: stateless force functions and constructors.
+---@class steer
+---@field version string the library version, e.g. "0.1.0"
+---@field limit number the largest magnitude any number given to steer may have (1e150)
+---@field testing steer.testing hooks for tests (allocation failure injection)
+---@field ffi steer.ffi|false the LuaJIT FFI fast path's control table where it is active; false elsewhere (Lua 5.x, JIT off)
+local steer = {}
+
+---Options of `steer.world`.
+---@class steer.WorldDef
+---@field cell_size? number spatial grid cell side (default 5, > 0)
+---@field seed? integer seeds every agent's random generator (default 1)
+---@field bounds? number[] `{w, h}`: positions clamped into [0, w] x [0, h], or wrapped with `wrap`
+---@field wrap? boolean with bounds: a torus, positions wrap into [0, w) x [0, h) and distances use the shortest wrapped offset
+
+---Fields of `world:add`; any other string key becomes the agent's own data.
+---@class steer.AgentDef
+---@field x? number position (default 0)
+---@field y? number
+---@field vx? number velocity (default 0)
+---@field vy? number
+---@field max_speed? number default 1, >= 0
+---@field max_force? number default 1, >= 0
+---@field radius? number default 0.5, >= 0
+---@field wander_radius? number default 1.2
+---@field wander_distance? number default 2
+---@field wander_jitter? number default 0.5
+---@field [string] any the agent's own data
+
+---An obstacle: a circle.
+---@class steer.Obstacle
+---@field x number
+---@field y number
+---@field radius number
+
+---A wall: a segment from (x1, y1) to (x2, y2).
+---@class steer.Wall
+---@field x1 number
+---@field y1 number
+---@field x2 number
+---@field y2 number
+
+---Options of `a:follow`.
+---@class steer.FollowOptions
+---@field arrival_radius? number advance to the next waypoint within this distance (default 0.6)
+---@field slowing_radius? number arrive at the last waypoint slowing down within it (default 2)
+
+---One entry of a behavior program: `{ "seek", target = player, weight = 2 }`.
+---Entries take their method's parameters by name.
+---@class steer.BehaviorSpec
+---@field [1] steer.BehaviorName the behavior
+---@field weight? number multiplies the behavior's force (default 1)
+---@field tag? string a name for set_target / set_weight / active_behavior
+---@field probability? number for combine = "dither": the chance this behavior is considered
+---@field target? steer.Target seek, flee, arrive, pursue, evade, follow: what to aim at
+---@field radius? number separation, alignment, cohesion: the neighbor radius
+---@field feeler_length? number avoid_obstacles, avoid_walls (default 3)
+---@field hysteresis? number avoid_obstacles, avoid_walls: keeps an avoidance going a little longer, against flicker
+---@field slowing_radius? number arrive, follow
+---@field panic_radius? number flee: no force beyond it
+---@field path? steer.Path follow: the path
+---@field arrival_radius? number seek, arrive, follow
+
+---A behavior program: entries in priority order plus how to combine them.
+---@class steer.ProgramDef
+---@field combine? steer.Combine default "weighted"
+---@field smoothing? number force = lerp(previous, raw, smoothing), in [0, 1]
+---@field hold? number priority: seconds a winner is kept before another may take over
+---@field [integer] steer.BehaviorSpec
+
+---A compiled program, shared by many agents (`steer.program`).
+---@class steer.Program
+
+---What `world:stats()` reports.
+---@class steer.WorldStats
+---@field agents integer live agents
+---@field programs integer agents with a program
+---@field candidates integer neighbor candidates examined by the last step
+---@field neighbors integer neighbors found by the last step
+---@field memory integer bytes the world has allocated
+
+---A world's whole state as a binary string (`world:snapshot()`), for `steer.restore`.
+---@alias steer.Snapshot string
+
+-- ---- steer.* ------------------------------------------------------------------
+
+---Scales (x, y) down to length max if it is longer.
+---@param x number
+---@param y number
+---@param max number >= 0
+---@return number x
+---@return number y
+function steer.clamp(x, y, max) end
+
+---The unit vector along (x, y); (0, 0) when its length is at most 1e-5.
+---@param x number
+---@param y number
+---@return number x
+---@return number y
+function steer.normalize(x, y) end
+
+---The length of (x, y), without overflow.
+---@param x number
+---@param y number
+---@return number
+function steer.length(x, y) end
+
+---a + (b - a) * t, used to smooth forces.
+---@param ax number
+---@param ay number
+---@param bx number
+---@param by number
+---@param t number
+---@return number x
+---@return number y
+function steer.lerp(ax, ay, bx, by, t) end
+
+---Seek: clamp(normalize(t - p) * max_speed - v, max_force).
+---@param px number position
+---@param py number
+---@param vx number velocity
+---@param vy number
+---@param tx number target
+---@param ty number
+---@param max_speed number
+---@param max_force number
+---@return number fx
+---@return number fy
+function steer.seek(px, py, vx, vy, tx, ty, max_speed, max_force) end
+
+---Flee: seek with the desired velocity pointing away from the target.
+---@param px number position
+---@param py number
+---@param vx number velocity
+---@param vy number
+---@param tx number threat
+---@param ty number
+---@param max_speed number
+---@param max_force number
+---@return number fx
+---@return number fy
+function steer.flee(px, py, vx, vy, tx, ty, max_speed, max_force) end
+
+---Arrive: seek whose desired speed ramps down linearly inside slowing_radius.
+---@param px number position
+---@param py number
+---@param vx number velocity
+---@param vy number
+---@param tx number target
+---@param ty number
+---@param max_speed number
+---@param max_force number
+---@param slowing_radius number
+---@return number fx
+---@return number fy
+function steer.arrive(px, py, vx, vy, tx, ty, max_speed, max_force, slowing_radius) end
+
+---Pursue: seek t + tv * T with T = |t - p| / max_speed.
+---@param px number position
+---@param py number
+---@param vx number velocity
+---@param vy number
+---@param tx number quarry position
+---@param ty number
+---@param tvx number quarry velocity
+---@param tvy number
+---@param max_speed number
+---@param max_force number
+---@return number fx
+---@return number fy
+function steer.pursue(px, py, vx, vy, tx, ty, tvx, tvy, max_speed, max_force) end
+
+---Evade: flee t + tv * T with T = |t - p| / max_speed.
+---@param px number position
+---@param py number
+---@param vx number velocity
+---@param vy number
+---@param tx number threat position
+---@param ty number
+---@param tvx number threat velocity
+---@param tvy number
+---@param max_speed number
+---@param max_force number
+---@return number fx
+---@return number fy
+function steer.evade(px, py, vx, vy, tx, ty, tvx, tvy, max_speed, max_force) end
+
+---clamp(sum of wᵢ * fᵢ, max_force) over groups (fx, fy, w).
+---@param max_force number
+---@param ... number fx1, fy1, w1, fx2, fy2, w2, ...
+---@return number fx
+---@return number fy
+function steer.weighted(max_force, ...) end
+
+---The first force with squared length > 1e-4, clamped to max_force; else 0, 0.
+---@param max_force number
+---@param ... number fx1, fy1, fx2, fy2, ... in priority order
+---@return number fx
+---@return number fy
+function steer.priority(max_force, ...) end
+
+---Adds the forces in order until the total's length reaches max_force
+---(the force that crosses it is cut to fit).
+---@param max_force number
+---@param ... number fx1, fy1, fx2, fy2, ... in priority order
+---@return number fx
+---@return number fy
+function steer.prioritized_sum(max_force, ...) end
+
+---A new world (all fields optional).
+---@param def? steer.WorldDef
+---@return steer.World
+function steer.world(def) end
+
+---A polyline path: `steer.path{ {0, 0}, {4, 0}, {4, 4}, loop = false }`.
+---@param points { [integer]: steer.Point, loop?: boolean }
+---@return steer.Path
+function steer.path(points) end
+
+---Compiles a behavior program once, to give to many agents with `a:set_behaviors(program)`.
+---@param def steer.ProgramDef
+---@return steer.Program
+function steer.program(def) end
+
+---A new world with the state a snapshot recorded; nil and a message when
+---the string is not a valid snapshot.
+---@param snapshot steer.Snapshot
+---@return steer.World?
+---@return string? error
+function steer.restore(snapshot) end
+
+-- ---- steer.testing, steer.ffi --------------------------------------------------
+
+---Hooks for tests.
+---@class steer.testing
+local testing = {}
+
+---The next n allocations succeed and the ones after fail; nil lifts it.
+---@param n? integer
+---@return integer? left how many allocations were left before this call (nil: no limit)
+function testing.fail_allocations(n) end
+
+---The LuaJIT fast path for per-agent calls (`require "steer"` loads it):
+---the methods and fields used in per-agent loops call the C core through the
+---FFI. Results and errors are the same either way.
+---@class steer.ffi
+---@field enabled boolean whether the fast path is on
+local ffi_path = {}
+
+---Switches the fast path on (the default once loaded) or off (`false`).
+---@param on? boolean
+---@return steer.ffi
+function ffi_path.enable(on) end
+
+-- ---- steer.World -------------------------------------------------------------
+
+---A world of agents, obstacles and walls with a spatial grid.
+---`#world` is the number of live agents.
+---@class steer.World
+---@operator len: integer
+local World = {}
+
+---Adds an agent.
+---@param def? steer.AgentDef
+---@return steer.Agent
+function World:add(def) end
+
+---Removes an agent; its handle then raises "agent has been removed".
+---@param agent steer.Agent
+function World:remove(agent) end
+
+---The live agent with this id, or nil.
+---@param id integer
+---@return steer.Agent?
+function World:get(id) end
+
+---Iterates over the live agents: `for a in world:agents() do ... end`.
+---@return fun(world: steer.World, previous?: steer.Agent): steer.Agent?
+---@return steer.World
+---@return nil
+function World:agents() end
+
+---Iterates over the agents whose centre is within radius of (x, y), from the grid.
+---@param x number
+---@param y number
+---@param radius number
+---@return fun(): steer.Agent?
+function World:query(x, y, radius) end
+
+---Adds a circle obstacle; returns its 1-based number.
+---@param def steer.Obstacle
+---@return integer
+function World:add_obstacle(def) end
+
+---Adds a wall segment; returns its 1-based number.
+---@param def steer.Wall
+---@return integer
+function World:add_wall(def) end
+
+---A copy of the obstacles.
+---@return steer.Obstacle[]
+function World:obstacles() end
+
+---A copy of the walls.
+---@return steer.Wall[]
+function World:walls() end
+
+---Removes every obstacle.
+function World:clear_obstacles() end
+
+---Removes every wall.
+function World:clear_walls() end
+
+---Steps every agent's program by dt: all forces from one snapshot, then all
+---integrations (agents without a program coast), then the grid.
+---@param dt number > 0
+function World:step(dt) end
+
+---Counts of the world and of its last step.
+---@return steer.WorldStats
+function World:stats() end
+
+---A copy of the whole world state, for `steer.restore`.
+---@return steer.Snapshot
+function World:snapshot() end
+
+---Frees the world now (also `__gc` and, in Lua 5.4, `__close`); idempotent.
+---Its handles and iterators then raise "world is closed".
+function World:close() end
+
+---Every agent's position in one call (for drawing): a flat array
+---{x1, y1, x2, y2, ...} and the agent count. `into` is reused when given
+---(entries past the end are cleared). The order is the world's internal
+---one, the same as world:ids() until agents are added, removed or stepped.
+---@param into? number[]
+---@return number[] positions
+---@return integer n
+function World:positions(into) end
+
+---The agents' ids in the order of world:positions(); `into` is reused when given.
+---@param into? integer[]
+---@return integer[] ids
+---@return integer n
+function World:ids(into) end
+
+---The world's bounds: w, h and whether it wraps; nil for an unbounded world.
+---@return number? w
+---@return number? h
+---@return boolean? wrap
+function World:bounds() end
+
+---LuaJIT with the FFI fast path only: zero-copy pointers to the x, y, vx, vy
+---arrays (0-based, internal order) and the agent count; valid until agents
+---are added, removed or stepped, or the world is closed.
+---@return ffi.cdata* x
+---@return ffi.cdata* y
+---@return ffi.cdata* vx
+---@return ffi.cdata* vy
+---@return integer n
+function World:columns() end
+
+-- ---- steer.Agent -------------------------------------------------------------
+
+---An agent handle. Fields read and write by name; any other key is the
+---agent's own data (`a.name = "guard"`).
+---@class steer.Agent
+---@field x number position
+---@field y number
+---@field vx number velocity
+---@field vy number
+---@field max_speed number >= 0
+---@field max_force number >= 0
+---@field radius number >= 0
+---@field wander_radius number the wander circle's radius
+---@field wander_distance number how far ahead the wander circle is
+---@field wander_jitter number how much the wander angle moves per call
+---@field wander_angle number the current wander angle (radians)
+---@field id integer read-only: stable, 1-based, never reused
+---@field speed number read-only: the length of the velocity
+---@field heading number read-only: atan2(vy, vx)
+---@field alive boolean read-only: false once removed
+---@field [string] any the agent's own data
+local Agent = {}
+
+---Seek a point, or another agent's position.
+---@param x number|steer.Agent
+---@param y? number
+---@return number fx
+---@return number fy
+---@overload fun(self: steer.Agent, target: steer.Agent): number, number
+function Agent:seek(x, y) end
+
+---Flee a point or an agent; beyond panic_radius (if given) the force is 0.
+---@param x number|steer.Agent
+---@param y? number
+---@param panic_radius? number
+---@return number fx
+---@return number fy
+---@overload fun(self: steer.Agent, threat: steer.Agent, panic_radius?: number): number, number
+function Agent:flee(x, y, panic_radius) end
+
+---Arrive at a point or an agent, slowing down within slowing_radius (default 2).
+---@param x number|steer.Agent
+---@param y? number
+---@param slowing_radius? number
+---@return number fx
+---@return number fy
+---@overload fun(self: steer.Agent, target: steer.Agent, slowing_radius?: number): number, number
+function Agent:arrive(x, y, slowing_radius) end
+
+---Pursue agent b, predicting it with T = distance / self.max_speed.
+---@param b steer.Agent
+---@return number fx
+---@return number fy
+function Agent:pursue(b) end
+
+---Evade agent b, predicting it with T = distance / self.max_speed.
+---@param b steer.Agent
+---@return number fx
+---@return number fy
+function Agent:evade(b) end
+
+---Wander: advances the agent's generator and wander angle.
+---@return number fx
+---@return number fy
+function Agent:wander() end
+
+---Steer away from the nearest obstacle the feeler touches (feeler default 3).
+---@param feeler_length? number
+---@return number fx
+---@return number fy
+function Agent:avoid_obstacles(feeler_length) end
+
+---Push back from the first wall the feeler crosses (feeler default 3).
+---@param feeler_length? number
+---@return number fx
+---@return number fy
+function Agent:avoid_walls(feeler_length) end
+
+---Follow a path waypoint by waypoint, arriving at the last one.
+---@param path steer.Path
+---@param options? steer.FollowOptions
+---@return number fx
+---@return number fy
+function Agent:follow(path, options) end
+
+---The 1-based waypoint the agent heads for on the path it follows (on
+---`path`: 1 when it follows another one); nil when it never followed one.
+---@param path? steer.Path
+---@return integer?
+function Agent:path_index(path) end
+
+---Separation from the neighbors within radius.
+---@param radius number
+---@return number fx
+---@return number fy
+function Agent:separation(radius) end
+
+---Alignment with the neighbors within radius.
+---@param radius number
+---@return number fx
+---@return number fy
+function Agent:alignment(radius) end
+
+---Cohesion toward the centre of the neighbors within radius.
+---@param radius number
+---@return number fx
+---@return number fy
+function Agent:cohesion(radius) end
+
+---Applies a force for dt: clamp it to max_force, v = clamp(v + f dt, max_speed), p = p + v dt.
+---@param fx number
+---@param fy number
+---@param dt number > 0
+function Agent:apply(fx, fy, dt) end
+
+---Iterates over the other agents within radius.
+---@param radius number
+---@return fun(): steer.Agent?
+function Agent:neighbors(radius) end
+
+---Sets the state of the agent's random generator.
+---@param n integer
+function Agent:seed(n) end
+
+---The position.
+---@return number x
+---@return number y
+function Agent:position() end
+
+---The velocity.
+---@return number vx
+---@return number vy
+function Agent:velocity() end
+
+---The world the agent belongs to (even after removal).
+---@return steer.World
+function Agent:world() end
+
+---Gives the agent a behavior program that `world:step` runs (nil clears it).
+---@param program steer.ProgramDef|steer.Program|nil
+function Agent:set_behaviors(program) end
+
+---Retargets the program entry `which` selects: to an agent, a path, a
+---point {x, y}, or the point (x, y) given as two numbers.
+---@param which steer.Which
+---@param target steer.Target|number
+---@param y? number
+---@overload fun(self: steer.Agent, which: steer.Which, x: number, y: number)
+function Agent:set_target(which, target, y) end
+
+---Reweights the program entry `which` selects.
+---@param which steer.Which
+---@param weight number
+function Agent:set_weight(which, weight) end
+
+---The force of the agent's program now, without applying it. Bookkeeping
+---(wander, path progress) advances as in a step; dt (default 0) only counts
+---down priority's hold.
+---@param dt? number >= 0
+---@return number fx
+---@return number fy
+function Agent:steering(dt) end
+
+---The entry that won the last priority or dither combination: its 1-based
+---index and its tag (or behavior name); nil when none did.
+---@return integer? index
+---@return string? name
+function Agent:active_behavior() end
+
+---The agent's program as a table like the one set_behaviors takes, every
+---parameter spelled out; nil without a program.
+---@return steer.ProgramDef?
+function Agent:behaviors() end
+
+-- ---- steer.Path ----------------------------------------------------------------
+
+---An immutable polyline. `#path` is its number of points.
+---@class steer.Path
+---@operator len: integer
+local Path = {}
+
+---Point i (1-based).
+---@param i integer
+---@return number x
+---@return number y
+function Path:point(i) end
+
+---Whether the path loops back to its first point.
+---@return boolean
+function Path:loops() end
+
+return steer

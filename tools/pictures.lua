@@ -1,0 +1,367 @@
+-- Renders the trajectories of the textbook behaviors to SVG, without LÖVE:
+--   lua5.4 tools/pictures.lua [OUTDIR]      (make pictures: docs/img)
+-- Each picture runs a small scene with the steer module at a fixed dt and
+-- draws the agents' paths, with a dot every DOT seconds (dense dots: slow).
+local steer = require "steer"
+
+local outdir = arg[1] or "docs/img"
+local DT = 1 / 30
+local DOT = 0.25
+
+-- ---- a tiny SVG canvas in world units ----------------------------------------
+
+local Canvas = {}
+Canvas.__index = Canvas
+
+local function num(v) return (("%.2f"):format(v):gsub("%.?0+$", "")) end
+
+local function esc(s)
+  return (s:gsub("&", "&amp;"):gsub("<", "&lt;"):gsub(">", "&gt;"))
+end
+
+-- the caption cut into lines of about `width` pixels (11 px text)
+local function wrap_words(text, width)
+  local lines, line = {}, ""
+  for word in text:gmatch("%S+") do
+    local next_line = line == "" and word or line .. " " .. word
+    if #next_line * 6.2 > width and line ~= "" then
+      lines[#lines + 1] = line
+      line = word
+    else
+      line = next_line
+    end
+  end
+  lines[#lines + 1] = line
+  return lines
+end
+
+--- A w x h world-unit picture at `scale` pixels per unit, with a title
+-- and a caption above the world.
+local function canvas(title, caption, w, h, scale)
+  local lines = wrap_words(caption, w * scale - 20)
+  local c = setmetatable({ w = w, h = h, s = scale, top = 28 + 14 * #lines, out = {} }, Canvas)
+  local pw, ph = w * scale, h * scale + c.top
+  c:raw(('<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" '
+    .. 'viewBox="0 0 %d %d" font-family="DejaVu Sans, Verdana, sans-serif">')
+    :format(pw, ph, pw, ph))
+  c:raw(('<rect width="%d" height="%d" fill="#fbfbfd" stroke="#d0d4dc"/>'):format(pw, ph))
+  c:raw(('<text x="10" y="20" font-size="15" font-weight="bold" fill="#1d2230">%s</text>')
+    :format(esc(title)))
+  for i, line in ipairs(lines) do
+    c:raw(('<text x="10" y="%d" font-size="11" fill="#5a6070">%s</text>')
+      :format(22 + 14 * i, esc(line)))
+  end
+  -- everything below is drawn in the world area only
+  c:raw(('<clipPath id="world"><rect x="0" y="%d" width="%d" height="%d"/></clipPath>')
+    :format(c.top, pw, ph - c.top))
+  c:raw('<g clip-path="url(#world)">')
+  -- a light grid, one line every 5 units
+  for gx = 5, w - 1e-9, 5 do
+    c:raw(('<line x1="%s" y1="%d" x2="%s" y2="%d" stroke="#eceef3"/>')
+      :format(num(gx * scale), c.top, num(gx * scale), ph))
+  end
+  for gy = 5, h - 1e-9, 5 do
+    c:raw(('<line x1="0" y1="%s" x2="%d" y2="%s" stroke="#eceef3"/>')
+      :format(num(c.top + gy * scale), pw, num(c.top + gy * scale)))
+  end
+  return c
+end
+
+function Canvas:raw(s) self.out[#self.out + 1] = s end
+function Canvas:x(x) return num(x * self.s) end
+function Canvas:y(y) return num(self.top + y * self.s) end
+
+--- A polyline through points {{x, y}, ...}; `dash` optional.
+function Canvas:polyline(points, color, width, dash)
+  local parts = {}
+  for i, p in ipairs(points) do parts[i] = self:x(p[1]) .. "," .. self:y(p[2]) end
+  self:raw(('<polyline points="%s" fill="none" stroke="%s" stroke-width="%s"%s '
+    .. 'stroke-linejoin="round" stroke-linecap="round"/>'):format(table.concat(parts, " "),
+    color, num(width or 2), dash and (' stroke-dasharray="%s"'):format(dash) or ""))
+end
+
+function Canvas:circle(x, y, r, fill, stroke, dash)
+  self:raw(('<circle cx="%s" cy="%s" r="%s" fill="%s" stroke="%s"%s/>'):format(
+    self:x(x), self:y(y), num(r * self.s), fill or "none", stroke or "none",
+    dash and (' stroke-dasharray="%s"'):format(dash) or ""))
+end
+
+--- A dot (radius in pixels).
+function Canvas:dot(x, y, px, color)
+  self:raw(('<circle cx="%s" cy="%s" r="%s" fill="%s"/>'):format(self:x(x), self:y(y),
+    num(px), color))
+end
+
+--- A target marker: a cross in a ring.
+function Canvas:target(x, y, color)
+  local s = 0.45
+  self:circle(x, y, s, "none", color)
+  self:polyline({ {x - s * 1.5, y}, {x + s * 1.5, y} }, color, 1.5)
+  self:polyline({ {x, y - s * 1.5}, {x, y + s * 1.5} }, color, 1.5)
+end
+
+--- A triangle at (x, y) pointing along (dx, dy), `size` units long.
+function Canvas:arrow(x, y, dx, dy, size, color)
+  local hx, hy = steer.normalize(dx, dy)
+  if hx == 0 and hy == 0 then hx = 1 end
+  local s = size / 2
+  local pts = {
+    {x + hx * s, y + hy * s},
+    {x - hx * s - hy * s * 0.6, y - hy * s + hx * s * 0.6},
+    {x - hx * s + hy * s * 0.6, y - hy * s - hx * s * 0.6},
+  }
+  local parts = {}
+  for i, p in ipairs(pts) do parts[i] = self:x(p[1]) .. "," .. self:y(p[2]) end
+  self:raw(('<polygon points="%s" fill="%s"/>'):format(table.concat(parts, " "), color))
+end
+
+function Canvas:label(x, y, s, color)
+  self:raw(('<text x="%s" y="%s" font-size="11" fill="%s">%s</text>'):format(
+    self:x(x), self:y(y), color or "#3a4050", esc(s)))
+end
+
+function Canvas:save(name)
+  self:raw("</g></svg>")
+  local path = outdir .. "/" .. name
+  local f = assert(io.open(path, "w"))
+  f:write(table.concat(self.out, "\n"), "\n")
+  f:close()
+  print("wrote " .. path)
+end
+
+-- ---- recording trajectories ------------------------------------------------------
+
+local COLORS = { "#e8711a", "#2a7fd4", "#2ca05a", "#b03ab5", "#c9a400", "#d43a3a" }
+local OBSTACLE_FILL, OBSTACLE_EDGE = "#dfe4ee", "#8b96ad"
+
+--- Runs `steps` steps of dt; `step()` applies every force. Returns the
+-- trails of `agents`: trails[k] = {{x, y, vx, vy}, ...}, one per step.
+local function record(agents, steps, step)
+  local trails = {}
+  for k, a in ipairs(agents) do trails[k] = { {a.x, a.y, a.vx, a.vy} } end
+  for _ = 1, steps do
+    step()
+    for k, a in ipairs(agents) do
+      local t = trails[k]
+      t[#t + 1] = {a.x, a.y, a.vx, a.vy}
+    end
+  end
+  return trails
+end
+
+--- Draws a trail: the line, a dot every DOT seconds and the final heading.
+-- `wrap` (w, h) breaks the line where a torus wrapped it.
+local function draw_trail(c, trail, color, wrap_w, wrap_h)
+  local piece = {}
+  local every = math.floor(DOT / DT + 0.5)
+  for i, p in ipairs(trail) do
+    local prev = trail[i - 1]
+    if prev and wrap_w and (math.abs(p[1] - prev[1]) > wrap_w / 2 or
+        math.abs(p[2] - prev[2]) > wrap_h / 2) then
+      if #piece > 1 then c:polyline(piece, color, 2) end
+      piece = {}
+    end
+    piece[#piece + 1] = p
+  end
+  if #piece > 1 then c:polyline(piece, color, 2) end
+  for i = 1, #trail, every do c:dot(trail[i][1], trail[i][2], 2.6, color) end
+  local last = trail[#trail]
+  c:arrow(last[1], last[2], last[3], last[4], 0.9, color)
+end
+
+local function draw_obstacles(c, world)
+  for _, o in ipairs(world:obstacles()) do
+    c:circle(o.x, o.y, o.radius, OBSTACLE_FILL, OBSTACLE_EDGE)
+  end
+end
+
+-- ---- the pictures -------------------------------------------------------------
+
+local pictures = {}
+
+function pictures.seek()
+  local world = steer.world{}
+  local a = world:add{ x = 2, y = 12, vx = 0, vy = -4, max_speed = 5, max_force = 4 }
+  local tx, ty = 18, 6
+  local trails = record({a}, 270, function()
+    local fx, fy = a:seek(tx, ty)
+    a:apply(fx, fy, DT)
+  end)
+  local c = canvas("seek", "starts moving up; max_speed 5, max_force 4: seek never slows down, so it overshoots the target, turns back and swings through it again and again (9 s)", 24, 16, 22)
+  c:target(tx, ty, "#1d2230")
+  draw_trail(c, trails[1], COLORS[1])
+  c:save("behavior-seek.svg")
+end
+
+function pictures.flee()
+  local world = steer.world{}
+  local tx, ty, panic = 10, 8, 6
+  local agents = {}
+  for k, p in ipairs{ {8, 9, 0, 2}, {12, 7.5, 0, -2}, {9.5, 5.5, 2, 0}, {11, 10, -2, 0} } do
+    agents[k] = world:add{ x = p[1], y = p[2], vx = p[3], vy = p[4], max_speed = 5, max_force = 6 }
+  end
+  local trails = record(agents, 75, function()
+    for _, a in ipairs(agents) do
+      local fx, fy = a:flee(tx, ty, panic)
+      a:apply(fx, fy, DT)
+    end
+  end)
+  local c = canvas("flee", "from the cross, with panic_radius 6 (dashed): outside it the force is 0 and agents coast (2.5 s)", 20, 16, 22)
+  c:circle(tx, ty, panic, "none", "#9aa3b5", "5,4")
+  c:target(tx, ty, "#d43a3a")
+  for k, t in ipairs(trails) do draw_trail(c, t, COLORS[k]) end
+  c:save("behavior-flee.svg")
+end
+
+function pictures.arrive()
+  local world = steer.world{}
+  local seek = world:add{ x = 2, y = 4, vx = 3, vy = 0, max_speed = 5, max_force = 4 }
+  local arrive = world:add{ x = 2, y = 12, vx = 3, vy = 0, max_speed = 5, max_force = 4 }
+  local trails = record({seek, arrive}, 150, function()
+    local fx, fy = seek:seek(18, 4)
+    seek:apply(fx, fy, DT)
+    fx, fy = arrive:arrive(18, 12, 5)
+    arrive:apply(fx, fy, DT)
+  end)
+  local c = canvas("arrive vs seek", "top: seek overshoots the target; bottom: arrive, slowing_radius 5 (dashed), stops on it (5 s)", 24, 16, 22)
+  c:target(18, 4, "#1d2230")
+  c:target(18, 12, "#1d2230")
+  c:circle(18, 12, 5, "none", "#9aa3b5", "5,4")
+  draw_trail(c, trails[1], COLORS[2])
+  draw_trail(c, trails[2], COLORS[1])
+  c:label(2, 2.8, "seek", COLORS[2])
+  c:label(2, 10.8, "arrive", COLORS[1])
+  c:save("behavior-arrive.svg")
+end
+
+function pictures.pursue()
+  local world = steer.world{}
+  local quarry = world:add{ x = 2, y = 4, vx = 3, vy = 0, max_speed = 3 }
+  local pursuer = world:add{ x = 6, y = 14, vx = 0, vy = -4, max_speed = 5, max_force = 10 }
+  local seeker = world:add{ x = 6, y = 14, vx = 0, vy = -4, max_speed = 5, max_force = 10 }
+  local caught, t = {}, 0
+  local trails = record({quarry, pursuer, seeker}, 165, function()
+    t = t + DT
+    quarry:apply(0, 0, DT)
+    for _, a in ipairs{pursuer, seeker} do
+      if not caught[a] then
+        local fx, fy
+        if a == pursuer then fx, fy = a:pursue(quarry) else fx, fy = a:seek(quarry) end
+        a:apply(fx, fy, DT)
+        if steer.length(a.x - quarry.x, a.y - quarry.y) < 0.5 then caught[a] = {a.x, a.y, t} end
+      end
+    end
+  end)
+  local function took(a) return caught[a] and ("%.1f s"):format(caught[a][3]) or "more than 5.5 s" end
+  local c = canvas("pursue vs seek", ("the quarry (grey) moves right at 3; pursue (orange) aims where it will be, T = distance / max_speed, and catches it in %s; seek (blue) aims where it is and takes %s")
+    :format(took(pursuer), took(seeker)), 24, 16, 22)
+  draw_trail(c, trails[1], "#5a6070")
+  draw_trail(c, trails[3], COLORS[2])
+  draw_trail(c, trails[2], COLORS[1])
+  for _, a in ipairs{pursuer, seeker} do
+    local p = caught[a]
+    if p then c:circle(p[1], p[2], 0.7, "none", a == pursuer and COLORS[1] or COLORS[2]) end
+  end
+  c:save("behavior-pursue.svg")
+end
+
+function pictures.wander()
+  local world = steer.world{ seed = 7 }
+  local agents = {}
+  for k = 1, 3 do
+    agents[k] = world:add{ x = 12, y = 8, vx = math.cos(k * 2.1), vy = math.sin(k * 2.1),
+      max_speed = 1.2, max_force = 2 }
+  end
+  local trails = record(agents, 300, function()
+    for _, a in ipairs(agents) do
+      local fx, fy = a:wander()
+      a:apply(fx, fy, DT)
+    end
+  end)
+  local c = canvas("wander", "three agents from one point, max_speed 1.2; the default wander_radius 1.2, wander_distance 2, wander_jitter 0.5; each agent has its own generator (10 s)", 24, 16, 22)
+  for k, t in ipairs(trails) do draw_trail(c, t, COLORS[k]) end
+  c:save("behavior-wander.svg")
+end
+
+function pictures.avoid_obstacles()
+  local world = steer.world{}
+  for _, o in ipairs{ {9, 5, 1.8}, {13, 10, 2.2}, {8, 12.5, 1.4}, {17, 4.5, 1.2} } do
+    world:add_obstacle{ x = o[1], y = o[2], radius = o[3] }
+  end
+  local agents = {}
+  for k, y in ipairs{3, 5.5, 8, 10.5, 13} do
+    agents[k] = world:add{ x = 1, y = y, vx = 3, vy = 0, max_speed = 4, max_force = 6, radius = 0.4 }
+  end
+  local trails = record(agents, 180, function()
+    local f = {}
+    for k, a in ipairs(agents) do
+      local ax, ay = a:avoid_obstacles(3)
+      f[k] = {steer.priority(a.max_force, ax, ay, a:seek(23, a.id * 2.5 + 0.5))}
+    end
+    for k, a in ipairs(agents) do a:apply(f[k][1], f[k][2], DT) end
+  end)
+  local c = canvas("obstacle avoidance", "priority(avoid_obstacles with feeler 3, seek a point on the right); agents start heading right (6 s)", 24, 16, 22)
+  draw_obstacles(c, world)
+  for _, a in ipairs(agents) do c:target(23, a.id * 2.5 + 0.5, "#9aa3b5") end
+  for k, t in ipairs(trails) do draw_trail(c, t, COLORS[k]) end
+  c:save("behavior-avoid-obstacles.svg")
+end
+
+function pictures.flocking()
+  local W, H = 40, 26
+  local world = steer.world{ bounds = {W, H}, wrap = true, seed = 3, cell_size = 3 }
+  local rng = 12345
+  local function random() -- Park-Miller: the same picture under every VM
+    rng = rng * 16807 % 2147483647 -- exact in doubles and integers alike
+    return rng / 2147483647
+  end
+  local agents = {}
+  for k = 1, 60 do
+    local h = random() * 2 * math.pi
+    agents[k] = world:add{ x = random() * W, y = random() * H, vx = math.cos(h) * 2,
+      vy = math.sin(h) * 2, max_speed = 4, max_force = 6, radius = 0.3,
+      wander_distance = 3 }
+  end
+  local function step()
+    local f = {}
+    for k, a in ipairs(agents) do
+      local sx, sy = a:separation(1.2)
+      local ax, ay = a:alignment(4)
+      local cx, cy = a:cohesion(4)
+      local wx, wy = a:wander()
+      f[k] = {steer.weighted(a.max_force, sx, sy, 6, ax, ay, 1, cx, cy, 0.5, wx, wy, 0.6)}
+    end
+    for k, a in ipairs(agents) do a:apply(f[k][1], f[k][2], DT) end
+  end
+  for _ = 1, 240 do step() end -- 8 s to form flocks, then draw 3 s of trails
+  local trails = record(agents, 90, step)
+  local c = canvas("flocking", "60 boids on a torus: separation, alignment, cohesion (+ a little wander); the last 3 s after 8 s", W, H, 15)
+  for k, t in ipairs(trails) do draw_trail(c, t, COLORS[(k - 1) % 3 + 1], W, H) end
+  c:save("behavior-flocking.svg")
+end
+
+function pictures.follow()
+  local world = steer.world{}
+  local points = { {2, 13}, {6, 3}, {12, 12}, {17, 3}, {22, 12} }
+  local path = steer.path(points)
+  local agents = {}
+  for k, force in ipairs{3, 6, 12} do
+    agents[k] = world:add{ x = 2, y = 14, vx = 0, vy = 0, max_speed = 5, max_force = force }
+  end
+  local trails = record(agents, 480, function()
+    for _, a in ipairs(agents) do
+      local fx, fy = a:follow(path, { arrival_radius = 1 })
+      a:apply(fx, fy, DT)
+    end
+  end)
+  local c = canvas("path following", "arrival_radius 1, arriving at the last waypoint; max_force 3 (orange), 6 (blue), 12 (green); steering is desired - velocity, so velocity turns with a 1 s time constant unless max_force cuts it (16 s)", 24, 16, 22)
+  c:polyline(points, "#b8c0cf", 1.5, "6,4")
+  for _, p in ipairs(points) do c:circle(p[1], p[2], 1, "none", "#b8c0cf") end
+  c:target(points[#points][1], points[#points][2], "#1d2230")
+  for k, t in ipairs(trails) do draw_trail(c, t, COLORS[k]) end
+  c:save("behavior-follow.svg")
+end
+
+local order = { "seek", "flee", "arrive", "pursue", "wander", "avoid_obstacles",
+  "flocking", "follow" }
+for _, name in ipairs(order) do pictures[name]() end
