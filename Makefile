@@ -22,7 +22,8 @@ RUN_lua5.1 = lua5.1
 # suites `make check` runs; mk/*.mk fragments add theirs
 CHECKS = test
 PACKAGES = build-essential pkg-config lua5.4 liblua5.4-dev luajit \
-  libluajit-5.1-dev lua-busted luarocks lua5.1 liblua5.1-0-dev
+  libluajit-5.1-dev lua-busted luarocks lua5.1 liblua5.1-0-dev \
+  valgrind clang libclang-rt-14-dev love xvfb
 SUDO = $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: all test check setup demo clean

@@ -397,7 +397,7 @@ static void op_behavior(reader *r, harness *h, alloc_state *a) {
     if (s == STEER_OK) {
       check_bound("follow", f, mf);
       size_t k;
-      CHECK(steer_agent_path(h->w, i, &k) == p && k < steer_path_count(p),
+      CHECK(steer_agent_path(h->w, i, NULL, &k) == p && k < steer_path_count(p),
             "follow progress %zu", k);
     }
     break;

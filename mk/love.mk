@@ -6,6 +6,8 @@
 #   make pictures      docs/img/*.svg: trajectories of the textbook behaviors
 LOVE_DIST ?= build/love-dist/steer-demo
 
+CHECKS += love-test
+
 .PHONY: love love-test love-dist pictures
 
 love: build/luajit/steer/core.so

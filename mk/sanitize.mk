@@ -19,7 +19,11 @@ FUZZ_CC ?= clang
 # -DAVOID_OPEN_FINDINGS keeps the harness off findings not fixed yet
 FUZZ_CFLAGS ?=
 
-.PHONY: asan valgrind fuzz fuzz-c
+# what `make check` runs: the suite under ASan/UBSan and valgrind, 100,000
+# fuzzer calls per interpreter from a fixed seed, a minute of libFuzzer
+CHECKS += asan valgrind fuzz-ci fuzz-c
+
+.PHONY: asan valgrind fuzz fuzz-ci fuzz-c
 
 # The shortest stem wins, so these beat the top Makefile's build/%/... rule.
 build/asan-%/steer/core.so: $(CORE_SRC) $(BIND_SRC) $(HEADERS)
@@ -40,6 +44,9 @@ valgrind: $(foreach v,$(LUAS),build/vg-$(v)/steer/core.so)
 
 fuzz: $(foreach v,$(LUAS),build/asan-$(v)/steer/core.so)
 	SAN_CC=$(SAN_CC) sh spec/fuzz/fuzz.sh asan $(FUZZ_CALLS) "$(FUZZ_SEED)" $(LUAS)
+
+fuzz-ci:
+	$(MAKE) --no-print-directory fuzz FUZZ_CALLS=100000 FUZZ_SEED=20261129
 
 # FUZZ_CFLAGS is part of the target's recipe: force a rebuild when it changes
 build/fuzz/fuzz_core: fuzz/fuzz_core.c $(CORE_SRC) $(HEADERS) build/fuzz/flags

@@ -21,6 +21,8 @@ build = {
   modules = {
     ["steer"] = "lua/steer/init.lua",
     ["steer.ffi"] = "lua/steer/ffi.lua",
+    ["steer.debug"] = "lua/steer/debug.lua",
+    ["steer.meta"] = "lua/steer/meta.lua",
     ["steer.core"] = {
       sources = {
         "csrc/agent.c", "csrc/behaviors.c", "csrc/crowd.c", "csrc/flat.c", "csrc/flocking.c", "csrc/grid.c",

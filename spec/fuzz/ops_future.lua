@@ -51,9 +51,15 @@ function P.program(F, rec)
   if rng:chance(F.bad) then
     local key = rng:pick({ "smoothing", "hold" })
     prog[key] = V.bad_number(rng)
-    worse("invalid")
+    if prog[key] ~= nil then worse("invalid") end -- nil is the same as absent
   end
   for i = 1, rng:int(0, 5) do
+    -- this entry's own verdict: a later hostile replacement supersedes it
+    local outer, entry = verdict, "valid"
+    local function worse(v)
+      if v == "invalid" or entry == "invalid" then entry = "invalid"
+      elseif v == "unsure" then entry = "unsure" end
+    end
     local name = rng:pick(BEHAVIORS)
     local e = { name }
     if NEEDS_POINT[name] or NEEDS_AGENT[name] then
@@ -75,8 +81,11 @@ function P.program(F, rec)
     if rng:chance(F.bad) then
       local key = rng:pick({ "weight", "radius", "feeler_length", "slowing_radius", "probability" })
       e[key] = V.bad_number(rng)
-      -- a negative weight within the limit is allowed (it flips the force)
-      worse((key == "weight" and V.is_num(e[key])) and "valid" or "invalid")
+      -- nil is the same as absent; a negative weight within the limit is
+      -- allowed (it flips the force)
+      if e[key] ~= nil then
+        worse((key == "weight" and V.is_num(e[key])) and "valid" or "invalid")
+      end
     end
     if rng:chance(F.bad) then
       e[1] = rng:pick({ "teleport", "", "Seek" })
@@ -84,8 +93,11 @@ function P.program(F, rec)
     end
     if rng:chance(F.bad) then
       e = V.any(rng, G.pools(F))
-      worse("unsure")
+      entry = "unsure"
     end
+    verdict = outer
+    if entry == "invalid" then verdict = "invalid"
+    elseif entry == "unsure" and verdict == "valid" then verdict = "unsure" end
     prog[i] = e
   end
   return prog, verdict
@@ -97,7 +109,9 @@ local function live_self(F)
   local h = G.self_agent(F, rec)
   local owner = G.owner(F, h)
   if type(owner) == "table" then rec = owner end
-  return rec, h, owner ~= nil
+  -- an orphan (its world dropped, pinned by the handle) is live too
+  local known, alive = pcall(function() return h.alive end)
+  return rec, h, owner ~= nil or (known and alive == true)
 end
 
 --- Agent targets must share the agent's world; where that is not plain,
