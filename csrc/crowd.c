@@ -7,51 +7,8 @@
  * SIMD lane, each lane walking the candidates in the same order as the
  * scalar walk (flocking.c), so its sums - and its force - are the same bit
  * for bit (up to the sign of a zero sum). */
-#include <string.h>
 #include "vec.h"
 #include "world.h"
-
-/* A run of candidate indices seen shifted by (sx, sy) (torus images). */
-typedef struct span {
-  size_t from, to;
-  double sx, sy;
-} span;
-
-/* The spans around cell (cx, cy): row by row, cells in column order,
-   adjacent cells of a row merged. At most 3 rows of 3 pieces. */
-static int cell_spans(const steer_world *w, int32_t cx, int32_t cy,
-                      span out[9]) {
-  const steer_grid *g = &w->grid;
-  int n = 0;
-  for (int32_t ry = cy - 1; ry <= cy + 1; ry++) {
-    int32_t row = ry;
-    double sy = 0;
-    if (row < 0 || row >= g->ncy) {
-      if (g->mode != GRID_WRAP) continue;
-      sy = row < 0 ? -w->def.height : w->def.height;
-      row = row < 0 ? row + g->ncy : row - g->ncy;
-    }
-    int first = n;
-    for (int32_t rx = cx - 1; rx <= cx + 1; rx++) {
-      int32_t col = rx;
-      double sx = 0;
-      if (col < 0 || col >= g->ncx) {
-        if (g->mode != GRID_WRAP) continue;
-        sx = col < 0 ? -w->def.width : w->def.width;
-        col = col < 0 ? col + g->ncx : col - g->ncx;
-      }
-      size_t b = (size_t)row * (size_t)g->ncx + (size_t)col;
-      size_t from = g->starts[b], to = g->starts[b + 1];
-      if (n > first && out[n - 1].to == from && out[n - 1].sx == sx) {
-        out[n - 1].to = to; /* continues the previous cell */
-      } else {
-        span s = {from, to, sx, sy};
-        out[n++] = s;
-      }
-    }
-  }
-  return n;
-}
 
 #if defined(__GNUC__)
 typedef double v2d __attribute__((vector_size(16)));
@@ -94,8 +51,9 @@ static inline v2d keep(v2l mask, v2d v) {
   }
 
 /* Sums for agents i and i + 1 (same cell, same rules) over the spans. */
-static void gather_pair(const steer_world *w, size_t i, const flock_rules *q,
-                        const span *spans, int n, flock_sums out[2]) {
+static size_t gather_pair(const steer_world *w, size_t i,
+                          const flock_rules *q, const flock_span *spans,
+                          int n, flock_sums out[2]) {
   const double *x = w->x, *y = w->y, *vx = w->vx, *vy = w->vy;
   v2d px = {x[i], x[i + 1]}, py = {y[i], y[i + 1]};
   v2d sep_hi = splat(q->sep_hi), sep_lo = splat(q->sep_lo);
@@ -118,28 +76,11 @@ static void gather_pair(const steer_world *w, size_t i, const flock_rules *q,
     out[l].ali_n = (size_t)alin[l];
     out[l].coh_n = (size_t)cohn[l];
   }
-}
-#endif
-
-/* The same for one agent, in scalar code. */
-static void gather_one(const steer_world *w, size_t i, const flock_rules *q,
-                       const span *spans, int n, flock_sums *s) {
-  flock_sums zero = {{0, 0}, {0, 0}, {0, 0}, 0, 0, 0};
-  *s = zero;
-  double px = w->x[i], py = w->y[i];
-  for (int k = 0; k < n; k++)
-    for (size_t j = spans[k].from; j < spans[k].to; j++) {
-      if (j == i) continue;
-      flock_take(q, s, (w->x[j] - px) + spans[k].sx,
-                 (w->y[j] - py) + spans[k].sy, w->vx[j], w->vy[j]);
-    }
-}
-
-static size_t span_length(const span *spans, int n) {
   size_t len = 0;
   for (int k = 0; k < n; k++) len += spans[k].to - spans[k].from;
-  return len;
+  return len - 1; /* candidates per agent: not itself */
 }
+#endif
 
 /* Is agent i's program weighted flocking the kernel can run? */
 static int crowd_member(const steer_world *w, size_t i) {
@@ -152,10 +93,9 @@ void crowd_cell_forces(steer_world *w, size_t b, double dt,
   const steer_grid *g = &w->grid;
   size_t from = g->starts[b], to = g->starts[b + 1];
   if (from == to) return;
-  span spans[9];
-  int n = cell_spans(w, (int32_t)(b % (size_t)g->ncx),
-                     (int32_t)(b / (size_t)g->ncx), spans);
-  size_t candidates = span_length(spans, n) - 1; /* not itself */
+  flock_span spans[9];
+  int n = flock_spans(w, (int32_t)(b % (size_t)g->ncx),
+                      (int32_t)(b / (size_t)g->ncx), spans);
   for (size_t i = from; i < to;) {
     const steer_program *p = w->program[i];
     if (!p || !crowd_member(w, i)) { /* the general path */
@@ -164,15 +104,17 @@ void crowd_cell_forces(steer_world *w, size_t b, double dt,
       i++;
       continue;
     }
-    flock_sums s[2];
+    flock_sums s[2] = {{{0, 0}, {0, 0}, {0, 0}, 0, 0, 0},
+                       {{0, 0}, {0, 0}, {0, 0}, 0, 0, 0}};
+    size_t candidates;
     int took = 1;
 #if defined(__GNUC__)
     if (i + 1 < to && w->program[i + 1] == p) {
-      gather_pair(w, i, &p->flock, spans, n, s);
+      candidates = gather_pair(w, i, &p->flock, spans, n, s);
       took = 2;
     } else
 #endif
-      gather_one(w, i, &p->flock, spans, n, &s[0]);
+      candidates = flock_span_walk(w, i, &p->flock, spans, n, &s[0]);
     for (int l = 0; l < took; l++, i++) {
       forces[i - base] = program_flocking(w, i, p, &s[l]);
       stats->candidates += candidates;

@@ -148,6 +148,21 @@ static inline void flock_take(const flock_rules *q, flock_sums *s, double dx,
   }
 }
 
+/* A run of candidate indices seen shifted by (sx, sy) (torus images). */
+typedef struct flock_span {
+  size_t from, to;
+  double sx, sy;
+} flock_span;
+
+/* The spans of the 3 x 3 cells around cell (cx, cy) of a sorted dense
+   grid, row by row; returns how many (at most 9). */
+int flock_spans(const steer_world *w, int32_t cx, int32_t cy,
+                flock_span out[9]);
+/* Adds to s the candidates of the spans (agent i itself left out);
+   returns their number. */
+size_t flock_span_walk(const steer_world *w, size_t i, const flock_rules *q,
+                       const flock_span *spans, int n, flock_sums *s);
+
 /* Radii < 0 leave a rule out. */
 void flock_rules_init(flock_rules *q, double separation, double alignment,
                       double cohesion);
