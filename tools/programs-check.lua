@@ -216,7 +216,7 @@ end
 -- 1. world:step = the programs composed by hand
 do
   local worst, moved = against_hand("flock", 90, 600)
-  check(worst <= 1e-9, ("scene 1 (prioritized_sum with wander, 700 boids, 90 steps): "
+  check(worst <= 1e-9, ("scene 1 (weighted, with wander, 700 boids, 90 steps): "
     .. "each world:step = the program by hand (max gap %.3g)"):format(worst))
   check(moved > 5, ("scene 1: the boids moved (up to %.1f units)"):format(moved))
   worst, moved = against_hand("combine", 330)

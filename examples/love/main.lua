@@ -141,7 +141,7 @@ end
 function love.load()
   love.graphics.setBackgroundColor(gfx.background)
   print("crowds drawn " .. (gfx.zero_copy and "from world:columns() (zero copy)"
-    or "agent by agent (no LuaJIT FFI)"))
+    or "agent by agent (no FFI fast path: JIT off or not LuaJIT)"))
   load_scene(options.only or 1)
 end
 
