@@ -1,6 +1,6 @@
-/* crowd.c - the step's fast path for crowds whose program is weighted
- * flocking (any of separation, alignment, cohesion, once each), on a dense
- * grid with agents sorted by cell.
+/* crowd.c - the step's fast path for crowds whose programs flock (at most
+ * one separation, alignment and cohesion entry each, besides any others),
+ * on a dense grid with agents sorted by cell.
  *
  * All agents of a cell share the same candidates: the cells around it, a
  * few contiguous index ranges. Agents are taken two at a time, one per
@@ -82,10 +82,10 @@ static size_t gather_pair(const steer_world *w, size_t i,
 }
 #endif
 
-/* Is agent i's program weighted flocking the kernel can run? */
+/* Does agent i's program flock in a way the kernel can walk for it? */
 static int crowd_member(const steer_world *w, size_t i) {
   const steer_program *p = w->program[i];
-  return p && p->crowd && flock_fast_ok(w, &p->flock);
+  return p && p->fused && p->flocking && flock_fast_ok(w, &p->flock);
 }
 
 void crowd_cell_forces(steer_world *w, size_t b, double dt,
@@ -99,7 +99,7 @@ void crowd_cell_forces(steer_world *w, size_t b, double dt,
   for (size_t i = from; i < to;) {
     const steer_program *p = w->program[i];
     if (!p || !crowd_member(w, i)) { /* the general path */
-      forces[i - base] = p ? program_force(w, i, dt, stats) : v2(0, 0);
+      forces[i - base] = p ? program_force(w, i, dt, NULL, stats) : v2(0, 0);
       stats->programs += p != NULL;
       i++;
       continue;
@@ -116,7 +116,7 @@ void crowd_cell_forces(steer_world *w, size_t b, double dt,
 #endif
       candidates = flock_span_walk(w, i, &p->flock, spans, n, &s[0]);
     for (int l = 0; l < took; l++, i++) {
-      forces[i - base] = program_flocking(w, i, p, &s[l]);
+      forces[i - base] = program_force(w, i, dt, &s[l], stats);
       stats->candidates += candidates;
       stats->neighbors += s[l].sep_n + s[l].ali_n + s[l].coh_n;
       stats->programs++;

@@ -56,7 +56,7 @@ static void buffered_forces(void *ctx, int part) {
   for (size_t i = job->cut[part]; i < job->cut[part + 1]; i++) {
     steer_vec2 f = {0, 0};
     if (w->program[i]) {
-      f = program_force(w, i, job->dt, stats);
+      f = program_force(w, i, job->dt, NULL, stats);
       stats->programs++;
     }
     w->forces[i] = f;

@@ -176,12 +176,10 @@ steer_vec2 flock_alignment_force(const steer_world *w, size_t i,
 steer_vec2 flock_cohesion_force(const steer_world *w, size_t i,
                                 const flock_sums *s);
 
-/* The force of agent i's weighted flocking program from its sums. */
-steer_vec2 program_flocking(const steer_world *w, size_t i,
-                            const steer_program *p, const flock_sums *s);
 /* Forces of the agents of dense-grid cell b (agents sorted by cell), into
-   forces[i - base]: the crowd kernel for weighted flocking programs, the
-   general path for the rest. */
+   forces[i - base]: the crowd kernel walks the neighbors of programs with
+   flocking entries (two agents at a time), then each program combines its
+   entries as usual. */
 void crowd_cell_forces(steer_world *w, size_t b, double dt,
                        steer_vec2 *forces, size_t base, steer_stats *stats);
 
