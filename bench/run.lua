@@ -1,7 +1,8 @@
 --- bench/run.lua - runs one Lua contestant in this process and reports.
 --
---   <lua> bench/run.lua <contestant> <state-in> <steps> <state-out>
+--   <lua> bench/run.lua <contestant> <state-in> <steps> <state-out> [--no-alloc]
 --   <lua> bench/run.lua --probe <contestant>
+-- <state-out> "-" writes no state; --no-alloc skips the alloc measurement.
 --
 -- Prints one line "RESULT key=value ..." (the same keys as the C program):
 --   cpu               CPU seconds of the steps alone (os.clock)
@@ -53,7 +54,8 @@ end
 
 local name, path_in, steps, path_out = arg[1], arg[2], tonumber(arg[3]), arg[4]
 assert(name and path_in and steps and path_out,
-  "usage: run.lua <contestant> <state-in> <steps> <state-out>")
+  "usage: run.lua <contestant> <state-in> <steps> <state-out> [--no-alloc]")
+local measure_alloc = arg[5] ~= "--no-alloc"
 local C = contestant(name)
 assert(C.available())
 
@@ -74,18 +76,22 @@ for _ = 1, steps do step(sim) end
 local cpu = os.clock() - t0
 local peak_kb = reset and status_kb("VmHWM") or -1
 
-local x, y, vx, vy = sim:state()
-W.write_state(path_out, { n = st.n, L = st.L, x = x, y = y, vx = vx, vy = vy })
-x, y, vx, vy = nil, nil, nil, nil
-collectgarbage("collect")
+if path_out ~= "-" then
+  local x, y, vx, vy = sim:state()
+  W.write_state(path_out, { n = st.n, L = st.L, x = x, y = y, vx = vx, vy = vy })
+end
 
 -- two more steps with the collector stopped: what a step allocates
-collectgarbage("stop")
-step(sim)
-local g0 = collectgarbage("count")
-step(sim)
-local garbage = (collectgarbage("count") - g0) * 1024
-collectgarbage("restart")
+local garbage = -1
+if measure_alloc then
+  collectgarbage("collect")
+  collectgarbage("stop")
+  step(sim)
+  local g0 = collectgarbage("count")
+  step(sim)
+  garbage = (collectgarbage("count") - g0) * 1024
+  collectgarbage("restart")
+end
 
 print(string.format("RESULT n=%d steps=%d cpu=%.6f base_kb=%d peak_kb=%d "
   .. "heap_bytes=%d garbage_per_step=%d interp=%s", st.n, steps, cpu, base_kb,
