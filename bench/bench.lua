@@ -34,7 +34,8 @@ local BRUTE_MAX = 2000     -- the O(N^2) reference only up to this N
 -- (45 s a run under Lua 5.4 at N = 100,000) gets one there, for the budget
 local function rounds(n, c)
   if MODE == "smoke" or c.check_only then return 1 end
-  if n <= 1000 then return 5 end
+  if n <= 1000 then return 7 end
+  if n <= 10000 then return 5 end
   if n >= 100000 and c.slow then return 1 end
   return 3
 end
