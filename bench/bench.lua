@@ -190,7 +190,9 @@ print("machine: " .. first_line("nproc") .. " CPUs, "
   .. (first_line("grep -m1 'model name' /proc/cpuinfo"):gsub("^.-:%s*", "")) .. "; "
   .. first_line("uname -sr"))
 print("interpreters: " .. first_line("lua5.4 -v") .. " | " .. first_line("luajit -v"))
-print("C: " .. first_line("${CC:-cc} --version") .. ", -O2 (and -O2 -ffp-contract=off for the reference)")
+local cflags = os.getenv("BENCH_CFLAGS") or "-O2"
+print("C: " .. first_line("${CC:-cc} --version") .. ", " .. cflags .. " (and " .. cflags
+  .. " -ffp-contract=off for the reference)")
 print("rates are agent-updates per CPU second of the timed steps (median of the rounds); 'x (d)' = CPU time / (d)'s"
   .. " in the same round, median; 'spread' = (max - min) / median of the rates;")
 print("peak RSS/agent = (peak resident size during build + steps - resident size before) / N; heap/agent = memory the"
@@ -214,6 +216,7 @@ for _, n in ipairs(N_LIST) do
     local tag = string.format("%s_%d", regime, n)
     local st0 = stats(input)
     local R = rounds(n, C_O2)
+    local written, failed_before = {}, failed
     print()
     print(string.format("== N = %d, %s: start mean speed %.3f, mean neighbors %.2f (%.1f candidates in the 3x3 cells)",
       n, regime, st0.speed, st0.neighbors, st0.candidates))
@@ -240,6 +243,7 @@ for _, n in ipairs(N_LIST) do
         local c = active[(k + round - 1) % #active + 1]
         if not c.failed_run and round <= rounds(n, c) then
           local out = string.format("%s/%s_%s.txt", RUNS, c.key:gsub("%W", "_"), tag)
+          written[#written + 1] = out
           local r, err = run(c, input, W.TIMED_STEPS, out, round > 1)
           if r then
             r.out = out
@@ -253,6 +257,7 @@ for _, n in ipairs(N_LIST) do
 
     -- the checks: positions after CHECK_STEPS steps, statistics after the timed ones
     local ref5 = string.format("%s/ref5_%s.txt", RUNS, tag)
+    written[#written + 1] = ref5
     assert(run(C_REF, input, W.CHECK_STEPS, ref5), "the reference run failed")
     local ref_stats = C_REF.results[1] and stats(C_REF.results[1].out)
     for _, c in ipairs(active) do
@@ -260,6 +265,7 @@ for _, n in ipairs(N_LIST) do
         verdict(false, c.title .. " " .. c.interp .. " N=" .. n .. " " .. regime .. ": run failed")
       elseif not c.reference then
         local out5 = string.format("%s/%s_%s_5.txt", RUNS, c.key:gsub("%W", "_"), tag)
+        written[#written + 1] = out5
         local r5, err = run(c, input, W.CHECK_STEPS, out5)
         local what = string.format("%s %s N=%d %s", c.title, c.interp, n, regime)
         if not r5 then
@@ -283,6 +289,11 @@ for _, n in ipairs(N_LIST) do
           end
         end
       end
+    end
+
+    -- the states the runs wrote are kept only when a check failed
+    if failed == failed_before then
+      for _, path in ipairs(written) do os.remove(path) end
     end
 
     -- the table

@@ -43,7 +43,7 @@ $(BENCH_OUT)/state/warm_%.txt: $(BENCH_OUT)/state/cold_%.txt $(BENCH_OUT)/boids-
 	$(BENCH_OUT)/boids-strict $< $(BENCH_WARM_STEPS) $@ >/dev/null
 
 bench: all $(BENCH_TOOLS) $(foreach n,$(BENCH_N),$(BENCH_OUT)/state/cold_$(n).txt $(BENCH_OUT)/state/warm_$(n).txt)
-	LUA_PATH='bench/?.lua;;' $(BENCH_LUA) bench/bench.lua full --n '$(BENCH_N)'
+	CC='$(CC)' BENCH_CFLAGS='$(BENCH_CFLAGS)' LUA_PATH='bench/?.lua;;' $(BENCH_LUA) bench/bench.lua full --n '$(BENCH_N)'
 
 bench-smoke: all $(BENCH_TOOLS) $(foreach n,$(BENCH_SMOKE_N),$(BENCH_OUT)/state/cold_$(n).txt $(BENCH_OUT)/state/warm_$(n).txt)
-	LUA_PATH='bench/?.lua;;' $(BENCH_LUA) bench/bench.lua smoke --n '$(BENCH_SMOKE_N)'
+	CC='$(CC)' BENCH_CFLAGS='$(BENCH_CFLAGS)' LUA_PATH='bench/?.lua;;' $(BENCH_LUA) bench/bench.lua smoke --n '$(BENCH_SMOKE_N)'
