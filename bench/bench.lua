@@ -30,8 +30,8 @@ local POS_TOL = 1e-9       -- positions after CHECK_STEPS steps
 local STAT_TOL = 0.01      -- relative, mean speed and neighbors after the timed steps
 local BRUTE_MAX = 2000     -- the O(N^2) reference only up to this N
 
--- rounds per N: more where a run is short and noisy; the naive contestant
--- (45 s a run under Lua 5.4 at N = 100,000) gets one there, for the budget
+-- rounds per N: more where a run is short and noisy; the slow contestants
+-- ((b): 45 s a run under Lua 5.4 at N = 100,000) get one there, for the budget
 local function rounds(n, c)
   if MODE == "smoke" or c.check_only then return 1 end
   if n <= 1000 then return 7 end
@@ -74,10 +74,12 @@ for _, interp in ipairs{ "lua5.4", "luajit" } do
   combo{ key = "steer " .. interp, title = "(a) steer world:step", interp = interp,
          contestant = "steer_world", cmd = lua_cmd(interp, "steer_world") }
 end
-for _, c in ipairs{ { "naive", "(b) straightforward Lua" }, { "tuned", "(c) tuned pure Lua" } } do
+-- (a0) steer today: per-agent behavior calls from Lua, no world:step
+for _, c in ipairs{ { "steer_calls", "(a0) steer, per-agent calls" },
+                    { "naive", "(b) straightforward Lua" }, { "tuned", "(c) tuned pure Lua" } } do
   for _, interp in ipairs{ "lua5.4", "luajit" } do
     combo{ key = c[1] .. " " .. interp, title = c[2], interp = interp,
-           contestant = c[1], cmd = lua_cmd(interp, c[1]), slow = c[1] == "naive" }
+           contestant = c[1], cmd = lua_cmd(interp, c[1]), slow = c[1] ~= "tuned" }
   end
 end
 local C_O2 = combo{ key = "c", title = "(d) C loop, -O2", interp = "-", cmd = c_cmd("boids") }
