@@ -197,6 +197,10 @@ print("C: " .. first_line("${CC:-cc} --version") .. ", " .. cflags .. " (and " .
   .. " -ffp-contract=off for the reference)")
 print("rates are agent-updates per CPU second of the timed steps (median of the rounds); 'x (d)' = CPU time / (d)'s"
   .. " in the same round, median; 'spread' = (max - min) / median of the rates;")
+if MODE == "full" then
+  print("rounds: 7 at N <= 1000, 5 at N <= 10000, else 3; at N >= 100000 the slow contestants ((a0), (b))"
+    .. " run once, for the time budget")
+end
 print("peak RSS/agent = (peak resident size during build + steps - resident size before) / N; heap/agent = memory the"
   .. " built world holds (Lua heap, or malloc for C); alloc/step = Lua heap allocated per step / N")
 
