@@ -8,6 +8,7 @@
  * sums, and its force, are the same whichever walk produced them.
  */
 #include <math.h>
+#include <stddef.h>
 #include "vec.h"
 #include "world.h"
 
@@ -68,6 +69,16 @@ int flock_spans(const steer_world *w, int32_t cx, int32_t cy,
                 flock_span out[9]) {
   const steer_grid *g = &w->grid;
   int n = 0;
+  if (cx > 0 && cx < g->ncx - 1 && cy > 0 && cy < g->ncy - 1) {
+    /* away from the edges: each row of three cells is one span */
+    size_t b = (size_t)cy * (size_t)g->ncx + (size_t)cx;
+    for (int r = -1; r <= 1; r++) {
+      size_t row = b + (size_t)((ptrdiff_t)r * g->ncx);
+      flock_span s = {g->starts[row - 1], g->starts[row + 2], 0, 0};
+      out[n++] = s;
+    }
+    return n;
+  }
   for (int32_t ry = cy - 1; ry <= cy + 1; ry++) {
     int32_t row = ry;
     double sy = 0;

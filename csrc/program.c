@@ -50,6 +50,9 @@ static void program_analyze(steer_program *p) {
   p->fused = rules[0] <= 1 && rules[1] <= 1 && rules[2] <= 1;
   if (p->fused) flock_rules_init(&p->flock, radius[0], radius[1], radius[2]);
   p->flocking = rules[0] + rules[1] + rules[2] > 0;
+  p->pure_flock = p->fused && p->combine == STEER_WEIGHTED &&
+                  p->smoothing < 0 && p->count > 0 &&
+                  (size_t)(rules[0] + rules[1] + rules[2]) == p->count;
 }
 
 static size_t program_bytes(size_t n) {
@@ -426,6 +429,13 @@ steer_vec2 program_force(steer_world *w, size_t i, double dt,
   flock_walk walk_state = {0, {{0, 0}, {0, 0}, {0, 0}, 0, 0, 0}};
   flock_walk *walk = &walk_state;
   if (gathered) { /* the crowd kernel walked the neighbors already */
+    if (p->pure_flock) { /* the common crowd: the same sums, fewer steps */
+      for (size_t k = 0; k < p->count; k++)
+        f = v2_add(f, v2_scale(rule_force(w, i, p->entries[k].behavior,
+                                          gathered),
+                               p->entries[k].weight));
+      return v2_clamp(f, max_force);
+    }
     walk->done = 1;
     walk->sums = *gathered;
   }

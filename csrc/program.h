@@ -20,6 +20,7 @@ struct steer_program {
   int needs_ext;    /* ... and their cold state (wander, dither) */
   int fused;        /* at most one of each flocking rule: one walk */
   int flocking;     /* it has separation, alignment or cohesion entries */
+  int pure_flock;   /* ... and nothing else, weighted, unsmoothed */
   int local;        /* no agent targets: reads only agents within reach */
   double reach;     /* the widest flocking radius (0 without flocking) */
   flock_rules flock; /* the rules of that walk */

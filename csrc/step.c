@@ -36,8 +36,8 @@ static void integrate(steer_world *w, size_t from, size_t to,
                       const steer_vec2 *forces, double dt) {
   for (size_t i = from; i < to; i++) {
     steer_vec2 p = world_pos(w, i), v = world_vel(w, i);
-    steer_integrate(&p, &v, forces[i - from], w->max_speed[i],
-                    w->max_force[i], dt);
+    v2_integrate(&p, &v, forces[i - from], w->max_speed[i], w->max_force[i],
+                 dt);
     if (w->grid.mode == GRID_CLAMP) world_stop_at_edges(w, &p, &v);
     p = world_contain(w, p);
     w->x[i] = p.x;

@@ -72,4 +72,13 @@ static inline steer_vec2 v2_forward(steer_vec2 v) {
   return v2_normalize(v);
 }
 
+/* The pipeline of API.md section 1 (steer_integrate). */
+static inline void v2_integrate(steer_vec2 *p, steer_vec2 *v, steer_vec2 f,
+                                double max_speed, double max_force,
+                                double dt) {
+  f = v2_clamp(f, max_force);
+  *v = v2_clamp(v2_add(*v, v2_scale(f, dt)), max_speed);
+  *p = v2_add(*p, v2_scale(*v, dt));
+}
+
 #endif

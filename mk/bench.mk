@@ -15,6 +15,8 @@ BENCH_H = $(wildcard bench/c/*.h)
 BENCH_WARM_STEPS = $(shell $(BENCH_LUA) -e 'package.path="bench/?.lua"; print(require("workload").WARM_STEPS)')
 BENCH_TOOLS = $(BENCH_OUT)/boids $(BENCH_OUT)/boids-strict $(BENCH_OUT)/check
 
+CHECKS += bench-smoke
+
 .PHONY: bench bench-smoke bench-tools
 .PRECIOUS: $(BENCH_OUT)/state/cold_%.txt $(BENCH_OUT)/state/warm_%.txt
 
