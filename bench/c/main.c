@@ -28,19 +28,19 @@ int main(int argc, char **argv) {
     fprintf(stderr, "boids: cannot set up %zu agents\n", st.n);
     return 1;
   }
-  double t0 = cpu_seconds();
+  double t0 = cpu_seconds(), w0 = wall_seconds();
   for (long k = 0; k < steps; k++) {
     if (brute)
       boids_step_brute(&b);
     else
       boids_step(&b);
   }
-  double cpu = cpu_seconds() - t0;
+  double cpu = cpu_seconds() - t0, wall = wall_seconds() - w0;
   long peak_kb = reset == 0 ? rss_kb("VmHWM") : -1;
 
-  printf("RESULT n=%zu steps=%ld cpu=%.6f base_kb=%ld peak_kb=%ld "
+  printf("RESULT n=%zu steps=%ld cpu=%.6f wall=%.6f base_kb=%ld peak_kb=%ld "
          "heap_bytes=%zu garbage_per_step=0\n",
-         st.n, steps, cpu, base_kb, peak_kb, b.bytes);
+         st.n, steps, cpu, wall, base_kb, peak_kb, b.bytes);
   int rc = 0;
   if (strcmp(argv[3], "-") != 0)
     rc = state_write(argv[3], b.n, b.L, b.x, b.y, b.vx, b.vy) == 0 ? 0 : 1;

@@ -5,6 +5,8 @@
 
 /* CPU seconds used by this process. */
 double cpu_seconds(void);
+/* Seconds on a monotonic clock. */
+double wall_seconds(void);
 /* Resets the peak resident size (VmHWM) to the current one; 0 if it could. */
 int rss_reset_peak(void);
 /* "VmRSS" or "VmHWM" of /proc/self/status in kB, or -1. */

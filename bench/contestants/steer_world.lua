@@ -1,19 +1,12 @@
---- Contestant (a): steer's own world:step  <<< THE SLOT FOR STEER >>>
---
--- Written against the announced API (API.md section 4); it reports itself
--- unavailable until `require "steer"` has world:step and a:set_behaviors,
--- and then runs with no further change. What it does:
---   local w = steer.world{ bounds = {L, L}, wrap = true }    (cell_size 5)
---   w:add{ x, y, vx, vy, max_speed = 2.5, max_force = 4 } per agent
---   a:set_behaviors(FLOCK), with one shared steer.program(FLOCK) if steer has it
---   w:step(0.1) per step; state read back with a.x, a.y, a.vx, a.vy
+--- Contestant (a): steer's own world:step, the way a crowd is meant to be run:
+--   local w = steer.world{ bounds = {L, L}, wrap = true, capacity = n }
+--   w:add_many({ x = xs, y = ys, vx = vxs, vy = vys, max_speed = 2.5,
+--                max_force = 4 }, FLOCK)      -- one shared program, no handles
+--   w:step(0.1) per step; the state is read back with w:positions(),
+--   w:velocities() and w:ids() (ids are 1..n in the order agents were added)
+-- M.with_threads(k) gives the same contestant on steer.world{ threads = k }.
 -- steer's operation order differs from bench/workload.lua in the last bits
--- (it scales by 1/count and by -1/(dist*dist)), which the checks allow.
-local M = {
-  name = "steer_world",
-  title = "(a) steer world:step",
-}
-
+-- (it scales by 1/d^2 where the workload divides), which the checks allow.
 local FLOCK = {
   combine = "weighted",
   { "separation", radius = 1.5, weight = 1.5 },
@@ -25,57 +18,57 @@ local function load_steer()
   local ok, steer = pcall(require, "steer")
   if not ok then return nil, "cannot load steer: " .. tostring(steer) end
   local w = steer.world{ bounds = { 20, 20 }, wrap = true }
-  if type(w.step) ~= "function" then return nil, "steer has no world:step yet" end
-  local a = w:add{ x = 1, y = 1 }
-  if type(a.set_behaviors) ~= "function" then
-    return nil, "steer has no agent:set_behaviors yet"
+  if type(w.step) ~= "function" or type(w.add_many) ~= "function" then
+    return nil, "steer has no world:step or world:add_many"
   end
   return steer
 end
 
-function M.available()
-  local steer, why = load_steer()
-  if not steer then return false, why end
-  return true
-end
-
 local Sim = {}
 Sim.__index = Sim
-
-function M.new(st)
-  local steer = assert(load_steer())
-  local w = steer.world{ bounds = { st.L, st.L }, wrap = true }
-  local program = steer.program and steer.program(FLOCK) or FLOCK
-  local agents = {}
-  for i = 1, st.n do
-    local a = w:add{ x = st.x[i], y = st.y[i], vx = st.vx[i], vy = st.vy[i],
-                     max_speed = 2.5, max_force = 4 }
-    a:set_behaviors(program)
-    agents[i] = a
-  end
-  return setmetatable({ world = w, agents = agents, n = st.n }, Sim)
-end
 
 function Sim:step()
   self.world:step(0.1)
 end
 
 function Sim:state()
+  local pos, vel, ids = self.world:positions(), self.world:velocities(), self.world:ids()
   local x, y, vx, vy = {}, {}, {}, {}
-  for i, a in ipairs(self.agents) do
-    x[i], y[i], vx[i], vy[i] = a.x, a.y, a.vx, a.vy
+  for k, id in ipairs(ids) do
+    x[id], y[id] = pos[2 * k - 1], pos[2 * k]
+    vx[id], vy[id] = vel[2 * k - 1], vel[2 * k]
   end
   return x, y, vx, vy
 end
 
--- bytes steer allocated in C, if world:stats() reports them (name guessed:
--- `memory` or `bytes`); without it heap_bytes counts the Lua side only
+-- the bytes steer allocated in C (heap_bytes adds the Lua side)
 function Sim:c_bytes()
-  local ok, s = pcall(function() return self.world:stats() end)
-  if ok and type(s) == "table" then
-    return tonumber(s.memory or s.bytes) or 0
-  end
-  return 0
+  return self.world:stats().memory
 end
 
-return M
+local function contestant(threads)
+  local M = {
+    name = threads == 1 and "steer_world" or "steer_world" .. threads,
+    title = threads == 1 and "(a) steer world:step" or ("(a%d) steer, %d threads"):format(threads, threads),
+  }
+
+  function M.available()
+    local steer, why = load_steer()
+    if not steer then return false, why end
+    return true
+  end
+
+  function M.new(st)
+    local steer = assert(load_steer())
+    local w = steer.world{ bounds = { st.L, st.L }, wrap = true, capacity = st.n,
+                           threads = threads }
+    w:add_many({ x = st.x, y = st.y, vx = st.vx, vy = st.vy, max_speed = 2.5,
+                 max_force = 4 }, FLOCK)
+    return setmetatable({ world = w, n = st.n }, Sim)
+  end
+
+  M.with_threads = contestant
+  return M
+end
+
+return contestant(1)
