@@ -266,6 +266,11 @@ local testing = {}
 ---@return integer? left how many allocations were left before this call (nil: no limit)
 function testing.fail_allocations(n) end
 
+---Seconds on a monotonic clock (plain Lua has no sub-second wall clock;
+---the benchmarks use it).
+---@return number seconds
+function testing.clock() end
+
 ---The LuaJIT fast path for per-agent calls (`require "steer"` loads it):
 ---the methods and fields used in per-agent loops call the C core through the
 ---FFI. Results and errors are the same either way.
