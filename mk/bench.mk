@@ -17,7 +17,7 @@ BENCH_TOOLS = $(BENCH_OUT)/boids $(BENCH_OUT)/boids-strict $(BENCH_OUT)/check
 
 CHECKS += bench-smoke
 
-.PHONY: bench bench-smoke bench-tools
+.PHONY: bench bench-smoke bench-tools bench-ffi
 .PRECIOUS: $(BENCH_OUT)/state/cold_%.txt $(BENCH_OUT)/state/warm_%.txt
 
 bench-tools: $(BENCH_TOOLS)
@@ -49,3 +49,13 @@ bench: all $(BENCH_TOOLS) $(foreach n,$(BENCH_N),$(BENCH_OUT)/state/cold_$(n).tx
 
 bench-smoke: all $(BENCH_TOOLS) $(foreach n,$(BENCH_SMOKE_N),$(BENCH_OUT)/state/cold_$(n).txt $(BENCH_OUT)/state/warm_$(n).txt)
 	CC='$(CC)' BENCH_CFLAGS='$(BENCH_CFLAGS)' LUA_PATH='bench/?.lua;;' $(BENCH_LUA) bench/bench.lua smoke --n '$(BENCH_SMOKE_N)'
+
+# per-agent calls under LuaJIT: classic binding vs the FFI fast path vs the
+# same calls from C (bench/ffi/)
+$(BENCH_OUT)/ffi-calls: bench/ffi/calls.c $(CORE_SRC) $(HEADERS)
+	@mkdir -p $(@D)
+	$(CC) $(WARN) -O2 -pthread -Icsrc -o $@ bench/ffi/calls.c $(CORE_SRC) -lm
+
+bench-ffi: build/luajit/steer/core.so $(BENCH_OUT)/ffi-calls
+	LUA_PATH='lua/?.lua;lua/?/init.lua;;' LUA_CPATH='build/luajit/?.so;;' \
+	  luajit bench/ffi/calls.lua $(BENCH_OUT)/ffi-calls
