@@ -72,7 +72,8 @@ steer_program *steer_program_create(steer_combine combine, double smoothing,
   if (!p) return NULL;
   p->refs = 1;
   p->combine = combine;
-  p->smoothing = smoothing;
+  /* one value for "none", which snapshots keep */
+  p->smoothing = smoothing < 0 ? -1 : smoothing;
   p->hold = hold;
   p->count = n;
   if (n) memcpy(p->entries, entries, n * sizeof(steer_entry));

@@ -385,7 +385,8 @@ typedef struct steer_entry {
 /// An entry of behavior b with every parameter at its default.
 STEER_API steer_entry steer_entry_default(steer_behavior b);
 /// Copies the entries (retaining their paths). smoothing in [0, 1] or < 0
-/// for none; hold >= 0 (priority only). NULL when memory runs out.
+/// for none (read back as -1); hold >= 0 (priority only). NULL when memory
+/// runs out.
 STEER_API steer_program *steer_program_create(steer_combine combine, double smoothing,
                                     double hold, const steer_entry *entries,
                                     size_t n);

@@ -110,13 +110,19 @@ static void streamed_edges(void *ctx, int part) {
   if (bd->r1 - 1 > bd->r0) row_moves(job, bd->r1 - 1, bd->last);
 }
 
-/* Can this step stream? Every program must be local and reach no further
-   than one row of cells. */
+/* Can this step stream? Every program must be local, and its neighbor
+   walks must be the sorted 3 x 3 walk (flock_fast_ok): the grid cursor's
+   box can reach a second row (its rounding slack, on a row boundary),
+   which has moved already. */
 static int can_stream(const steer_world *w) {
-  if (!w->grid.dense) return 0;
+  const steer_grid *g = &w->grid;
+  if (!g->dense) return 0;
+  int narrow = g->mode == GRID_WRAP && (g->ncx < 4 || g->ncy < 4);
   for (size_t i = 0; i < w->count; i++) {
     const steer_program *p = w->program[i];
-    if (p && (!p->local || p->reach * w->grid.inv_y > 1)) return 0;
+    if (p && (!p->local || p->reach * g->inv_y > 1 ||
+              (p->reach > 0 && (narrow || p->reach * g->inv_x > 1))))
+      return 0;
   }
   return 1;
 }
