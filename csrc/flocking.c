@@ -151,25 +151,6 @@ void flock_gather(const steer_world *w, size_t i, const flock_rules *q,
   }
 }
 
-steer_vec2 flock_separation_force(const flock_sums *s) {
-  if (!s->sep_n) return v2(0, 0);
-  return v2(s->sep.x / s->sep_n, s->sep.y / s->sep_n);
-}
-
-steer_vec2 flock_alignment_force(const steer_world *w, size_t i,
-                                 const flock_sums *s) {
-  if (!s->ali_n) return v2(0, 0);
-  return v2(s->vel.x / s->ali_n - w->vx[i], s->vel.y / s->ali_n - w->vy[i]);
-}
-
-steer_vec2 flock_cohesion_force(const steer_world *w, size_t i,
-                                const flock_sums *s) {
-  if (!s->coh_n) return v2(0, 0);
-  steer_vec2 to_centre = v2(s->off.x / s->coh_n, s->off.y / s->coh_n);
-  return v2_sub(v2_scale(v2_normalize(to_centre), w->max_speed[i]),
-                world_vel(w, i));
-}
-
 /* the methods: one rule, one walk */
 static flock_sums one_rule(const steer_world *w, size_t i, double sep,
                            double ali, double coh) {

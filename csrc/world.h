@@ -12,6 +12,7 @@
 #define STEER_WORLD_H
 
 #include "grid.h"
+#include "vec.h"
 #include "program.h"
 #include "steer.h"
 
@@ -170,11 +171,36 @@ void flock_rules_init(flock_rules *q, double separation, double alignment,
 int flock_fast_ok(const steer_world *w, const flock_rules *q);
 void flock_gather(const steer_world *w, size_t i, const flock_rules *q,
                   int fast, flock_sums *s, steer_stats *stats);
-steer_vec2 flock_separation_force(const flock_sums *s);
-steer_vec2 flock_alignment_force(const steer_world *w, size_t i,
-                                 const flock_sums *s);
-steer_vec2 flock_cohesion_force(const steer_world *w, size_t i,
-                                const flock_sums *s);
+/* Each rule's force from the sums (inline: the step calls them per agent). */
+static inline steer_vec2 flock_separation_force(const flock_sums *s) {
+  steer_vec2 f = {0, 0};
+  if (s->sep_n) {
+    f.x = s->sep.x / s->sep_n;
+    f.y = s->sep.y / s->sep_n;
+  }
+  return f;
+}
+
+static inline steer_vec2 flock_alignment_force(const steer_world *w, size_t i,
+                                               const flock_sums *s) {
+  steer_vec2 f = {0, 0};
+  if (s->ali_n) {
+    f.x = s->vel.x / s->ali_n - w->vx[i];
+    f.y = s->vel.y / s->ali_n - w->vy[i];
+  }
+  return f;
+}
+
+static inline steer_vec2 flock_cohesion_force(const steer_world *w, size_t i,
+                                              const flock_sums *s) {
+  steer_vec2 f = {0, 0};
+  if (!s->coh_n) return f;
+  steer_vec2 to_centre = {s->off.x / s->coh_n, s->off.y / s->coh_n};
+  steer_vec2 desired = v2_scale(v2_normalize(to_centre), w->max_speed[i]);
+  f.x = desired.x - w->vx[i];
+  f.y = desired.y - w->vy[i];
+  return f;
+}
 
 /* Forces of the agents of dense-grid cell b (agents sorted by cell), into
    forces[i - base]: the crowd kernel walks the neighbors of programs with
