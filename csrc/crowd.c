@@ -115,10 +115,27 @@ static size_t gather_pair(const steer_world *w, size_t i,
 }
 #endif
 
-/* Does agent i's program flock in a way the kernel can walk for it? */
-static int crowd_member(const steer_world *w, size_t i) {
-  const steer_program *p = w->program[i];
+/* Does program p flock in a way the kernel can walk for it? Asked once
+   per run of agents sharing p. */
+static int walkable(const steer_world *w, const steer_program *p) {
   return p && p->fused && p->flocking && flock_fast_ok(w, &p->flock);
+}
+
+/* The force of a pure flocking program (weighted separation, alignment,
+   cohesion, unsmoothed) from its sums: what program_force computes for it,
+   operation for operation, without the general combiner's dispatch. */
+static steer_vec2 pure_flock_force(const steer_world *w, size_t i,
+                                   const steer_program *p,
+                                   const flock_sums *s) {
+  steer_vec2 f = {0, 0};
+  for (size_t k = 0; k < p->count; k++) {
+    const steer_entry *e = &p->entries[k];
+    steer_vec2 r = e->behavior == STEER_SEPARATION  ? flock_separation_force(s)
+                   : e->behavior == STEER_ALIGNMENT ? flock_alignment_force(w, i, s)
+                                                    : flock_cohesion_force(w, i, s);
+    f = v2_add(f, v2_scale(r, e->weight));
+  }
+  return v2_clamp(f, w->max_force[i]);
 }
 
 void crowd_cell_forces(steer_world *w, size_t b, double dt,
@@ -129,16 +146,21 @@ void crowd_cell_forces(steer_world *w, size_t b, double dt,
   flock_span spans[9];
   int n = flock_spans(w, (int32_t)(b % (size_t)g->ncx),
                       (int32_t)(b / (size_t)g->ncx), spans);
+  const steer_program *known = NULL; /* the last program asked about */
+  int known_walkable = 0;
   for (size_t i = from; i < to;) {
     const steer_program *p = w->program[i];
-    if (!p || !crowd_member(w, i)) { /* the general path */
+    if (p != known) {
+      known = p;
+      known_walkable = walkable(w, p);
+    }
+    if (!known_walkable) { /* the general path */
       forces[i - base] = p ? program_force(w, i, dt, NULL, stats) : v2(0, 0);
       stats->programs += p != NULL;
       i++;
       continue;
     }
-    flock_sums s[2] = {{{0, 0}, {0, 0}, {0, 0}, 0, 0, 0},
-                       {{0, 0}, {0, 0}, {0, 0}, 0, 0, 0}};
+    flock_sums s[2];
     size_t candidates;
     int took = 1;
 #if defined(__SSE2__)
@@ -147,12 +169,17 @@ void crowd_cell_forces(steer_world *w, size_t b, double dt,
       took = 2;
     } else
 #endif
+    {
+      flock_sums zero = {{0, 0}, {0, 0}, {0, 0}, 0, 0, 0};
+      s[0] = zero;
       candidates = flock_span_walk(w, i, &p->flock, spans, n, &s[0]);
+    }
     for (int l = 0; l < took; l++, i++) {
-      forces[i - base] = program_force(w, i, dt, &s[l], stats);
+      forces[i - base] = p->pure_flock ? pure_flock_force(w, i, p, &s[l])
+                                       : program_force(w, i, dt, &s[l], stats);
       stats->candidates += candidates;
       stats->neighbors += s[l].sep_n + s[l].ali_n + s[l].coh_n;
-      stats->programs++;
     }
+    stats->programs += (size_t)took;
   }
 }

@@ -430,13 +430,6 @@ steer_vec2 program_force(steer_world *w, size_t i, double dt,
   flock_walk walk_state = {0, {{0, 0}, {0, 0}, {0, 0}, 0, 0, 0}};
   flock_walk *walk = &walk_state;
   if (gathered) { /* the crowd kernel walked the neighbors already */
-    if (p->pure_flock) { /* the common crowd: the same sums, fewer steps */
-      for (size_t k = 0; k < p->count; k++)
-        f = v2_add(f, v2_scale(rule_force(w, i, p->entries[k].behavior,
-                                          gathered),
-                               p->entries[k].weight));
-      return v2_clamp(f, max_force);
-    }
     walk->done = 1;
     walk->sums = *gathered;
   }
