@@ -83,3 +83,51 @@ line_for("a.x", "field")
 print(("classic / ffi: seek+apply %.1fx, position %.1fx, a.x %.1fx"):format(
   results.classic.seek_apply / results.ffi.seek_apply,
   results.classic.position / results.ffi.position, results.classic.field / results.ffi.field))
+
+-- ---- bulk reads: every position of 10,000 agents, once per frame ----------
+local crowd = steer.world{ capacity = 10000 }
+local xs, ys = {}, {}
+for k = 1, 10000 do xs[k], ys[k] = k % 100, k / 100 end
+crowd:add_many{ x = xs, y = ys }
+local handles = {}
+for a in crowd:agents() do handles[#handles + 1] = a end
+
+local function per_agent(r)
+  for _ = 1, r do
+    for k = 1, #handles do
+      local a = handles[k]
+      sink = sink + a.x + a.y
+    end
+  end
+end
+local reuse = {}
+local function positions(r)
+  for _ = 1, r do
+    local t, m = crowd:positions(reuse)
+    for k = 1, 2 * m do sink = sink + t[k] end
+  end
+end
+local function columns(r)
+  for _ = 1, r do
+    local x, y, _, _, m = crowd:columns()
+    for k = 0, m - 1 do sink = sink + x[k] + y[k] end
+  end
+end
+local function frame_time(fn)
+  fn(2)
+  local best = math.huge
+  for _ = 1, 5 do
+    local t0 = clock()
+    fn(20)
+    best = math.min(best, (clock() - t0) / 20 * 1e3)
+  end
+  return best
+end
+print()
+print("reading every position of 10,000 agents (ms per frame, FFI path on)")
+print(("  a.x, a.y per agent      %7.3f"):format(frame_time(per_agent)))
+print(("  world:positions(t)      %7.3f"):format(frame_time(positions)))
+print(("  world:columns() (view)  %7.3f"):format(frame_time(columns)))
+steer.ffi.enable(false)
+print(("  a.x, a.y, classic path  %7.3f"):format(frame_time(per_agent)))
+steer.ffi.enable(true)
