@@ -2,6 +2,7 @@
  * moves every per-agent array in place, so that the agents of a cell sit
  * side by side in memory and a neighbor walk streams through them. */
 #include <stdint.h>
+#include "threads.h"
 #include "world.h"
 
 #define SWAP(T, a, i, j)   \
@@ -11,7 +12,46 @@
     (a)[j] = t_;           \
   } while (0)
 
-void world_sort(steer_world *w, uint32_t *dest) {
+/* The key pass, split between threads: each agent's bucket into dest,
+   and whether any agent left the bucket the current order puts it in. */
+typedef struct key_job {
+  steer_world *w;
+  uint32_t *dest;
+  int parts;
+  int changed[STEER_MAX_THREADS];
+} key_job;
+
+static void key_part(void *ctx, int part) {
+  key_job *job = ctx;
+  steer_world *w = job->w;
+  const steer_grid *g = &w->grid;
+  const uint32_t *starts = g->starts;
+  size_t n = w->count;
+  size_t from = n * (size_t)part / (size_t)job->parts;
+  size_t to = n * (size_t)(part + 1) / (size_t)job->parts;
+  int changed = !w->grid_sorted;
+  size_t at = 0; /* the bucket index i sits in, by the current starts */
+  if (!changed) { /* the last bucket starting at or before `from` */
+    size_t lo = 0, hi = g->buckets;
+    while (hi - lo > 1) {
+      size_t mid = lo + (hi - lo) / 2;
+      if (starts[mid] <= from) lo = mid; else hi = mid;
+    }
+    at = lo;
+  }
+  for (size_t i = from; i < to; i++) {
+    size_t b = grid_bucket_of(g, w->x[i], w->y[i]);
+    job->dest[i] = (uint32_t)b;
+    if (!changed) {
+      while (starts[at + 1] <= i) at++;
+      changed = b != at;
+    }
+  }
+  job->changed[part] = changed;
+}
+
+void world_sort(steer_world *w, uint32_t *dest, struct steer_pool *pool,
+                int parts) {
   size_t n = w->count;
   steer_grid *g = &w->grid;
   if (!g->buckets) return; /* no agent was ever added */
@@ -19,16 +59,16 @@ void world_sort(steer_world *w, uint32_t *dest) {
   uint32_t *starts = g->starts;
   /* when the agents were sorted and none has changed bucket since (a
      settled crowd), the order, the starts and the lists all still hold */
-  int changed = !w->grid_sorted;
-  size_t at = 0; /* the bucket index i sits in, by the current starts */
-  for (size_t i = 0; i < n; i++) {
-    size_t b = grid_bucket_of(g, w->x[i], w->y[i]);
-    dest[i] = (uint32_t)b;
-    if (!changed) {
-      while (starts[at + 1] <= i) at++;
-      changed = b != at;
-    }
-  }
+  key_job job;
+  job.w = w;
+  job.dest = dest;
+  job.parts = pool && parts > 1 ? parts : 1;
+  if (job.parts > 1)
+    pool_run(pool, key_part, &job, job.parts);
+  else
+    key_part(&job, 0);
+  int changed = 0;
+  for (int k = 0; k < job.parts; k++) changed |= job.changed[k];
   if (!changed) return;
   /* count per bucket, then the first index of each bucket */
   for (size_t b = 0; b <= g->buckets; b++) starts[b] = 0;
@@ -68,6 +108,6 @@ steer_status world_sort_now(steer_world *w) {
   if (world_grow(w, (void **)&w->order, sizeof(uint32_t), &w->order_cap,
                  w->count ? w->count : 1))
     return STEER_ENOMEM;
-  world_sort(w, w->order);
+  world_sort(w, w->order, NULL, 1);
   return STEER_OK;
 }

@@ -15,7 +15,7 @@
 #include "world.h"
 
 /* below this many agents one thread beats waking the others */
-#define THREADED_MIN_AGENTS 4096
+#define THREADED_MIN_AGENTS 2048
 
 typedef struct band {
   size_t r0, r1;            /* rows [r0, r1) */
@@ -194,7 +194,7 @@ steer_status steer_world_step(steer_world *w, double dt) {
   if (world_grow(w, (void **)&w->order, sizeof(uint32_t), &w->order_cap,
                  n ? n : 1))
     return STEER_ENOMEM;
-  if (!w->grid_sorted) world_sort(w, w->order);
+  if (!w->grid_sorted) world_sort(w, w->order, NULL, 1);
   int streamed = n > 0 && can_stream(w);
   size_t need = streamed ? plan_bands(&job) : n;
   /* the last allocations, before any agent changes */
@@ -217,7 +217,7 @@ steer_status steer_world_step(steer_world *w, double dt) {
     run(&job, buffered_forces);
     run(&job, buffered_moves);
   }
-  world_sort(w, w->order);
+  world_sort(w, w->order, w->pool, job.parts);
   steer_stats total = {n, 0, 0, 0};
   for (int k = 0; k < job.parts; k++) {
     total.programs += job.stats[k].programs;

@@ -98,8 +98,10 @@ static inline steer_vec2 world_vel(const steer_world *w, size_t i) {
    on every walk over neighbors depends only on the agents' order and state.
    dest: scratch of one uint32 per agent. world_sort_now uses w->order,
    growing it first (the only way it can fail). */
-void world_sort(steer_world *w, uint32_t *dest);
 struct steer_pool;
+/* (the key pass may be split between `parts` threads of `pool`) */
+void world_sort(steer_world *w, uint32_t *dest, struct steer_pool *pool,
+                int parts);
 steer_status world_sort_now(steer_world *w);
 
 /* Room for `need` agents in the agent arrays (nothing else changes). */
