@@ -316,6 +316,7 @@ def seeds():
     s.set_target(2, 5, ('path', 1))
     s.step(0.1)
     s.step(0.25)
+    s.remove(5)  # a free slot in the snapshots
     s.snapshot_continue(2, 0.1)
     out['seed-prog-torus'] = s.bytes()
 
@@ -460,9 +461,10 @@ class Snapshot:
         self.f64('cell'), self.u32('seed'), self.f64('width')
         self.f64('height'), self.u32('wrap')
         slots = self.u64('slots')
-        self.u32('free')
-        for _ in range(slots):
-            self.u32('slot.index'), self.u32('slot.gen')
+        free = self.u32('free')
+        for k in range(slots):
+            self.u32('free.next' if k == free else 'slot.index')
+            self.u32('slot.gen')
         self.paths = self.u64('paths')
         for _ in range(self.paths):
             points = self.u64('path.points')
@@ -551,6 +553,7 @@ def raw_seeds(snapshot):
             ('nan', 'agent.x', '<Q', 0x7FF8000000000000),
             ('slot-past', 'agent.slot', '<I', 1 << 20),
             ('free-live', 'free', '<I', 0),
+            ('free-next-past', 'free.next', '<I', 1 << 20),
             ('gen', 'slot.gen', '<I', 1 << 27),
             ('wrap', 'wrap', '<I', 7),
             ('cell', 'cell', '<d', 0.0)]

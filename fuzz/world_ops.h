@@ -74,10 +74,16 @@ static void check_world(const harness *h) {
     CHECK(++seen <= h->n, "iteration yields more ids than agents");
   }
   CHECK(seen == h->n, "iteration yields %zu of %zu agents", seen, h->n);
+  const double *x, *y, *vx, *vy;
+  CHECK(steer_world_columns(h->w, &x, &y, &vx, &vy) == h->n, "columns count");
   for (size_t i = 0; i < h->n; i++) {
     check_agent_in(h->w, &h->def, i);
     check_program_view(h->w, i);
+    steer_vec2 p = steer_agent_position(h->w, i), v = steer_agent_velocity(h->w, i);
+    CHECK(x[i] == p.x && y[i] == p.y && vx[i] == v.x && vy[i] == v.y,
+          "columns differ from agent %zu", i);
   }
+  CHECK(steer_world_memory(h->w) > 0, "world memory");
   for (int s = 0; s < SLOTS; s++)
     if (h->progs[s])
       CHECK(steer_program_equal(h->progs[s], h->shadows[s]),
