@@ -146,6 +146,12 @@ static alloc_state global_alloc;
     }                                                            \
   } while (0)
 
+/* FUZZ_DEBUG=1: what happened, on stderr (steps, restores, ENOMEM). */
+#define DEBUG(...)                                        \
+  do {                                                    \
+    if (getenv("FUZZ_DEBUG")) fprintf(stderr, __VA_ARGS__); \
+  } while (0)
+
 static int finite2(steer_vec2 v) { return isfinite(v.x) && isfinite(v.y); }
 
 static double len2d(steer_vec2 v) {

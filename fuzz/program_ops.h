@@ -172,6 +172,7 @@ static void op_set_program(reader *r, harness *h) {
   steer_status s = steer_agent_set_program(h->w, i, p);
   if (s == STEER_ENOMEM) {
     CHECK(failing(h), "set_program: ENOMEM without a failing allocator");
+    DEBUG("set_program: ENOMEM\n");
     CHECK(steer_agent_program(h->w, i) == old, "set_program: ENOMEM replaced it");
     check_unchanged(h, &before, "set_program");
   } else {
@@ -230,6 +231,7 @@ static void op_retarget(reader *r, harness *h) {
   }
   if (s == STEER_ENOMEM) {
     CHECK(failing(h), "retarget: ENOMEM without a failing allocator");
+    DEBUG("%s: ENOMEM\n", weight_op ? "set_weight" : "set_target");
     CHECK(steer_agent_program(h->w, i) == old, "retarget: ENOMEM replaced it");
     check_unchanged(h, &before, weight_op ? "set_weight" : "set_target");
     bytes_free(&before);
@@ -635,15 +637,15 @@ static void step_world(harness *h, double dt, int twin) {
   steer_status s = steer_world_step(h->w, dt);
   if (s == STEER_ENOMEM) {
     CHECK(failing(h), "step: ENOMEM without a failing allocator");
+    DEBUG("step: ENOMEM\n");
     CHECK(state_digest(h->w) == before, "step: ENOMEM changed the world");
     steer_world_destroy(c);
     return;
   }
   CHECK(s == STEER_OK, "step: %d", (int)s);
   steer_stats st = steer_world_stats(h->w);
-  if (getenv("FUZZ_DEBUG"))
-    fprintf(stderr, "step n=%zu programs=%zu candidates=%zu neighbors=%zu twin=%d\n",
-            st.agents, st.programs, st.candidates, st.neighbors, twin);
+  DEBUG("step n=%zu programs=%zu candidates=%zu neighbors=%zu twin=%d\n",
+        st.agents, st.programs, st.candidates, st.neighbors, c != NULL);
   CHECK(st.agents == n && st.programs == programs,
         "stats: %zu agents, %zu programs; want %zu, %zu", st.agents, st.programs,
         n, programs);

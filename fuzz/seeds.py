@@ -302,6 +302,31 @@ def crowd_of_programs(s):
         s.entry(WANDER)], hold=0.5)
 
 
+def nomem(alloc_seed, world_odds=12, global_odds=20):
+    """Programs, retargets, steps and snapshots under failing allocators."""
+    s = Seed(1, 40, 40, cell=5, seed=9, world_odds=world_odds,
+             global_odds=global_odds, alloc_seed=alloc_seed)
+    crowd_of_programs(s)
+    for i in range(6):
+        s.set_program(i, i % 2)
+    s.set_target(0, 0, ('agent', 1))
+    s.set_weight(1, 0, 2)
+    s.step(0.1)
+    s.snapshot_cut(50)
+    s.snapshot_low_memory(4)
+    for i in range(6):
+        s.add(3 * i, 30, 1, 0)
+        s.set_program(6 + i, i % 2)
+        s.set_target(6 + i, 1, ('path', 0))
+    s.step(0.1)
+    return s.bytes()
+
+
+# (allocator seed, world odds, process-wide odds) under which set_program,
+# set_target, set_weight, step and snapshot meet an ENOMEM (the first: all)
+NOMEM_SEEDS = [(25, 6, 8), (1, 6, 8), (2, 12, 20)]
+
+
 def seeds():
     out = {}
 
@@ -408,18 +433,8 @@ def seeds():
     out['seed-prog-targets'] = s.bytes()
 
     # failing allocators: every ENOMEM must leave the world as it was
-    s = Seed(1, 40, 40, cell=5, seed=9, world_odds=12, global_odds=20,
-             alloc_seed=4)  # an allocator seed under which programs survive
-    crowd_of_programs(s)
-    for i in range(6):
-        s.set_program(i, i % 2)
-    s.set_target(0, 0, ('agent', 1))
-    s.set_weight(1, 0, 2)
-    s.step(0.1)
-    s.snapshot_cut(50)
-    s.snapshot_low_memory(4)
-    s.step(0.1)
-    out['seed-prog-nomem'] = s.bytes()
+    for k, args in enumerate(NOMEM_SEEDS):
+        out['seed-prog-nomem-%d' % k] = nomem(*args)
 
     # snapshots damaged in the places restore checks
     s = Seed(1, 40, 40, cell=5, seed=13)

@@ -122,8 +122,7 @@ static void judge_restore(const unsigned char *p, size_t n, alloc_state *ra,
                           double dt) {
   const char *err = NULL;
   steer_world *w = steer_world_restore(p, n, test_alloc, ra, &err);
-  if (getenv("FUZZ_DEBUG"))
-    fprintf(stderr, "restore of %zu bytes: %s\n", n, w ? "a world" : err);
+  DEBUG("restore of %zu bytes: %s\n", n, w ? "a world" : err);
   if (!w) {
     CHECK(err != NULL && *err != '\0', "restore refused without a message");
     return;
@@ -264,12 +263,14 @@ static void snapshot_cut(reader *r, harness *h) {
   bytes before = snapshot_of(h, h->w);
   bytes b = {NULL, 0, 0, 1 + u16(r) % (before.n + 16)};
   steer_status s = steer_world_snapshot(h->w, bytes_write, &b);
-  if (s == STEER_ENOMEM)
+  if (s == STEER_ENOMEM) {
     CHECK(failing(h), "snapshot: ENOMEM without a failing allocator");
-  else if (b.fail_after >= before.n)
+    DEBUG("snapshot: ENOMEM\n");
+  } else if (b.fail_after >= before.n) {
     CHECK(s == STEER_OK && bytes_equal(&b, &before), "snapshot: %d", (int)s);
-  else
+  } else {
     CHECK(s == STEER_EINVAL, "snapshot through a failing writer: %d", (int)s);
+  }
   check_unchanged(h, &before, "snapshot");
   bytes_free(&b);
   bytes_free(&before);
