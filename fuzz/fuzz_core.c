@@ -107,7 +107,7 @@ static void run(const uint8_t *data, size_t size, int threads, harness *h) {
     case 6: op_behavior(&r, h); break;
     case 7: op_obstacle(&r, h); break;
     case 8: op_path(&r, h); break;
-    case 9: op_stateless(&r); break;
+    case 9: (u8(&r) & 1) ? op_stateless(&r) : op_flat(&r, h); break;
     case 10: op_program(&r, h); break;
     case 11: op_set_program(&r, h); break;
     case 12: op_retarget(&r, h); break;

@@ -125,6 +125,19 @@ class Seed:
         self.op(6)
         self.b += u8(i) + u8(7) + num(feeler)
 
+    def flat(self, who, case, payload=b''):
+        """A flat.c call (case 0 seek ... 9 set) on ('live', k), ('dead', k)
+        or ('id', n); payload: the bytes of its arguments."""
+        self.op(9)
+        self.b += u8(0)
+        if who[0] == 'live':
+            self.b += u8(1) + u8(who[1])
+        elif who[0] == 'dead':
+            self.b += u8(4) + u8(who[1])
+        else:
+            self.b += u8(0) + u64(who[1])
+        self.b += u8(case) + payload
+
     def obstacle(self, x, y, r):
         self.op(7)
         self.b += u8(0) + num(x) + num(y) + num(r)
@@ -381,6 +394,16 @@ def seeds():
     s.steering(0)
     s.step(0.2)
     s.snapshot_low_memory(3)
+    # the LuaJIT FFI entry points, by live, removed and made-up ids
+    s.flat(('live', 0), 0, num(3) + num(4))                   # seek
+    s.flat(('live', 1), 1, num(3) + num(4) + num(10))         # flee
+    s.flat(('live', 2), 3, u8(1) + u8(3) + u8(1))             # evade agent 3
+    s.flat(('live', 3), 5, u8(1) + num(4))                    # alignment
+    s.flat(('live', 4), 8, u8(12))                            # heading
+    s.flat(('live', 5), 9, u8(5) + num(2))                    # max_force
+    s.flat(('dead', 0), 0, num(1) + num(1))
+    s.flat(('id', 1 << 40), 8, u8(0))
+    s.flat(('live', 0), 7, num(1) + num(0) + num(0.5))        # apply
     out['seed-prog-free'] = s.bytes()
 
     # a local program on a dense torus: steps stream (the twin buffers)

@@ -303,6 +303,131 @@ static void op_behavior(reader *r, harness *h) {
   }
 }
 
+/* ---- the LuaJIT FFI entry points (flat.c) ---------------------------------- */
+
+/* An id that is live, removed or made up. */
+static steer_id any_id(reader *r, const harness *h) {
+  uint8_t how = u8(r);
+  if (h->n && how % 4) return h->ag[u8(r) % h->n].id;
+  if (h->ndead && how % 4 == 0 && (how & 4)) return h->dead[u8(r) % h->ndead];
+  return (steer_id)u64(r);
+}
+
+/* By id: a stale one is refused with 1 and out untouched; a live one
+   answers exactly as the function by index. */
+static void op_flat(reader *r, harness *h) {
+  steer_id id = any_id(r, h);
+  long i = steer_world_index(h->w, id);
+  double out[2] = {NAN, NAN};
+  steer_vec2 want = {NAN, NAN};
+  int status, compare = 1, live = i >= 0;
+  switch (u8(r) % 10) {
+  case 0: {
+    double x = num(r), y = num(r);
+    status = steer_flat_seek(h->w, id, x, y, out);
+    if (live) want = steer_agent_seek(h->w, (size_t)i, (steer_vec2){x, y});
+    break;
+  }
+  case 1: {
+    double x = num(r), y = num(r), panic = num(r);
+    status = steer_flat_flee(h->w, id, x, y, panic, out);
+    if (live) want = steer_agent_flee(h->w, (size_t)i, (steer_vec2){x, y}, panic);
+    break;
+  }
+  case 2: {
+    double x = num(r), y = num(r), slowing = nonneg(r);
+    status = steer_flat_arrive(h->w, id, x, y, slowing, out);
+    if (live)
+      want = steer_agent_arrive(h->w, (size_t)i, (steer_vec2){x, y}, slowing);
+    break;
+  }
+  case 3: {
+    steer_id target = any_id(r, h);
+    long t = steer_world_index(h->w, target);
+    int evade = u8(r) & 1;
+    status = steer_flat_pursue(h->w, id, target, evade, out);
+    live = live && t >= 0;
+    if (live)
+      want = evade ? steer_agent_evade(h->w, (size_t)i, (size_t)t)
+                   : steer_agent_pursue(h->w, (size_t)i, (size_t)t);
+    break;
+  }
+  case 4: /* advances the generator: no second opinion */
+    status = steer_flat_wander(h->w, id, out);
+    compare = 0;
+    if (live && status == 2) return; /* out of memory, nothing changed */
+    if (live) CHECK(isfinite(out[0]) && isfinite(out[1]), "flat wander");
+    break;
+  case 5: {
+    int rule = STEER_SEPARATION + u8(r) % 3;
+    double radius = nonneg(r);
+    status = steer_flat_flock(h->w, id, rule, radius, out);
+    if (live)
+      want = rule == STEER_SEPARATION ? steer_agent_separation(h->w, (size_t)i, radius)
+             : rule == STEER_ALIGNMENT ? steer_agent_alignment(h->w, (size_t)i, radius)
+                                       : steer_agent_cohesion(h->w, (size_t)i, radius);
+    break;
+  }
+  case 6: {
+    int walls = u8(r) & 1;
+    double feeler = nonneg(r);
+    status = steer_flat_avoid(h->w, id, walls, feeler, out);
+    if (live)
+      want = walls ? steer_agent_avoid_walls(h->w, (size_t)i, feeler)
+                   : steer_agent_avoid_obstacles(h->w, (size_t)i, feeler);
+    break;
+  }
+  case 7: { /* check_world follows */
+    double fx = num(r), fy = num(r), dt = positive(r);
+    status = steer_flat_apply(h->w, id, fx, fy, dt);
+    compare = 0;
+    break;
+  }
+  case 8: {
+    static const int pseudo[] = {STEER_FLAT_SPEED, STEER_FLAT_HEADING,
+                                 STEER_FLAT_POSITION, STEER_FLAT_VELOCITY};
+    int k = u8(r) % (STEER_FIELD_COUNT + 4);
+    int field = k < STEER_FIELD_COUNT ? k : pseudo[k - STEER_FIELD_COUNT];
+    status = steer_flat_get(h->w, id, field, out);
+    if (!live) break;
+    steer_vec2 p = steer_agent_position(h->w, (size_t)i);
+    steer_vec2 v = steer_agent_velocity(h->w, (size_t)i);
+    if (field == STEER_FLAT_POSITION) want = p;
+    else if (field == STEER_FLAT_VELOCITY) want = v;
+    else {
+      want.x = field == STEER_FLAT_SPEED     ? steer_length(v)
+               : field == STEER_FLAT_HEADING ? atan2(v.y, v.x)
+                                             : steer_agent_get(h->w, (size_t)i, (steer_field)field);
+      want.y = out[1] = 0; /* one number only */
+    }
+    break;
+  }
+  default: {
+    steer_field f = (steer_field)(u8(r) % STEER_FIELD_COUNT);
+    double v = (f <= STEER_VY || f == STEER_WANDER_ANGLE) ? num(r) : nonneg(r);
+    status = steer_flat_set(h->w, id, (int)f, v);
+    compare = 0;
+    if (live && status == 0 && f == STEER_MAX_FORCE) {
+      mirror *m = mirror_of(h, (size_t)i);
+      m->mf_high = fmax(m->mf_high, v);
+    }
+    if (live && status == 0 && f != STEER_X && f != STEER_Y)
+      CHECK(steer_agent_get(h->w, (size_t)i, f) == v, "flat set %d", (int)f);
+    if (live && status == 2) return; /* out of memory, nothing changed */
+  }
+  }
+  if (!live) {
+    CHECK(status == 1 && isnan(out[0]) && isnan(out[1]),
+          "flat call on a stale id: status %d", status);
+    return;
+  }
+  CHECK(status == 0, "flat call on a live id: status %d", status);
+  if (compare)
+    CHECK(out[0] == want.x && out[1] == want.y,
+          "flat call gives (%.17g, %.17g), by index (%.17g, %.17g)", out[0],
+          out[1], want.x, want.y);
+}
+
 static void op_obstacle(reader *r, harness *h) {
   size_t number;
   uint8_t what = u8(r) % 4;
