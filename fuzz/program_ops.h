@@ -144,10 +144,11 @@ static void op_program(reader *r, harness *h) {
 
 /* ---- giving programs to agents ------------------------------------------- */
 
-/* After STEER_ENOMEM the world must read back exactly as before. */
+/* After STEER_ENOMEM (or a refused snapshot) the world must read back
+   exactly as before. */
 static void check_unchanged(harness *h, bytes *before, const char *what) {
   bytes after = snapshot_of(h, h->w);
-  CHECK(bytes_equal(before, &after), "%s: ENOMEM changed the world (byte %zu)",
+  CHECK(bytes_equal(before, &after), "%s: the world's snapshot changed (byte %zu)",
         what, bytes_diff(before, &after));
   bytes_free(&after);
 }
@@ -174,7 +175,7 @@ static void op_set_program(reader *r, harness *h) {
     CHECK(failing(h), "set_program: ENOMEM without a failing allocator");
     DEBUG("set_program: ENOMEM\n");
     CHECK(steer_agent_program(h->w, i) == old, "set_program: ENOMEM replaced it");
-    check_unchanged(h, &before, "set_program");
+    check_unchanged(h, &before, "set_program ENOMEM");
   } else {
     CHECK(s == STEER_OK, "set_program: %d", (int)s);
     CHECK(steer_agent_program(h->w, i) == p, "set_program: another program");
@@ -233,7 +234,7 @@ static void op_retarget(reader *r, harness *h) {
     CHECK(failing(h), "retarget: ENOMEM without a failing allocator");
     DEBUG("%s: ENOMEM\n", weight_op ? "set_weight" : "set_target");
     CHECK(steer_agent_program(h->w, i) == old, "retarget: ENOMEM replaced it");
-    check_unchanged(h, &before, weight_op ? "set_weight" : "set_target");
+    check_unchanged(h, &before, weight_op ? "set_weight ENOMEM" : "set_target ENOMEM");
     bytes_free(&before);
     return;
   }

@@ -271,7 +271,7 @@ static void snapshot_cut(reader *r, harness *h) {
   } else {
     CHECK(s == STEER_EINVAL, "snapshot through a failing writer: %d", (int)s);
   }
-  check_unchanged(h, &before, "snapshot");
+  check_unchanged(h, &before, "a failed snapshot");
   bytes_free(&b);
   bytes_free(&before);
 }
