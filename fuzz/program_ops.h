@@ -120,7 +120,7 @@ static void op_program(reader *r, harness *h) {
   size_t slot = u8(r) % SLOTS;
   steer_program *p = steer_program_create(combine, smooth, hold, e, n);
   if (!p) {
-    CHECK(global_alloc.odds != 0, "program_create failed without a failing allocator");
+    CHECK(global_alloc.odds != 0, "program_create failed, allocators do not");
     return;
   }
   pause_alloc(h);
@@ -234,14 +234,16 @@ static void op_retarget(reader *r, harness *h) {
     CHECK(failing(h), "retarget: ENOMEM without a failing allocator");
     DEBUG("%s: ENOMEM\n", weight_op ? "set_weight" : "set_target");
     CHECK(steer_agent_program(h->w, i) == old, "retarget: ENOMEM replaced it");
-    check_unchanged(h, &before, weight_op ? "set_weight ENOMEM" : "set_target ENOMEM");
+    check_unchanged(h, &before,
+                    weight_op ? "set_weight ENOMEM" : "set_target ENOMEM");
     bytes_free(&before);
     return;
   }
   bytes_free(&before);
   CHECK(s == STEER_OK, "retarget: %d", (int)s);
   /* setting the weight it has changes nothing, so copies nothing */
-  int same_weight = weight_op && steer_program_entry(m->shadow, k)->weight == weight;
+  int same_weight =
+      weight_op && steer_program_entry(m->shadow, k)->weight == weight;
   if (was_shared && !same_weight)
     CHECK(steer_agent_program(h->w, i) != old, "retarget wrote a shared program");
   /* what the agent's program must equal now */
@@ -372,7 +374,8 @@ static int oracle(const steer_world *w, size_t i, double dt, known_state *st,
   default: return 0;
   }
   if (steer_program_smoothing(p) >= 0) {
-    if (st->has_smoothed) sum = steer_lerp(st->smoothed, sum, steer_program_smoothing(p));
+    if (st->has_smoothed)
+      sum = steer_lerp(st->smoothed, sum, steer_program_smoothing(p));
     st->has_smoothed = 1;
     st->smoothed = sum;
   }
@@ -442,7 +445,8 @@ static uint64_t world_digest(const steer_world *w) {
    sort the world and make room for the step first). */
 static uint64_t state_digest(const steer_world *w) {
   uint64_t d = FNV_START;
-  for (steer_id id = steer_world_next_id(w, 0); id; id = steer_world_next_id(w, id)) {
+  for (steer_id id = steer_world_next_id(w, 0); id;
+       id = steer_world_next_id(w, id)) {
     size_t i = (size_t)steer_world_index(w, id), k;
     d = fnv(d, &id, sizeof id);
     for (int f = 0; f < STEER_FIELD_COUNT; f++) {

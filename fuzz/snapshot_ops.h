@@ -42,7 +42,8 @@ static void check_restored(steer_world *w, alloc_state *ra, double dt) {
         "restored definition: cell %g, %g x %g, wrap %d", def.cell_size,
         def.width, def.height, def.wrap);
   size_t n = steer_world_count(w), seen = 0;
-  for (steer_id id = steer_world_next_id(w, 0); id; id = steer_world_next_id(w, id)) {
+  for (steer_id id = steer_world_next_id(w, 0); id;
+       id = steer_world_next_id(w, id)) {
     long i = steer_world_index(w, id);
     CHECK(i >= 0 && (size_t)i < n && steer_world_id_at(w, (size_t)i) == id,
           "restored id %llu", (unsigned long long)id);
@@ -233,8 +234,9 @@ static void snapshot_continues(reader *r, harness *h) {
     CHECK(steer_world_step(c, dt) == STEER_OK, "restored world's step failed");
     resume_alloc(h);
     bytes a = snapshot_of(h, h->w), b = snapshot_of(h, c);
-    CHECK(bytes_equal(&a, &b), "step %d: restored world diverges at byte %zu of %zu",
-          k + 1, bytes_diff(&a, &b), a.n);
+    CHECK(bytes_equal(&a, &b),
+          "step %d: restored world diverges at byte %zu of %zu", k + 1,
+          bytes_diff(&a, &b), a.n);
     bytes_free(&a);
     bytes_free(&b);
   }

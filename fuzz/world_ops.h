@@ -61,7 +61,9 @@ static void check_world(const harness *h) {
     const steer_program *want = h->ag[k].shadow;
     CHECK((p == NULL) == (want == NULL), "agent %zu has %s program", (size_t)i,
           p ? "an unexpected" : "lost its");
-    if (p) CHECK(steer_program_equal(p, want), "agent %zu: program changed", (size_t)i);
+    if (p)
+      CHECK(steer_program_equal(p, want), "agent %zu: program changed",
+            (size_t)i);
     CHECK(steer_agent_get(h->w, (size_t)i, STEER_MAX_FORCE) <= h->ag[k].mf_high,
           "mirror max_force");
   }
@@ -318,6 +320,7 @@ static steer_id any_id(reader *r, const harness *h) {
 static void op_flat(reader *r, harness *h) {
   steer_id id = any_id(r, h);
   long i = steer_world_index(h->w, id);
+  size_t j = (size_t)i; /* when live */
   double out[2] = {NAN, NAN};
   steer_vec2 want = {NAN, NAN};
   int status, compare = 1, live = i >= 0;
@@ -363,9 +366,9 @@ static void op_flat(reader *r, harness *h) {
     double radius = nonneg(r);
     status = steer_flat_flock(h->w, id, rule, radius, out);
     if (live)
-      want = rule == STEER_SEPARATION ? steer_agent_separation(h->w, (size_t)i, radius)
-             : rule == STEER_ALIGNMENT ? steer_agent_alignment(h->w, (size_t)i, radius)
-                                       : steer_agent_cohesion(h->w, (size_t)i, radius);
+      want = rule == STEER_SEPARATION  ? steer_agent_separation(h->w, j, radius)
+             : rule == STEER_ALIGNMENT ? steer_agent_alignment(h->w, j, radius)
+                                       : steer_agent_cohesion(h->w, j, radius);
     break;
   }
   case 6: {
@@ -397,7 +400,7 @@ static void op_flat(reader *r, harness *h) {
     else {
       want.x = field == STEER_FLAT_SPEED     ? steer_length(v)
                : field == STEER_FLAT_HEADING ? atan2(v.y, v.x)
-                                             : steer_agent_get(h->w, (size_t)i, (steer_field)field);
+                                             : steer_agent_get(h->w, j, k);
       want.y = out[1] = 0; /* one number only */
     }
     break;
