@@ -115,7 +115,5 @@ steer_vec2 steer_wander_force(steer_vec2 v, double angle, double distance,
 
 void steer_integrate(steer_vec2 *p, steer_vec2 *v, steer_vec2 f,
                      double max_speed, double max_force, double dt) {
-  f = v2_clamp(f, max_force);
-  *v = v2_clamp(v2_add(*v, v2_scale(f, dt)), max_speed);
-  *p = v2_add(*p, v2_scale(*v, dt));
+  v2_integrate(p, v, f, max_speed, max_force, dt);
 }

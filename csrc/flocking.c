@@ -8,6 +8,7 @@
  * sums, and its force, are the same whichever walk produced them.
  */
 #include <math.h>
+#include <stddef.h>
 #include "vec.h"
 #include "world.h"
 
@@ -56,31 +57,28 @@ static size_t gather_cursor(const steer_world *w, size_t i,
   return candidates;
 }
 
-/* Candidates j in [from, to) whose x, y lie shifted by (sx, sy) on a torus
-   (their image nearest agent i). */
-static size_t take_range(const steer_world *w, const flock_rules *q,
-                         flock_sums *s, double px, double py, size_t from,
-                         size_t to, double sx, double sy) {
-  const double *x = w->x, *y = w->y, *vx = w->vx, *vy = w->vy;
-  for (size_t j = from; j < to; j++)
-    flock_take(q, s, (x[j] - px) + sx, (y[j] - py) + sy, vx[j], vy[j]);
-  return to - from;
-}
-
 /* Dense grids whose agents are sorted by cell (world:step sorts them) and
    radii no wider than a cell: the neighbors of an agent lie in the 3 x 3
    cells around its own, each cell a contiguous range of indices, visited
-   in the cursor's order. On a torus a cell past the edge is the one on
-   the far side, its agents seen shifted by the world's size - the same
-   image, bit for bit, as steer_world_offset picks when the grid is at
-   least 4 cells wide (checked by flock_fast_ok). */
-static size_t gather_sorted(const steer_world *w, size_t i,
-                            const flock_rules *q, flock_sums *s) {
+   in the cursor's order (adjacent cells of a row merge into one span). On
+   a torus a cell past the edge is the one on the far side, its agents seen
+   shifted by the world's size - the same image, bit for bit, as
+   steer_world_offset picks when the grid is at least 4 cells wide
+   (checked by flock_fast_ok). */
+int flock_spans(const steer_world *w, int32_t cx, int32_t cy,
+                flock_span out[9]) {
   const steer_grid *g = &w->grid;
-  double px = w->x[i], py = w->y[i];
-  int32_t cx, cy;
-  grid_cell_of(g, px, py, &cx, &cy);
-  size_t candidates = 0;
+  int n = 0;
+  if (cx > 0 && cx < g->ncx - 1 && cy > 0 && cy < g->ncy - 1) {
+    /* away from the edges: each row of three cells is one span */
+    size_t b = (size_t)cy * (size_t)g->ncx + (size_t)cx;
+    for (int r = -1; r <= 1; r++) {
+      size_t row = b + (size_t)((ptrdiff_t)r * g->ncx);
+      flock_span s = {g->starts[row - 1], g->starts[row + 2], 0, 0};
+      out[n++] = s;
+    }
+    return n;
+  }
   for (int32_t ry = cy - 1; ry <= cy + 1; ry++) {
     int32_t row = ry;
     double sy = 0;
@@ -89,6 +87,7 @@ static size_t gather_sorted(const steer_world *w, size_t i,
       sy = row < 0 ? -w->def.height : w->def.height;
       row = row < 0 ? row + g->ncy : row - g->ncy;
     }
+    int first = n;
     for (int32_t rx = cx - 1; rx <= cx + 1; rx++) {
       int32_t col = rx;
       double sx = 0;
@@ -99,15 +98,38 @@ static size_t gather_sorted(const steer_world *w, size_t i,
       }
       size_t b = (size_t)row * (size_t)g->ncx + (size_t)col;
       size_t from = g->starts[b], to = g->starts[b + 1];
-      if (i >= from && i < to) { /* its own cell: skip itself */
-        candidates += take_range(w, q, s, px, py, from, i, sx, sy);
-        candidates += take_range(w, q, s, px, py, i + 1, to, sx, sy);
+      if (n > first && out[n - 1].to == from && out[n - 1].sx == sx) {
+        out[n - 1].to = to; /* continues the previous cell */
       } else {
-        candidates += take_range(w, q, s, px, py, from, to, sx, sy);
+        flock_span s = {from, to, sx, sy};
+        out[n++] = s;
       }
     }
   }
-  return candidates;
+  return n;
+}
+
+size_t flock_span_walk(const steer_world *w, size_t i, const flock_rules *q,
+                       const flock_span *spans, int n, flock_sums *s) {
+  double px = w->x[i], py = w->y[i];
+  size_t candidates = 0;
+  for (int k = 0; k < n; k++) {
+    for (size_t j = spans[k].from; j < spans[k].to; j++) {
+      if (j == i) continue;
+      flock_take(q, s, (w->x[j] - px) + spans[k].sx,
+                 (w->y[j] - py) + spans[k].sy, w->vx[j], w->vy[j]);
+    }
+    candidates += spans[k].to - spans[k].from;
+  }
+  return candidates - 1; /* not itself */
+}
+
+static size_t gather_sorted(const steer_world *w, size_t i,
+                            const flock_rules *q, flock_sums *s) {
+  int32_t cx, cy;
+  flock_span spans[9];
+  grid_cell_of(&w->grid, w->x[i], w->y[i], &cx, &cy);
+  return flock_span_walk(w, i, q, spans, flock_spans(w, cx, cy, spans), s);
 }
 
 int flock_fast_ok(const steer_world *w, const flock_rules *q) {
@@ -127,25 +149,6 @@ void flock_gather(const steer_world *w, size_t i, const flock_rules *q,
     stats->candidates += candidates;
     stats->neighbors += s->sep_n + s->ali_n + s->coh_n;
   }
-}
-
-steer_vec2 flock_separation_force(const flock_sums *s) {
-  if (!s->sep_n) return v2(0, 0);
-  return v2(s->sep.x / s->sep_n, s->sep.y / s->sep_n);
-}
-
-steer_vec2 flock_alignment_force(const steer_world *w, size_t i,
-                                 const flock_sums *s) {
-  if (!s->ali_n) return v2(0, 0);
-  return v2(s->vel.x / s->ali_n - w->vx[i], s->vel.y / s->ali_n - w->vy[i]);
-}
-
-steer_vec2 flock_cohesion_force(const steer_world *w, size_t i,
-                                const flock_sums *s) {
-  if (!s->coh_n) return v2(0, 0);
-  steer_vec2 to_centre = v2(s->off.x / s->coh_n, s->off.y / s->coh_n);
-  return v2_sub(v2_scale(v2_normalize(to_centre), w->max_speed[i]),
-                world_vel(w, i));
 }
 
 /* the methods: one rule, one walk */

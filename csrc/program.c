@@ -49,9 +49,10 @@ static void program_analyze(steer_program *p) {
   if (p->needs_state) p->needs_ext = 1; /* the state hangs off the ext */
   p->fused = rules[0] <= 1 && rules[1] <= 1 && rules[2] <= 1;
   if (p->fused) flock_rules_init(&p->flock, radius[0], radius[1], radius[2]);
-  p->crowd = p->fused && p->combine == STEER_WEIGHTED && p->smoothing < 0 &&
-             p->count > 0 &&
-             (size_t)(rules[0] + rules[1] + rules[2]) == p->count;
+  p->flocking = rules[0] + rules[1] + rules[2] > 0;
+  p->pure_flock = p->fused && p->combine == STEER_WEIGHTED &&
+                  p->smoothing < 0 && p->count > 0 &&
+                  (size_t)(rules[0] + rules[1] + rules[2]) == p->count;
 }
 
 static size_t program_bytes(size_t n) {
@@ -71,7 +72,8 @@ steer_program *steer_program_create(steer_combine combine, double smoothing,
   if (!p) return NULL;
   p->refs = 1;
   p->combine = combine;
-  p->smoothing = smoothing;
+  /* one value for "none", which snapshots keep */
+  p->smoothing = smoothing < 0 ? -1 : smoothing;
   p->hold = hold;
   p->count = n;
   if (n) memcpy(p->entries, entries, n * sizeof(steer_entry));
@@ -294,15 +296,6 @@ static steer_vec2 rule_force(const steer_world *w, size_t i,
   }
 }
 
-steer_vec2 program_flocking(const steer_world *w, size_t i,
-                            const steer_program *p, const flock_sums *s) {
-  steer_vec2 f = zero;
-  for (size_t k = 0; k < p->count; k++)
-    f = v2_add(f, v2_scale(rule_force(w, i, p->entries[k].behavior, s),
-                           p->entries[k].weight));
-  return v2_clamp(f, w->max_force[i]);
-}
-
 static steer_vec2 flocking_force(steer_world *w, size_t i,
                                  const steer_program *p, const steer_entry *e,
                                  flock_walk *walk, steer_stats *stats) {
@@ -429,13 +422,17 @@ static steer_vec2 combine_dither(steer_world *w, size_t i, program_state *s,
 }
 
 steer_vec2 program_force(steer_world *w, size_t i, double dt,
-                         steer_stats *stats) {
+                         const flock_sums *gathered, steer_stats *stats) {
   const steer_program *p = w->program[i];
   program_state *s = w->ext[i] ? w->ext[i]->program : NULL;
   double max_force = w->max_force[i];
   steer_vec2 f = zero;
   flock_walk walk_state = {0, {{0, 0}, {0, 0}, {0, 0}, 0, 0, 0}};
   flock_walk *walk = &walk_state;
+  if (gathered) { /* the crowd kernel walked the neighbors already */
+    walk->done = 1;
+    walk->sums = *gathered;
+  }
   switch (p->combine) {
   case STEER_WEIGHTED:
     for (size_t k = 0; k < p->count; k++)
@@ -462,5 +459,5 @@ steer_vec2 program_force(steer_world *w, size_t i, double dt,
 
 steer_vec2 steer_agent_steering(steer_world *w, size_t i, double dt) {
   if (!w->program[i]) return zero;
-  return program_force(w, i, dt, NULL);
+  return program_force(w, i, dt, NULL, NULL);
 }

@@ -19,7 +19,8 @@ struct steer_program {
   int needs_state;  /* agents running it need a program_state */
   int needs_ext;    /* ... and their cold state (wander, dither) */
   int fused;        /* at most one of each flocking rule: one walk */
-  int crowd;        /* ... and nothing else, weighted, unsmoothed */
+  int flocking;     /* it has separation, alignment or cohesion entries */
+  int pure_flock;   /* ... and nothing else, weighted, unsmoothed */
   int local;        /* no agent targets: reads only agents within reach */
   double reach;     /* the widest flocking radius (0 without flocking) */
   flock_rules flock; /* the rules of that walk */
@@ -54,8 +55,11 @@ void program_state_free(struct steer_world *w, program_state *s);
 
 /* The force of agent i's program, adding to *stats. The agent's state and
    cold state must exist as the program requires (steer_agent_set_program
-   makes sure). */
+   makes sure). `gathered`: the flocking sums of a fused program when the
+   caller walked the neighbors already, else NULL. */
+struct flock_sums;
 steer_vec2 program_force(struct steer_world *w, size_t i, double dt,
+                         const struct flock_sums *gathered,
                          steer_stats *stats);
 
 #endif

@@ -173,10 +173,12 @@ static void put_agent(writer *wr, const steer_world *w, size_t i,
 steer_status steer_world_snapshot(steer_world *w, steer_write_fn write,
                                   void *ud) {
   refs paths = {NULL, 0, 0}, programs = {NULL, 0, 0};
-  steer_status status = collect(w, &paths, &programs);
+  steer_status status = STEER_OK;
   /* the restored world sorts its agents by cell: so does this one, so both
-     walk neighbors in the same order from here on */
-  if (status == STEER_OK && !w->grid_sorted) status = world_sort_now(w);
+     walk neighbors in the same order from here on; sorted first, paths and
+     programs are numbered in the order the agents are written */
+  if (!w->grid_sorted) status = world_sort_now(w);
+  if (status == STEER_OK) status = collect(w, &paths, &programs);
   if (status == STEER_OK) {
     writer wr;
     wr.write = write;
@@ -286,6 +288,13 @@ static double get_f64(reader *r) {
   return v;
 }
 
+/* A u32 that the format allows to be 0 or 1 only. */
+static int get_flag(reader *r) {
+  uint32_t v = get_u32(r);
+  if (v > 1) fail(r, "snapshot holds an invalid flag");
+  return (int)v;
+}
+
 static double get_size(reader *r) {
   double v = get_f64(r);
   if (v < 0) fail(r, "snapshot holds a negative size");
@@ -322,7 +331,7 @@ static void read_paths(reader *r, restoring *rs) {
   }
   for (size_t k = 0; k < n && !r->error; k++) {
     size_t points = get_count(r, 16);
-    uint32_t loop = get_u32(r);
+    int loop = get_flag(r);
     if (!r->error && points == 0) fail(r, "snapshot holds an empty path");
     if (r->error) return;
     steer_vec2 *pts = world_alloc(rs->w, NULL, 0, points * sizeof(steer_vec2));
@@ -415,7 +424,7 @@ static size_t get_waypoint(reader *r, const steer_path *path) {
 
 static int read_state(reader *r, steer_world *w, size_t i, agent_ext *e) {
   const steer_program *p = w->program[i];
-  uint32_t has = get_u32(r);
+  int has = get_flag(r);
   if (r->error) return 0;
   if (!has) {
     if (p && p->needs_state) return fail(r, "snapshot lacks a program state");
@@ -428,7 +437,7 @@ static int read_state(reader *r, steer_world *w, size_t i, agent_ext *e) {
   memset(s, 0, size);
   s->size = size;
   e->program = s;
-  s->has_smoothed = get_u32(r) != 0;
+  s->has_smoothed = get_flag(r);
   s->smoothed.x = get_f64(r);
   s->smoothed.y = get_f64(r);
   s->held = (long)(int64_t)get_u64(r);
@@ -443,7 +452,7 @@ static int read_state(reader *r, steer_world *w, size_t i, agent_ext *e) {
     const steer_target *t = &p->entries[k].target;
     s->entries[k].waypoint =
         get_waypoint(r, t->kind == STEER_TARGET_PATH ? t->path : NULL);
-    s->entries[k].active = get_u32(r) != 0;
+    s->entries[k].active = get_flag(r);
   }
   return !r->error;
 }
@@ -468,7 +477,7 @@ static int read_agent(reader *r, restoring *rs, size_t i) {
   steer_vec2 p = world_contain(w, v2(w->x[i], w->y[i]));
   if (p.x != w->x[i] || p.y != w->y[i])
     return fail(r, "snapshot holds a position outside the world");
-  uint32_t has_ext = get_u32(r);
+  int has_ext = get_flag(r);
   if (r->error) return 0;
   if (!has_ext) {
     if (w->program[i] && w->program[i]->needs_ext)
@@ -613,7 +622,7 @@ steer_world *steer_world_restore(const void *bytes, size_t n,
   def.seed = get_u32(&r);
   def.width = get_size(&r);
   def.height = get_size(&r);
-  def.wrap = get_u32(&r) != 0;
+  def.wrap = get_flag(&r);
   if (!r.error && (!(def.cell_size > 0) || (def.width > 0) != (def.height > 0) ||
                    (def.wrap && !(def.width > 0))))
     fail(&r, "snapshot holds an invalid world definition");

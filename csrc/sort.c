@@ -16,14 +16,23 @@ void world_sort(steer_world *w, uint32_t *dest) {
   steer_grid *g = &w->grid;
   if (!g->buckets) return; /* no agent was ever added */
 
-  /* count per bucket, then the first index of each bucket */
   uint32_t *starts = g->starts;
-  for (size_t b = 0; b <= g->buckets; b++) starts[b] = 0;
+  /* when the agents were sorted and none has changed bucket since (a
+     settled crowd), the order, the starts and the lists all still hold */
+  int changed = !w->grid_sorted;
+  size_t at = 0; /* the bucket index i sits in, by the current starts */
   for (size_t i = 0; i < n; i++) {
     size_t b = grid_bucket_of(g, w->x[i], w->y[i]);
     dest[i] = (uint32_t)b;
-    starts[b + 1]++;
+    if (!changed) {
+      while (starts[at + 1] <= i) at++;
+      changed = b != at;
+    }
   }
+  if (!changed) return;
+  /* count per bucket, then the first index of each bucket */
+  for (size_t b = 0; b <= g->buckets; b++) starts[b] = 0;
+  for (size_t i = 0; i < n; i++) starts[dest[i] + 1]++;
   for (size_t b = 0; b < g->buckets; b++) starts[b + 1] += starts[b];
   /* heads serve as each bucket's next free index while placing */
   for (size_t b = 0; b < g->buckets; b++) g->heads[b] = (int32_t)starts[b];

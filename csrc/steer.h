@@ -134,6 +134,7 @@ STEER_API int steer_path_loops(const steer_path *path);
 /* Worlds and agents                                                        */
 
 typedef struct steer_world steer_world;
+typedef struct steer_program steer_program; /* behavior programs, below */
 typedef uint64_t steer_id;            /* 0 is never an agent */
 
 /// Allocator with the shape of lua_Alloc: nsize == 0 frees, otherwise
@@ -192,6 +193,15 @@ STEER_API steer_world_def steer_world_get_def(const steer_world *w);
 /// Adds an agent; *id receives its id. STEER_ENOMEM leaves the world as it was.
 STEER_API steer_status steer_world_add(steer_world *w, const steer_agent_def *def,
                              steer_id *id);
+/// Fills *out with the definition of the k-th agent of steer_world_add_many
+/// (called twice per agent, with the same answer expected).
+typedef void (*steer_def_fn)(void *ud, size_t k, steer_agent_def *out);
+/// Adds n agents at once, each given program p (NULL: none), writing their
+/// ids to ids (may be NULL). Everything is allocated first: STEER_ENOMEM
+/// adds none and changes nothing. No definitions array is needed.
+STEER_API steer_status steer_world_add_many(steer_world *w, size_t n,
+                                            steer_def_fn def, void *ud,
+                                            steer_program *p, steer_id *ids);
 /// Removes a live agent (STEER_EINVAL for a stale id).
 STEER_API steer_status steer_world_remove(steer_world *w, steer_id id);
 /// Number of live agents.
@@ -372,12 +382,11 @@ typedef struct steer_entry {
   char tag[STEER_TAG_SIZE]; /* optional name, "" for none */
 } steer_entry;
 
-typedef struct steer_program steer_program;
-
 /// An entry of behavior b with every parameter at its default.
 STEER_API steer_entry steer_entry_default(steer_behavior b);
 /// Copies the entries (retaining their paths). smoothing in [0, 1] or < 0
-/// for none; hold >= 0 (priority only). NULL when memory runs out.
+/// for none (read back as -1); hold >= 0 (priority only). NULL when memory
+/// runs out.
 STEER_API steer_program *steer_program_create(steer_combine combine, double smoothing,
                                     double hold, const steer_entry *entries,
                                     size_t n);

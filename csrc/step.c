@@ -36,8 +36,8 @@ static void integrate(steer_world *w, size_t from, size_t to,
                       const steer_vec2 *forces, double dt) {
   for (size_t i = from; i < to; i++) {
     steer_vec2 p = world_pos(w, i), v = world_vel(w, i);
-    steer_integrate(&p, &v, forces[i - from], w->max_speed[i],
-                    w->max_force[i], dt);
+    v2_integrate(&p, &v, forces[i - from], w->max_speed[i], w->max_force[i],
+                 dt);
     if (w->grid.mode == GRID_CLAMP) world_stop_at_edges(w, &p, &v);
     p = world_contain(w, p);
     w->x[i] = p.x;
@@ -56,7 +56,7 @@ static void buffered_forces(void *ctx, int part) {
   for (size_t i = job->cut[part]; i < job->cut[part + 1]; i++) {
     steer_vec2 f = {0, 0};
     if (w->program[i]) {
-      f = program_force(w, i, job->dt, stats);
+      f = program_force(w, i, job->dt, NULL, stats);
       stats->programs++;
     }
     w->forces[i] = f;
@@ -110,13 +110,19 @@ static void streamed_edges(void *ctx, int part) {
   if (bd->r1 - 1 > bd->r0) row_moves(job, bd->r1 - 1, bd->last);
 }
 
-/* Can this step stream? Every program must be local and reach no further
-   than one row of cells. */
+/* Can this step stream? Every program must be local, and its neighbor
+   walks must be the sorted 3 x 3 walk (flock_fast_ok): the grid cursor's
+   box can reach a second row (its rounding slack, on a row boundary),
+   which has moved already. */
 static int can_stream(const steer_world *w) {
-  if (!w->grid.dense) return 0;
+  const steer_grid *g = &w->grid;
+  if (!g->dense) return 0;
+  int narrow = g->mode == GRID_WRAP && (g->ncx < 4 || g->ncy < 4);
   for (size_t i = 0; i < w->count; i++) {
     const steer_program *p = w->program[i];
-    if (p && (!p->local || p->reach * w->grid.inv_y > 1)) return 0;
+    if (p && (!p->local || p->reach * g->inv_y > 1 ||
+              (p->reach > 0 && (narrow || p->reach * g->inv_x > 1))))
+      return 0;
   }
   return 1;
 }

@@ -41,6 +41,8 @@ static inline steer_vec2 v2_direction(steer_vec2 a, double l) {
 }
 
 static inline steer_vec2 v2_normalize(steer_vec2 a) {
+  /* far below the threshold (zero included): no need to measure exactly */
+  if (a.x * a.x + a.y * a.y < 1e-12) return v2(0, 0);
   double l = v2_len(a);
   if (l <= STEER_EPSILON) return v2(0, 0);
   return v2_direction(a, l);
@@ -49,6 +51,7 @@ static inline steer_vec2 v2_normalize(steer_vec2 a) {
 static inline steer_vec2 v2_clamp(steer_vec2 a, double max) {
   double l2 = a.x * a.x + a.y * a.y, m2 = max * max;
   double l;
+  if (a.x == 0 && a.y == 0) return a; /* at rest: skip hypot */
   if (l2 > 1e-290 && l2 < 1e300 && m2 < 1e300) {
     if (l2 <= m2) return a;
     l = sqrt(l2);
@@ -67,6 +70,15 @@ static inline steer_vec2 v2_clamp(steer_vec2 a, double max) {
 static inline steer_vec2 v2_forward(steer_vec2 v) {
   if (v2_len2(v) <= 1e-4) return v2(1, 0);
   return v2_normalize(v);
+}
+
+/* The pipeline of API.md section 1 (steer_integrate). */
+static inline void v2_integrate(steer_vec2 *p, steer_vec2 *v, steer_vec2 f,
+                                double max_speed, double max_force,
+                                double dt) {
+  f = v2_clamp(f, max_force);
+  *v = v2_clamp(v2_add(*v, v2_scale(f, dt)), max_speed);
+  *p = v2_add(*p, v2_scale(*v, dt));
 }
 
 #endif

@@ -267,26 +267,33 @@ static void ext_init(steer_world *w, size_t i, agent_ext *e);
 
 /* ---- adding and removing ---------------------------------------------- */
 
-steer_status steer_world_add(steer_world *w, const steer_agent_def *def,
-                             steer_id *id) {
-  steer_agent_def d = def ? *def : steer_agent_def_default();
-  uint32_t slot = w->free_slot;
-  /* every allocation first, so that a failure changes nothing */
-  if (slot == SLOT_NONE) {
-    if (w->slot_count >= SLOT_MAX) return STEER_ENOMEM;
-    if (world_grow(w, (void **)&w->slots, sizeof(slot_info), &w->slot_cap,
-                   w->slot_count + 1))
-      return STEER_ENOMEM;
-  }
-  if (world_reserve_agents(w, w->count + 1) || grid_reserve(w, &w->grid, w->count + 1))
+/* Room for k more agents - slots beyond the free ones, the arrays, the
+   grid - so that placing them cannot fail. */
+static steer_status reserve_more(steer_world *w, size_t k) {
+  size_t reused = 0;
+  for (uint32_t s = w->free_slot; s != SLOT_NONE && reused < k;
+       s = w->slots[s].index)
+    reused++;
+  size_t fresh = k - reused;
+  if (fresh > SLOT_MAX - w->slot_count) return STEER_ENOMEM;
+  if ((fresh && world_grow(w, (void **)&w->slots, sizeof(slot_info),
+                           &w->slot_cap, w->slot_count + fresh)) ||
+      world_reserve_agents(w, w->count + k) ||
+      grid_reserve(w, &w->grid, w->count + k))
     return STEER_ENOMEM;
-  agent_ext *ext = NULL;
-  int custom_wander = d.wander_radius != STEER_WANDER_RADIUS_DEFAULT ||
-                      d.wander_distance != STEER_WANDER_DISTANCE_DEFAULT ||
-                      d.wander_jitter != STEER_WANDER_JITTER_DEFAULT;
-  if (custom_wander && !(ext = world_alloc(w, NULL, 0, sizeof *ext)))
-    return STEER_ENOMEM;
+  return STEER_OK;
+}
 
+static int custom_wander(const steer_agent_def *d) {
+  return d->wander_radius != STEER_WANDER_RADIUS_DEFAULT ||
+         d->wander_distance != STEER_WANDER_DISTANCE_DEFAULT ||
+         d->wander_jitter != STEER_WANDER_JITTER_DEFAULT;
+}
+
+/* Adds an agent into reserved room; ext (or NULL) becomes its cold state. */
+static steer_id place(steer_world *w, const steer_agent_def *d,
+                      agent_ext *ext) {
+  uint32_t slot = w->free_slot;
   if (slot == SLOT_NONE) {
     slot = (uint32_t)w->slot_count++;
     w->slots[slot].gen = 0;
@@ -296,26 +303,84 @@ steer_status steer_world_add(steer_world *w, const steer_agent_def *def,
   size_t i = w->count++;
   w->slots[slot].index = (uint32_t)i;
   w->slot_of[i] = slot;
-  steer_vec2 p = world_contain(w, v2(d.x, d.y));
+  steer_vec2 p = world_contain(w, v2(d->x, d->y));
   w->x[i] = p.x;
   w->y[i] = p.y;
-  w->vx[i] = d.vx;
-  w->vy[i] = d.vy;
-  w->max_speed[i] = d.max_speed;
-  w->max_force[i] = d.max_force;
-  w->radius[i] = d.radius;
+  w->vx[i] = d->vx;
+  w->vy[i] = d->vy;
+  w->max_speed[i] = d->max_speed;
+  w->max_force[i] = d->max_force;
+  w->radius[i] = d->radius;
   w->ext[i] = NULL;
   w->program[i] = NULL;
   if (ext) {
     ext_init(w, i, ext);
-    ext->wander_radius = d.wander_radius;
-    ext->wander_distance = d.wander_distance;
-    ext->wander_jitter = d.wander_jitter;
+    ext->wander_radius = d->wander_radius;
+    ext->wander_distance = d->wander_distance;
+    ext->wander_jitter = d->wander_jitter;
     w->ext[i] = ext;
   }
   grid_insert(&w->grid, (int32_t)i, p.x, p.y);
   w->grid_sorted = 0;
-  if (id) *id = make_id(slot, w->slots[slot].gen);
+  return make_id(slot, w->slots[slot].gen);
+}
+
+steer_status steer_world_add(steer_world *w, const steer_agent_def *def,
+                             steer_id *id) {
+  steer_agent_def d = def ? *def : steer_agent_def_default();
+  /* every allocation first, so that a failure changes nothing */
+  if (reserve_more(w, 1)) return STEER_ENOMEM;
+  agent_ext *ext = NULL;
+  if (custom_wander(&d) && !(ext = world_alloc(w, NULL, 0, sizeof *ext)))
+    return STEER_ENOMEM;
+  steer_id added = place(w, &d, ext);
+  if (id) *id = added;
+  return STEER_OK;
+}
+
+steer_status steer_world_add_many(steer_world *w, size_t n,
+                                  steer_def_fn def, void *ud, steer_program *p,
+                                  steer_id *ids) {
+  if (n == 0) return STEER_OK;
+  if (n > SIZE_MAX / (2 * sizeof(void *))) return STEER_ENOMEM;
+  /* the room, and every agent's cold state and program state, first */
+  if (reserve_more(w, n)) return STEER_ENOMEM;
+  size_t bytes = 2 * n * sizeof(void *);
+  void **owned = world_alloc(w, NULL, 0, bytes);
+  if (!owned) return STEER_ENOMEM;
+  agent_ext **exts = (agent_ext **)owned;
+  program_state **states = (program_state **)(owned + n);
+  size_t made = 0;
+  int failed = 0;
+  for (; made < n && !failed; made++) {
+    steer_agent_def d;
+    def(ud, made, &d);
+    exts[made] = NULL;
+    states[made] = program_state_new(w, p, &failed);
+    if (!failed && (custom_wander(&d) || (p && p->needs_ext)) &&
+        !(exts[made] = world_alloc(w, NULL, 0, sizeof(agent_ext))))
+      failed = 1;
+  }
+  if (failed) {
+    for (size_t k = 0; k < made; k++) {
+      program_state_free(w, states[k]);
+      world_alloc(w, exts[k], sizeof(agent_ext), 0);
+    }
+    world_alloc(w, owned, bytes, 0);
+    return STEER_ENOMEM;
+  }
+  for (size_t k = 0; k < n; k++) {
+    steer_agent_def d;
+    def(ud, k, &d);
+    steer_id id = place(w, &d, exts[k]);
+    if (ids) ids[k] = id;
+    if (!p) continue;
+    size_t i = w->count - 1;
+    if (w->ext[i]) w->ext[i]->program = states[k];
+    steer_program_retain(p);
+    w->program[i] = p;
+  }
+  world_alloc(w, owned, bytes, 0);
   return STEER_OK;
 }
 

@@ -12,6 +12,7 @@
 #define STEER_WORLD_H
 
 #include "grid.h"
+#include "vec.h"
 #include "program.h"
 #include "steer.h"
 
@@ -148,6 +149,21 @@ static inline void flock_take(const flock_rules *q, flock_sums *s, double dx,
   }
 }
 
+/* A run of candidate indices seen shifted by (sx, sy) (torus images). */
+typedef struct flock_span {
+  size_t from, to;
+  double sx, sy;
+} flock_span;
+
+/* The spans of the 3 x 3 cells around cell (cx, cy) of a sorted dense
+   grid, row by row; returns how many (at most 9). */
+int flock_spans(const steer_world *w, int32_t cx, int32_t cy,
+                flock_span out[9]);
+/* Adds to s the candidates of the spans (agent i itself left out);
+   returns their number. */
+size_t flock_span_walk(const steer_world *w, size_t i, const flock_rules *q,
+                       const flock_span *spans, int n, flock_sums *s);
+
 /* Radii < 0 leave a rule out. */
 void flock_rules_init(flock_rules *q, double separation, double alignment,
                       double cohesion);
@@ -155,18 +171,41 @@ void flock_rules_init(flock_rules *q, double separation, double alignment,
 int flock_fast_ok(const steer_world *w, const flock_rules *q);
 void flock_gather(const steer_world *w, size_t i, const flock_rules *q,
                   int fast, flock_sums *s, steer_stats *stats);
-steer_vec2 flock_separation_force(const flock_sums *s);
-steer_vec2 flock_alignment_force(const steer_world *w, size_t i,
-                                 const flock_sums *s);
-steer_vec2 flock_cohesion_force(const steer_world *w, size_t i,
-                                const flock_sums *s);
+/* Each rule's force from the sums (inline: the step calls them per agent). */
+static inline steer_vec2 flock_separation_force(const flock_sums *s) {
+  steer_vec2 f = {0, 0};
+  if (s->sep_n) {
+    f.x = s->sep.x / s->sep_n;
+    f.y = s->sep.y / s->sep_n;
+  }
+  return f;
+}
 
-/* The force of agent i's weighted flocking program from its sums. */
-steer_vec2 program_flocking(const steer_world *w, size_t i,
-                            const steer_program *p, const flock_sums *s);
+static inline steer_vec2 flock_alignment_force(const steer_world *w, size_t i,
+                                               const flock_sums *s) {
+  steer_vec2 f = {0, 0};
+  if (s->ali_n) {
+    f.x = s->vel.x / s->ali_n - w->vx[i];
+    f.y = s->vel.y / s->ali_n - w->vy[i];
+  }
+  return f;
+}
+
+static inline steer_vec2 flock_cohesion_force(const steer_world *w, size_t i,
+                                              const flock_sums *s) {
+  steer_vec2 f = {0, 0};
+  if (!s->coh_n) return f;
+  steer_vec2 to_centre = {s->off.x / s->coh_n, s->off.y / s->coh_n};
+  steer_vec2 desired = v2_scale(v2_normalize(to_centre), w->max_speed[i]);
+  f.x = desired.x - w->vx[i];
+  f.y = desired.y - w->vy[i];
+  return f;
+}
+
 /* Forces of the agents of dense-grid cell b (agents sorted by cell), into
-   forces[i - base]: the crowd kernel for weighted flocking programs, the
-   general path for the rest. */
+   forces[i - base]: the crowd kernel walks the neighbors of programs with
+   flocking entries (two agents at a time), then each program combines its
+   entries as usual. */
 void crowd_cell_forces(steer_world *w, size_t b, double dt,
                        steer_vec2 *forces, size_t base, steer_stats *stats);
 

@@ -48,8 +48,10 @@ fuzz: $(foreach v,$(LUAS),build/asan-$(v)/steer/core.so)
 fuzz-ci:
 	$(MAKE) --no-print-directory fuzz FUZZ_CALLS=100000 FUZZ_SEED=20261129
 
-# FUZZ_CFLAGS is part of the target's recipe: force a rebuild when it changes
-build/fuzz/fuzz_core: fuzz/fuzz_core.c $(CORE_SRC) $(HEADERS) build/fuzz/flags
+# FUZZ_CFLAGS is part of the target's recipe: force a rebuild when it changes;
+# the harness is fuzz_core.c plus the parts it includes (fuzz/*.h)
+build/fuzz/fuzz_core: fuzz/fuzz_core.c $(wildcard fuzz/*.h) $(CORE_SRC) $(HEADERS) \
+  build/fuzz/flags
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(WARN) -O1 -g -fno-omit-frame-pointer \
 	  -fsanitize=fuzzer,address,undefined,float-cast-overflow \

@@ -463,3 +463,81 @@ describe("obstacles and walls of a world", function()
     eq("nothing left", 0, 0, a:avoid_obstacles(1.5))
   end)
 end)
+
+describe("world:add_many", function()
+  local FLOCK = { { "separation", radius = 1.5, weight = 1.5 }, { "alignment", radius = 5 } }
+
+  it("adds agents from columns and shared values, with one program", function()
+    local world = steer.world{}
+    local n = world:add_many({ x = { 1, 2, 3 }, y = { 4, 5, 6 }, vx = 0.5, max_speed = 3,
+                               wander_jitter = { 0.1, 0.2, 0.3 } }, FLOCK)
+    assert.are.equal(3, n)
+    assert.are.equal(3, #world)
+    local a = world:get(2)
+    assert.are.same({ 2, 5, 0.5, 0, 3, 1, 0.5, 0.2 },
+      { a.x, a.y, a.vx, a.vy, a.max_speed, a.max_force, a.radius, a.wander_jitter })
+    assert.are.equal("separation", a:behaviors()[1][1])
+    assert.are.equal(0, world:add_many{ n = 0 })
+    assert.are.equal(4, world:add_many{ n = 4, y = 1 })
+    assert.are.equal(7, #world)
+  end)
+
+  it("matches agents added one by one, step for step", function()
+    local a, b = steer.world{ seed = 3 }, steer.world{ seed = 3 }
+    local xs, ys = {}, {}
+    for k = 1, 50 do xs[k], ys[k] = (k * 7.3) % 20, (k * 3.1) % 20 end
+    a:add_many({ x = xs, y = ys, vx = 1, max_speed = 2, max_force = 3 },
+      { { "wander" }, { "cohesion", radius = 4 } })
+    for k = 1, 50 do
+      b:add{ x = xs[k], y = ys[k], vx = 1, max_speed = 2, max_force = 3 }:set_behaviors{
+        { "wander" }, { "cohesion", radius = 4 } }
+    end
+    for _ = 1, 20 do a:step(0.1); b:step(0.1) end
+    assert.are.equal(a:snapshot(), b:snapshot())
+  end)
+
+  it("checks every value before adding any", function()
+    local world = steer.world{}
+    world:add{}
+    assert.matches("field 'x'%[2%]: number expected, got string",
+      support.error_of(world.add_many, world, { x = { 1, "two", 3 } }))
+    assert.matches("field 'y': 1 values, expected 2",
+      support.error_of(world.add_many, world, { x = { 1, 2 }, y = { 1 } }))
+    assert.matches("field 'max_force'%[1%]: non%-negative number expected, got %-1",
+      support.error_of(world.add_many, world, { max_force = { -1 } }))
+    assert.matches("give n or columns of values", support.error_of(world.add_many, world, {}))
+    assert.matches("unknown behavior", support.error_of(world.add_many, world, { n = 2 }, { { "teleport" } }))
+    assert.are.equal(1, #world)
+  end)
+
+  it("adds all or none when memory runs out", function()
+    for n = 0, 40 do
+      local world = steer.world{}
+      world:add{}
+      local before = world:snapshot()
+      steer.testing.fail_allocations(n)
+      local ok, err = pcall(world.add_many, world, { n = 30, x = 1 }, { { "wander" } })
+      steer.testing.fail_allocations(nil)
+      if ok then
+        assert.are.equal(31, #world)
+        assert.is_true(n > 0)
+        return
+      end
+      assert.matches("not enough memory", err)
+      assert.are.equal(before, world:snapshot())
+    end
+    error("never succeeded")
+  end)
+
+  it("world:velocities() lists velocities in the order of positions()", function()
+    local world = steer.world{}
+    world:add_many{ vx = { 1, 2, 3 }, vy = { -1, -2, -3 } }
+    local v, n = world:velocities()
+    local ids = world:ids()
+    assert.are.equal(3, n)
+    for k = 1, n do
+      local a = world:get(ids[k])
+      assert.are.same({ a.vx, a.vy }, { v[2 * k - 1], v[2 * k] })
+    end
+  end)
+end)

@@ -1,6 +1,7 @@
 #!/bin/sh
-# make love-test: checks the demo's program adapter (tools/programs-check.lua),
-# then runs every scene of examples/love under Xvfb for a fixed
+# make love-test: checks the demo's scenes and their behavior programs
+# without LÖVE (tools/programs-check.lua), then runs every scene of
+# examples/love under Xvfb for a fixed
 # number of frames with a fixed seed, twice - from the repository layout and
 # from a shipped copy made by love-dist.sh in a temporary folder - and
 # checks from the screenshots that agents were drawn and moved
@@ -68,7 +69,7 @@ run_and_check() { # game_dir shots_dir label [extra game args]
   add_summary "$label: the screenshot checker" "$check"
 }
 
-# 0. the demo's program adapter, without LÖVE (LuaJIT, as in LÖVE)
+# 0. the scenes and their programs, without LÖVE (LuaJIT, as in LÖVE)
 echo "== tools/programs-check.lua"
 check=$(LUA_PATH='lua/?.lua;lua/?/init.lua;;' LUA_CPATH='build/luajit/?.so;;' \
   luajit tools/programs-check.lua 2>&1)

@@ -1,17 +1,54 @@
--- Checks the behavior-program adapter of the LÖVE demo
--- (examples/love/programs.lua) without LÖVE:
+-- Checks the scenes of the LÖVE demo (examples/love) and their behavior
+-- programs without LÖVE, under LuaJIT as in LÖVE:
 --   LUA_PATH='lua/?.lua;lua/?/init.lua;;' LUA_CPATH='build/luajit/?.so;;' \
 --     luajit tools/programs-check.lua
--- 1. its Lua fallback gives the forces composed by hand from the per-agent
---    methods, for each combine mode, and integrates like world:step (all
---    forces from one snapshot, then every move);
--- 2. the result does not depend on the order agents were added;
--- 3. once the library has programs (world:step), native and fallback runs
---    of the same scene agree.
+-- A stand-in `love` table (no drawing, a fixed random generator) runs the
+-- scene modules themselves.
+-- 1. world:step runs the programs of scenes 1 and 4 as composing the
+--    agents' own methods by hand does: each program is read back with
+--    a:behaviors(), every force computed first, then every a:apply;
+-- 2. scene 1's flock keeps cruising, mostly outside its obstacles;
+-- 3. scene 4 moves every agent's goal at decision rate (set_target), and
+--    priority reports which entry won (a:active_behavior);
+-- 4. scene 5's guard goes patrol -> chase -> search -> patrol, and resumes
+--    its patrol at the nearest waypoint it can see;
+-- 5. every scene replays identically from the same seed.
 -- Ends with "N passed, N failed".
 package.path = "examples/love/?.lua;" .. package.path
+
+-- ---- a stand-in for LÖVE ------------------------------------------------------
+
+-- love.math's generator as the scenes use it: random() in [0, 1),
+-- random(a, b) an integer in [a, b]; Park-Miller, the same on every VM
+local function generator(seed)
+  local s = seed % 2147483646 + 1
+  local rng = {}
+  function rng:random(a, b)
+    s = s * 16807 % 2147483647 -- exact in doubles
+    local u = (s - 1) / 2147483646
+    if not a then return u end
+    return a + math.floor(u * (b - a + 1))
+  end
+  return rng
+end
+
+local function nothing() end
+love = {
+  graphics = setmetatable({}, { __index = function() return nothing end }),
+  window = { hasMouseFocus = function() return false end },
+  math = { newRandomGenerator = generator },
+}
+
 local steer = require "steer"
-local programs = require "programs"
+local gfx = require "gfx"
+local geometry = require "geometry"
+local scenes = {
+  flock = require "scenes.flock",
+  chase = require "scenes.chase",
+  path = require "scenes.path",
+  combine = require "scenes.combine",
+  guard = require "scenes.guard",
+}
 
 local passed, failed = 0, 0
 local function check(ok, what)
@@ -21,194 +58,305 @@ end
 
 local DT = 1 / 60
 
--- a fixed generator (Park-Miller), so every VM builds the same scene
-local function generator(seed)
-  local s = seed
-  return function()
-    s = s * 16807 % 2147483647 -- exact in doubles and integers alike
-    return s / 2147483647
-  end
+-- a scene as main.lua starts it in a test run
+local function start(name, ...)
+  local s = scenes[name].new(generator(1), ...)
+  s.scripted = true
+  return s
 end
 
--- 40 agents and 3 obstacles; `reverse` adds the agents in the opposite order
-local function scene(reverse)
-  local world = steer.world{ bounds = {40, 30}, seed = 9, cell_size = 3 }
-  world:add_obstacle{ x = 20, y = 15, radius = 4 }
-  world:add_obstacle{ x = 8, y = 22, radius = 2 }
-  world:add_obstacle{ x = 31, y = 7, radius = 2.5 }
-  local random = generator(42)
-  local defs = {}
-  for k = 1, 40 do
-    defs[k] = { x = 2 + random() * 14, y = 2 + random() * 10, vx = random() * 4 - 2,
-      vy = random() * 4 - 2, max_speed = 6, max_force = 9, radius = 0.5, name = k }
-  end
-  local agents = {}
-  for i = 1, #defs do
-    local d = defs[reverse and #defs + 1 - i or i]
-    agents[d.name] = world:add(d)
-  end
-  return world, agents
+local function worlds(s)
+  if s.world then return { s.world } end
+  local list = {}
+  for k, panel in ipairs(s.panels) do list[k] = panel.world end
+  return list
 end
 
-local function program(combine)
-  return {
-    combine = combine,
-    { "avoid_obstacles", feeler_length = 3, weight = 2 },
-    { "separation", radius = 1.5, weight = 3 },
-    { "alignment", radius = 3 },
-    { "cohesion", radius = 3, weight = 0.5 },
-    { "arrive", target = {34, 24}, slowing_radius = 4, tag = "goal" },
-  }
+-- ---- programs composed by hand ------------------------------------------------
+
+-- one entry's force (unweighted), from the method of the same name
+local function entry_force(a, e)
+  local name, t = e[1], e.target
+  if name == "seek" or name == "flee" or name == "arrive" then
+    local extra = name == "arrive" and e.slowing_radius or e.panic_radius
+    if type(t) == "table" then return a[name](a, t[1], t[2], extra) end
+    return a[name](a, t, extra)
+  elseif name == "pursue" or name == "evade" then
+    return a[name](a, t)
+  elseif name == "wander" then
+    return a:wander()
+  elseif name == "avoid_obstacles" or name == "avoid_walls" then
+    assert(e.hysteresis == 0, "no hand-made hysteresis")
+    return a[name](a, e.feeler_length)
+  elseif name == "follow" then
+    return a:follow(e.path, e)
+  elseif name == "separation" or name == "alignment" or name == "cohesion" then
+    return a[name](a, e.radius)
+  end
+  error("no hand-made " .. tostring(name))
 end
 
--- the same five forces, composed here without steer's combine functions
-local function by_hand(a, combine)
-  local f = {}
-  f[1] = {a:avoid_obstacles(3)}
-  f[2] = {a:separation(1.5)}
-  f[3] = {a:alignment(3)}
-  f[4] = {a:cohesion(3)}
-  f[5] = {a:arrive(34, 24, 4)}
-  local w = {2, 3, 1, 0.5, 1}
+-- a program's force as API.md section 4 defines each combine mode; later
+-- entries are only computed when needed (wander's generator advances only
+-- then), as world:step does
+local function program_force(a, p)
+  assert(not p.smoothing and (p.hold or 0) == 0, "no hand-made smoothing or hold")
   local m = a.max_force
-  local function clamp(x, y, max)
-    local len = math.sqrt(x * x + y * y)
-    if len > max then return x * max / len, y * max / len end
-    return x, y
-  end
-  if combine == "weighted" then
+  if p.combine == "weighted" then
     local x, y = 0, 0
-    for i = 1, 5 do x, y = x + f[i][1] * w[i], y + f[i][2] * w[i] end
-    return clamp(x, y, m)
-  elseif combine == "priority" then
-    for i = 1, 5 do
-      local x, y = f[i][1] * w[i], f[i][2] * w[i]
-      if x * x + y * y > 1e-4 then return clamp(x, y, m) end
+    for _, e in ipairs(p) do
+      local fx, fy = entry_force(a, e)
+      x, y = x + fx * e.weight, y + fy * e.weight
+    end
+    return steer.clamp(x, y, m)
+  elseif p.combine == "priority" then
+    for _, e in ipairs(p) do
+      local fx, fy = entry_force(a, e)
+      fx, fy = fx * e.weight, fy * e.weight
+      if fx * fx + fy * fy > 1e-4 then return steer.clamp(fx, fy, m) end
     end
     return 0, 0
-  else -- prioritized_sum: add in order; the force that would take the
-    -- total past max_force is cut so the total's length is max_force
-    local x, y = 0, 0
-    for i = 1, 5 do
-      local fx, fy = f[i][1] * w[i], f[i][2] * w[i]
-      if math.sqrt(x * x + y * y) >= m then break end
-      local len = math.sqrt(fx * fx + fy * fy)
-      local nx, ny = x + fx, y + fy
-      if math.sqrt(nx * nx + ny * ny) <= m then
-        x, y = nx, ny
-      else
-        -- k >= 0 with |(x, y) + k d| = m, d the unit vector along f
-        local dx, dy = fx / len, fy / len
-        local b = x * dx + y * dy
-        local k = -b + math.sqrt(b * b - (x * x + y * y - m * m))
-        return x + dx * k, y + dy * k
-      end
-    end
-    return x, y
   end
+  assert(p.combine == "prioritized_sum", p.combine)
+  -- each weighted force is added while the total stays within max_force;
+  -- the first that would take it past is cut to fit and ends the sum
+  local x, y = 0, 0
+  for _, e in ipairs(p) do
+    local fx, fy = entry_force(a, e)
+    fx, fy = fx * e.weight, fy * e.weight
+    local used = math.sqrt(x * x + y * y)
+    if used >= m then break end
+    local len = math.sqrt(fx * fx + fy * fy)
+    local dx, dy = 0, 0
+    if len > 0 then dx, dy = fx / len, fy / len end
+    -- the largest k with |total + d k| = m, worked out in units of m
+    local u, along = used / m, (x * dx + y * dy) / m
+    local room = (1 - u) * (1 + u)
+    local root = math.sqrt(along * along + room)
+    local fit = (along > 0 and room / (root + along) or root - along) * m
+    if len >= fit then return x + dx * fit, y + dy * fit end
+    x, y = x + fx, y + fy
+  end
+  return x, y
 end
 
--- largest |difference| of positions and velocities of matching agents
-local function gap(agents_a, agents_b)
+-- world:step(dt) by hand: every force from one snapshot, then every move;
+-- agents without a program coast
+local function hand_step(world, dt)
+  local agents, fx, fy = {}, {}, {}
+  for a in world:agents() do
+    local n = #agents + 1
+    agents[n] = a
+    local p = a:behaviors()
+    if p then fx[n], fy[n] = program_force(a, p) else fx[n], fy[n] = 0, 0 end
+  end
+  for i, a in ipairs(agents) do a:apply(fx[i], fy[i], dt) end
+end
+
+-- largest |difference| of positions and velocities of the agents of two
+-- worlds built alike (the same ids)
+local function gap(w1, w2)
   local worst = 0
-  for k, a in pairs(agents_a) do
-    local b = agents_b[k]
+  for a in w1:agents() do
+    local b = w2:get(a.id)
+    if not b then return math.huge end
     for _, field in ipairs{ "x", "y", "vx", "vy" } do
       worst = math.max(worst, math.abs(a[field] - b[field]))
     end
   end
-  return worst
+  return #w1 == #w2 and worst or math.huge
 end
 
--- 1. fallback = forces by hand, all computed before any move
-programs.use_native = false
-for _, combine in ipairs{ "weighted", "priority", "prioritized_sum" } do
-  local world, agents = scene(false)
-  local ref_world, ref = scene(false)
-  for _, a in pairs(agents) do programs.set(a, program(combine)) end
-  local worst = 0
-  for _ = 1, 30 do
-    programs.step(world, DT)
-    local forces = {}
-    for k, a in pairs(ref) do forces[k] = {by_hand(a, combine)} end
-    for k, a in pairs(ref) do a:apply(forces[k][1], forces[k][2], DT) end
-    worst = math.max(worst, gap(agents, ref))
-  end
-  check(worst <= 1e-9, ("fallback %s = forces composed by hand over 30 steps (max gap %.3g)")
-    :format(combine, worst))
-  -- and the scene really moved, so the comparison means something
-  local _, start = scene(false)
-  check(gap(agents, start) > 1, ("fallback %s moved the agents"):format(combine))
+-- shortest offset between two x (or y) of a world that may wrap
+local function offset(world, d, axis)
+  local w, h, wrap = world:bounds()
+  local size = axis == "x" and w or h
+  if wrap then d = d - size * math.floor(d / size + 0.5) end
+  return d
 end
 
--- 2. the order agents were added does not matter
-do
-  local world, agents = scene(false)
-  local world_r, agents_r = scene(true)
-  for _, a in pairs(agents) do programs.set(a, program("prioritized_sum")) end
-  for _, a in pairs(agents_r) do programs.set(a, program("prioritized_sum")) end
-  for _ = 1, 60 do
-    programs.step(world, DT)
-    programs.step(world_r, DT)
-  end
-  local worst = gap(agents, agents_r)
-  check(worst <= 1e-9, ("fallback: the same run whatever the agents' order (max gap %.3g)")
-    :format(worst))
-end
-
--- set_target retargets the tagged entry only
-do
-  local _, agents = scene(false)
-  local a = agents[1]
-  local p = program("weighted")
-  programs.set(a, p)
-  programs.set_target(a, "goal", {1, 2})
-  check(p[5].target[1] == 1 and p[5].target[2] == 2 and p[1].target == nil,
-    "fallback: set_target changes the tagged entry only")
-end
-
--- programs with the other behaviors of the demo: wander (the agent's own
--- generator), follow (its progress), smoothing, an agent target
-local route = steer.path{ {5, 5}, {35, 5}, {35, 25}, {5, 25}, loop = true }
-local function mixed(agents)
-  local leader = agents[1]
-  return function(a)
-    if a == leader then
-      return { combine = "weighted", smoothing = 0.3,
-        { "follow", path = route, arrival_radius = 1.5 }, { "wander", weight = 0.5 } }
+-- Runs a scene twice for `frames` frames, once as written (world:step) and
+-- once with every step composed by hand; both get the same click. After
+-- each frame the hand-run agents take the positions and velocities of the
+-- others: sums taken in another order differ in the last bit, and a flock
+-- would grow that into visible gaps within a second. Returns the largest
+-- gap one step made, and how far the agents moved in all.
+local function against_hand(name, frames, ...)
+  local native, hand, fresh = start(name, ...), start(name, ...), start(name, ...)
+  local real_step = gfx.step
+  local worst, moved = 0, 0
+  for f = 1, frames do
+    if f == 10 then
+      native:click(100, 420)
+      hand:click(100, 420)
     end
-    return { combine = "priority",
-      { "avoid_obstacles", feeler_length = 3 },
-      { "separation", radius = 1.2, weight = 4 },
-      { "pursue", target = leader } }
+    native:update(DT)
+    gfx.step = function(world, dt) hand_step(world, dt) end
+    local ok, err = pcall(hand.update, hand, DT)
+    gfx.step = real_step
+    if not ok then error(err, 0) end
+    for k, w in ipairs(worlds(native)) do
+      local other = worlds(hand)[k]
+      worst = math.max(worst, gap(w, other))
+      for a in w:agents() do
+        local b = other:get(a.id)
+        if b then b.x, b.y, b.vx, b.vy = a.x, a.y, a.vx, a.vy end
+      end
+    end
+  end
+  for k, w in ipairs(worlds(native)) do
+    for a in worlds(fresh)[k]:agents() do
+      local b = w:get(a.id)
+      moved = math.max(moved, steer.length(offset(w, b.x - a.x, "x"), offset(w, b.y - a.y, "y")))
+    end
+  end
+  return worst, moved
+end
+
+-- 1. world:step = the programs composed by hand
+do
+  local worst, moved = against_hand("flock", 90, 600)
+  check(worst <= 1e-9, ("scene 1 (weighted, with wander, 700 boids, 90 steps): "
+    .. "each world:step = the program by hand (max gap %.3g)"):format(worst))
+  check(moved > 5, ("scene 1: the boids moved (up to %.1f units)"):format(moved))
+  worst, moved = against_hand("combine", 330)
+  check(worst <= 1e-9, ("scene 4 (weighted, priority, prioritized_sum, a retarget at 5 s, "
+    .. "330 steps): each world:step = the programs by hand (max gap %.3g)"):format(worst))
+  check(moved > 5, ("scene 4: the agents moved (up to %.1f units)"):format(moved))
+end
+
+-- 2. the flock keeps cruising and flows around its obstacles
+do
+  local s = start("flock")
+  local max_speed
+  for f = 1, 300 do
+    if f == 10 then s:click(480, 270) end
+    s:update(DT)
+  end
+  local n, speed, inside, finite = 0, 0, 0, true
+  local obstacles = s.world:obstacles()
+  for a in s.world:agents() do
+    n = n + 1
+    max_speed = a.max_speed
+    speed = speed + a.speed
+    if a.x ~= a.x or a.y ~= a.y or a.vx ~= a.vx or a.vy ~= a.vy then finite = false end
+    for _, o in ipairs(obstacles) do
+      if steer.length(a.x - o.x, a.y - o.y) < o.radius then inside = inside + 1 end
+    end
+  end
+  check(n == 2100, ("scene 1: 2,000 boids and 100 more from a click (%d)"):format(n))
+  check(finite, "scene 1: no NaN after 5 s")
+  check(speed / n > 0.6 * max_speed, ("scene 1: the flock cruises after 5 s "
+    .. "(mean speed %.2f of max %g)"):format(speed / n, max_speed))
+  check(inside <= n / 100, ("scene 1: at most 1%% of the boids inside an obstacle (%d)")
+    :format(inside))
+end
+
+-- 3. scene 4: set_target at decision rate; priority reports its winner
+do
+  local s = start("combine")
+  for _ = 1, 320 do s:update(DT) end -- one retarget, at 5 s
+  local moved_goal, kept, agents = true, true, 0
+  for _, panel in ipairs(s.panels) do
+    for a in panel.world:agents() do
+      agents = agents + 1
+      local p = a:behaviors()
+      local t = p[3].target
+      if p[3].tag ~= "goal" or t[1] ~= 8 or t[2] ~= 8 then moved_goal = false end
+      if p[2].weight ~= 12 or p[1].feeler_length ~= 3 then kept = false end
+    end
+  end
+  check(moved_goal, ("scene 4: after 5 s the goal of all %d agents is the next corner"):format(agents))
+  check(kept, "scene 4: set_target left the other entries as they were")
+  for _, panel in ipairs(s.panels) do
+    local names, silent = {}, 0
+    for a in panel.world:agents() do
+      local index, name = a:active_behavior()
+      if name then names[name] = (names[name] or 0) + 1 else silent = silent + 1 end
+      if name and ({ "avoid_obstacles", "separation", "goal" })[index] ~= name then
+        names.mismatch = true
+      end
+    end
+    if panel.combine == "priority" then
+      check((names.goal or 0) > 0 and not names.mismatch,
+        ("scene 4 priority: a:active_behavior names the winning entry (goal %d, "
+          .. "separation %d, avoid_obstacles %d)"):format(names.goal or 0,
+          names.separation or 0, names.avoid_obstacles or 0))
+    else
+      check(silent == #panel.world, ("scene 4 %s: no entry wins, a:active_behavior is nil")
+        :format(panel.combine))
+    end
   end
 end
 
--- 3. native programs agree with the fallback, once they exist
-local probe = steer.world{}
-if probe.step and probe:add{}.set_behaviors then
-  for _, combine in ipairs{ "weighted", "priority", "prioritized_sum", "mixed" } do
-    local world_n, native = scene(false)
-    local world_f, fallback = scene(false)
-    local make_n = combine == "mixed" and mixed(native) or function() return program(combine) end
-    local make_f = combine == "mixed" and mixed(fallback) or function() return program(combine) end
-    programs.use_native = true
-    for _, a in pairs(native) do programs.set(a, make_n(a)) end
-    programs.use_native = false
-    for _, a in pairs(fallback) do programs.set(a, make_f(a)) end
-    for _ = 1, 60 do
-      programs.use_native = true
-      programs.step(world_n, DT)
-      programs.use_native = false
-      programs.step(world_f, DT)
-    end
-    local worst = gap(native, fallback)
-    check(worst <= 1e-6, ("native %s programs = the Lua fallback over 60 steps (max gap %.3g)")
-      :format(combine, worst))
+-- 4. scene 5: the guard's behavior tree
+do
+  local s = start("guard")
+  local g = s.guards[1]
+  local states, resumed = { g.state }, nil
+  -- the player hides behind the lower wall for 3 s, then runs to 10 units
+  -- ahead of the guard for 2 s, then hides again
+  function s.player_target(scene)
+    local t = scene.time
+    if t < 3 or t >= 5 then return 46, 50 end
+    local hx, hy = steer.normalize(g.vx, g.vy)
+    return g.x + hx * 10, g.y + hy * 10
   end
-  programs.use_native = true
-else
-  print("skip native programs = fallback: the library has no world:step yet")
+  for _ = 1, 900 do
+    local before = g.state
+    s:update(DT)
+    if g.state ~= before then
+      states[#states + 1] = g.state
+      if g.state == "patrol" and not resumed then
+        -- the nearest waypoint the guard sees, chosen here on its own
+        local best, dmin
+        for k = 1, #s.patrol do
+          local px, py = s.patrol:point(k)
+          local d = steer.length(px - g.x, py - g.y)
+          if not geometry.blocked(s.world, g.x, g.y, px, py) and (not dmin or d < dmin) then
+            best, dmin = k, d
+          end
+        end
+        resumed = { want = {s.patrol:point(best)}, got = {g.route:point(g:path_index(g.route))},
+          frame = 0 }
+      end
+    end
+    if resumed and not resumed.reached then
+      resumed.frame = resumed.frame + 1
+      if steer.length(g.x - resumed.want[1], g.y - resumed.want[2]) < 1.5 then
+        resumed.reached = resumed.frame
+      end
+    end
+  end
+  local seq = table.concat(states, " -> ")
+  check(seq:find("patrol -> chase -> search -> patrol", 1, true) ~= nil,
+    "scene 5: the guard went " .. seq)
+  check(resumed and resumed.want[1] == resumed.got[1] and resumed.want[2] == resumed.got[2],
+    ("scene 5: back on patrol it heads for the nearest waypoint it sees (%s)"):format(
+      resumed and ("%g, %g"):format(resumed.got[1], resumed.got[2]) or "never resumed"))
+  check(resumed and resumed.reached ~= nil, ("scene 5: ... and reaches it (%s)"):format(
+    resumed and resumed.reached and ("%.1f s"):format(resumed.reached * DT) or "not in time"))
+  local _, steering = g:active_behavior()
+  check(steering == "follow" or steering == "separation" or steering == "avoid_walls",
+    ("scene 5: a patrolling guard is steered by its patrol program (%s)"):format(
+      tostring(steering)))
+end
+
+-- 5. the same seed, the same run
+for _, name in ipairs{ "flock", "chase", "path", "combine", "guard" } do
+  local runs = {}
+  for r = 1, 2 do
+    local s = start(name, name == "flock" and 300 or nil)
+    for f = 1, 120 do
+      if f == 10 then s:click(480, 270) end
+      s:update(DT)
+    end
+    local shots = {}
+    for k, w in ipairs(worlds(s)) do shots[k] = w:snapshot() end
+    runs[r] = table.concat(shots)
+  end
+  check(runs[1] == runs[2] and #runs[1] > 0,
+    ("scene %s: two runs from the same seed end in the same state"):format(name))
 end
 
 print(("%d passed, %d failed"):format(passed, failed))

@@ -100,6 +100,10 @@ void open_agent(lua_State *L);
 void open_path(lua_State *L);
 void open_program(lua_State *L);
 int l_program_new(lua_State *L);
+/* The program at idx (a table to compile or a steer.Program) for agents of
+   `world`, with a reference for the caller. */
+steer_program *program_arg(lua_State *L, int idx, lworld *world,
+                           const char *fname, int argn);
 extern const luaL_Reg program_agent_methods[];
 extern const luaL_Reg program_world_methods[];
 int l_world_new(lua_State *L);

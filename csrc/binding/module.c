@@ -1,6 +1,8 @@
 /* module.c - luaopen_steer_core: the stateless force functions and the
  * constructors. */
+#define _POSIX_C_SOURCE 199309L /* clock_gettime */
 #include <stdlib.h>
+#include <time.h>
 #include "binding.h"
 
 
@@ -160,6 +162,15 @@ static int l_fail_allocations(lua_State *L) {
   return 1;
 }
 
+/* steer.testing.clock() -> seconds on a monotonic clock (for benchmarks:
+   plain Lua has no sub-second wall clock) */
+static int l_clock(lua_State *L) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  lua_pushnumber(L, (lua_Number)t.tv_sec + (lua_Number)t.tv_nsec * 1e-9);
+  return 1;
+}
+
 void new_type(lua_State *L, const char *name) {
   luaL_newmetatable(L, name);
   lua_pushstring(L, name);
@@ -190,9 +201,11 @@ __attribute__((visibility("default"))) int luaopen_steer_core(lua_State *L) {
   lua_setfield(L, -2, "version");
   lua_pushnumber(L, STEER_LIMIT);
   lua_setfield(L, -2, "limit");
-  lua_createtable(L, 0, 1);
+  lua_createtable(L, 0, 2);
   lua_pushcfunction(L, l_fail_allocations);
   lua_setfield(L, -2, "fail_allocations");
+  lua_pushcfunction(L, l_clock);
+  lua_setfield(L, -2, "clock");
   lua_setfield(L, -2, "testing");
   return 1;
 }

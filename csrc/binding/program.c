@@ -326,6 +326,19 @@ static void set_program(lua_State *L, agent_ref *a, steer_program *p) {
   steer_program_release(p); /* the agent holds its own reference */
 }
 
+steer_program *program_arg(lua_State *L, int idx, lworld *world,
+                           const char *fname, int argn) {
+  lprogram *lp = luaL_testudata(L, idx, PROGRAM_MT);
+  if (lp) {
+    if (lp->world && lp->world != world)
+      arg_error(L, fname, argn, "program targets agents of another world");
+    steer_program_retain(lp->p);
+    return lp->p;
+  }
+  compiling c = {L, fname, argn, world, 0, "", 0};
+  return compile(&c, idx);
+}
+
 /* a:set_behaviors(table | steer.Program | nil) */
 static int a_set_behaviors(lua_State *L) {
   agent_ref a = check_agent(L, 1, "set_behaviors", 0);

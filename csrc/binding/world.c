@@ -412,6 +412,111 @@ static int w_ids(lua_State *L) {
   return 2;
 }
 
+/* world:add_many{ x = xs, y = ys, ..., max_speed = 2.5 } [, behaviors]:
+   columns of numbers (arrays of one length, or one number for every
+   agent) for the fields of world:add, n = the array length (or field n);
+   behaviors: a program table or steer.Program for all of them. Checks
+   every value, then adds them all or, out of memory, none. Makes no
+   handles: returns how many agents it added. */
+typedef struct columns {
+  lua_State *L;
+  int spec;             /* the table argument */
+  int is_array[10];     /* per field_keys entry */
+  double fixed[10];     /* the value of a number field */
+} columns;
+
+static double column_value(const columns *c, int f, size_t k) {
+  if (!c->is_array[f]) return c->fixed[f];
+  lua_State *L = c->L;
+  lua_getfield(L, c->spec, field_keys[f]);
+  lua_rawgeti(L, -1, (int)k + 1);
+  double v = lua_tonumber(L, -1);
+  lua_pop(L, 2);
+  return v;
+}
+
+static void column_def(void *ud, size_t k, steer_agent_def *d) {
+  const columns *c = ud;
+  *d = steer_agent_def_default();
+  double *slots[] = {&d->x, &d->y, &d->vx, &d->vy, &d->max_speed,
+                     &d->max_force, &d->radius, &d->wander_radius,
+                     &d->wander_distance, &d->wander_jitter};
+  for (int f = 0; field_keys[f]; f++)
+    if (c->is_array[f] || c->fixed[f] == c->fixed[f]) /* given */
+      *slots[f] = column_value(c, f, k);
+}
+
+static int w_add_many(lua_State *L) {
+  lworld *box = check_world(L, 1, "add_many", 0);
+  if (!lua_istable(L, 2)) type_error(L, 2, "add_many", 1, "table");
+  columns c;
+  c.L = L;
+  c.spec = 2;
+  double n = -1;
+  if (opt_field(L, 2, "n")) n = field_number(L, 1, "add_many", 1, "n");
+  for (int f = 0; field_keys[f]; f++) {
+    c.is_array[f] = 0;
+    c.fixed[f] = 0.0 / 0.0; /* NaN: not given */
+    lua_getfield(L, 2, field_keys[f]);
+    if (lua_istable(L, -1)) {
+      double len = (double)lua_rawlen(L, -1);
+      if (n >= 0 && len != n)
+        arg_error(L, "add_many", 1, "field '%s': %.0f values, expected %.0f",
+                  field_keys[f], len, n);
+      n = len;
+      c.is_array[f] = 1;
+    } else if (!lua_isnil(L, -1)) {
+      c.fixed[f] = field_number(L, f < 4 ? 0 : 1, "add_many", 1, field_keys[f]);
+      continue; /* field_number popped it */
+    }
+    lua_pop(L, 1);
+  }
+  if (n < 0) arg_error(L, "add_many", 1, "give n or columns of values");
+  if (n != (double)(size_t)n || n > 67108864.0) /* 2^26: a world's slots */
+    arg_error(L, "add_many", 1, "field 'n': count out of range, got %.14g", n);
+  /* every value of every column, before anything is added */
+  for (int f = 0; field_keys[f]; f++) {
+    if (!c.is_array[f]) continue;
+    lua_getfield(L, 2, field_keys[f]);
+    for (size_t k = 0; k < (size_t)n; k++) {
+      lua_rawgeti(L, -1, (int)k + 1);
+      char what[64];
+      snprintf(what, sizeof what, "field '%s'[%d]", field_keys[f], (int)k + 1);
+      if (lua_type(L, -1) != LUA_TNUMBER)
+        arg_error(L, "add_many", 1, "%s: number expected, got %s", what,
+                  luaL_typename(L, -1));
+      validate_num(L, lua_tonumber(L, -1), f < 4 ? 0 : 1, "add_many", 1, what);
+      lua_pop(L, 1);
+    }
+    lua_pop(L, 1);
+  }
+  steer_program *p = NULL;
+  if (!lua_isnoneornil(L, 3)) p = program_arg(L, 3, box, "add_many", 2);
+  steer_status s = steer_world_add_many(box->w, (size_t)n, column_def, &c, p,
+                                        NULL);
+  steer_program_release(p);
+  check_status(L, s);
+  lua_pushinteger(L, (lua_Integer)n);
+  return 1;
+}
+
+/* world:velocities([t]) -> {vx1, vy1, ...}, n in the order of positions() */
+static int w_velocities(lua_State *L) {
+  lworld *box = check_world(L, 1, "velocities", 0);
+  const double *vx, *vy;
+  size_t n = steer_world_columns(box->w, NULL, NULL, &vx, &vy);
+  int t = fill_target(L, "velocities", 2 * n);
+  for (size_t i = 0; i < n; i++) {
+    lua_pushnumber(L, vx[i]);
+    lua_rawseti(L, t, (int)(2 * i + 1));
+    lua_pushnumber(L, vy[i]);
+    lua_rawseti(L, t, (int)(2 * i + 2));
+  }
+  truncate(L, t, 2 * n);
+  lua_pushinteger(L, (lua_Integer)n);
+  return 2;
+}
+
 /* world:bounds() -> w, h, wrap; nil for an unbounded world */
 static int w_bounds(lua_State *L) {
   lworld *box = check_world(L, 1, "bounds", 0);
@@ -516,6 +621,8 @@ void open_world(lua_State *L) {
       {"close", w_close},
       {"positions", w_positions},
       {"ids", w_ids},
+      {"velocities", w_velocities},
+      {"add_many", w_add_many},
       {"bounds", w_bounds},
       {NULL, NULL}};
   static const luaL_Reg meta[] = {{"__len", w_len},

@@ -4,6 +4,12 @@
 local gfx = {}
 
 local lg = love.graphics
+local steer = require "steer"
+local has_ffi, ffi = pcall(require, "ffi")
+
+--- Whether crowds are drawn from world:columns() (LuaJIT with steer's FFI
+--- path on; LÖVE's JIT can be off on some platforms).
+gfx.zero_copy = has_ffi and steer.ffi and true or false
 
 gfx.background = {0.07, 0.08, 0.10}
 gfx.colors = {
@@ -61,6 +67,66 @@ function gfx.agents(world, color, size, skip)
   lg.setColor(color)
   for a in world:agents() do
     if not (skip and skip(a)) then gfx.agent(a, size) end
+  end
+end
+
+-- A crowd's triangles in one mesh, refilled each frame; one per world.
+local meshes = setmetatable({}, { __mode = "k" })
+
+local function crowd_mesh(world, n)
+  local m = meshes[world]
+  if m and m.capacity >= n then return m end
+  local capacity = math.max(n, m and m.capacity * 2 or 1024)
+  local data = love.data.newByteData(capacity * 3 * 2 * 4) -- 3 vertices of 2 floats
+  m = {
+    capacity = capacity,
+    data = data,
+    xy = ffi.cast("float *", data.getFFIPointer and data:getFFIPointer() or data:getPointer()),
+    mesh = lg.newMesh({ { "VertexPosition", "float", 2 } }, capacity * 3,
+      "triangles", "stream"),
+  }
+  meshes[world] = m
+  return m
+end
+
+--- Every agent of `world` as gfx.agent draws it, in one draw call. Under
+--- LuaJIT the triangles come straight from the world's arrays
+--- (world:columns(): no per-agent calls); elsewhere this is gfx.agents.
+function gfx.crowd(world, color, size)
+  if not (gfx.zero_copy and world.columns) then return gfx.agents(world, color, size) end
+  local x, y, vx, vy, n = world:columns()
+  if n == 0 then return end
+  local m = crowd_mesh(world, n)
+  local xy, s, w = m.xy, size * 0.5, size * 0.3
+  for i = 0, n - 1 do
+    local px, py, hx, hy = x[i], y[i], vx[i], vy[i]
+    local len = math.sqrt(hx * hx + hy * hy)
+    if len > 1e-3 then hx, hy = hx / len, hy / len else hx, hy = 1, 0 end
+    local bx, by = px - hx * s, py - hy * s -- the middle of the base
+    local k = i * 6
+    xy[k], xy[k + 1] = px + hx * s, py + hy * s
+    xy[k + 2], xy[k + 3] = bx - hy * w, by + hx * w
+    xy[k + 4], xy[k + 5] = bx + hy * w, by - hx * w
+  end
+  m.mesh:setVertices(m.data, 1, n * 3)
+  m.mesh:setDrawRange(1, n * 3)
+  lg.setColor(color)
+  lg.draw(m.mesh)
+end
+
+--- world:step(dt). A steer.debug `view` (optional) is shown, as the force
+--- of each agent it watches, the change of velocity per second the step
+--- gave it: the program's force as the pipeline applied it.
+function gfx.step(world, dt, view)
+  if not view then return world:step(dt) end
+  local before = {}
+  for a in pairs(view.watched) do
+    if a.alive and a:world() == world then before[a] = {a:velocity()} end
+  end
+  world:step(dt)
+  for a, v in pairs(before) do
+    local vx, vy = a:velocity()
+    view:set_force(a, (vx - v[1]) / dt, (vy - v[2]) / dt)
   end
 end
 

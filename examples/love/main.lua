@@ -60,7 +60,6 @@ print("steer " .. steer.version .. ": steer.core from " ..
 
 local sdebug = require "steer.debug"
 local gfx = require "gfx"
-local programs = require "programs"
 
 local scenes = {
   require "scenes.flock",
@@ -71,7 +70,18 @@ local scenes = {
 }
 
 local current, index, paused, debug_on
-local step_ms, step_samples = 0, {}
+
+-- a moving average over the last 30 frames
+local function average()
+  local samples, sum = {}, 0
+  return function(v)
+    samples[#samples + 1] = v
+    sum = sum + v
+    if #samples > 30 then sum = sum - table.remove(samples, 1) end
+    return sum / #samples
+  end
+end
+local step_ms, draw_ms, step_average, draw_average = 0, 0, average(), average()
 
 -- the debug overlay of the current scene on or off
 local function set_debug(on)
@@ -90,7 +100,7 @@ local function load_scene(k, want_debug)
   current.scripted = options.test ~= nil -- no mouse in a test run
   if want_debug == nil then want_debug = scenes[k].debug_default end
   set_debug(want_debug and true or false)
-  step_ms, step_samples = 0, {}
+  step_ms, draw_ms, step_average, draw_average = 0, 0, average(), average()
 end
 
 -- ---- the scripted test run ------------------------------------------------
@@ -118,8 +128,9 @@ local function test_frame()
     local name = ("%s/scene%d-%s.png"):format(options.test, index, which)
     love.graphics.captureScreenshot(function(image)
       save_png(image, name)
-      print(("captured %s (scene %d %s, %d agents, step %.2f ms)"):format(
-        name, index, scenes[index].name, current:count(), step_ms))
+      print(("captured %s (scene %d %s, %d agents, step %.2f ms, draw %.2f ms, frame %.1f ms)")
+        :format(name, index, scenes[index].name, current:count(), step_ms, draw_ms,
+          love.timer.getAverageDelta() * 1000))
       if which == "b" then test.next_scene = true end
     end)
   end
@@ -129,8 +140,8 @@ end
 
 function love.load()
   love.graphics.setBackgroundColor(gfx.background)
-  print("programs: " .. (programs.native(steer.world{}) and "native (world:step)"
-    or "Lua fallback (per-agent methods)"))
+  print("crowds drawn " .. (gfx.zero_copy and "from world:columns() (zero copy)"
+    or "agent by agent (no FFI fast path: JIT off or not LuaJIT)"))
   load_scene(options.only or 1)
 end
 
@@ -151,12 +162,7 @@ function love.update(dt)
   dt = math.min(dt, 1 / 30) -- a slow frame must not tunnel agents through walls
   local t0 = love.timer.getTime()
   current:update(dt)
-  local ms = (love.timer.getTime() - t0) * 1000
-  step_samples[#step_samples + 1] = ms
-  if #step_samples > 30 then table.remove(step_samples, 1) end
-  local sum = 0
-  for _, v in ipairs(step_samples) do sum = sum + v end
-  step_ms = sum / #step_samples
+  step_ms = step_average((love.timer.getTime() - t0) * 1000)
 end
 
 local function hud()
@@ -168,8 +174,8 @@ local function hud()
     names[k] = (k == index and "[" .. s.title .. "]") or s.title
   end
   gfx.text(table.concat(names, "  "), 8, 4)
-  local status = ("agents %d   step %.2f ms   %d FPS%s"):format(current:count(),
-    step_ms, love.timer.getFPS(), paused and "   PAUSED" or "")
+  local status = ("agents %d   step %.2f ms   draw %.2f ms   %d FPS%s"):format(
+    current:count(), step_ms, draw_ms, love.timer.getFPS(), paused and "   PAUSED" or "")
   gfx.text(status, lg.getWidth() - 8 - lg.getFont():getWidth(status), 4)
   local info = current.info and current:info()
   local help = "space pause  d debug  r restart  click add"
@@ -177,7 +183,9 @@ local function hud()
 end
 
 function love.draw()
+  local t0 = love.timer.getTime()
   current:draw()
+  draw_ms = draw_average((love.timer.getTime() - t0) * 1000)
   hud()
   if options.test then test_frame() end
 end

@@ -266,6 +266,11 @@ local testing = {}
 ---@return integer? left how many allocations were left before this call (nil: no limit)
 function testing.fail_allocations(n) end
 
+---Seconds on a monotonic clock (plain Lua has no sub-second wall clock;
+---the benchmarks use it).
+---@return number seconds
+function testing.clock() end
+
 ---The LuaJIT fast path for per-agent calls (`require "steer"` loads it):
 ---the methods and fields used in per-agent loops call the C core through the
 ---FFI. Results and errors are the same either way.
@@ -362,6 +367,34 @@ function World:close() end
 ---@return number[] positions
 ---@return integer n
 function World:positions(into) end
+
+---Every agent's velocity in one call: {vx1, vy1, ...} and the agent count,
+---in the order of world:positions(); `into` is reused when given.
+---@param into? number[]
+---@return number[] velocities
+---@return integer n
+function World:velocities(into) end
+
+---@class steer.AddManySpec
+---@field n? integer how many agents (else the length of the array fields)
+---@field x? number|number[] one number for every agent, or one per agent
+---@field y? number|number[]
+---@field vx? number|number[]
+---@field vy? number|number[]
+---@field max_speed? number|number[]
+---@field max_force? number|number[]
+---@field radius? number|number[]
+---@field wander_radius? number|number[]
+---@field wander_distance? number|number[]
+---@field wander_jitter? number|number[]
+
+---Adds many agents at once from columns of values, all given `behaviors`
+---(a program table or steer.Program) if any. Checks every value first and
+---adds all or none; makes no handles (use world:agents() or world:get).
+---@param spec steer.AddManySpec
+---@param behaviors? table|steer.Program
+---@return integer added
+function World:add_many(spec, behaviors) end
 
 ---The agents' ids in the order of world:positions(); `into` is reused when given.
 ---@param into? integer[]

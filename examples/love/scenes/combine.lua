@@ -2,10 +2,10 @@
 -- worlds side by side; only the way the forces combine differs: weighted,
 -- priority and prioritized_sum. The goal moves between corners every few
 -- seconds (a set_target at decision rate). Each panel counts the agents
--- inside an obstacle and the pairs of agents that overlap.
+-- inside an obstacle and the pairs of agents that overlap; the bottom line
+-- counts which entry won priority's choice (a:active_behavior).
 local steer = require "steer"
 local gfx = require "gfx"
-local programs = require "programs"
 
 local W, H = 38, 58     -- each world, in units; 8 pixels each
 local PANEL = 320       -- pixels per panel
@@ -14,22 +14,28 @@ local GOAL_EVERY = 5    -- seconds
 local GOALS = { {30, 8}, {8, 50}, {30, 50}, {8, 8} }
 local OBSTACLES = { {19, 29, 5}, {9, 18, 3}, {29, 40, 3}, {10, 40, 2.5}, {28, 17, 2.5} }
 local COMBINES = { "weighted", "priority", "prioritized_sum" }
+local FIRST_GOAL = 3    -- the goal the programs are compiled with
 
 local scene = { name = "combine", title = "4 combine", test_click = {100, 420} }
 scene.__index = scene
 
-local function program(combine, goal)
-  return {
+-- one program per combine mode, compiled once; an agent's goal is its own
+-- (set_target gives it its own copy of the program)
+local PROGRAMS = {}
+for _, combine in ipairs(COMBINES) do
+  PROGRAMS[combine] = steer.program{
     combine = combine,
     { "avoid_obstacles", feeler_length = 3, weight = 2 },
     { "separation", radius = 1.5, weight = 12 },
-    { "arrive", target = goal, slowing_radius = 5, tag = "goal" },
+    { "arrive", target = GOALS[FIRST_GOAL], slowing_radius = 5, tag = "goal" },
   }
 end
 
 local function add(panel, x, y)
   local a = panel.world:add{ x = x, y = y, max_speed = 8, max_force = 14, radius = 0.5 }
-  programs.set(a, program(panel.combine, GOALS[panel.goal]))
+  a:set_behaviors(PROGRAMS[panel.combine])
+  local goal = GOALS[panel.goal]
+  if panel.goal ~= FIRST_GOAL then a:set_target("goal", goal[1], goal[2]) end
   return a
 end
 
@@ -46,7 +52,7 @@ function scene.new(rng)
     for _, o in ipairs(OBSTACLES) do
       world:add_obstacle{ x = o[1], y = o[2], radius = o[3] }
     end
-    local panel = { world = world, combine = combine, goal = 3, inside = 0, overlaps = 0,
+    local panel = { world = world, combine = combine, goal = FIRST_GOAL, inside = 0, overlaps = 0,
       cam = gfx.camera(8, (k - 1) * PANEL + (PANEL - W * 8) / 2, 40) }
     for _, p in ipairs(starts) do add(panel, p[1], p[2]) end
     self.panels[k] = panel
@@ -61,9 +67,10 @@ function scene:count()
   return n
 end
 
--- agents inside an obstacle, and pairs closer than the sum of their radii
+-- agents inside an obstacle, pairs closer than the sum of their radii,
+-- and how often each entry won the last combination (priority only)
 local function measure(panel)
-  local inside, overlaps = 0, 0
+  local inside, overlaps, winners = 0, 0, {}
   local obstacles = panel.world:obstacles()
   for a in panel.world:agents() do
     for _, o in ipairs(obstacles) do
@@ -72,8 +79,20 @@ local function measure(panel)
     for b in a:neighbors(2 * a.radius) do
       if b.id > a.id then overlaps = overlaps + 1 end
     end
+    local _, name = a:active_behavior()
+    if name then winners[name] = (winners[name] or 0) + 1 end
   end
-  panel.inside, panel.overlaps = inside, overlaps
+  panel.inside, panel.overlaps, panel.winners = inside, overlaps, winners
+end
+
+function scene:info()
+  for _, panel in ipairs(self.panels) do
+    if panel.combine == "priority" then
+      local w = panel.winners or {}
+      return ("priority's winners: avoid_obstacles %d, separation %d, goal %d"):format(
+        w.avoid_obstacles or 0, w.separation or 0, w.goal or 0)
+    end
+  end
 end
 
 function scene:update(dt)
@@ -83,11 +102,10 @@ function scene:update(dt)
   for _, panel in ipairs(self.panels) do
     if retarget then
       panel.goal = panel.goal % #GOALS + 1
-      for a in panel.world:agents() do
-        programs.set_target(a, "goal", GOALS[panel.goal])
-      end
+      local goal = GOALS[panel.goal]
+      for a in panel.world:agents() do a:set_target("goal", goal[1], goal[2]) end
     end
-    programs.step(panel.world, dt, self.view)
+    gfx.step(panel.world, dt, self.view)
     measure(panel)
   end
 end
@@ -124,7 +142,7 @@ function scene:draw()
     lg.circle("line", g[1], g[2], 1.2, 24)
     lg.line(g[1] - 1.6, g[2], g[1] + 1.6, g[2])
     lg.line(g[1], g[2] - 1.6, g[1], g[2] + 1.6)
-    gfx.agents(panel.world, gfx.colors.boid, 1.2)
+    gfx.crowd(panel.world, gfx.colors.boid, 1.2)
     if self.view then self.view:draw(panel.world) end
     gfx.pop()
     local x = (k - 1) * PANEL + (PANEL - W * 8) / 2

@@ -1,11 +1,10 @@
 -- Scene 5: guards run a small behavior tree. They patrol a loop; on seeing
 -- the player (the mouse; walls block the view) they chase, search where
 -- the player was last seen, then go back to the patrol. Each leaf only
--- switches the guard's steering program, at decision rate; world:step
--- runs the programs.
+-- switches the guard's steering program (compiled once) or retargets it,
+-- at decision rate; world:step runs the programs.
 local steer = require "steer"
 local gfx = require "gfx"
-local programs = require "programs"
 local geometry = require "geometry"
 
 local W, H = 96, 54   -- world units; 10 pixels each
@@ -23,7 +22,11 @@ scene.__index = scene
 local WALLS = {
   {30, 0, 30, 20}, {30, 34, 30, 54}, {62, 14, 62, 40}, {44, 27, 56, 27},
 }
-local PATROL = { {12, 10}, {46, 8}, {80, 10}, {84, 44}, {46, 46}, {12, 44}, loop = true }
+-- the loop crosses no wall: it passes the gap at x = 30 both ways
+local PATROL = {
+  {12, 10}, {12, 44}, {24, 30}, {38, 30}, {52, 42}, {82, 46}, {84, 10}, {52, 10},
+  {38, 24}, {24, 24}, loop = true,
+}
 
 -- ---- a tiny behavior tree -------------------------------------------------
 -- A node is a function(guard, scene) returning true (succeeded or still
@@ -49,12 +52,11 @@ local function sequence(...)
 end
 
 -- switches the guard's program only when the state changes
-local function set_state(g, s, state, program)
-  if g.state ~= state then
-    g.state = state
-    programs.set(g, program)
-    g.max_speed = state == "chase" and 12 or 7
-  end
+local function set_state(g, state, program)
+  if g.state == state then return false end
+  g.state = state
+  g:set_behaviors(program)
+  g.max_speed = state == "chase" and 12 or 7
   return true
 end
 
@@ -75,21 +77,16 @@ local function sees_player(g, s)
 end
 
 local function chase(g, s)
-  return set_state(g, s, "chase", {
-    combine = "priority",
-    { "avoid_walls", feeler_length = 2.5 },
-    { "pursue", target = s.player, tag = "chase" },
-  })
+  set_state(g, "chase", s.programs.chase)
+  return true
 end
 
 local function remembers(g) return g.last_seen ~= nil end
 
 local function search(g, s)
-  set_state(g, s, "search", {
-    combine = "priority",
-    { "avoid_walls", feeler_length = 2.5 },
-    { "arrive", target = g.last_seen, slowing_radius = 4 },
-  })
+  if set_state(g, "search", s.programs.search) then
+    g:set_target("spot", g.last_seen[1], g.last_seen[2])
+  end
   if steer.length(g.x - g.last_seen[1], g.y - g.last_seen[2]) < 2 then
     g.search_left = g.search_left - s.dt
     if g.search_left <= 0 then g.last_seen = nil end
@@ -97,15 +94,21 @@ local function search(g, s)
   return true
 end
 
+-- the patrol resumes at the nearest waypoint the guard can see: its route
+-- is the loop starting there (a program follows a path from its start)
 local function patrol(g, s)
-  -- following resumes at the waypoint the guard was heading for: the
-  -- first stretch of it is the way back to the route
-  return set_state(g, s, "patrol", {
-    combine = "priority",
-    { "avoid_walls", feeler_length = 2.5 },
-    { "separation", radius = 2 },
-    { "follow", path = s.patrol, arrival_radius = 1.5 },
-  })
+  if g.state ~= "patrol" then
+    local best, dmin = 1, math.huge
+    for k, p in ipairs(PATROL) do
+      local d = steer.length(p[1] - g.x, p[2] - g.y)
+      if d < dmin and not geometry.blocked(s.world, g.x, g.y, p[1], p[2]) then
+        best, dmin = k, d
+      end
+    end
+    g.route = s.routes[best]
+    set_state(g, "patrol", s.programs.patrol[best])
+  end
+  return true
 end
 
 local BRAIN = selector(
@@ -123,6 +126,30 @@ function scene:add_guard(x, y)
   return g
 end
 
+-- The scene's programs, compiled once: chase and search (retargeted with
+-- set_target), and one patrol per waypoint the loop can start from.
+local function compile(self)
+  -- wall avoidance pushes by how far the feeler overshoots (at most 2.5):
+  -- weighted up, it can stop a guard at full speed before the wall
+  local avoid = { "avoid_walls", feeler_length = 2.5, weight = 8 }
+  self.programs = {
+    chase = steer.program{ combine = "priority", avoid,
+      { "pursue", target = self.player, tag = "quarry" } },
+    search = steer.program{ combine = "priority", avoid,
+      { "arrive", target = PATROL[1], slowing_radius = 4, tag = "spot" } },
+    patrol = {},
+  }
+  self.routes = {}
+  for k = 1, #PATROL do
+    local points = { loop = true }
+    for i = 0, #PATROL - 1 do points[#points + 1] = PATROL[(k - 1 + i) % #PATROL + 1] end
+    self.routes[k] = steer.path(points)
+    self.programs.patrol[k] = steer.program{ combine = "priority", avoid,
+      { "separation", radius = 2 },
+      { "follow", path = self.routes[k], arrival_radius = 1.5 } }
+  end
+end
+
 function scene.new(rng)
   local self = setmetatable({}, scene)
   self.cam = gfx.camera(10, 0, 0)
@@ -132,6 +159,7 @@ function scene.new(rng)
   end
   self.patrol = steer.path(PATROL)
   self.player = self.world:add{ x = 70, y = 30, radius = 0.8, max_speed = 1e3 }
+  compile(self)
   self.guards = {}
   self.time = 0
   self.dt = 0
@@ -142,9 +170,12 @@ end
 
 function scene:count() return #self.world end
 
+-- the state of the first guard, and which entry of its program steers it
 function scene:info()
   local g = self.guards[1]
-  return ("guard 1: %s   caught %d"):format(g.state, self.caught)
+  local _, steering = g:active_behavior()
+  return ("guard 1: %s, steered by %s   caught %d"):format(g.state,
+    steering or "-", self.caught)
 end
 
 -- the player follows the mouse; in a test run (or with the mouse outside
@@ -167,11 +198,15 @@ function scene:update(dt)
   p.vx, p.vy = vx, vy
   for _, g in ipairs(self.guards) do
     BRAIN(g, self)
-    -- the debug view shows where a chasing guard predicts the player
+    -- the debug view shows where a chasing guard predicts the player,
+    -- and the route a patrolling one follows
     local opts = self.view and self.view.watched[g]
-    if opts then opts.pursue = g.state == "chase" and p or nil end
+    if opts then
+      opts.pursue = g.state == "chase" and p or nil
+      opts.path = g.state == "patrol" and g.route or nil
+    end
   end
-  programs.step(self.world, dt, self.view)
+  gfx.step(self.world, dt, self.view)
   for _, g in ipairs(self.guards) do
     local touching = steer.length(g.x - p.x, g.y - p.y) < g.radius + p.radius
     if touching and not g.touching then self.caught = self.caught + 1 end
@@ -184,7 +219,7 @@ function scene:click(sx, sy)
 end
 
 function scene:watch(g)
-  self.view:watch(g, { path = self.patrol, feeler_length = 2.5, arrival_radius = 1.5 })
+  self.view:watch(g, { path = g.route, feeler_length = 2.5, arrival_radius = 1.5 })
 end
 
 function scene:set_debug(view)
