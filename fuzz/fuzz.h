@@ -15,12 +15,11 @@
 #include <string.h>
 #include "../csrc/steer.h"
 
-/* Open findings - core bugs whose fixes are proposed in
-   /work/notes/patches/fuzz2-*.patch but have not landed - are kept out of
-   the inputs, so that make fuzz-c passes meanwhile, unless the harness is
-   built with -DFUZZ_STRICT (make fuzz-c FUZZ_CFLAGS=-DFUZZ_STRICT).
-   fuzz/README.md lists them. The findings that AVOID_OPEN_FINDINGS used to
-   avoid (thin worlds, subnormal clamp ratios) are fixed: always fuzzed. */
+/* Open findings - core bugs whose fixes are proposed in /work/notes/patches
+   but have not landed - are kept out of the inputs (test `if (!STRICT)`),
+   so that make fuzz-c passes meanwhile, unless the harness is built with
+   -DFUZZ_STRICT (make fuzz-c FUZZ_CFLAGS=-DFUZZ_STRICT). fuzz/README.md
+   lists them; none is open now. */
 #ifdef FUZZ_STRICT
 #define STRICT 1
 #else
@@ -320,22 +319,11 @@ static void dump_snapshot(const bytes *b) {
   fclose(f);
 }
 
-static int refuse(void *ud, const void *src, size_t n) {
-  (void)ud;
-  (void)src;
-  (void)n;
-  return 1;
-}
-
 /* A snapshot that must succeed: the allocators are held off. */
 static bytes snapshot_of(harness *h, steer_world *w) {
   bytes b;
   memset(&b, 0, sizeof b);
   pause_alloc(h);
-  /* finding fuzz2-03: a snapshot that sorts the world numbers its paths
-     and programs in the order from before the sort; one that is refused
-     sorts it first */
-  if (!STRICT) steer_world_snapshot(w, refuse, NULL);
   steer_status s = steer_world_snapshot(w, bytes_write, &b);
   resume_alloc(h);
   CHECK(s == STEER_OK, "snapshot failed: %d", (int)s);

@@ -80,8 +80,7 @@ static double smoothing(reader *r) {
   case 0: return -1;
   case 1: return some[u8(r) % 7];
   case 2: return u8(r) / 255.0;
-  default: /* any negative: none (finding fuzz2-01: only -1 round-trips) */
-    return STRICT ? -positive(r) : -1;
+  default: return -positive(r); /* any negative: none */
   }
 }
 
@@ -607,28 +606,6 @@ static void check_step(harness *h, const expectation *x) {
   }
 }
 
-/* Finding fuzz2-02: a streamed step whose flocking takes the grid cursor
-   (a torus under 4 cells wide or high, or a radius wider than a cell but
-   not taller) can read a row that has moved already. Until the fix lands,
-   such worlds are not compared with a buffered twin. */
-static int stream_hazard(const harness *h) {
-  if (STRICT || !h->mode) return 0;
-  double nx = axis_cells(h->def.width, h->def.cell_size);
-  double ny = axis_cells(h->def.height, h->def.cell_size);
-  if (nx * ny > 4194304) return 0; /* hashed: never streams */
-  double inv_x = fmin(nx / h->def.width, 1e150);
-  int narrow = h->mode == 1 && (nx < 4 || ny < 4);
-  for (size_t i = 0; i < steer_world_count(h->w); i++) {
-    const steer_program *p = steer_agent_program(h->w, i);
-    double reach = 0;
-    for (size_t k = 0; p && k < steer_program_count(p); k++)
-      if (steer_program_entry(p, k)->behavior >= STEER_SEPARATION)
-        reach = fmax(reach, steer_program_entry(p, k)->radius);
-    if (reach > 0 && (narrow || reach * inv_x > 1)) return 1;
-  }
-  return 0;
-}
-
 /* One step, compared with a buffered twin when `twin`; checks the stats
    and that every speed is within max_speed (per-agent checks follow in
    check_world, or here for crowds). */
@@ -636,7 +613,7 @@ static void step_world(harness *h, double dt, int twin) {
   size_t n = steer_world_count(h->w);
   size_t programs = programs_in(h->w);
   uint64_t before = state_digest(h->w);
-  steer_world *c = twin && !stream_hazard(h) ? buffered_twin(h) : NULL;
+  steer_world *c = twin ? buffered_twin(h) : NULL;
   expectation x[MAX_AGENTS];
   expect_step(h, dt, x);
   steer_status s = steer_world_step(h->w, dt);
