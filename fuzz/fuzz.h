@@ -121,6 +121,7 @@ static void *test_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
     free(ptr);
     return NULL;
   }
+  if (nsize > ((size_t)1 << 30)) return NULL; /* as a real machine would */
   if (a->odds && !a->paused) {
     a->rng = a->rng * 1103515245u + 12345u;
     if ((a->rng >> 16) % a->odds == 0) return NULL;

@@ -98,8 +98,8 @@ static void run(const uint8_t *data, size_t size, int threads, harness *h) {
       break;
     }
     switch (op % 16) {
-    case 0:
-    case 1: op_add(&r, h); break;
+    case 0: op_add(&r, h); break;
+    case 1: (u8(&r) & 3) ? op_add(&r, h) : op_add_many(&r, h); break;
     case 2: op_remove(&r, h); break;
     case 3: op_set(&r, h); break;
     case 4: op_query(&r, h); break;

@@ -654,3 +654,107 @@ static void op_step(reader *r, harness *h) {
   double dt = positive(r);
   step_world(h, dt, u8(r) & 1);
 }
+
+/* ---- adding many agents at once --------------------------------------- */
+
+typedef struct many {
+  steer_agent_def d[MAX_AGENTS];
+  int calls[MAX_AGENTS];
+  size_t n;
+} many;
+
+static void many_def(void *ud, size_t k, steer_agent_def *out) {
+  many *m = ud;
+  CHECK(k < m->n, "add_many asks for definition %zu of %zu", k, m->n);
+  m->calls[k]++;
+  *out = m->d[k];
+}
+
+/* Is agent i as definition d made it? */
+static int made_from(const harness *h, size_t i, const steer_agent_def *d) {
+  steer_vec2 want = contain(h, (steer_vec2){d->x, d->y});
+  steer_vec2 at = steer_agent_position(h->w, i), v = steer_agent_velocity(h->w, i);
+  return at.x == want.x && at.y == want.y && v.x == d->vx && v.y == d->vy &&
+         steer_agent_get(h->w, i, STEER_MAX_SPEED) == d->max_speed &&
+         steer_agent_get(h->w, i, STEER_MAX_FORCE) == d->max_force &&
+         steer_agent_get(h->w, i, STEER_RADIUS) == d->radius &&
+         steer_agent_get(h->w, i, STEER_WANDER_RADIUS) == d->wander_radius &&
+         steer_agent_get(h->w, i, STEER_WANDER_DISTANCE) == d->wander_distance &&
+         steer_agent_get(h->w, i, STEER_WANDER_JITTER) == d->wander_jitter;
+}
+
+/* steer_world_add_many: all or none (STEER_ENOMEM changes nothing, also for
+   counts no world can hold), each agent as defined and given the program,
+   with fresh bookkeeping. */
+static void op_add_many(reader *r, harness *h) {
+  static many m; /* large: off the stack */
+  uint8_t how = u8(r);
+  size_t n = how == 0xFF   ? SIZE_MAX - u8(r)
+             : how == 0xFE ? (size_t)1 << (24 + u8(r) % 32) /* > 1 GiB */
+                           : how % (MAX_AGENTS - h->n + 1);
+  size_t slot = u8(r) % (SLOTS + 1);
+  steer_program *p = slot < SLOTS ? h->progs[slot] : NULL;
+  steer_program *shadow = slot < SLOTS ? h->shadows[slot] : NULL;
+  memset(&m, 0, sizeof m);
+  m.n = n < MAX_AGENTS ? n : MAX_AGENTS;
+  for (size_t k = 0; k < m.n; k++) m.d[k] = decode_agent(r);
+  steer_id ids[MAX_AGENTS];
+  int with_ids = u8(r) & 1;
+  size_t count = steer_world_count(h->w);
+  uint64_t before = state_digest(h->w);
+  steer_status s =
+      steer_world_add_many(h->w, n, many_def, &m, p, with_ids ? ids : NULL);
+  if (s != STEER_OK) {
+    CHECK(s == STEER_ENOMEM && (n > MAX_AGENTS || failing(h)),
+          "add_many of %zu: %d", n, (int)s);
+    CHECK(steer_world_count(h->w) == count && state_digest(h->w) == before,
+          "a failed add_many changed the world");
+    return;
+  }
+  CHECK(n <= MAX_AGENTS, "add_many of %zu agents succeeded", n);
+  CHECK(steer_world_count(h->w) == count + n, "add_many count");
+  if (!with_ids) { /* the new ones: live ids the mirror does not know */
+    size_t found = 0;
+    for (steer_id id = steer_world_next_id(h->w, 0); id;
+         id = steer_world_next_id(h->w, id)) {
+      int known = 0;
+      for (size_t k = 0; k < h->n; k++) known |= h->ag[k].id == id;
+      if (!known) ids[found++] = id;
+    }
+    CHECK(found == n, "add_many: %zu new ids for %zu agents", found, n);
+    /* iteration is by slot, not by order of adding: match by definition */
+    for (size_t k = 0; k < n; k++) {
+      size_t q = k;
+      while (q < n && !made_from(h, index_of(h, ids[q]), &m.d[k])) q++;
+      CHECK(q < n, "add_many: no agent for definition %zu", k);
+      steer_id t = ids[k];
+      ids[k] = ids[q];
+      ids[q] = t;
+    }
+  }
+  for (size_t k = 0; k < n; k++) {
+    CHECK(m.calls[k] >= 1 && m.calls[k] <= 2, "definition %zu asked %d times",
+          k, m.calls[k]);
+    for (size_t q = 0; q < h->n; q++) CHECK(h->ag[q].id != ids[k], "id reused");
+    for (size_t q = 0; q < h->ndead; q++)
+      CHECK(h->dead[q] != ids[k], "dead id reused");
+    size_t i = index_of(h, ids[k]);
+    const steer_agent_def *d = &m.d[k];
+    CHECK(made_from(h, i, d), "add_many: agent %zu differs from its definition",
+          k);
+    CHECK(steer_agent_program(h->w, i) == p &&
+              steer_agent_active_entry(h->w, i) == -1,
+          "add_many: agent %zu has not the program", k);
+    mirror a;
+    memset(&a, 0, sizeof a);
+    a.id = ids[k];
+    a.mf_high = d->max_force;
+    if (shadow) {
+      steer_program_retain(shadow);
+      a.shadow = shadow;
+      known_state fresh = {1, 0, {0, 0}, -1, 0, {0, 0}};
+      a.st = fresh;
+    }
+    h->ag[h->n++] = a;
+  }
+}

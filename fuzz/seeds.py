@@ -106,6 +106,20 @@ class Seed:
         self.n += 1
         self.agent_prog.append(None)
 
+    def add_many(self, agents, slot=None, ids=True, huge=False):
+        """steer_world_add_many of agents [(x, y, vx, vy)], all given
+        program slot (None: none); huge: a count no world can hold."""
+        self.op(1)
+        self.b += u8(0) + (u8(0xFE) + u8(0) if huge else u8(len(agents)))
+        self.b += u8(4 if slot is None else slot)
+        for x, y, vx, vy in (agents if not huge else [(0, 0, 0, 0)] * 48):
+            self.b += u8(15) + num(x) + num(y) + num(vx) + num(vy)
+        self.b += u8(1 if ids else 0)
+        if not huge:
+            self.n += len(agents)
+            self.agent_prog += [None if slot is None else self.progs[slot]] * \
+                len(agents)
+
     def remove(self, k):
         """Removes mirror agent k (the last one takes its place)."""
         self.op(2)
@@ -421,6 +435,22 @@ def seeds():
         s.step(0.25)
     s.snapshot_continue(3, 0.25)
     out['seed-prog-stream'] = s.bytes()
+
+    # many agents at once, with a program, with and without their ids
+    s = Seed(2, 60, 40, cell=4, seed=31)
+    s.add_many([(1, 1, 0, 0)], ids=False)
+    s.program(0, WEIGHTED, [s.entry(SEPARATION, radius=3),
+                            s.entry(SEEK, ('point', 30, 20))])
+    s.program(1, PRIORITY, [s.entry(AVOID_WALLS, feeler=2),
+                            s.entry(WANDER)], smoothing=0.5)
+    s.add_many([(5 + 3 * k, 10 + k, 1, 0) for k in range(10)], slot=0)
+    s.add_many([(40 - 2 * k, 30, 0, -1) for k in range(8)], slot=1, ids=False)
+    s.add_many([], huge=True)
+    s.remove(3)
+    s.add_many([(20, 20, 0, 0), (20, 20, 0, 0)], slot=0)  # twins, reused slot
+    s.step(0.5)
+    s.step(0.5)
+    out['seed-prog-many'] = s.bytes()
 
     # agent targets across the rows of a dense torus: these steps must not
     # stream (a row would read targets that already moved), the twin agrees;

@@ -131,8 +131,8 @@ static void check_query(const harness *h, double x, double y, double r,
 
 /* ---- operations ------------------------------------------------------------ */
 
-static void op_add(reader *r, harness *h) {
-  if (h->n >= MAX_AGENTS) return;
+/* An agent definition: each field default or drawn. */
+static steer_agent_def decode_agent(reader *r) {
   steer_agent_def d = steer_agent_def_default();
   uint8_t mask = u8(r);
   if (mask & 1) d.x = num(r);
@@ -147,6 +147,12 @@ static void op_add(reader *r, harness *h) {
     d.wander_distance = nonneg(r);
     d.wander_jitter = nonneg(r);
   }
+  return d;
+}
+
+static void op_add(reader *r, harness *h) {
+  if (h->n >= MAX_AGENTS) return;
+  steer_agent_def d = decode_agent(r);
   steer_id id = 0;
   steer_status s = steer_world_add(h->w, &d, &id);
   if (s == STEER_ENOMEM) {
