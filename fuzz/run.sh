@@ -8,6 +8,14 @@ cd "$(dirname "$0")/.." || exit 1
 seconds=${1:-60}
 bin=build/fuzz/fuzz_core
 [ -x "$bin" ] || { echo "missing $bin (make build/fuzz/fuzz_core)"; echo "0 passed, 1 failed"; exit 1; }
+# the harness includes fuzz/*.h, which an older mk/sanitize.mk does not list
+for h in fuzz/*.h; do
+  if [ "$h" -nt "$bin" ]; then
+    echo "$bin is older than $h: rm $bin and make it again"
+    echo "0 passed, 1 failed"
+    exit 1
+  fi
+done
 passed=0
 failed=0
 for f in fuzz/corpus/*; do
@@ -23,11 +31,13 @@ done
 echo "== replayed the seed corpus: $passed passed, $failed failed"
 mkdir -p fuzz/corpus-run
 echo "== fuzzing for $seconds s"
+# crowds (4096 agents, run twice) are slow: their energy is scaled down
 "$bin" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
+  -entropic_scale_per_exec_time=1 \
   -artifact_prefix=build/fuzz/ -print_final_stats=1 fuzz/corpus-run fuzz/corpus \
   >build/fuzz/session.log 2>&1
 rc=$?
-grep -E 'runtime error|check failed|^  [a-z]|ERROR|Test unit written|Done [0-9]+ runs|stat::number_of_executed_units' \
+grep -E 'runtime error|check failed|^  [a-z]|ERROR|Test unit written|Done [0-9]+ runs|stat::number_of_executed_units|stat::average_exec_per_sec' \
   build/fuzz/session.log | head -20
 if [ "$rc" -eq 0 ]; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
 echo "$passed passed, $failed failed"

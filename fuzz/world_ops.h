@@ -1,0 +1,519 @@
+/* world_ops.h - agents, fields, queries, single behaviors, obstacles,
+ * walls, paths and the stateless functions, each against an oracle, and
+ * the checks run after every operation (part of fuzz_core.c). */
+
+/* ---- checks ------------------------------------------------------------------ */
+
+static const char *field_names[] = {
+    "x", "y", "vx", "vy", "max_speed", "max_force", "radius", "wander_radius",
+    "wander_distance", "wander_jitter", "wander_angle"};
+
+/* Every field finite, the position inside the world (def's bounds). */
+static void check_agent_in(const steer_world *w, const steer_world_def *def,
+                           size_t i) {
+  for (int f = 0; f < STEER_FIELD_COUNT; f++) {
+    double v = steer_agent_get(w, i, (steer_field)f);
+    CHECK(isfinite(v), "agent %zu field %s = %g", i, field_names[f], v);
+  }
+  steer_vec2 p = steer_agent_position(w, i);
+  switch (world_mode(def)) {
+  case 1:
+    CHECK(p.x >= 0 && p.x < def->width && p.y >= 0 && p.y < def->height,
+          "agent %zu at (%.17g, %.17g) outside the torus %g x %g", i, p.x, p.y,
+          def->width, def->height);
+    break;
+  case 2:
+    CHECK(p.x >= 0 && p.x <= def->width && p.y >= 0 && p.y <= def->height,
+          "agent %zu at (%.17g, %.17g) outside the box", i, p.x, p.y);
+    break;
+  default:
+    CHECK(fabs(p.x) <= STEER_LIMIT && fabs(p.y) <= STEER_LIMIT,
+          "agent %zu at (%g, %g) beyond the limit", i, p.x, p.y);
+  }
+}
+
+/* The program bookkeeping any agent exposes is consistent. */
+static void check_program_view(const steer_world *w, size_t i) {
+  const steer_program *p = steer_agent_program(w, i);
+  long active = steer_agent_active_entry(w, i);
+  CHECK(active >= -1 && (!p ? active == -1 : active < (long)steer_program_count(p)),
+        "agent %zu: active entry %ld", i, active);
+  size_t k;
+  const steer_path *path = steer_agent_path(w, i, NULL, &k);
+  if (path)
+    CHECK(k < steer_path_count(path), "agent %zu: waypoint %zu of %zu", i, k,
+          steer_path_count(path));
+  else
+    CHECK(k == 0, "agent %zu: waypoint %zu without a path", i, k);
+}
+
+/* The mirror and the world agree: count, ids, iteration, every field,
+   every program (and the programs shared with others stay unchanged). */
+static void check_world(const harness *h) {
+  CHECK(steer_world_count(h->w) == h->n, "count %zu, mirror %zu",
+        steer_world_count(h->w), h->n);
+  for (size_t k = 0; k < h->n; k++) {
+    long i = steer_world_index(h->w, h->ag[k].id);
+    CHECK(i >= 0 && (size_t)i < h->n, "live id %llu has no index",
+          (unsigned long long)h->ag[k].id);
+    CHECK(steer_world_id_at(h->w, (size_t)i) == h->ag[k].id, "id round trip");
+    const steer_program *p = steer_agent_program(h->w, (size_t)i);
+    const steer_program *want = h->ag[k].shadow;
+    CHECK((p == NULL) == (want == NULL), "agent %zu has %s program", (size_t)i,
+          p ? "an unexpected" : "lost its");
+    if (p)
+      CHECK(steer_program_equal(p, want), "agent %zu: program changed",
+            (size_t)i);
+    CHECK(steer_agent_get(h->w, (size_t)i, STEER_MAX_FORCE) <= h->ag[k].mf_high,
+          "mirror max_force");
+  }
+  for (size_t k = 0; k < h->ndead; k++)
+    CHECK(steer_world_index(h->w, h->dead[k]) < 0, "removed id still live");
+  size_t seen = 0;
+  for (steer_id id = steer_world_next_id(h->w, 0); id;
+       id = steer_world_next_id(h->w, id)) {
+    CHECK(steer_world_index(h->w, id) >= 0, "iteration yields a dead id");
+    CHECK(++seen <= h->n, "iteration yields more ids than agents");
+  }
+  CHECK(seen == h->n, "iteration yields %zu of %zu agents", seen, h->n);
+  const double *x, *y, *vx, *vy;
+  CHECK(steer_world_columns(h->w, &x, &y, &vx, &vy) == h->n, "columns count");
+  for (size_t i = 0; i < h->n; i++) {
+    check_agent_in(h->w, &h->def, i);
+    check_program_view(h->w, i);
+    steer_vec2 p = steer_agent_position(h->w, i), v = steer_agent_velocity(h->w, i);
+    CHECK(x[i] == p.x && y[i] == p.y && vx[i] == v.x && vy[i] == v.y,
+          "columns differ from agent %zu", i);
+  }
+  CHECK(steer_world_memory(h->w) > 0, "world memory");
+  for (int s = 0; s < SLOTS; s++)
+    if (h->progs[s])
+      CHECK(steer_program_equal(h->progs[s], h->shadows[s]),
+            "shared program %d changed", s);
+}
+
+/* ---- queries against brute force ---------------------------------------- */
+
+typedef struct found {
+  unsigned char hit[MAX_AGENTS];
+  size_t count;
+} found;
+
+static int visit(void *ud, size_t index) {
+  found *f = ud;
+  CHECK(index < MAX_AGENTS, "query visits index %zu", index);
+  CHECK(!f->hit[index], "query visits index %zu twice", index);
+  f->hit[index] = 1;
+  f->count++;
+  return 0;
+}
+
+static void check_query(const harness *h, double x, double y, double r,
+                        long exclude) {
+  found got;
+  memset(&got, 0, sizeof got);
+  steer_world_query(h->w, x, y, r, exclude, visit, &got);
+  steer_vec2 q = {x, y};
+  if (h->mode == 1) {
+    q.x = wrap_coord(x, h->def.width);
+    q.y = wrap_coord(y, h->def.height);
+  }
+  double r2 = r * r;
+  for (size_t i = 0; i < h->n; i++) {
+    steer_vec2 d = steer_world_offset(h->w, q, steer_agent_position(h->w, i));
+    int want = (long)i != exclude && d.x * d.x + d.y * d.y <= r2;
+    steer_vec2 p = steer_agent_position(h->w, i);
+    CHECK(want == got.hit[i],
+          "query (%.17g, %.17g, r %.17g) %s agent %zu at (%.17g, %.17g), mode %d",
+          x, y, r, want ? "misses" : "wrongly yields", i, p.x, p.y, h->mode);
+  }
+}
+
+/* ---- operations ------------------------------------------------------------ */
+
+/* An agent definition: each field default or drawn. */
+static steer_agent_def decode_agent(reader *r) {
+  steer_agent_def d = steer_agent_def_default();
+  uint8_t mask = u8(r);
+  if (mask & 1) d.x = num(r);
+  if (mask & 2) d.y = num(r);
+  if (mask & 4) d.vx = num(r);
+  if (mask & 8) d.vy = num(r);
+  if (mask & 16) d.max_speed = nonneg(r);
+  if (mask & 32) d.max_force = nonneg(r);
+  if (mask & 64) d.radius = nonneg(r);
+  if (mask & 128) { /* custom wander: the agent gets its cold state now */
+    d.wander_radius = nonneg(r);
+    d.wander_distance = nonneg(r);
+    d.wander_jitter = nonneg(r);
+  }
+  return d;
+}
+
+static void op_add(reader *r, harness *h) {
+  if (h->n >= MAX_AGENTS) return;
+  steer_agent_def d = decode_agent(r);
+  steer_id id = 0;
+  steer_status s = steer_world_add(h->w, &d, &id);
+  if (s == STEER_ENOMEM) {
+    /* check_world() after the operation: nothing changed */
+    CHECK(h->a->odds != 0, "ENOMEM without a failing allocator");
+    return;
+  }
+  CHECK(s == STEER_OK && id != 0, "add failed: %d", (int)s);
+  for (size_t k = 0; k < h->n; k++) CHECK(h->ag[k].id != id, "id reused");
+  for (size_t k = 0; k < h->ndead; k++) CHECK(h->dead[k] != id, "dead id reused");
+  long i = steer_world_index(h->w, id);
+  CHECK(i >= 0 && steer_agent_program(h->w, (size_t)i) == NULL &&
+            steer_agent_active_entry(h->w, (size_t)i) == -1,
+        "a new agent has a program");
+  mirror m;
+  memset(&m, 0, sizeof m);
+  m.id = id;
+  m.mf_high = d.max_force;
+  h->ag[h->n++] = m;
+}
+
+static void op_remove(reader *r, harness *h) {
+  if (h->n == 0 || (u8(r) & 3) == 0) {
+    /* a stale or made-up id must be refused without a trace */
+    steer_id id = h->ndead ? h->dead[u8(r) % h->ndead] : (steer_id)u32(r) + 1;
+    if (steer_world_index(h->w, id) < 0)
+      CHECK(steer_world_remove(h->w, id) == STEER_EINVAL, "stale remove accepted");
+    return;
+  }
+  size_t k = u8(r) % h->n;
+  steer_id id = h->ag[k].id;
+  CHECK(steer_world_remove(h->w, id) == STEER_OK, "remove of a live id failed");
+  steer_program_release(h->ag[k].shadow);
+  h->ag[k] = h->ag[--h->n];
+  h->dead[h->ndead < 8 ? h->ndead++ : (size_t)(u8(r) % 8)] = id;
+}
+
+static void op_set(reader *r, harness *h) {
+  if (h->n == 0) return;
+  size_t i = pick(r, h);
+  steer_field f = (steer_field)(u8(r) % STEER_FIELD_COUNT);
+  double v = (f <= STEER_VY || f == STEER_WANDER_ANGLE) ? num(r) : nonneg(r);
+  if (steer_agent_set(h->w, i, f, v) != STEER_OK) return; /* ENOMEM */
+  double back = steer_agent_get(h->w, i, f);
+  if (f == STEER_X || f == STEER_Y) {
+    double e = f == STEER_X ? h->def.width : h->def.height;
+    double want = h->mode == 1   ? wrap_coord(v, e)
+                  : h->mode == 2 ? fmin(fmax(v, 0), e)
+                                 : v;
+    CHECK(back == want || (want == 0 && back == 0), "set %d to %.17g reads %.17g",
+          (int)f, v, back);
+  } else {
+    CHECK(back == v, "field %d set to %.17g reads %.17g", (int)f, v, back);
+  }
+  if (f == STEER_MAX_FORCE) {
+    mirror *m = mirror_of(h, i);
+    m->mf_high = fmax(m->mf_high, v);
+  }
+}
+
+static void op_query(reader *r, harness *h) {
+  double x, y;
+  if (h->n && (u8(r) & 1)) {
+    steer_vec2 p = steer_agent_position(h->w, pick(r, h));
+    x = p.x + num(r) * 1e-3;
+    y = p.y + num(r) * 1e-3;
+    if (fabs(x) > STEER_LIMIT) x = p.x;
+    if (fabs(y) > STEER_LIMIT) y = p.y;
+  } else {
+    x = num(r);
+    y = num(r);
+  }
+  double radius = nonneg(r);
+  long exclude = h->n && (u8(r) & 1) ? (long)pick(r, h) : -1;
+  check_query(h, x, y, radius, exclude);
+}
+
+static void op_apply(reader *r, harness *h) {
+  if (h->n == 0) return;
+  size_t i = pick(r, h);
+  steer_vec2 f = {num(r), num(r)};
+  double dt = positive(r);
+  steer_agent_apply(h->w, i, f, dt);
+  check_agent_in(h->w, &h->def, i);
+  steer_vec2 v = steer_agent_velocity(h->w, i);
+  check_bound("apply velocity", v, steer_agent_get(h->w, i, STEER_MAX_SPEED));
+}
+
+static steer_vec2 point(reader *r, const harness *h) {
+  if (h->n && (u8(r) & 1)) return steer_agent_position(h->w, pick(r, h));
+  steer_vec2 t = {num(r), num(r)};
+  return t;
+}
+
+static void op_behavior(reader *r, harness *h) {
+  if (h->n == 0) return;
+  size_t i = pick(r, h);
+  double mf = steer_agent_get(h->w, i, STEER_MAX_FORCE);
+  steer_vec2 f = {0, 0};
+  steer_status s;
+  switch (u8(r) % 13) {
+  case 0: check_bound("seek", steer_agent_seek(h->w, i, point(r, h)), mf); break;
+  case 1: {
+    steer_vec2 t = point(r, h);
+    double panic = (u8(r) & 1) ? nonneg(r) : -1;
+    check_bound("flee", steer_agent_flee(h->w, i, t, panic), mf);
+    break;
+  }
+  case 2: {
+    steer_vec2 t = point(r, h);
+    check_bound("arrive", steer_agent_arrive(h->w, i, t, nonneg(r)), mf);
+    break;
+  }
+  case 3: check_bound("pursue", steer_agent_pursue(h->w, i, pick(r, h)), mf); break;
+  case 4: check_bound("evade", steer_agent_evade(h->w, i, pick(r, h)), mf); break;
+  case 5:
+    s = steer_agent_wander(h->w, i, &f);
+    if (s == STEER_OK) CHECK(finite2(f), "wander (%g, %g)", f.x, f.y);
+    break;
+  case 6:
+    check_bound("avoid_obstacles", steer_agent_avoid_obstacles(h->w, i, nonneg(r)), mf);
+    break;
+  case 7: {
+    double feeler = nonneg(r);
+    check_bound("avoid_walls", steer_agent_avoid_walls(h->w, i, feeler), feeler);
+    break;
+  }
+  case 8:
+    f = steer_agent_separation(h->w, i, nonneg(r));
+    CHECK(finite2(f), "separation (%g, %g)", f.x, f.y);
+    break;
+  case 9:
+    f = steer_agent_alignment(h->w, i, nonneg(r));
+    CHECK(finite2(f), "alignment (%g, %g)", f.x, f.y);
+    break;
+  case 10:
+    f = steer_agent_cohesion(h->w, i, nonneg(r));
+    CHECK(finite2(f), "cohesion (%g, %g)", f.x, f.y);
+    break;
+  case 11: {
+    steer_path *p = h->paths[u8(r) % SLOTS];
+    if (!p) break;
+    double arrival = nonneg(r), slowing = nonneg(r);
+    s = steer_agent_follow(h->w, i, p, arrival, slowing, &f);
+    if (s == STEER_OK) {
+      check_bound("follow", f, mf);
+      size_t k;
+      CHECK(steer_agent_path(h->w, i, NULL, &k) == p && k < steer_path_count(p),
+            "follow progress %zu", k);
+    }
+    break;
+  }
+  default:
+    steer_agent_seed(h->w, i, u32(r));
+    break;
+  }
+}
+
+/* ---- the LuaJIT FFI entry points (flat.c) ---------------------------------- */
+
+/* An id that is live, removed or made up. */
+static steer_id any_id(reader *r, const harness *h) {
+  uint8_t how = u8(r);
+  if (h->n && how % 4) return h->ag[u8(r) % h->n].id;
+  if (h->ndead && how % 4 == 0 && (how & 4)) return h->dead[u8(r) % h->ndead];
+  return (steer_id)u64(r);
+}
+
+/* By id: a stale one is refused with 1 and out untouched; a live one
+   answers exactly as the function by index. */
+static void op_flat(reader *r, harness *h) {
+  steer_id id = any_id(r, h);
+  long i = steer_world_index(h->w, id);
+  size_t j = (size_t)i; /* when live */
+  double out[2] = {NAN, NAN};
+  steer_vec2 want = {NAN, NAN};
+  int status, compare = 1, live = i >= 0;
+  switch (u8(r) % 10) {
+  case 0: {
+    double x = num(r), y = num(r);
+    status = steer_flat_seek(h->w, id, x, y, out);
+    if (live) want = steer_agent_seek(h->w, (size_t)i, (steer_vec2){x, y});
+    break;
+  }
+  case 1: {
+    double x = num(r), y = num(r), panic = num(r);
+    status = steer_flat_flee(h->w, id, x, y, panic, out);
+    if (live) want = steer_agent_flee(h->w, (size_t)i, (steer_vec2){x, y}, panic);
+    break;
+  }
+  case 2: {
+    double x = num(r), y = num(r), slowing = nonneg(r);
+    status = steer_flat_arrive(h->w, id, x, y, slowing, out);
+    if (live)
+      want = steer_agent_arrive(h->w, (size_t)i, (steer_vec2){x, y}, slowing);
+    break;
+  }
+  case 3: {
+    steer_id target = any_id(r, h);
+    long t = steer_world_index(h->w, target);
+    int evade = u8(r) & 1;
+    status = steer_flat_pursue(h->w, id, target, evade, out);
+    live = live && t >= 0;
+    if (live)
+      want = evade ? steer_agent_evade(h->w, (size_t)i, (size_t)t)
+                   : steer_agent_pursue(h->w, (size_t)i, (size_t)t);
+    break;
+  }
+  case 4: /* advances the generator: no second opinion */
+    status = steer_flat_wander(h->w, id, out);
+    compare = 0;
+    if (live && status == 2) return; /* out of memory, nothing changed */
+    if (live) CHECK(isfinite(out[0]) && isfinite(out[1]), "flat wander");
+    break;
+  case 5: {
+    int rule = STEER_SEPARATION + u8(r) % 3;
+    double radius = nonneg(r);
+    status = steer_flat_flock(h->w, id, rule, radius, out);
+    if (live)
+      want = rule == STEER_SEPARATION  ? steer_agent_separation(h->w, j, radius)
+             : rule == STEER_ALIGNMENT ? steer_agent_alignment(h->w, j, radius)
+                                       : steer_agent_cohesion(h->w, j, radius);
+    break;
+  }
+  case 6: {
+    int walls = u8(r) & 1;
+    double feeler = nonneg(r);
+    status = steer_flat_avoid(h->w, id, walls, feeler, out);
+    if (live)
+      want = walls ? steer_agent_avoid_walls(h->w, (size_t)i, feeler)
+                   : steer_agent_avoid_obstacles(h->w, (size_t)i, feeler);
+    break;
+  }
+  case 7: { /* check_world follows */
+    double fx = num(r), fy = num(r), dt = positive(r);
+    status = steer_flat_apply(h->w, id, fx, fy, dt);
+    compare = 0;
+    break;
+  }
+  case 8: {
+    static const int pseudo[] = {STEER_FLAT_SPEED, STEER_FLAT_HEADING,
+                                 STEER_FLAT_POSITION, STEER_FLAT_VELOCITY};
+    int k = u8(r) % (STEER_FIELD_COUNT + 4);
+    int field = k < STEER_FIELD_COUNT ? k : pseudo[k - STEER_FIELD_COUNT];
+    status = steer_flat_get(h->w, id, field, out);
+    if (!live) break;
+    steer_vec2 p = steer_agent_position(h->w, (size_t)i);
+    steer_vec2 v = steer_agent_velocity(h->w, (size_t)i);
+    if (field == STEER_FLAT_POSITION) want = p;
+    else if (field == STEER_FLAT_VELOCITY) want = v;
+    else {
+      want.x = field == STEER_FLAT_SPEED     ? steer_length(v)
+               : field == STEER_FLAT_HEADING ? atan2(v.y, v.x)
+                                             : steer_agent_get(h->w, j, k);
+      want.y = out[1] = 0; /* one number only */
+    }
+    break;
+  }
+  default: {
+    steer_field f = (steer_field)(u8(r) % STEER_FIELD_COUNT);
+    double v = (f <= STEER_VY || f == STEER_WANDER_ANGLE) ? num(r) : nonneg(r);
+    status = steer_flat_set(h->w, id, (int)f, v);
+    compare = 0;
+    if (live && status == 0 && f == STEER_MAX_FORCE) {
+      mirror *m = mirror_of(h, (size_t)i);
+      m->mf_high = fmax(m->mf_high, v);
+    }
+    if (live && status == 0 && f != STEER_X && f != STEER_Y)
+      CHECK(steer_agent_get(h->w, (size_t)i, f) == v, "flat set %d", (int)f);
+    if (live && status == 2) return; /* out of memory, nothing changed */
+  }
+  }
+  if (!live) {
+    CHECK(status == 1 && isnan(out[0]) && isnan(out[1]),
+          "flat call on a stale id: status %d", status);
+    return;
+  }
+  CHECK(status == 0, "flat call on a live id: status %d", status);
+  if (compare)
+    CHECK(out[0] == want.x && out[1] == want.y,
+          "flat call gives (%.17g, %.17g), by index (%.17g, %.17g)", out[0],
+          out[1], want.x, want.y);
+}
+
+static void op_obstacle(reader *r, harness *h) {
+  size_t number;
+  uint8_t what = u8(r) % 4;
+  if (what == 0) {
+    double x = num(r), y = num(r);
+    if (steer_world_add_obstacle(h->w, x, y, nonneg(r), &number) == STEER_OK)
+      CHECK(number == ++h->obstacles, "obstacle number %zu", number);
+  } else if (what == 1) {
+    steer_vec2 p = {num(r), num(r)}, q = {num(r), num(r)};
+    if (steer_world_add_wall(h->w, p, q, &number) == STEER_OK)
+      CHECK(number == ++h->walls, "wall number %zu", number);
+  } else if (what == 2) {
+    steer_world_clear_obstacles(h->w);
+    h->obstacles = 0;
+  } else {
+    steer_world_clear_walls(h->w);
+    h->walls = 0;
+  }
+  CHECK(steer_world_obstacle_count(h->w) == h->obstacles, "obstacle count");
+  CHECK(steer_world_wall_count(h->w) == h->walls, "wall count");
+}
+
+static void op_path(reader *r, harness *h) {
+  steer_vec2 pts[MAX_PATH_POINTS];
+  size_t n = 1 + u8(r) % MAX_PATH_POINTS;
+  for (size_t k = 0; k < n; k++) {
+    pts[k].x = num(r);
+    pts[k].y = num(r);
+  }
+  steer_path *p = steer_path_create(pts, n, u8(r) & 1);
+  if (!p) {
+    CHECK(global_alloc.odds != 0, "path_create failed without a failing allocator");
+    return;
+  }
+  size_t slot = u8(r) % SLOTS;
+  /* agents following it and programs aiming at it keep it alive */
+  steer_path_release(h->paths[slot]);
+  h->paths[slot] = p;
+}
+
+/* The stateless functions on domain values, and the vector helpers on any
+   finite double at all. */
+static void op_stateless(reader *r) {
+  steer_vec2 p = {num(r), num(r)}, v = {num(r), num(r)}, t = {num(r), num(r)};
+  steer_vec2 tv = {num(r), num(r)};
+  double ms = nonneg(r), mf = nonneg(r), sr = nonneg(r);
+  check_bound("steer_seek", steer_seek(p, v, t, ms, mf), mf);
+  check_bound("steer_flee", steer_flee(p, v, t, ms, mf), mf);
+  check_bound("steer_arrive", steer_arrive(p, v, t, ms, mf, sr), mf);
+  check_bound("steer_pursue", steer_pursue(p, v, t, tv, ms, mf), mf);
+  check_bound("steer_evade", steer_evade(p, v, t, tv, ms, mf), mf);
+  CHECK(finite2(steer_lerp(p, v, num(r))), "lerp");
+  CHECK(finite2(steer_wander_force(v, num(r), nonneg(r), nonneg(r))), "wander force");
+
+  steer_vec2 forces[6];
+  double weights[6];
+  size_t n = u8(r) % 7;
+  for (size_t k = 0; k < n; k++) {
+    forces[k].x = num(r);
+    forces[k].y = num(r);
+    weights[k] = num(r);
+  }
+  check_bound("steer_weighted", steer_weighted(mf, forces, weights, n), mf);
+  check_bound("steer_priority", steer_priority(mf, forces, n), mf);
+  check_bound("steer_prioritized_sum", steer_prioritized_sum(mf, forces, n), mf);
+
+  steer_vec2 pp = p, vv = v;
+  steer_integrate(&pp, &vv, t, ms, mf, positive(r));
+  CHECK(finite2(pp) && finite2(vv), "integrate");
+
+  /* beyond the domain: any finite double */
+  steer_vec2 any = {raw_double(r), raw_double(r)};
+  double max = fabs(raw_double(r));
+  if (isfinite(any.x) && isfinite(any.y) && isfinite(max)) {
+    CHECK(!isnan(steer_length(any)), "steer_length NaN");
+    steer_vec2 nrm = steer_normalize(any), cl = steer_clamp(any, max);
+    CHECK(!isnan(nrm.x) && !isnan(nrm.y), "steer_normalize NaN");
+    CHECK(!isnan(cl.x) && !isnan(cl.y), "steer_clamp NaN");
+  }
+}
