@@ -16,7 +16,8 @@ FUZZ_CALLS ?= 1000000
 FUZZ_SEED ?=
 FUZZ_SECONDS ?= 60
 FUZZ_CC ?= clang
-# -DAVOID_OPEN_FINDINGS keeps the harness off findings not fixed yet
+# open findings are kept out of the harness's inputs; -DFUZZ_STRICT fuzzes
+# them too (fuzz/README.md)
 FUZZ_CFLAGS ?=
 
 # what `make check` runs: the suite under ASan/UBSan and valgrind, 100,000
