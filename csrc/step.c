@@ -15,7 +15,7 @@
 #include "world.h"
 
 /* below this many agents one thread beats waking the others */
-#define THREADED_MIN_AGENTS 2048
+#define THREADED_MIN_AGENTS 512
 
 typedef struct band {
   size_t r0, r1;            /* rows [r0, r1) */
