@@ -194,7 +194,7 @@ print("interpreters: " .. first_line("lua5.4 -v") .. " | " .. first_line("luajit
 local cflags = os.getenv("BENCH_CFLAGS") or "-O2"
 print("C: " .. first_line("${CC:-cc} --version") .. ", " .. cflags .. " (and " .. cflags
   .. " -ffp-contract=off for the reference)")
-print("rates are agent-updates per CPU second of the timed steps (median of the rounds); 'x (d)' = CPU time / (d)'s"
+print("rates are agent-updates per wall-clock second of the timed steps (median of the rounds); 'x (d)' = wall time / (d)'s"
   .. " in the same round, median; 'spread' = (max - min) / median of the rates;")
 if MODE == "full" then
   print("rounds: 7 at N <= 1000, 5 at N <= 10000, else 3; at N >= 100000 the slow contestants ((a0), (b))"

@@ -14,8 +14,10 @@
 #include "vec.h"
 #include "world.h"
 
-/* below this many agents one thread beats waking the others */
-#define THREADED_MIN_AGENTS 512
+/* below this many agents one thread beats waking the others (make bench: a
+   second thread loses at 1,000-2,000 agents, breaks even at 4,000, gains
+   from 10,000) */
+#define THREADED_MIN_AGENTS 4096
 
 typedef struct band {
   size_t r0, r1;            /* rows [r0, r1) */

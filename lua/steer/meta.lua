@@ -38,6 +38,8 @@ local steer = {}
 ---@field seed? integer seeds every agent's random generator (default 1)
 ---@field bounds? number[] `{w, h}`: positions clamped into [0, w] x [0, h], or wrapped with `wrap`
 ---@field wrap? boolean with bounds: a torus, positions wrap into [0, w) x [0, h) and distances use the shortest wrapped offset
+---@field capacity? integer agents to reserve room for (0..2^26, default 0): a world that knows its size never reallocates while it fills
+---@field threads? integer threads world:step may use (1..64, default 1); only steps of 4096 agents or more are split, and results are bit-identical for any count
 
 ---Fields of `world:add`; any other string key becomes the agent's own data.
 ---@class steer.AgentDef
