@@ -57,7 +57,8 @@
   } while (0)
 
 /* Every span; in the one holding the pair itself, candidates i and i + 1
-   leave out the lane that is that agent. */
+   leave out the lane that is that agent (a lone agent in both lanes leaves
+   out candidate i). */
 #define PAIR_WALK(shared)                                                     \
   for (int k = 0; k < n; k++) {                                               \
     __m128d sx = _mm_set1_pd(spans[k].sx), sy = _mm_set1_pd(spans[k].sy);     \
@@ -68,9 +69,11 @@
       continue;                                                               \
     }                                                                         \
     PAIR_RANGE(from, i, shared);                                              \
-    PAIR_TAKE(i, SHIFT_SX, SHIFT_SY, NOT_FIRST, shared);                      \
-    PAIR_TAKE(i + 1, SHIFT_SX, SHIFT_SY, NOT_SECOND, shared);                 \
-    PAIR_RANGE(i + 2, to, shared);                                            \
+    if (!lone) {                                                              \
+      PAIR_TAKE(i, SHIFT_SX, SHIFT_SY, NOT_FIRST, shared);                    \
+      PAIR_TAKE(i + 1, SHIFT_SX, SHIFT_SY, NOT_SECOND, shared);               \
+    }                                                                         \
+    PAIR_RANGE(i + 2 - lone, to, shared);                                     \
   }
 
 static double lane(__m128d v, int l) {
@@ -79,19 +82,29 @@ static double lane(__m128d v, int l) {
   return out[l];
 }
 
-/* Sums for agents i and i + 1 (same cell, same rules) over the spans;
-   returns the candidates per agent. */
-static size_t gather_pair(const steer_world *w, size_t i,
+/* Agents i and i + 1, or agent i alone in both lanes (lone): the lone
+   agents of a sparse crowd then take the branch-free walk too. */
+static __m128d load2(const double *a, int lone) {
+  return lone ? _mm_load1_pd(a) : _mm_loadu_pd(a);
+}
+
+/* The flocking sums of agents i (lane 0) and i + 1 (lane 1). */
+typedef struct pair_sums {
+  __m128d sepx, sepy, velx, vely, offx, offy, sepn, alin, cohn;
+} pair_sums;
+
+/* Sums for agents i and i + 1 (same cell, same rules), or i alone, over
+   the spans; returns the candidates per agent. */
+static size_t gather_pair(const steer_world *w, size_t i, int lone,
                           const flock_rules *q, const flock_span *spans,
-                          int n, flock_sums out[2]) {
+                          int n, pair_sums *out) {
   const double *x = w->x, *y = w->y, *vx = w->vx, *vy = w->vy;
-  __m128d px = _mm_set_pd(x[i + 1], x[i]), py = _mm_set_pd(y[i + 1], y[i]);
+  __m128d px = load2(x + i, lone), py = load2(y + i, lone);
   __m128d sep_hi = _mm_set1_pd(q->sep_hi), sep_lo = _mm_set1_pd(q->sep_lo);
   __m128d ali2 = _mm_set1_pd(q->ali2), coh2 = _mm_set1_pd(q->coh2);
   __m128d one = _mm_set1_pd(1);
   __m128d sepx = _mm_setzero_pd(), sepy = sepx, velx = sepx, vely = sepx,
           offx = sepx, offy = sepx, sepn = sepx, alin = sepx, cohn = sepx;
-  /* lane 0 is agent i, lane 1 agent i + 1 */
   __m128d all = _mm_cmpeq_pd(one, one);
   __m128d not_first = _mm_unpackhi_pd(sepx, all);  /* {0, all ones} */
   __m128d not_second = _mm_unpacklo_pd(all, sepx); /* {all ones, 0} */
@@ -101,17 +114,92 @@ static size_t gather_pair(const steer_world *w, size_t i,
   } else {
     PAIR_WALK(0)
   }
+  pair_sums r = {sepx, sepy, velx, vely, offx, offy, sepn, alin, cohn};
+  *out = r;
   size_t len = 0;
   for (int k = 0; k < n; k++) len += spans[k].to - spans[k].from;
-  for (int l = 0; l < 2; l++) {
-    out[l].sep = v2(lane(sepx, l), lane(sepy, l));
-    out[l].vel = v2(lane(velx, l), lane(vely, l));
-    out[l].off = v2(lane(offx, l), lane(offy, l));
-    out[l].sep_n = (size_t)lane(sepn, l);
-    out[l].ali_n = (size_t)lane(alin, l);
-    out[l].coh_n = (size_t)lane(cohn, l);
-  }
   return len - 1; /* not itself */
+}
+
+static flock_sums lane_sums(const pair_sums *p, int l) {
+  flock_sums s;
+  s.sep = v2(lane(p->sepx, l), lane(p->sepy, l));
+  s.vel = v2(lane(p->velx, l), lane(p->vely, l));
+  s.off = v2(lane(p->offx, l), lane(p->offy, l));
+  s.sep_n = (size_t)lane(p->sepn, l);
+  s.ali_n = (size_t)lane(p->alin, l);
+  s.coh_n = (size_t)lane(p->cohn, l);
+  return s;
+}
+
+/* a where mask, else b */
+static __m128d pick(__m128d mask, __m128d a, __m128d b) {
+  return _mm_or_pd(_mm_and_pd(mask, a), _mm_andnot_pd(mask, b));
+}
+
+/* pure_flock_force for agents i and i + 1 at once, operation for
+   operation, while their numbers stay where v2_normalize and v2_clamp take
+   a plain square root; 0 (nothing written) when a lane needs one of their
+   rare branches (hypot, a subnormal ratio). A force is mostly divisions
+   and square roots: two per instruction halve their cost. */
+static int pair_flock_force(const steer_world *w, size_t i, int lone,
+                            const steer_program *p, const pair_sums *s,
+                            steer_vec2 *out) {
+  __m128d zero = _mm_setzero_pd();
+  __m128d vx = load2(w->vx + i, lone), vy = load2(w->vy + i, lone);
+  __m128d fx = zero, fy = zero;
+  __m128d rare = zero; /* lanes that need the scalar code */
+  for (size_t k = 0; k < p->count; k++) {
+    const steer_entry *e = &p->entries[k];
+    __m128d rx, ry;
+    if (e->behavior == STEER_SEPARATION) { /* sep / n, or 0 */
+      __m128d has = _mm_cmpgt_pd(s->sepn, zero);
+      rx = _mm_and_pd(has, _mm_div_pd(s->sepx, s->sepn));
+      ry = _mm_and_pd(has, _mm_div_pd(s->sepy, s->sepn));
+    } else if (e->behavior == STEER_ALIGNMENT) { /* vel / n - v, or 0 */
+      __m128d has = _mm_cmpgt_pd(s->alin, zero);
+      rx = _mm_and_pd(has, _mm_sub_pd(_mm_div_pd(s->velx, s->alin), vx));
+      ry = _mm_and_pd(has, _mm_sub_pd(_mm_div_pd(s->vely, s->alin), vy));
+    } else { /* normalize(off / n) * max_speed - v, or 0 */
+      __m128d has = _mm_cmpgt_pd(s->cohn, zero);
+      __m128d cx = _mm_div_pd(s->offx, s->cohn);
+      __m128d cy = _mm_div_pd(s->offy, s->cohn);
+      __m128d l2 = _mm_add_pd(_mm_mul_pd(cx, cx), _mm_mul_pd(cy, cy));
+      __m128d l = _mm_sqrt_pd(l2);
+      __m128d unit = _mm_and_pd(_mm_cmpge_pd(l2, _mm_set1_pd(1e-12)),
+                                _mm_cmpgt_pd(l, _mm_set1_pd(STEER_EPSILON)));
+      __m128d huge = _mm_cmpge_pd(l2, _mm_set1_pd(1e300));
+      rare = _mm_or_pd(rare, _mm_and_pd(has, huge));
+      __m128d speed = load2(w->max_speed + i, lone);
+      __m128d dx = _mm_and_pd(unit, _mm_mul_pd(_mm_div_pd(cx, l), speed));
+      __m128d dy = _mm_and_pd(unit, _mm_mul_pd(_mm_div_pd(cy, l), speed));
+      rx = _mm_and_pd(has, _mm_sub_pd(dx, vx));
+      ry = _mm_and_pd(has, _mm_sub_pd(dy, vy));
+    }
+    __m128d weight = _mm_set1_pd(e->weight);
+    fx = _mm_add_pd(fx, _mm_mul_pd(rx, weight));
+    fy = _mm_add_pd(fy, _mm_mul_pd(ry, weight));
+  }
+  /* v2_clamp(f, max_force) */
+  __m128d max = load2(w->max_force + i, lone);
+  __m128d l2 = _mm_add_pd(_mm_mul_pd(fx, fx), _mm_mul_pd(fy, fy));
+  __m128d m2 = _mm_mul_pd(max, max);
+  __m128d moving = _mm_or_pd(_mm_cmpneq_pd(fx, zero), _mm_cmpneq_pd(fy, zero));
+  __m128d plain = _mm_and_pd(
+      _mm_cmpgt_pd(l2, _mm_set1_pd(1e-290)),
+      _mm_and_pd(_mm_cmplt_pd(l2, _mm_set1_pd(1e300)),
+                 _mm_cmplt_pd(m2, _mm_set1_pd(1e300))));
+  __m128d cut = _mm_and_pd(moving, _mm_cmpgt_pd(l2, m2));
+  __m128d ratio = _mm_div_pd(max, _mm_sqrt_pd(l2));
+  __m128d tiny = _mm_cmplt_pd(ratio, _mm_set1_pd(2.2250738585072014e-308));
+  rare = _mm_or_pd(rare, _mm_andnot_pd(plain, moving));
+  rare = _mm_or_pd(rare, _mm_and_pd(cut, tiny));
+  if (_mm_movemask_pd(rare)) return 0;
+  fx = pick(cut, _mm_mul_pd(fx, ratio), fx);
+  fy = pick(cut, _mm_mul_pd(fy, ratio), fy);
+  out[0] = v2(lane(fx, 0), lane(fy, 0));
+  if (!lone) out[1] = v2(lane(fx, 1), lane(fy, 1));
+  return 1;
 }
 #endif
 
@@ -138,6 +226,50 @@ static steer_vec2 pure_flock_force(const steer_world *w, size_t i,
   return v2_clamp(f, w->max_force[i]);
 }
 
+/* The SIMD width the kernel uses: 2 (SSE2) or 1. */
+#if defined(__SSE2__)
+#define NARROW_WIDTH 2
+#else
+#define NARROW_WIDTH 1
+#endif
+static int simd_width;
+
+static int best_width(void) {
+  return NARROW_WIDTH;
+}
+
+int crowd_simd_width(void) {
+  if (!simd_width) simd_width = best_width();
+  return simd_width;
+}
+
+int steer_set_simd(int width) {
+  int best = best_width();
+  simd_width = width <= 0 || width >= best ? best : width >= 2 ? 2 : 1;
+  return simd_width;
+}
+
+/* An agent whose program the kernel cannot walk. */
+static void general_force(steer_world *w, size_t i, double dt,
+                          steer_vec2 *forces, size_t base,
+                          steer_stats *stats) {
+  const steer_program *p = w->program[i];
+  forces[i - base] = p ? program_force(w, i, dt, NULL, stats) : v2(0, 0);
+  stats->programs += p != NULL;
+}
+
+/* An agent's force from the sums the kernel gathered for it. */
+static void flock_force(steer_world *w, size_t i, const steer_program *p,
+                        const flock_sums *s, size_t candidates, double dt,
+                        steer_vec2 *forces, size_t base,
+                        steer_stats *stats) {
+  forces[i - base] = p->pure_flock ? pure_flock_force(w, i, p, s)
+                                   : program_force(w, i, dt, s, stats);
+  stats->programs++;
+  stats->candidates += candidates;
+  stats->neighbors += s->sep_n + s->ali_n + s->coh_n;
+}
+
 void crowd_cell_forces(steer_world *w, size_t b, double dt,
                        steer_vec2 *forces, size_t base, steer_stats *stats) {
   const steer_grid *g = &w->grid;
@@ -154,32 +286,36 @@ void crowd_cell_forces(steer_world *w, size_t b, double dt,
       known = p;
       known_walkable = walkable(w, p);
     }
-    if (!known_walkable) { /* the general path */
-      forces[i - base] = p ? program_force(w, i, dt, NULL, stats) : v2(0, 0);
-      stats->programs += p != NULL;
+    if (!known_walkable) {
+      general_force(w, i, dt, forces, base, stats);
       i++;
       continue;
     }
-    flock_sums s[2];
-    size_t candidates;
-    int took = 1;
 #if defined(__SSE2__)
-    if (i + 1 < to && w->program[i + 1] == p) {
-      candidates = gather_pair(w, i, &p->flock, spans, n, s);
-      took = 2;
-    } else
+    if (simd_width >= 2) {
+      int lone = !(i + 1 < to && w->program[i + 1] == p), took = 2 - lone;
+      pair_sums ps;
+      size_t candidates = gather_pair(w, i, lone, &p->flock, spans, n, &ps);
+      if (p->pure_flock &&
+          pair_flock_force(w, i, lone, p, &ps, forces + (i - base))) {
+        __m128d found = _mm_add_pd(_mm_add_pd(ps.sepn, ps.alin), ps.cohn);
+        stats->programs += (size_t)took;
+        stats->candidates += (size_t)took * candidates;
+        stats->neighbors += (size_t)lane(found, 0);
+        if (!lone) stats->neighbors += (size_t)lane(found, 1);
+        i += (size_t)took;
+        continue;
+      }
+      for (int l = 0; l < took; l++, i++) {
+        flock_sums s = lane_sums(&ps, l);
+        flock_force(w, i, p, &s, candidates, dt, forces, base, stats);
+      }
+      continue;
+    }
 #endif
-    {
-      flock_sums zero = {{0, 0}, {0, 0}, {0, 0}, 0, 0, 0};
-      s[0] = zero;
-      candidates = flock_span_walk(w, i, &p->flock, spans, n, &s[0]);
-    }
-    for (int l = 0; l < took; l++, i++) {
-      forces[i - base] = p->pure_flock ? pure_flock_force(w, i, p, &s[l])
-                                       : program_force(w, i, dt, &s[l], stats);
-      stats->candidates += candidates;
-      stats->neighbors += s[l].sep_n + s[l].ali_n + s[l].coh_n;
-    }
-    stats->programs += (size_t)took;
+    flock_sums s = {{0, 0}, {0, 0}, {0, 0}, 0, 0, 0};
+    size_t candidates = flock_span_walk(w, i, &p->flock, spans, n, &s);
+    flock_force(w, i, p, &s, candidates, dt, forces, base, stats);
+    i++;
   }
 }

@@ -179,6 +179,12 @@ typedef enum steer_field {
 /// (NULL restores malloc/realloc/free). Set it before creating anything.
 STEER_API void steer_set_allocator(steer_alloc_fn alloc, void *ud);
 
+/// How many agents world steps walk at once in one SIMD register: 2 (SSE2, on
+/// x86-64) or 1; 0 or more than the build offers picks the widest available. Returns the width now used. Results are bit-identical whatever the
+/// width (up to the sign of a zero): this is for tests and comparisons. Set it
+/// while no world is stepping.
+STEER_API int steer_set_simd(int width);
+
 STEER_API steer_world_def steer_world_def_default(void);
 STEER_API steer_agent_def steer_agent_def_default(void);
 

@@ -36,12 +36,16 @@ typedef struct step_job {
 
 static void integrate(steer_world *w, size_t from, size_t to,
                       const steer_vec2 *forces, double dt) {
+  int wrap = w->grid.mode == GRID_WRAP;
+  double width = w->def.width, height = w->def.height;
   for (size_t i = from; i < to; i++) {
     steer_vec2 p = world_pos(w, i), v = world_vel(w, i);
     v2_integrate(&p, &v, forces[i - from], w->max_speed[i], w->max_force[i],
                  dt);
     if (w->grid.mode == GRID_CLAMP) world_stop_at_edges(w, &p, &v);
-    p = world_contain(w, p);
+    /* on a torus most agents stay inside: world_contain would keep them */
+    if (!wrap || !(p.x >= 0 && p.x < width && p.y >= 0 && p.y < height))
+      p = world_contain(w, p);
     w->x[i] = p.x;
     w->y[i] = p.y;
     w->vx[i] = v.x;
@@ -210,6 +214,7 @@ steer_status steer_world_step(steer_world *w, double dt) {
     job.stats[k] = zero;
   }
   if (streamed) {
+    crowd_simd_width(); /* chosen here, before the threads read it */
     place_bands(&job);
     run(&job, streamed_forces);
     run(&job, streamed_edges);

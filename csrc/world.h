@@ -210,6 +210,9 @@ static inline steer_vec2 flock_cohesion_force(const steer_world *w, size_t i,
    entries as usual. */
 void crowd_cell_forces(steer_world *w, size_t b, double dt,
                        steer_vec2 *forces, size_t base, steer_stats *stats);
+/* The kernel's SIMD width (steer_set_simd), chosen on the first call:
+   call it before a step's threads start. */
+int crowd_simd_width(void);
 
 /* Obstacle avoidance whose reach is obstacle + agent radius + extra. */
 steer_vec2 avoid_obstacles(const steer_world *w, size_t i,

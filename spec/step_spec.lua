@@ -334,3 +334,90 @@ describe("threads", function()
       support.error_of(steer.world, { threads = 0 }))
   end)
 end)
+
+describe("the crowd kernel", function()
+  -- World steps walk flocking agents two at a time in SIMD registers and
+  -- combine pure flocking programs two at a time; the result must be the
+  -- scalar walk's, bit for bit, at every width and on every path.
+  local function crowd(opts)
+    local side = opts.side
+    local world = steer.world{ bounds = { side, side }, wrap = true, seed = 9,
+                               cell_size = opts.cell }
+    local r = opts.radius
+    local flock = steer.program{ { "separation", radius = r * 0.3, weight = 1.5 },
+      { "alignment", radius = r }, { "cohesion", radius = r, weight = 0.8 } }
+    local narrow = steer.program{ { "cohesion", radius = r * 0.5 },
+      { "separation", radius = r }, { "alignment", radius = r * 0.7 } }
+    local mixed = steer.program{ { "separation", radius = r }, { "wander", weight = 0.1 } }
+    local agents = {}
+    for k = 1, opts.n do
+      local s = opts.speed
+      local a = world:add{ x = (k * 7.31 * side / 400) % side, y = (k * 3.77 * side / 400) % side,
+        vx = s * math.cos(k), vy = s * math.sin(k), max_speed = s * (1 + k % 3),
+        max_force = opts.forces[k % 4 + 1] }
+      a:set_behaviors(k % 7 == 0 and narrow or k % 11 == 0 and mixed or flock)
+      agents[k] = a
+    end
+    return world, agents, flock
+  end
+
+  local function run(width, buffered, opts)
+    steer.testing.simd(width)
+    local world, agents, flock = crowd(opts)
+    -- a zero-weighted extra entry: an agent target makes the step buffered
+    -- (every force by the scalar path), a point target keeps it streamed
+    local extra = buffered and { "pursue", target = agents[2], weight = 0 }
+      or { "seek", target = { 0, 0 }, weight = 0 }
+    local last = agents[#agents]
+    last:set_behaviors{ { "separation", radius = opts.radius * 0.3, weight = 1.5 },
+      { "alignment", radius = opts.radius }, { "cohesion", radius = opts.radius, weight = 0.8 }, extra }
+    for _ = 1, 8 do world:step(0.1) end
+    steer.testing.simd()
+    local state = {}
+    for k, a in ipairs(agents) do
+      support.all_finite(a.x, a.y, a.vx, a.vy)
+      state[k] = { a.x, a.y, a.vx, a.vy }
+    end
+    return state, world:stats()
+  end
+
+  -- the first agent whose state differs, or nil
+  local function first_difference(s1, s2)
+    for k = 1, #s1 do
+      for f = 1, 4 do
+        if s1[k][f] ~= s2[k][f] then return ("agent %d field %d: %.17g vs %.17g"):format(k, f, s1[k][f], s2[k][f]) end
+      end
+    end
+  end
+
+  -- forces: max_force by k % 4; the huge and tiny crowds reach v2_clamp's
+  -- and v2_normalize's rare branches (m2 >= 1e300, l2 <= 1e-290, a
+  -- subnormal ratio), which the paired code leaves to the scalar code
+  local scales = {
+    { name = "ordinary numbers", n = 3000, side = 220, cell = 5, radius = 5, speed = 1.5,
+      forces = { 0, 4, 8, 12 } },
+    { name = "huge numbers", n = 600, side = 1e150, cell = 5e148, radius = 5e148,
+      speed = 1e147, forces = { 0, 1e147, 1e149, 1e150 } },
+    { name = "tiny numbers", n = 600, side = 1e-140, cell = 5e-142, radius = 5e-142,
+      speed = 1e-146, forces = { 0, 1e-170, 1e-146, 1e-141 } },
+  }
+  for _, o in ipairs(scales) do
+    it("gives the scalar walk's results bit for bit: " .. o.name, function()
+      local scalar, stats = run(1, true, o)
+      for _, way in ipairs{ { 1, false }, { 2, false }, { 2, true } } do
+        local diff = first_difference(scalar, (run(way[1], way[2], o)))
+        assert.is_nil(diff, ("width %d, %s: %s"):format(way[1],
+          way[2] and "buffered" or "streamed", tostring(diff)))
+      end
+      assert.is_true(stats.neighbors > o.n, "the crowd has neighbors")
+    end)
+  end
+
+  it("steer.testing.simd reports the width in use", function()
+    local best = steer.testing.simd()
+    assert.is_true(best == 1 or best == 2)
+    assert.are.equal(1, steer.testing.simd(1))
+    assert.are.equal(best, steer.testing.simd(64))
+    assert.are.equal(best, steer.testing.simd())
+  end)
+end)

@@ -171,6 +171,16 @@ static int l_clock(lua_State *L) {
   return 1;
 }
 
+/* steer.testing.simd([width]) -> the width world steps now use (see
+   steer_set_simd; no argument: the widest the CPU offers) */
+static int l_simd(lua_State *L) {
+  int width = lua_isnoneornil(L, 1)
+                  ? 0
+                  : (int)check_integral(L, 1, "simd", 1);
+  lua_pushinteger(L, steer_set_simd(width));
+  return 1;
+}
+
 void new_type(lua_State *L, const char *name) {
   luaL_newmetatable(L, name);
   lua_pushstring(L, name);
@@ -201,11 +211,13 @@ __attribute__((visibility("default"))) int luaopen_steer_core(lua_State *L) {
   lua_setfield(L, -2, "version");
   lua_pushnumber(L, STEER_LIMIT);
   lua_setfield(L, -2, "limit");
-  lua_createtable(L, 0, 2);
+  lua_createtable(L, 0, 3);
   lua_pushcfunction(L, l_fail_allocations);
   lua_setfield(L, -2, "fail_allocations");
   lua_pushcfunction(L, l_clock);
   lua_setfield(L, -2, "clock");
+  lua_pushcfunction(L, l_simd);
+  lua_setfield(L, -2, "simd");
   lua_setfield(L, -2, "testing");
   return 1;
 }

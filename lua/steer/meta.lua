@@ -28,7 +28,7 @@
 ---@class steer
 ---@field version string the library version, e.g. "0.1.0"
 ---@field limit number the largest magnitude any number given to steer may have (1e150)
----@field testing steer.testing hooks for tests (allocation failure injection)
+---@field testing steer.testing hooks for tests (allocation failure injection, clock, SIMD width)
 ---@field ffi steer.ffi|false the LuaJIT FFI fast path's control table where it is active; false elsewhere (Lua 5.x, JIT off)
 local steer = {}
 
@@ -272,6 +272,14 @@ function testing.fail_allocations(n) end
 ---the benchmarks use it).
 ---@return number seconds
 function testing.clock() end
+
+---How many agents world steps walk at once in a SIMD register: 2 (SSE2,
+---x86-64) or 1; no argument (or more than the build offers) picks the
+---widest. Results are bit-identical at every width: this is for tests and
+---comparisons. Returns the width now in use.
+---@param width? integer
+---@return integer width
+function testing.simd(width) end
 
 ---The LuaJIT fast path for per-agent calls (`require "steer"` loads it):
 ---the methods and fields used in per-agent loops call the C core through the
