@@ -3,12 +3,20 @@
  * on a dense grid with agents sorted by cell.
  *
  * All agents of a cell share the same candidates: the cells around it, a
- * few contiguous index ranges. Agents are taken two at a time, one per
- * SIMD lane, each lane walking the candidates in the same order as the
- * scalar walk (flocking.c), so its sums - and its force - are the same bit
- * for bit (up to the sign of a zero sum). */
+ * few contiguous index ranges. Agents are taken four (AVX, crowd_quad.c)
+ * or two at a time, one per SIMD lane, each lane walking the candidates in
+ * the same order as the scalar walk (flocking.c), so its sums - and its
+ * force - are the same bit for bit (up to the sign of a zero sum); a lone
+ * agent fills both lanes of a pair, so that it too walks without branches.
+ * Pure flocking programs then combine their forces two at a time. */
 #include "vec.h"
 #include "world.h"
+
+static size_t spans_length(const flock_span *spans, int n) {
+  size_t len = 0;
+  for (int k = 0; k < n; k++) len += spans[k].to - spans[k].from;
+  return len;
+}
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -116,9 +124,7 @@ static size_t gather_pair(const steer_world *w, size_t i, int lone,
   }
   pair_sums r = {sepx, sepy, velx, vely, offx, offy, sepn, alin, cohn};
   *out = r;
-  size_t len = 0;
-  for (int k = 0; k < n; k++) len += spans[k].to - spans[k].from;
-  return len - 1; /* not itself */
+  return spans_length(spans, n) - 1; /* not itself */
 }
 
 static flock_sums lane_sums(const pair_sums *p, int l) {
@@ -226,7 +232,7 @@ static steer_vec2 pure_flock_force(const steer_world *w, size_t i,
   return v2_clamp(f, w->max_force[i]);
 }
 
-/* The SIMD width the kernel uses: 2 (SSE2) or 1. */
+/* The SIMD width the kernel uses: 4 (AVX), 2 (SSE2) or 1. */
 #if defined(__SSE2__)
 #define NARROW_WIDTH 2
 #else
@@ -235,7 +241,7 @@ static steer_vec2 pure_flock_force(const steer_world *w, size_t i,
 static int simd_width;
 
 static int best_width(void) {
-  return NARROW_WIDTH;
+  return crowd_quad_available() ? 4 : NARROW_WIDTH;
 }
 
 int crowd_simd_width(void) {
@@ -245,7 +251,8 @@ int crowd_simd_width(void) {
 
 int steer_set_simd(int width) {
   int best = best_width();
-  simd_width = width <= 0 || width >= best ? best : width >= 2 ? 2 : 1;
+  simd_width = width <= 0 || width >= best ? best : width >= 4 ? 4
+                                                 : width >= 2 ? 2 : 1;
   return simd_width;
 }
 
@@ -270,6 +277,29 @@ static void flock_force(steer_world *w, size_t i, const steer_program *p,
   stats->neighbors += s->sep_n + s->ali_n + s->coh_n;
 }
 
+#if defined(__SSE2__)
+/* The forces of agents i and i + 1 (or i alone) from their sums. */
+static void pair_forces(steer_world *w, size_t i, int lone,
+                        const steer_program *p, const pair_sums *ps,
+                        size_t candidates, double dt, steer_vec2 *forces,
+                        size_t base, steer_stats *stats) {
+  int took = 2 - lone;
+  if (p->pure_flock &&
+      pair_flock_force(w, i, lone, p, ps, forces + (i - base))) {
+    __m128d found = _mm_add_pd(_mm_add_pd(ps->sepn, ps->alin), ps->cohn);
+    stats->programs += (size_t)took;
+    stats->candidates += (size_t)took * candidates;
+    stats->neighbors += (size_t)lane(found, 0);
+    if (!lone) stats->neighbors += (size_t)lane(found, 1);
+    return;
+  }
+  for (int l = 0; l < took; l++) {
+    flock_sums s = lane_sums(ps, l);
+    flock_force(w, i + (size_t)l, p, &s, candidates, dt, forces, base, stats);
+  }
+}
+#endif
+
 void crowd_cell_forces(steer_world *w, size_t b, double dt,
                        steer_vec2 *forces, size_t base, steer_stats *stats) {
   const steer_grid *g = &w->grid;
@@ -292,24 +322,29 @@ void crowd_cell_forces(steer_world *w, size_t b, double dt,
       continue;
     }
 #if defined(__SSE2__)
+    if (simd_width >= 4 && i + 3 < to && w->program[i + 1] == p &&
+        w->program[i + 2] == p && w->program[i + 3] == p) {
+      double sums[9][4];
+      crowd_quad_gather(w, i, &p->flock, spans, n, sums);
+      size_t candidates = spans_length(spans, n) - 1;
+      for (int half = 0; half < 2; half++, i += 2) {
+        const double *at[9];
+        for (int k = 0; k < 9; k++) at[k] = sums[k] + 2 * half;
+        pair_sums ps = {_mm_loadu_pd(at[0]), _mm_loadu_pd(at[1]),
+                        _mm_loadu_pd(at[2]), _mm_loadu_pd(at[3]),
+                        _mm_loadu_pd(at[4]), _mm_loadu_pd(at[5]),
+                        _mm_loadu_pd(at[6]), _mm_loadu_pd(at[7]),
+                        _mm_loadu_pd(at[8])};
+        pair_forces(w, i, 0, p, &ps, candidates, dt, forces, base, stats);
+      }
+      continue;
+    }
     if (simd_width >= 2) {
-      int lone = !(i + 1 < to && w->program[i + 1] == p), took = 2 - lone;
+      int lone = !(i + 1 < to && w->program[i + 1] == p);
       pair_sums ps;
       size_t candidates = gather_pair(w, i, lone, &p->flock, spans, n, &ps);
-      if (p->pure_flock &&
-          pair_flock_force(w, i, lone, p, &ps, forces + (i - base))) {
-        __m128d found = _mm_add_pd(_mm_add_pd(ps.sepn, ps.alin), ps.cohn);
-        stats->programs += (size_t)took;
-        stats->candidates += (size_t)took * candidates;
-        stats->neighbors += (size_t)lane(found, 0);
-        if (!lone) stats->neighbors += (size_t)lane(found, 1);
-        i += (size_t)took;
-        continue;
-      }
-      for (int l = 0; l < took; l++, i++) {
-        flock_sums s = lane_sums(&ps, l);
-        flock_force(w, i, p, &s, candidates, dt, forces, base, stats);
-      }
+      pair_forces(w, i, lone, p, &ps, candidates, dt, forces, base, stats);
+      i += 2 - (size_t)lone;
       continue;
     }
 #endif

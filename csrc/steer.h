@@ -179,10 +179,11 @@ typedef enum steer_field {
 /// (NULL restores malloc/realloc/free). Set it before creating anything.
 STEER_API void steer_set_allocator(steer_alloc_fn alloc, void *ud);
 
-/// How many agents world steps walk at once in one SIMD register: 2 (SSE2, on
-/// x86-64) or 1; 0 or more than the build offers picks the widest available. Returns the width now used. Results are bit-identical whatever the
-/// width (up to the sign of a zero): this is for tests and comparisons. Set it
-/// while no world is stepping.
+/// How many agents world steps walk at once in one SIMD register: 4 (AVX, where
+/// the CPU has it), 2 (SSE2, x86-64) or 1. 0, or more than this machine offers,
+/// picks the widest available; 3 means 2. Returns the width now used. Results
+/// are bit-identical at every width (up to the sign of a zero): this is for tests
+/// and comparisons. Set it while no world is stepping.
 STEER_API int steer_set_simd(int width);
 
 STEER_API steer_world_def steer_world_def_default(void);

@@ -210,6 +210,13 @@ static inline steer_vec2 flock_cohesion_force(const steer_world *w, size_t i,
    entries as usual. */
 void crowd_cell_forces(steer_world *w, size_t b, double dt,
                        steer_vec2 *forces, size_t base, steer_stats *stats);
+/* Four agents i .. i + 3 of one cell, sharing rules q, walked at once
+   with AVX (crowd_quad.c, only where crowd_quad_available()): out[k][lane]
+   = sep.x, sep.y, vel.x, vel.y, off.x, off.y, sep_n, ali_n, coh_n, the sums
+   flock_span_walk would give. */
+int crowd_quad_available(void);
+void crowd_quad_gather(const steer_world *w, size_t i, const flock_rules *q,
+                       const flock_span *spans, int n, double out[9][4]);
 /* The kernel's SIMD width (steer_set_simd), chosen on the first call:
    call it before a step's threads start. */
 int crowd_simd_width(void);

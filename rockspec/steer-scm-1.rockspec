@@ -25,7 +25,7 @@ build = {
     ["steer.meta"] = "lua/steer/meta.lua",
     ["steer.core"] = {
       sources = {
-        "csrc/agent.c", "csrc/behaviors.c", "csrc/crowd.c", "csrc/flat.c", "csrc/flocking.c", "csrc/grid.c",
+        "csrc/agent.c", "csrc/behaviors.c", "csrc/crowd.c", "csrc/crowd_quad.c", "csrc/flat.c", "csrc/flocking.c", "csrc/grid.c",
         "csrc/obstacles.c", "csrc/path.c", "csrc/program.c", "csrc/random.c",
         "csrc/snapshot.c", "csrc/sort.c", "csrc/step.c", "csrc/threads.c",
         "csrc/world.c",

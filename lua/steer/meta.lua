@@ -273,9 +273,9 @@ function testing.fail_allocations(n) end
 ---@return number seconds
 function testing.clock() end
 
----How many agents world steps walk at once in a SIMD register: 2 (SSE2,
----x86-64) or 1; no argument (or more than the build offers) picks the
----widest. Results are bit-identical at every width: this is for tests and
+---How many agents world steps walk at once in a SIMD register: 4 (AVX,
+---where the CPU has it), 2 (SSE2, x86-64) or 1; no argument (or more than
+---the machine offers) picks the widest. Results are bit-identical at every width: this is for tests and
 ---comparisons. Returns the width now in use.
 ---@param width? integer
 ---@return integer width
