@@ -278,30 +278,67 @@ static void flock_force(steer_world *w, size_t i, const steer_program *p,
 }
 
 #if defined(__SSE2__)
+/* Sums waiting for their forces. A force is a chain of divisions and
+   square roots whose latency a walk hides only when several forces are in
+   flight, so a row's forces are computed together after its walks. */
+#define BATCH 32
+typedef struct pending {
+  pair_sums s;
+  const steer_program *p;
+  size_t i, candidates;
+  int lone;
+} pending;
+
+typedef struct batch {
+  pending item[BATCH];
+  int n;
+} batch;
+
 /* The forces of agents i and i + 1 (or i alone) from their sums. */
-static void pair_forces(steer_world *w, size_t i, int lone,
-                        const steer_program *p, const pair_sums *ps,
-                        size_t candidates, double dt, steer_vec2 *forces,
-                        size_t base, steer_stats *stats) {
-  int took = 2 - lone;
-  if (p->pure_flock &&
-      pair_flock_force(w, i, lone, p, ps, forces + (i - base))) {
-    __m128d found = _mm_add_pd(_mm_add_pd(ps->sepn, ps->alin), ps->cohn);
-    stats->programs += (size_t)took;
-    stats->candidates += (size_t)took * candidates;
+static void pair_forces(steer_world *w, const pending *e, double dt,
+                        steer_vec2 *forces, size_t base, steer_stats *stats) {
+  size_t i = e->i, took = 2 - (size_t)e->lone;
+  if (e->p->pure_flock &&
+      pair_flock_force(w, i, e->lone, e->p, &e->s, forces + (i - base))) {
+    __m128d found = _mm_add_pd(_mm_add_pd(e->s.sepn, e->s.alin), e->s.cohn);
+    stats->programs += took;
+    stats->candidates += took * e->candidates;
     stats->neighbors += (size_t)lane(found, 0);
-    if (!lone) stats->neighbors += (size_t)lane(found, 1);
+    if (!e->lone) stats->neighbors += (size_t)lane(found, 1);
     return;
   }
-  for (int l = 0; l < took; l++) {
-    flock_sums s = lane_sums(ps, l);
-    flock_force(w, i + (size_t)l, p, &s, candidates, dt, forces, base, stats);
+  for (size_t l = 0; l < took; l++) {
+    flock_sums s = lane_sums(&e->s, (int)l);
+    flock_force(w, i + l, e->p, &s, e->candidates, dt, forces, base, stats);
   }
+}
+
+static void flush(steer_world *w, batch *bt, double dt, steer_vec2 *forces,
+                  size_t base, steer_stats *stats) {
+  for (int k = 0; k < bt->n; k++)
+    pair_forces(w, &bt->item[k], dt, forces, base, stats);
+  bt->n = 0;
+}
+
+static pending *add(steer_world *w, batch *bt, double dt, steer_vec2 *forces,
+                    size_t base, steer_stats *stats) {
+  if (bt->n == BATCH) flush(w, bt, dt, forces, base, stats);
+  return &bt->item[bt->n++];
+}
+#else
+typedef struct batch {
+  int n;
+} batch;
+
+static void flush(steer_world *w, batch *bt, double dt, steer_vec2 *forces,
+                  size_t base, steer_stats *stats) {
+  (void)w, (void)bt, (void)dt, (void)forces, (void)base, (void)stats;
 }
 #endif
 
-void crowd_cell_forces(steer_world *w, size_t b, double dt,
-                       steer_vec2 *forces, size_t base, steer_stats *stats) {
+static void cell_forces(steer_world *w, size_t b, double dt,
+                        steer_vec2 *forces, size_t base, steer_stats *stats,
+                        batch *bt) {
   const steer_grid *g = &w->grid;
   size_t from = g->starts[b], to = g->starts[b + 1];
   if (from == to) return;
@@ -330,21 +367,27 @@ void crowd_cell_forces(steer_world *w, size_t b, double dt,
       for (int half = 0; half < 2; half++, i += 2) {
         const double *at[9];
         for (int k = 0; k < 9; k++) at[k] = sums[k] + 2 * half;
+        pending *e = add(w, bt, dt, forces, base, stats);
         pair_sums ps = {_mm_loadu_pd(at[0]), _mm_loadu_pd(at[1]),
                         _mm_loadu_pd(at[2]), _mm_loadu_pd(at[3]),
                         _mm_loadu_pd(at[4]), _mm_loadu_pd(at[5]),
                         _mm_loadu_pd(at[6]), _mm_loadu_pd(at[7]),
                         _mm_loadu_pd(at[8])};
-        pair_forces(w, i, 0, p, &ps, candidates, dt, forces, base, stats);
+        e->s = ps;
+        e->p = p;
+        e->i = i;
+        e->candidates = candidates;
+        e->lone = 0;
       }
       continue;
     }
     if (simd_width >= 2) {
-      int lone = !(i + 1 < to && w->program[i + 1] == p);
-      pair_sums ps;
-      size_t candidates = gather_pair(w, i, lone, &p->flock, spans, n, &ps);
-      pair_forces(w, i, lone, p, &ps, candidates, dt, forces, base, stats);
-      i += 2 - (size_t)lone;
+      pending *e = add(w, bt, dt, forces, base, stats);
+      e->lone = !(i + 1 < to && w->program[i + 1] == p);
+      e->p = p;
+      e->i = i;
+      e->candidates = gather_pair(w, i, e->lone, &p->flock, spans, n, &e->s);
+      i += 2 - (size_t)e->lone;
       continue;
     }
 #endif
@@ -353,4 +396,14 @@ void crowd_cell_forces(steer_world *w, size_t b, double dt,
     flock_force(w, i, p, &s, candidates, dt, forces, base, stats);
     i++;
   }
+}
+
+void crowd_row_forces(steer_world *w, size_t r, double dt, steer_vec2 *forces,
+                      size_t base, steer_stats *stats) {
+  size_t ncx = (size_t)w->grid.ncx;
+  batch bt;
+  bt.n = 0;
+  for (size_t b = r * ncx; b < (r + 1) * ncx; b++)
+    cell_forces(w, b, dt, forces, base, stats, &bt);
+  flush(w, &bt, dt, forces, base, stats);
 }

@@ -83,9 +83,7 @@ static size_t row_start(const steer_world *w, size_t r) {
 
 static void row_forces(step_job *job, int part, size_t r, steer_vec2 *out) {
   steer_world *w = job->w;
-  size_t ncx = (size_t)w->grid.ncx, base = row_start(w, r);
-  for (size_t b = r * ncx; b < (r + 1) * ncx; b++)
-    crowd_cell_forces(w, b, job->dt, out, base, &job->stats[part]);
+  crowd_row_forces(w, r, job->dt, out, row_start(w, r), &job->stats[part]);
 }
 
 static void row_moves(step_job *job, size_t r, const steer_vec2 *forces) {

@@ -204,12 +204,12 @@ static inline steer_vec2 flock_cohesion_force(const steer_world *w, size_t i,
   return f;
 }
 
-/* Forces of the agents of dense-grid cell b (agents sorted by cell), into
+/* Forces of the agents of dense-grid row r (agents sorted by cell), into
    forces[i - base]: the crowd kernel walks the neighbors of programs with
-   flocking entries (two agents at a time), then each program combines its
-   entries as usual. */
-void crowd_cell_forces(steer_world *w, size_t b, double dt,
-                       steer_vec2 *forces, size_t base, steer_stats *stats);
+   flocking entries (several agents at a time), then each program combines
+   its entries as usual. */
+void crowd_row_forces(steer_world *w, size_t r, double dt, steer_vec2 *forces,
+                      size_t base, steer_stats *stats);
 /* Four agents i .. i + 3 of one cell, sharing rules q, walked at once
    with AVX (crowd_quad.c, only where crowd_quad_available()): out[k][lane]
    = sep.x, sep.y, vel.x, vel.y, off.x, off.y, sep_n, ali_n, coh_n, the sums
