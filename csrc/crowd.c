@@ -127,86 +127,30 @@ static size_t gather_pair(const steer_world *w, size_t i, int lone,
   return spans_length(spans, n) - 1; /* not itself */
 }
 
-static flock_sums lane_sums(const pair_sums *p, int l) {
-  flock_sums s;
-  s.sep = v2(lane(p->sepx, l), lane(p->sepy, l));
-  s.vel = v2(lane(p->velx, l), lane(p->vely, l));
-  s.off = v2(lane(p->offx, l), lane(p->offy, l));
-  s.sep_n = (size_t)lane(p->sepn, l);
-  s.ali_n = (size_t)lane(p->alin, l);
-  s.coh_n = (size_t)lane(p->cohn, l);
-  return s;
-}
+static int any(__m128d m) { return _mm_movemask_pd(m) != 0; }
 
-/* a where mask, else b */
-static __m128d pick(__m128d mask, __m128d a, __m128d b) {
-  return _mm_or_pd(_mm_and_pd(mask, a), _mm_andnot_pd(mask, b));
-}
-
-/* pure_flock_force for agents i and i + 1 at once, operation for
-   operation, while their numbers stay where v2_normalize and v2_clamp take
-   a plain square root; 0 (nothing written) when a lane needs one of their
-   rare branches (hypot, a subnormal ratio). A force is mostly divisions
-   and square roots: two per instruction halve their cost. */
-static int pair_flock_force(const steer_world *w, size_t i, int lone,
-                            const steer_program *p, const pair_sums *s,
-                            steer_vec2 *out) {
-  __m128d zero = _mm_setzero_pd();
-  __m128d vx = load2(w->vx + i, lone), vy = load2(w->vy + i, lone);
-  __m128d fx = zero, fy = zero;
-  __m128d rare = zero; /* lanes that need the scalar code */
-  for (size_t k = 0; k < p->count; k++) {
-    const steer_entry *e = &p->entries[k];
-    __m128d rx, ry;
-    if (e->behavior == STEER_SEPARATION) { /* sep / n, or 0 */
-      __m128d has = _mm_cmpgt_pd(s->sepn, zero);
-      rx = _mm_and_pd(has, _mm_div_pd(s->sepx, s->sepn));
-      ry = _mm_and_pd(has, _mm_div_pd(s->sepy, s->sepn));
-    } else if (e->behavior == STEER_ALIGNMENT) { /* vel / n - v, or 0 */
-      __m128d has = _mm_cmpgt_pd(s->alin, zero);
-      rx = _mm_and_pd(has, _mm_sub_pd(_mm_div_pd(s->velx, s->alin), vx));
-      ry = _mm_and_pd(has, _mm_sub_pd(_mm_div_pd(s->vely, s->alin), vy));
-    } else { /* normalize(off / n) * max_speed - v, or 0 */
-      __m128d has = _mm_cmpgt_pd(s->cohn, zero);
-      __m128d cx = _mm_div_pd(s->offx, s->cohn);
-      __m128d cy = _mm_div_pd(s->offy, s->cohn);
-      __m128d l2 = _mm_add_pd(_mm_mul_pd(cx, cx), _mm_mul_pd(cy, cy));
-      __m128d l = _mm_sqrt_pd(l2);
-      __m128d unit = _mm_and_pd(_mm_cmpge_pd(l2, _mm_set1_pd(1e-12)),
-                                _mm_cmpgt_pd(l, _mm_set1_pd(STEER_EPSILON)));
-      __m128d huge = _mm_cmpge_pd(l2, _mm_set1_pd(1e300));
-      rare = _mm_or_pd(rare, _mm_and_pd(has, huge));
-      __m128d speed = load2(w->max_speed + i, lone);
-      __m128d dx = _mm_and_pd(unit, _mm_mul_pd(_mm_div_pd(cx, l), speed));
-      __m128d dy = _mm_and_pd(unit, _mm_mul_pd(_mm_div_pd(cy, l), speed));
-      rx = _mm_and_pd(has, _mm_sub_pd(dx, vx));
-      ry = _mm_and_pd(has, _mm_sub_pd(dy, vy));
-    }
-    __m128d weight = _mm_set1_pd(e->weight);
-    fx = _mm_add_pd(fx, _mm_mul_pd(rx, weight));
-    fy = _mm_add_pd(fy, _mm_mul_pd(ry, weight));
-  }
-  /* v2_clamp(f, max_force) */
-  __m128d max = load2(w->max_force + i, lone);
-  __m128d l2 = _mm_add_pd(_mm_mul_pd(fx, fx), _mm_mul_pd(fy, fy));
-  __m128d m2 = _mm_mul_pd(max, max);
-  __m128d moving = _mm_or_pd(_mm_cmpneq_pd(fx, zero), _mm_cmpneq_pd(fy, zero));
-  __m128d plain = _mm_and_pd(
-      _mm_cmpgt_pd(l2, _mm_set1_pd(1e-290)),
-      _mm_and_pd(_mm_cmplt_pd(l2, _mm_set1_pd(1e300)),
-                 _mm_cmplt_pd(m2, _mm_set1_pd(1e300))));
-  __m128d cut = _mm_and_pd(moving, _mm_cmpgt_pd(l2, m2));
-  __m128d ratio = _mm_div_pd(max, _mm_sqrt_pd(l2));
-  __m128d tiny = _mm_cmplt_pd(ratio, _mm_set1_pd(2.2250738585072014e-308));
-  rare = _mm_or_pd(rare, _mm_andnot_pd(plain, moving));
-  rare = _mm_or_pd(rare, _mm_and_pd(cut, tiny));
-  if (_mm_movemask_pd(rare)) return 0;
-  fx = pick(cut, _mm_mul_pd(fx, ratio), fx);
-  fy = pick(cut, _mm_mul_pd(fy, ratio), fy);
-  out[0] = v2(lane(fx, 0), lane(fy, 0));
-  if (!lone) out[1] = v2(lane(fx, 1), lane(fy, 1));
-  return 1;
-}
+#define LANES_FORCE pair_force
+#define LANES_ATTR
+#define LANES 2
+#define VEC __m128d
+#define V_LOAD _mm_loadu_pd
+#define V_ZERO _mm_setzero_pd
+#define V_SET1 _mm_set1_pd
+#define V_ADD _mm_add_pd
+#define V_SUB _mm_sub_pd
+#define V_MUL _mm_mul_pd
+#define V_DIV _mm_div_pd
+#define V_SQRT _mm_sqrt_pd
+#define V_AND _mm_and_pd
+#define V_OR _mm_or_pd
+#define V_ANDNOT _mm_andnot_pd
+#define V_GT _mm_cmpgt_pd
+#define V_GE _mm_cmpge_pd
+#define V_LT _mm_cmplt_pd
+#define V_NEQ _mm_cmpneq_pd
+#define V_ANY any
+#define V_LANE lane
+#include "flock_lanes.h"
 #endif
 
 /* Does program p flock in a way the kernel can walk for it? Asked once
@@ -265,76 +209,65 @@ static void general_force(steer_world *w, size_t i, double dt,
   stats->programs += p != NULL;
 }
 
-/* An agent's force from the sums the kernel gathered for it. */
-static void flock_force(steer_world *w, size_t i, const steer_program *p,
-                        const flock_sums *s, size_t candidates, double dt,
-                        steer_vec2 *forces, size_t base,
-                        steer_stats *stats) {
-  forces[i - base] = p->pure_flock ? pure_flock_force(w, i, p, s)
-                                   : program_force(w, i, dt, s, stats);
-  stats->programs++;
-  stats->candidates += candidates;
-  stats->neighbors += s->sep_n + s->ali_n + s->coh_n;
-}
-
-#if defined(__SSE2__)
-/* Sums waiting for their forces. A force is a chain of divisions and
-   square roots whose latency a walk hides only when several forces are in
-   flight, so a row's forces are computed together after its walks. */
-#define BATCH 32
-typedef struct pending {
-  pair_sums s;
-  const steer_program *p;
-  size_t i, candidates;
-  int lone;
-} pending;
-
+/* Sums waiting for their forces, all of one program: a force is a chain
+   of divisions and square roots, cheaper when several are in flight and
+   when lanes share them, so a row's forces are computed after its walks,
+   BATCH agents at a time. sum[f][k]: f as in crowd_quad_gather. */
+#define BATCH 64
 typedef struct batch {
-  pending item[BATCH];
+  double sum[9][BATCH];
+  size_t index[BATCH], candidates[BATCH];
+  const steer_program *program;
   int n;
 } batch;
 
-/* The forces of agents i and i + 1 (or i alone) from their sums. */
-static void pair_forces(steer_world *w, const pending *e, double dt,
-                        steer_vec2 *forces, size_t base, steer_stats *stats) {
-  size_t i = e->i, took = 2 - (size_t)e->lone;
-  if (e->p->pure_flock &&
-      pair_flock_force(w, i, e->lone, e->p, &e->s, forces + (i - base))) {
-    __m128d found = _mm_add_pd(_mm_add_pd(e->s.sepn, e->s.alin), e->s.cohn);
-    stats->programs += took;
-    stats->candidates += took * e->candidates;
-    stats->neighbors += (size_t)lane(found, 0);
-    if (!e->lone) stats->neighbors += (size_t)lane(found, 1);
-    return;
-  }
-  for (size_t l = 0; l < took; l++) {
-    flock_sums s = lane_sums(&e->s, (int)l);
-    flock_force(w, i + l, e->p, &s, e->candidates, dt, forces, base, stats);
-  }
-}
-
 static void flush(steer_world *w, batch *bt, double dt, steer_vec2 *forces,
                   size_t base, steer_stats *stats) {
-  for (int k = 0; k < bt->n; k++)
-    pair_forces(w, &bt->item[k], dt, forces, base, stats);
+  const steer_program *p = bt->program;
+  int n = bt->n, k = 0;
   bt->n = 0;
-}
-
-static pending *add(steer_world *w, batch *bt, double dt, steer_vec2 *forces,
-                    size_t base, steer_stats *stats) {
-  if (bt->n == BATCH) flush(w, bt, dt, forces, base, stats);
-  return &bt->item[bt->n++];
-}
-#else
-typedef struct batch {
-  int n;
-} batch;
-
-static void flush(steer_world *w, batch *bt, double dt, steer_vec2 *forces,
-                  size_t base, steer_stats *stats) {
-  (void)w, (void)bt, (void)dt, (void)forces, (void)base, (void)stats;
-}
+  for (int l = 0; l < n; l++) { /* the lanes' statistics, done or not */
+    stats->candidates += bt->candidates[l];
+    stats->neighbors +=
+        (size_t)(bt->sum[6][l] + bt->sum[7][l] + bt->sum[8][l]);
+  }
+  stats->programs += (size_t)n;
+  while (k < n) {
+    steer_vec2 f[4];
+    int width = simd_width >= 4 && k + 4 <= n ? 4
+                : simd_width >= 2 && k + 2 <= n ? 2 : 1;
+    int done = 0;
+    if (p->pure_flock && width == 4)
+      done = crowd_quad_force(w, p, &bt->sum[0][k], BATCH, bt->index + k, f);
+#if defined(__SSE2__)
+    else if (p->pure_flock && width == 2)
+      done = pair_force(w, p, &bt->sum[0][k], BATCH, bt->index + k, f);
 #endif
+    for (int l = 0; l < width; l++, k++) {
+      size_t i = bt->index[k];
+      if (done) {
+        forces[i - base] = f[l];
+        continue;
+      }
+      flock_sums s = {{bt->sum[0][k], bt->sum[1][k]},
+                      {bt->sum[2][k], bt->sum[3][k]},
+                      {bt->sum[4][k], bt->sum[5][k]},
+                      (size_t)bt->sum[6][k], (size_t)bt->sum[7][k],
+                      (size_t)bt->sum[8][k]};
+      forces[i - base] = p->pure_flock ? pure_flock_force(w, i, p, &s)
+                                       : program_force(w, i, dt, &s, stats);
+    }
+  }
+}
+
+/* Room in the batch for `want` agents of program p at index bt->n. */
+static void make_room(steer_world *w, batch *bt, const steer_program *p,
+                      int want, double dt, steer_vec2 *forces, size_t base,
+                      steer_stats *stats) {
+  if (bt->n && (bt->program != p || bt->n + want > BATCH))
+    flush(w, bt, dt, forces, base, stats);
+  bt->program = p;
+}
 
 static void cell_forces(steer_world *w, size_t b, double dt,
                         steer_vec2 *forces, size_t base, steer_stats *stats,
@@ -345,6 +278,7 @@ static void cell_forces(steer_world *w, size_t b, double dt,
   flock_span spans[9];
   int n = flock_spans(w, (int32_t)(b % (size_t)g->ncx),
                       (int32_t)(b / (size_t)g->ncx), spans);
+  size_t candidates = spans_length(spans, n) - 1; /* not itself */
   const steer_program *known = NULL; /* the last program asked about */
   int known_walkable = 0;
   for (size_t i = from; i < to;) {
@@ -358,43 +292,40 @@ static void cell_forces(steer_world *w, size_t b, double dt,
       i++;
       continue;
     }
+    /* four, two or one agents of this cell with program p */
+    int take = 1;
+    while (take < simd_width && i + (size_t)take < to &&
+           w->program[i + (size_t)take] == p)
+      take++;
+    if (take == 3) take = 2;
+    /* a pair's stores fill two slots, even for one agent */
+    make_room(w, bt, p, take < 2 ? 2 : take, dt, forces, base, stats);
+    double *out = &bt->sum[0][bt->n];
+    if (take == 4) {
+      crowd_quad_gather(w, i, &p->flock, spans, n, out, BATCH);
+    } else {
 #if defined(__SSE2__)
-    if (simd_width >= 4 && i + 3 < to && w->program[i + 1] == p &&
-        w->program[i + 2] == p && w->program[i + 3] == p) {
-      double sums[9][4];
-      crowd_quad_gather(w, i, &p->flock, spans, n, sums);
-      size_t candidates = spans_length(spans, n) - 1;
-      for (int half = 0; half < 2; half++, i += 2) {
-        const double *at[9];
-        for (int k = 0; k < 9; k++) at[k] = sums[k] + 2 * half;
-        pending *e = add(w, bt, dt, forces, base, stats);
-        pair_sums ps = {_mm_loadu_pd(at[0]), _mm_loadu_pd(at[1]),
-                        _mm_loadu_pd(at[2]), _mm_loadu_pd(at[3]),
-                        _mm_loadu_pd(at[4]), _mm_loadu_pd(at[5]),
-                        _mm_loadu_pd(at[6]), _mm_loadu_pd(at[7]),
-                        _mm_loadu_pd(at[8])};
-        e->s = ps;
-        e->p = p;
-        e->i = i;
-        e->candidates = candidates;
-        e->lone = 0;
-      }
-      continue;
-    }
-    if (simd_width >= 2) {
-      pending *e = add(w, bt, dt, forces, base, stats);
-      e->lone = !(i + 1 < to && w->program[i + 1] == p);
-      e->p = p;
-      e->i = i;
-      e->candidates = gather_pair(w, i, e->lone, &p->flock, spans, n, &e->s);
-      i += 2 - (size_t)e->lone;
-      continue;
-    }
+      if (simd_width >= 2) {
+        pair_sums ps;
+        gather_pair(w, i, take == 1, &p->flock, spans, n, &ps);
+        __m128d all[9] = {ps.sepx, ps.sepy, ps.velx, ps.vely, ps.offx,
+                          ps.offy, ps.sepn, ps.alin, ps.cohn};
+        for (int f = 0; f < 9; f++) _mm_storeu_pd(out + f * BATCH, all[f]);
+      } else
 #endif
-    flock_sums s = {{0, 0}, {0, 0}, {0, 0}, 0, 0, 0};
-    size_t candidates = flock_span_walk(w, i, &p->flock, spans, n, &s);
-    flock_force(w, i, p, &s, candidates, dt, forces, base, stats);
-    i++;
+      {
+        flock_sums s = {{0, 0}, {0, 0}, {0, 0}, 0, 0, 0};
+        flock_span_walk(w, i, &p->flock, spans, n, &s);
+        double all[9] = {s.sep.x, s.sep.y, s.vel.x, s.vel.y, s.off.x,
+                         s.off.y, (double)s.sep_n, (double)s.ali_n,
+                         (double)s.coh_n};
+        for (int f = 0; f < 9; f++) out[f * BATCH] = all[f];
+      }
+    }
+    for (int l = 0; l < take; l++, i++) {
+      bt->index[bt->n] = i;
+      bt->candidates[bt->n++] = candidates;
+    }
   }
 }
 
@@ -403,6 +334,7 @@ void crowd_row_forces(steer_world *w, size_t r, double dt, steer_vec2 *forces,
   size_t ncx = (size_t)w->grid.ncx;
   batch bt;
   bt.n = 0;
+  bt.program = NULL;
   for (size_t b = r * ncx; b < (r + 1) * ncx; b++)
     cell_forces(w, b, dt, forces, base, stats, &bt);
   flush(w, &bt, dt, forces, base, stats);

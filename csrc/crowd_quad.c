@@ -1,11 +1,13 @@
-/* crowd_quad.c - the crowd kernel's walk four agents at a time (AVX), for
- * the agents of dense cells (clusters); crowd.c turns the sums into forces.
+/* crowd_quad.c - the crowd kernel four agents at a time with AVX: the walk
+ * for the agents of dense cells (clusters), and the forces of pure
+ * flocking programs from a batch of sums (crowd.c).
  *
  * The same walk as crowd.c's pairs, one agent per lane of a 256-bit
  * register: each lane performs the scalar walk's operations in the scalar
  * walk's order, so its sums are the scalar walk's bit for bit. Compiled for
  * AVX by a function attribute and called only when the CPU has AVX
  * (crowd_quad_available), so the library needs no -march flag. */
+#include "vec.h"
 #include "world.h"
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
@@ -76,9 +78,11 @@ int crowd_quad_available(void) { return __builtin_cpu_supports("avx") != 0; }
   }
 
 void crowd_quad_gather(const steer_world *w, size_t i, const flock_rules *q,
-                       const flock_span *spans, int n, double out[9][4]) AVX;
+                       const flock_span *spans, int n, double *out,
+                       size_t stride) AVX;
 void crowd_quad_gather(const steer_world *w, size_t i, const flock_rules *q,
-                       const flock_span *spans, int n, double out[9][4]) {
+                       const flock_span *spans, int n, double *out,
+                       size_t stride) {
   const double *x = w->x, *y = w->y, *vx = w->vx, *vy = w->vy;
   __m256d px = _mm256_loadu_pd(x + i), py = _mm256_loadu_pd(y + i);
   __m256d sep_hi = _mm256_set1_pd(q->sep_hi);
@@ -99,24 +103,64 @@ void crowd_quad_gather(const steer_world *w, size_t i, const flock_rules *q,
   } else {
     QUAD_WALK(0)
   }
-  _mm256_storeu_pd(out[0], sepx);
-  _mm256_storeu_pd(out[1], sepy);
-  _mm256_storeu_pd(out[2], velx);
-  _mm256_storeu_pd(out[3], vely);
-  _mm256_storeu_pd(out[4], offx);
-  _mm256_storeu_pd(out[5], offy);
-  _mm256_storeu_pd(out[6], sepn);
-  _mm256_storeu_pd(out[7], alin);
-  _mm256_storeu_pd(out[8], cohn);
+  __m256d sums[9] = {sepx, sepy, velx, vely, offx, offy, sepn, alin, cohn};
+  for (int k = 0; k < 9; k++) _mm256_storeu_pd(out + (size_t)k * stride, sums[k]);
+}
+
+static double lane(__m256d v, int l) AVX;
+static double lane(__m256d v, int l) {
+  double out[4];
+  _mm256_storeu_pd(out, v);
+  return out[l];
+}
+
+static int any(__m256d m) AVX;
+static int any(__m256d m) { return _mm256_movemask_pd(m) != 0; }
+
+#define LANES_FORCE quad_force
+#define LANES_ATTR AVX
+#define LANES 4
+#define VEC __m256d
+#define V_LOAD _mm256_loadu_pd
+#define V_ZERO _mm256_setzero_pd
+#define V_SET1 _mm256_set1_pd
+#define V_ADD _mm256_add_pd
+#define V_SUB _mm256_sub_pd
+#define V_MUL _mm256_mul_pd
+#define V_DIV _mm256_div_pd
+#define V_SQRT _mm256_sqrt_pd
+#define V_AND _mm256_and_pd
+#define V_OR _mm256_or_pd
+#define V_ANDNOT _mm256_andnot_pd
+#define V_GT(a, b) _mm256_cmp_pd((a), (b), _CMP_GT_OQ)
+#define V_GE(a, b) _mm256_cmp_pd((a), (b), _CMP_GE_OQ)
+#define V_LT(a, b) _mm256_cmp_pd((a), (b), _CMP_LT_OQ)
+#define V_NEQ(a, b) _mm256_cmp_pd((a), (b), _CMP_NEQ_UQ)
+#define V_ANY any
+#define V_LANE lane
+#include "flock_lanes.h"
+
+int crowd_quad_force(const steer_world *w, const steer_program *p,
+                     const double *sums, size_t stride, const size_t *index,
+                     steer_vec2 out[4]) {
+  return quad_force(w, p, sums, stride, index, out);
 }
 
 #else
 
 int crowd_quad_available(void) { return 0; }
 
+int crowd_quad_force(const steer_world *w, const steer_program *p,
+                     const double *sums, size_t stride, const size_t *index,
+                     steer_vec2 out[4]) {
+  (void)w, (void)p, (void)sums, (void)stride, (void)index, (void)out;
+  return 0;
+}
+
 void crowd_quad_gather(const steer_world *w, size_t i, const flock_rules *q,
-                       const flock_span *spans, int n, double out[9][4]) {
-  (void)w, (void)i, (void)q, (void)spans, (void)n, (void)out;
+                       const flock_span *spans, int n, double *out,
+                       size_t stride) {
+  (void)w, (void)i, (void)q, (void)spans, (void)n, (void)out, (void)stride;
 }
 
 #endif
