@@ -53,14 +53,14 @@ void grid_free(steer_world *w, steer_grid *g) {
 /* Cell coordinate along one axis; bounded modes stay inside 0..n-1 (also
    guarding against rounding at the far edge). */
 /* floor() without a libm call where the value fits an int32 */
-static double floor_fast(double v) {
+static inline double floor_fast(double v) {
   if (!(v > -2147483647.0 && v < 2147483647.0)) return floor(v);
   double t = (double)(int32_t)v; /* truncates toward zero */
   return t > v ? t - 1 : t;
 }
 
-static int32_t axis_cell(const steer_grid *g, double v, double inv,
-                         int32_t n) {
+static inline int32_t axis_cell(const steer_grid *g, double v, double inv,
+                                int32_t n) {
   double c = floor_fast(v * inv);
   if (g->mode == GRID_FREE)
     return (int32_t)clampd(c, -FREE_CELL_LIMIT, FREE_CELL_LIMIT);
@@ -86,6 +86,15 @@ size_t grid_bucket_of(const steer_grid *g, double x, double y) {
   int32_t cx, cy;
   grid_cell_of(g, x, y, &cx, &cy);
   return bucket_of_cell(g, cx, cy);
+}
+
+void grid_buckets_of(const steer_grid *g, const double *x, const double *y,
+                     size_t from, size_t to, uint32_t *dest) {
+  for (size_t i = from; i < to; i++) {
+    int32_t cx = axis_cell(g, x[i], g->inv_x, g->ncx);
+    int32_t cy = axis_cell(g, y[i], g->inv_y, g->ncy);
+    dest[i] = (uint32_t)bucket_of_cell(g, cx, cy);
+  }
 }
 
 static void link(steer_grid *g, int32_t i, size_t b) {

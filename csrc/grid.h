@@ -45,6 +45,10 @@ steer_status grid_reserve(struct steer_world *w, steer_grid *g, size_t agents);
 void grid_cell_of(const steer_grid *g, double x, double y, int32_t *cx,
                   int32_t *cy);
 size_t grid_bucket_of(const steer_grid *g, double x, double y);
+/* The buckets of points from .. to - 1 into dest[from .. to - 1] (one call
+   for the whole crowd: the per-point work stays inlined). */
+void grid_buckets_of(const steer_grid *g, const double *x, const double *y,
+                     size_t from, size_t to, uint32_t *dest);
 
 void grid_insert(steer_grid *g, int32_t i, double x, double y);
 void grid_remove(steer_grid *g, int32_t i, double x, double y);

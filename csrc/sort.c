@@ -39,13 +39,10 @@ static void key_part(void *ctx, int part) {
     }
     at = lo;
   }
-  for (size_t i = from; i < to; i++) {
-    size_t b = grid_bucket_of(g, w->x[i], w->y[i]);
-    job->dest[i] = (uint32_t)b;
-    if (!changed) {
-      while (starts[at + 1] <= i) at++;
-      changed = b != at;
-    }
+  grid_buckets_of(g, w->x, w->y, from, to, job->dest);
+  for (size_t i = from; i < to && !changed; i++) {
+    while (starts[at + 1] <= i) at++;
+    changed = job->dest[i] != at;
   }
   job->changed[part] = changed;
 }
