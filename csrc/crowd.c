@@ -339,3 +339,54 @@ void crowd_row_forces(steer_world *w, size_t r, double dt, steer_vec2 *forces,
     cell_forces(w, b, dt, forces, base, stats, &bt);
   flush(w, &bt, dt, forces, base, stats);
 }
+
+/* Agent i moves by force f: API.md section 1's pipeline, then the bounds. */
+static void integrate_one(steer_world *w, size_t i, steer_vec2 f, double dt) {
+  steer_vec2 p = world_pos(w, i), v = world_vel(w, i);
+  v2_integrate(&p, &v, f, w->max_speed[i], w->max_force[i], dt);
+  if (w->grid.mode == GRID_CLAMP) world_stop_at_edges(w, &p, &v);
+  p = world_contain(w, p);
+  w->x[i] = p.x;
+  w->y[i] = p.y;
+  w->vx[i] = v.x;
+  w->vy[i] = v.y;
+}
+
+void crowd_integrate(steer_world *w, size_t from, size_t to,
+                     const steer_vec2 *forces, double dt) {
+  size_t i = from;
+#if defined(__SSE2__)
+  /* on a torus, two agents at a time while both stay inside the world
+     (world_contain keeps them) and no clamp takes a rare branch */
+  if (w->grid.mode == GRID_WRAP && simd_width >= 2) {
+    __m128d step = _mm_set1_pd(dt), zero = _mm_setzero_pd();
+    __m128d width = _mm_set1_pd(w->def.width);
+    __m128d height = _mm_set1_pd(w->def.height);
+    for (; i + 1 < to; i += 2) {
+      __m128d f0 = _mm_loadu_pd(&forces[i - from].x);
+      __m128d f1 = _mm_loadu_pd(&forces[i + 1 - from].x);
+      __m128d fx = _mm_unpacklo_pd(f0, f1), fy = _mm_unpackhi_pd(f0, f1);
+      __m128d rare = zero;
+      lanes_clamp(&fx, &fy, _mm_loadu_pd(w->max_force + i), &rare);
+      __m128d vx = _mm_add_pd(_mm_loadu_pd(w->vx + i), _mm_mul_pd(fx, step));
+      __m128d vy = _mm_add_pd(_mm_loadu_pd(w->vy + i), _mm_mul_pd(fy, step));
+      lanes_clamp(&vx, &vy, _mm_loadu_pd(w->max_speed + i), &rare);
+      __m128d px = _mm_add_pd(_mm_loadu_pd(w->x + i), _mm_mul_pd(vx, step));
+      __m128d py = _mm_add_pd(_mm_loadu_pd(w->y + i), _mm_mul_pd(vy, step));
+      __m128d inside =
+          _mm_and_pd(_mm_and_pd(_mm_cmpge_pd(px, zero), _mm_cmplt_pd(px, width)),
+                     _mm_and_pd(_mm_cmpge_pd(py, zero), _mm_cmplt_pd(py, height)));
+      if (any(rare) || _mm_movemask_pd(inside) != 3) {
+        integrate_one(w, i, forces[i - from], dt);
+        integrate_one(w, i + 1, forces[i + 1 - from], dt);
+        continue;
+      }
+      _mm_storeu_pd(w->x + i, px);
+      _mm_storeu_pd(w->y + i, py);
+      _mm_storeu_pd(w->vx + i, vx);
+      _mm_storeu_pd(w->vy + i, vy);
+    }
+  }
+#endif
+  for (; i < to; i++) integrate_one(w, i, forces[i - from], dt);
+}

@@ -25,6 +25,25 @@ static LANES_ATTR VEC lanes_agents(const double *a, const size_t *index) {
   return V_LOAD(v);
 }
 
+/* v2_clamp((*x, *y), max) in every lane, setting in *rare the lanes that
+   need its hypot or subnormal branches (their results are then wrong). */
+static LANES_ATTR void lanes_clamp(VEC *x, VEC *y, VEC max, VEC *rare) {
+  VEC zero = V_ZERO();
+  VEC l2 = V_ADD(V_MUL(*x, *x), V_MUL(*y, *y));
+  VEC m2 = V_MUL(max, max);
+  VEC moving = V_OR(V_NEQ(*x, zero), V_NEQ(*y, zero));
+  VEC plain = V_AND(V_GT(l2, V_SET1(1e-290)),
+                    V_AND(V_LT(l2, V_SET1(1e300)), V_LT(m2, V_SET1(1e300))));
+  VEC cut = V_AND(moving, V_GT(l2, m2));
+  *rare = V_OR(*rare, V_ANDNOT(plain, moving));
+  if (!V_ANY(cut)) return; /* often: skip the square root and division */
+  VEC ratio = V_DIV(max, V_SQRT(l2));
+  VEC tiny = V_LT(ratio, V_SET1(2.2250738585072014e-308));
+  *rare = V_OR(*rare, V_AND(cut, tiny));
+  *x = V_OR(V_AND(cut, V_MUL(*x, ratio)), V_ANDNOT(cut, *x));
+  *y = V_OR(V_AND(cut, V_MUL(*y, ratio)), V_ANDNOT(cut, *y));
+}
+
 static LANES_ATTR int LANES_FORCE(const steer_world *w,
                                   const steer_program *p, const double *sums,
                                   size_t stride, const size_t *index,
@@ -67,21 +86,8 @@ static LANES_ATTR int LANES_FORCE(const steer_world *w,
     fx = V_ADD(fx, V_MUL(rx, weight));
     fy = V_ADD(fy, V_MUL(ry, weight));
   }
-  /* v2_clamp(f, max_force) */
-  VEC max = lanes_agents(w->max_force, index);
-  VEC l2 = V_ADD(V_MUL(fx, fx), V_MUL(fy, fy));
-  VEC m2 = V_MUL(max, max);
-  VEC moving = V_OR(V_NEQ(fx, zero), V_NEQ(fy, zero));
-  VEC plain = V_AND(V_GT(l2, V_SET1(1e-290)),
-                    V_AND(V_LT(l2, V_SET1(1e300)), V_LT(m2, V_SET1(1e300))));
-  VEC cut = V_AND(moving, V_GT(l2, m2));
-  VEC ratio = V_DIV(max, V_SQRT(l2));
-  VEC tiny = V_LT(ratio, V_SET1(2.2250738585072014e-308));
-  rare = V_OR(rare, V_ANDNOT(plain, moving));
-  rare = V_OR(rare, V_AND(cut, tiny));
+  lanes_clamp(&fx, &fy, lanes_agents(w->max_force, index), &rare);
   if (V_ANY(rare)) return 0;
-  fx = V_OR(V_AND(cut, V_MUL(fx, ratio)), V_ANDNOT(cut, fx));
-  fy = V_OR(V_AND(cut, V_MUL(fy, ratio)), V_ANDNOT(cut, fy));
   for (int l = 0; l < LANES; l++) out[l] = v2(V_LANE(fx, l), V_LANE(fy, l));
   return 1;
 }

@@ -34,25 +34,6 @@ typedef struct step_job {
   steer_stats stats[STEER_MAX_THREADS];
 } step_job;
 
-static void integrate(steer_world *w, size_t from, size_t to,
-                      const steer_vec2 *forces, double dt) {
-  int wrap = w->grid.mode == GRID_WRAP;
-  double width = w->def.width, height = w->def.height;
-  for (size_t i = from; i < to; i++) {
-    steer_vec2 p = world_pos(w, i), v = world_vel(w, i);
-    v2_integrate(&p, &v, forces[i - from], w->max_speed[i], w->max_force[i],
-                 dt);
-    if (w->grid.mode == GRID_CLAMP) world_stop_at_edges(w, &p, &v);
-    /* on a torus most agents stay inside: world_contain would keep them */
-    if (!wrap || !(p.x >= 0 && p.x < width && p.y >= 0 && p.y < height))
-      p = world_contain(w, p);
-    w->x[i] = p.x;
-    w->y[i] = p.y;
-    w->vx[i] = v.x;
-    w->vy[i] = v.y;
-  }
-}
-
 /* ---- buffered ------------------------------------------------------------- */
 
 static void buffered_forces(void *ctx, int part) {
@@ -72,7 +53,7 @@ static void buffered_forces(void *ctx, int part) {
 static void buffered_moves(void *ctx, int part) {
   step_job *job = ctx;
   size_t from = job->cut[part], to = job->cut[part + 1];
-  integrate(job->w, from, to, job->w->forces + from, job->dt);
+  crowd_integrate(job->w, from, to, job->w->forces + from, job->dt);
 }
 
 /* ---- streamed ----------------------------------------------------------- */
@@ -87,8 +68,8 @@ static void row_forces(step_job *job, int part, size_t r, steer_vec2 *out) {
 }
 
 static void row_moves(step_job *job, size_t r, const steer_vec2 *forces) {
-  integrate(job->w, row_start(job->w, r), row_start(job->w, r + 1), forces,
-            job->dt);
+  crowd_integrate(job->w, row_start(job->w, r), row_start(job->w, r + 1),
+                  forces, job->dt);
 }
 
 /* Every force of the band's rows; the inner rows move as soon as the row

@@ -223,6 +223,10 @@ void crowd_quad_gather(const steer_world *w, size_t i, const flock_rules *q,
 int crowd_quad_force(const steer_world *w, const steer_program *p,
                      const double *sums, size_t stride, const size_t *index,
                      steer_vec2 out[4]);
+/* Agents from .. to - 1 move by forces[0 .. to - from - 1]: the pipeline
+   of API.md section 1 (v2_integrate), then the world's bounds. */
+void crowd_integrate(steer_world *w, size_t from, size_t to,
+                     const steer_vec2 *forces, double dt);
 /* The kernel's SIMD width (steer_set_simd), chosen on the first call:
    call it before a step's threads start. */
 int crowd_simd_width(void);
