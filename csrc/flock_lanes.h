@@ -27,7 +27,8 @@ static LANES_ATTR VEC lanes_agents(const double *a, const size_t *index) {
 
 /* v2_clamp((*x, *y), max) in every lane, setting in *rare the lanes that
    need its hypot or subnormal branches (their results are then wrong). */
-static LANES_ATTR void lanes_clamp(VEC *x, VEC *y, VEC max, VEC *rare) {
+static inline LANES_ATTR void lanes_clamp(VEC *x, VEC *y, VEC max,
+                                          VEC *rare) {
   VEC zero = V_ZERO();
   VEC l2 = V_ADD(V_MUL(*x, *x), V_MUL(*y, *y));
   VEC m2 = V_MUL(max, max);

@@ -93,10 +93,10 @@ void world_sort(steer_world *w, uint32_t *dest, struct steer_pool *pool,
       SWAP(steer_program *, w->program, i, d);
       SWAP(uint32_t, w->slot_of, i, d);
       SWAP(uint32_t, dest, i, d);
+      w->slots[w->slot_of[d]].index = (uint32_t)d; /* it arrived at d */
     }
+    w->slots[w->slot_of[i]].index = (uint32_t)i;
   }
-  if (moved)
-    for (size_t i = 0; i < n; i++) w->slots[w->slot_of[i]].index = (uint32_t)i;
   grid_link_sorted(g);
   w->grid_sorted = 1;
 }
