@@ -21,119 +21,21 @@ static size_t spans_length(const flock_span *spans, int n) {
 #if defined(__SSE2__)
 #include <emmintrin.h>
 
-/* One candidate j for both lanes. SHIFT adds the span's torus shift (or
-   nothing); MASK leaves a lane out (or nothing): spelled out per use so the
-   common loop carries neither. `shared`: alignment and cohesion have one
-   radius, so one mask and one count serve both. Each lane performs the
-   scalar walk's operations in the scalar walk's order. */
-#define PAIR_TAKE(j, SHIFT_X, SHIFT_Y, MASK, shared)                          \
-  do {                                                                        \
-    __m128d dx = SHIFT_X(_mm_sub_pd(_mm_set1_pd(x[j]), px));                  \
-    __m128d dy = SHIFT_Y(_mm_sub_pd(_mm_set1_pd(y[j]), py));                  \
-    __m128d d2 = _mm_add_pd(_mm_mul_pd(dx, dx), _mm_mul_pd(dy, dy));         \
-    __m128d in_sep = MASK(_mm_and_pd(_mm_cmple_pd(d2, sep_hi),                \
-                                     _mm_cmpgt_pd(d2, sep_lo)));              \
-    __m128d in_ali = MASK(_mm_cmple_pd(d2, ali2));                            \
-    __m128d in_coh = (shared) ? in_ali : MASK(_mm_cmple_pd(d2, coh2));        \
-    __m128d inv = _mm_and_pd(in_sep, _mm_div_pd(one, d2));                    \
-    sepx = _mm_sub_pd(sepx, _mm_mul_pd(dx, inv));                             \
-    sepy = _mm_sub_pd(sepy, _mm_mul_pd(dy, inv));                             \
-    sepn = _mm_add_pd(sepn, _mm_and_pd(in_sep, one));                         \
-    velx = _mm_add_pd(velx, _mm_and_pd(in_ali, _mm_set1_pd(vx[j])));          \
-    vely = _mm_add_pd(vely, _mm_and_pd(in_ali, _mm_set1_pd(vy[j])));          \
-    alin = _mm_add_pd(alin, _mm_and_pd(in_ali, one));                         \
-    offx = _mm_add_pd(offx, _mm_and_pd(in_coh, dx));                          \
-    offy = _mm_add_pd(offy, _mm_and_pd(in_coh, dy));                          \
-    if (!(shared)) cohn = _mm_add_pd(cohn, _mm_and_pd(in_coh, one));          \
-  } while (0)
-
-#define NO_SHIFT(v) (v)
-#define SHIFT_SX(v) _mm_add_pd((v), sx)
-#define SHIFT_SY(v) _mm_add_pd((v), sy)
-#define NO_MASK(m) (m)
-#define NOT_FIRST(m) _mm_and_pd((m), not_first)
-#define NOT_SECOND(m) _mm_and_pd((m), not_second)
-
-#define PAIR_RANGE(from, to, shared)                                          \
-  do {                                                                        \
-    if (unshifted)                                                            \
-      for (size_t j = (from); j < (to); j++)                                  \
-        PAIR_TAKE(j, NO_SHIFT, NO_SHIFT, NO_MASK, shared);                    \
-    else                                                                      \
-      for (size_t j = (from); j < (to); j++)                                  \
-        PAIR_TAKE(j, SHIFT_SX, SHIFT_SY, NO_MASK, shared);                    \
-  } while (0)
-
-/* Every span; in the one holding the pair itself, candidates i and i + 1
-   leave out the lane that is that agent (a lone agent in both lanes leaves
-   out candidate i). */
-#define PAIR_WALK(shared)                                                     \
-  for (int k = 0; k < n; k++) {                                               \
-    __m128d sx = _mm_set1_pd(spans[k].sx), sy = _mm_set1_pd(spans[k].sy);     \
-    int unshifted = spans[k].sx == 0 && spans[k].sy == 0;                     \
-    size_t from = spans[k].from, to = spans[k].to;                            \
-    if (i < from || i >= to) {                                                \
-      PAIR_RANGE(from, to, shared);                                           \
-      continue;                                                               \
-    }                                                                         \
-    PAIR_RANGE(from, i, shared);                                              \
-    if (!lone) {                                                              \
-      PAIR_TAKE(i, SHIFT_SX, SHIFT_SY, NOT_FIRST, shared);                    \
-      PAIR_TAKE(i + 1, SHIFT_SX, SHIFT_SY, NOT_SECOND, shared);               \
-    }                                                                         \
-    PAIR_RANGE(i + 2 - lone, to, shared);                                     \
-  }
-
 static double lane(__m128d v, int l) {
   double out[2];
   _mm_storeu_pd(out, v);
   return out[l];
 }
 
-/* Agents i and i + 1, or agent i alone in both lanes (lone): the lone
-   agents of a sparse crowd then take the branch-free walk too. */
-static __m128d load2(const double *a, int lone) {
-  return lone ? _mm_load1_pd(a) : _mm_loadu_pd(a);
-}
-
-/* The flocking sums of agents i (lane 0) and i + 1 (lane 1). */
-typedef struct pair_sums {
-  __m128d sepx, sepy, velx, vely, offx, offy, sepn, alin, cohn;
-} pair_sums;
-
-/* Sums for agents i and i + 1 (same cell, same rules), or i alone, over
-   the spans; returns the candidates per agent. */
-static size_t gather_pair(const steer_world *w, size_t i, int lone,
-                          const flock_rules *q, const flock_span *spans,
-                          int n, pair_sums *out) {
-  const double *x = w->x, *y = w->y, *vx = w->vx, *vy = w->vy;
-  __m128d px = load2(x + i, lone), py = load2(y + i, lone);
-  __m128d sep_hi = _mm_set1_pd(q->sep_hi), sep_lo = _mm_set1_pd(q->sep_lo);
-  __m128d ali2 = _mm_set1_pd(q->ali2), coh2 = _mm_set1_pd(q->coh2);
-  __m128d one = _mm_set1_pd(1);
-  __m128d sepx = _mm_setzero_pd(), sepy = sepx, velx = sepx, vely = sepx,
-          offx = sepx, offy = sepx, sepn = sepx, alin = sepx, cohn = sepx;
-  __m128d all = _mm_cmpeq_pd(one, one);
-  __m128d not_first = _mm_unpackhi_pd(sepx, all);  /* {0, all ones} */
-  __m128d not_second = _mm_unpacklo_pd(all, sepx); /* {all ones, 0} */
-  if (q->ali2 == q->coh2) {
-    PAIR_WALK(1)
-    cohn = alin;
-  } else {
-    PAIR_WALK(0)
-  }
-  pair_sums r = {sepx, sepy, velx, vely, offx, offy, sepn, alin, cohn};
-  *out = r;
-  return spans_length(spans, n) - 1; /* not itself */
-}
-
 static int any(__m128d m) { return _mm_movemask_pd(m) != 0; }
 
+#define LANES_WALK pair_walk
 #define LANES_FORCE pair_force
 #define LANES_ATTR
 #define LANES 2
 #define VEC __m128d
 #define V_LOAD _mm_loadu_pd
+#define V_STORE _mm_storeu_pd
 #define V_ZERO _mm_setzero_pd
 #define V_SET1 _mm_set1_pd
 #define V_ADD _mm_add_pd
@@ -144,13 +46,15 @@ static int any(__m128d m) { return _mm_movemask_pd(m) != 0; }
 #define V_AND _mm_and_pd
 #define V_OR _mm_or_pd
 #define V_ANDNOT _mm_andnot_pd
+#define V_LE _mm_cmple_pd
 #define V_GT _mm_cmpgt_pd
 #define V_GE _mm_cmpge_pd
 #define V_LT _mm_cmplt_pd
+#define V_EQ _mm_cmpeq_pd
 #define V_NEQ _mm_cmpneq_pd
 #define V_ANY any
 #define V_LANE lane
-#include "flock_lanes.h"
+#include "crowd_lanes.h"
 #endif
 
 /* Does program p flock in a way the kernel can walk for it? Asked once
@@ -292,35 +196,27 @@ static void cell_forces(steer_world *w, size_t b, double dt,
       i++;
       continue;
     }
-    /* four, two or one agents of this cell with program p */
+    /* up to four agents of this cell with program p, one per lane */
     int take = 1;
     while (take < simd_width && i + (size_t)take < to &&
            w->program[i + (size_t)take] == p)
       take++;
-    if (take == 3) take = 2;
-    /* a pair's stores fill two slots, even for one agent */
-    make_room(w, bt, p, take < 2 ? 2 : take, dt, forces, base, stats);
+    /* the lanes' stores fill `simd_width` slots, even for fewer agents */
+    make_room(w, bt, p, simd_width, dt, forces, base, stats);
     double *out = &bt->sum[0][bt->n];
-    if (take == 4) {
-      crowd_quad_gather(w, i, &p->flock, spans, n, out, BATCH);
-    } else {
+    if (simd_width == 4) {
+      crowd_quad_walk(w, i, take, &p->flock, spans, n, out, BATCH);
 #if defined(__SSE2__)
-      if (simd_width >= 2) {
-        pair_sums ps;
-        gather_pair(w, i, take == 1, &p->flock, spans, n, &ps);
-        __m128d all[9] = {ps.sepx, ps.sepy, ps.velx, ps.vely, ps.offx,
-                          ps.offy, ps.sepn, ps.alin, ps.cohn};
-        for (int f = 0; f < 9; f++) _mm_storeu_pd(out + f * BATCH, all[f]);
-      } else
+    } else if (simd_width == 2) {
+      pair_walk(w, i, take, &p->flock, spans, n, out, BATCH);
 #endif
-      {
-        flock_sums s = {{0, 0}, {0, 0}, {0, 0}, 0, 0, 0};
-        flock_span_walk(w, i, &p->flock, spans, n, &s);
-        double all[9] = {s.sep.x, s.sep.y, s.vel.x, s.vel.y, s.off.x,
-                         s.off.y, (double)s.sep_n, (double)s.ali_n,
-                         (double)s.coh_n};
-        for (int f = 0; f < 9; f++) out[f * BATCH] = all[f];
-      }
+    } else {
+      flock_sums s = {{0, 0}, {0, 0}, {0, 0}, 0, 0, 0};
+      flock_span_walk(w, i, &p->flock, spans, n, &s);
+      double all[9] = {s.sep.x, s.sep.y, s.vel.x, s.vel.y, s.off.x,
+                       s.off.y, (double)s.sep_n, (double)s.ali_n,
+                       (double)s.coh_n};
+      for (int f = 0; f < 9; f++) out[f * BATCH] = all[f];
     }
     for (int l = 0; l < take; l++, i++) {
       bt->index[bt->n] = i;

@@ -211,15 +211,15 @@ static inline steer_vec2 flock_cohesion_force(const steer_world *w, size_t i,
 void crowd_row_forces(steer_world *w, size_t r, double dt, steer_vec2 *forces,
                       size_t base, steer_stats *stats);
 /* With AVX (crowd_quad.c; only where crowd_quad_available()): the sums of
-   four agents i .. i + 3 of one cell sharing rules q, as flock_span_walk
-   would give them, into out[f * stride + lane] for f = sep.x, sep.y,
-   vel.x, vel.y, off.x, off.y, sep_n, ali_n, coh_n; and the forces of four
-   agents index[0..3] of pure flocking program p from such sums (0 when a
-   lane needs the scalar code). */
+   agents i .. i + m - 1 (m <= 4) of one cell sharing rules q, as
+   flock_span_walk would give them, into sums[f * stride + lane] for
+   f = sep.x, sep.y, vel.x, vel.y, off.x, off.y, sep_n, ali_n, coh_n (four
+   slots each); and the forces of four agents index[0..3] of pure flocking
+   program p from such sums (0 when a lane needs the scalar code). */
 int crowd_quad_available(void);
-void crowd_quad_gather(const steer_world *w, size_t i, const flock_rules *q,
-                       const flock_span *spans, int n, double *out,
-                       size_t stride);
+void crowd_quad_walk(const steer_world *w, size_t i, int m,
+                     const flock_rules *q, const flock_span *spans, int n,
+                     double *sums, size_t stride);
 int crowd_quad_force(const steer_world *w, const steer_program *p,
                      const double *sums, size_t stride, const size_t *index,
                      steer_vec2 out[4]);
