@@ -3,12 +3,14 @@
  * on a dense grid with agents sorted by cell.
  *
  * All agents of a cell share the same candidates: the cells around it, a
- * few contiguous index ranges. Agents are taken four (AVX, crowd_quad.c)
- * or two at a time, one per SIMD lane, each lane walking the candidates in
- * the same order as the scalar walk (flocking.c), so its sums - and its
- * force - are the same bit for bit (up to the sign of a zero sum); a lone
- * agent fills both lanes of a pair, so that it too walks without branches.
- * Pure flocking programs then combine their forces two at a time. */
+ * few contiguous index ranges. The agents of a cell with the same program
+ * walk them four (AVX, crowd_quad.c) or two (SSE2) at a time, one per SIMD
+ * lane (crowd_lanes.h), each lane in the scalar walk's order (flocking.c),
+ * so its sums are the same bit for bit (up to the sign of a zero sum); a
+ * lone agent fills the spare lanes, so that it too walks without branches.
+ * A row's sums wait in a batch, then pure flocking programs turn them into
+ * forces four or two at a time, the others one by one. Integration on a
+ * torus goes two at a time too. */
 #include "vec.h"
 #include "world.h"
 
