@@ -16,9 +16,10 @@
  * kept here, every agent field is finite and inside the world, programs
  * shared with others are unchanged. Allocators that fail on demand (the
  * world's and the process-wide one) check that STEER_ENOMEM leaves the
- * world as it was, byte for byte in its snapshot. An input whose steps
- * could use two threads is run again with threads = 2; both runs must
- * agree bit for bit after every step.
+ * world as it was, byte for byte in its snapshot. An input with steps is
+ * run again with the scalar kernel (steer_set_simd(1)) and, when its steps
+ * could use two threads, threads = 2; both runs must agree bit for bit
+ * after every step.
  */
 #include "fuzz.h"
 #include "world_ops.h"
@@ -128,14 +129,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     return 0;
   }
   static harness one, two; /* large: off the stack */
+  steer_set_simd(0); /* the widest kernel the CPU has */
   run(data, size, 1, &one);
-  if (one.threaded) {
-    run(data, size, 2, &two);
-    CHECK(one.nlog == two.nlog, "%zu steps with 1 thread, %zu with 2", one.nlog,
-          two.nlog);
+  if (one.nlog > 0) {
+    /* again with the scalar kernel (and two threads for a crowd) */
+    int threads = one.threaded ? 2 : 1;
+    steer_set_simd(1);
+    run(data, size, threads, &two);
+    steer_set_simd(0);
+    CHECK(one.nlog == two.nlog, "%zu steps, then %zu", one.nlog, two.nlog);
     for (size_t k = 0; k < one.nlog; k++)
       CHECK(one.log[k] == two.log[k],
-            "step %zu: 1 and 2 threads give different worlds", k + 1);
+            "step %zu: the widest kernel and 1 thread differ from the scalar "
+            "kernel and %d", k + 1, threads);
   }
   return 0;
 }
