@@ -118,7 +118,7 @@ static void general_force(steer_world *w, size_t i, double dt,
 /* Sums waiting for their forces, all of one program: a force is a chain
    of divisions and square roots, cheaper when several are in flight and
    when lanes share them, so a row's forces are computed after its walks,
-   BATCH agents at a time. sum[f][k]: f as in crowd_quad_gather. */
+   BATCH agents at a time. sum[f][k]: f as in crowd_quad_walk (world.h). */
 #define BATCH 64
 typedef struct batch {
   double sum[9][BATCH];
@@ -198,7 +198,7 @@ static void cell_forces(steer_world *w, size_t b, double dt,
       i++;
       continue;
     }
-    /* up to four agents of this cell with program p, one per lane */
+    /* up to simd_width agents of this cell with program p, one per lane */
     int take = 1;
     while (take < simd_width && i + (size_t)take < to &&
            w->program[i + (size_t)take] == p)
