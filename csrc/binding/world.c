@@ -379,6 +379,22 @@ static void truncate(lua_State *L, int t, size_t used) {
   }
 }
 
+/* Fills the table at argument 2 (or a new one) with {a1, b1, a2, b2, ...}
+   from two columns of n values; pushes it and n. */
+static int push_pairs(lua_State *L, const char *fname, const double *a,
+                      const double *b, size_t n) {
+  int t = fill_target(L, fname, 2 * n);
+  for (size_t i = 0; i < n; i++) {
+    lua_pushnumber(L, a[i]);
+    lua_rawseti(L, t, (int)(2 * i + 1));
+    lua_pushnumber(L, b[i]);
+    lua_rawseti(L, t, (int)(2 * i + 2));
+  }
+  truncate(L, t, 2 * n);
+  lua_pushinteger(L, (lua_Integer)n);
+  return 2;
+}
+
 /* world:positions([t]) -> {x1, y1, x2, y2, ...}, n: every position in one
    call (for drawing), reusing t; the order is the world's internal order,
    the same as world:ids() until agents are added, removed or stepped */
@@ -386,16 +402,7 @@ static int w_positions(lua_State *L) {
   lworld *box = check_world(L, 1, "positions", 0);
   const double *x, *y;
   size_t n = steer_world_columns(box->w, &x, &y, NULL, NULL);
-  int t = fill_target(L, "positions", 2 * n);
-  for (size_t i = 0; i < n; i++) {
-    lua_pushnumber(L, x[i]);
-    lua_rawseti(L, t, (int)(2 * i + 1));
-    lua_pushnumber(L, y[i]);
-    lua_rawseti(L, t, (int)(2 * i + 2));
-  }
-  truncate(L, t, 2 * n);
-  lua_pushinteger(L, (lua_Integer)n);
-  return 2;
+  return push_pairs(L, "positions", x, y, n);
 }
 
 /* world:ids([t]) -> {id1, id2, ...}, n in the order of world:positions() */
@@ -505,16 +512,7 @@ static int w_velocities(lua_State *L) {
   lworld *box = check_world(L, 1, "velocities", 0);
   const double *vx, *vy;
   size_t n = steer_world_columns(box->w, NULL, NULL, &vx, &vy);
-  int t = fill_target(L, "velocities", 2 * n);
-  for (size_t i = 0; i < n; i++) {
-    lua_pushnumber(L, vx[i]);
-    lua_rawseti(L, t, (int)(2 * i + 1));
-    lua_pushnumber(L, vy[i]);
-    lua_rawseti(L, t, (int)(2 * i + 2));
-  }
-  truncate(L, t, 2 * n);
-  lua_pushinteger(L, (lua_Integer)n);
-  return 2;
+  return push_pairs(L, "velocities", vx, vy, n);
 }
 
 /* world:bounds() -> w, h, wrap; nil for an unbounded world */
