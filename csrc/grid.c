@@ -73,7 +73,8 @@ void grid_cell_of(const steer_grid *g, double x, double y, int32_t *cx,
   *cy = axis_cell(g, y, g->inv_y, g->ncy);
 }
 
-static size_t bucket_of_cell(const steer_grid *g, int32_t cx, int32_t cy) {
+static inline size_t bucket_of_cell(const steer_grid *g, int32_t cx,
+                                    int32_t cy) {
   if (g->dense) return (size_t)cy * (size_t)g->ncx + (size_t)cx;
   uint32_t h = (uint32_t)cx * 0x9E3779B1u ^ (uint32_t)cy * 0x85EBCA77u;
   h ^= h >> 15;
@@ -82,19 +83,19 @@ static size_t bucket_of_cell(const steer_grid *g, int32_t cx, int32_t cy) {
   return h & (g->buckets - 1);
 }
 
+static inline size_t bucket_at(const steer_grid *g, double x, double y) {
+  return bucket_of_cell(g, axis_cell(g, x, g->inv_x, g->ncx),
+                        axis_cell(g, y, g->inv_y, g->ncy));
+}
+
 size_t grid_bucket_of(const steer_grid *g, double x, double y) {
-  int32_t cx, cy;
-  grid_cell_of(g, x, y, &cx, &cy);
-  return bucket_of_cell(g, cx, cy);
+  return bucket_at(g, x, y);
 }
 
 void grid_buckets_of(const steer_grid *g, const double *x, const double *y,
                      size_t from, size_t to, uint32_t *dest) {
-  for (size_t i = from; i < to; i++) {
-    int32_t cx = axis_cell(g, x[i], g->inv_x, g->ncx);
-    int32_t cy = axis_cell(g, y[i], g->inv_y, g->ncy);
-    dest[i] = (uint32_t)bucket_of_cell(g, cx, cy);
-  }
+  for (size_t i = from; i < to; i++)
+    dest[i] = (uint32_t)bucket_at(g, x[i], y[i]);
 }
 
 static void link(steer_grid *g, int32_t i, size_t b) {
