@@ -1,7 +1,6 @@
 /* agent.c - behaviors of one agent of a world (API.md section 3). */
 #include <math.h>
-#include "vec.h"
-#include "world.h"
+#include "agent.h"
 
 /* The target as the agent sees it: on a torus, the nearest image of t. */
 static steer_vec2 seen(const steer_world *w, size_t i, steer_vec2 t) {
@@ -111,16 +110,10 @@ const steer_path *steer_agent_path(const steer_world *w, size_t i,
   return NULL;
 }
 
-void world_stop_at_edges(const steer_world *w, steer_vec2 *p, steer_vec2 *v) {
-  if (p->x < 0 || p->x > w->def.width) v->x = 0;
-  if (p->y < 0 || p->y > w->def.height) v->y = 0;
-}
-
 void steer_agent_apply(steer_world *w, size_t i, steer_vec2 f, double dt) {
-  steer_vec2 p = world_pos(w, i), v = world_vel(w, i);
-  steer_integrate(&p, &v, f, w->max_speed[i], w->max_force[i], dt);
-  if (w->grid.mode == GRID_CLAMP) world_stop_at_edges(w, &p, &v);
-  world_place(w, i, world_contain(w, p));
+  steer_vec2 p, v;
+  world_integrate(w, i, f, dt, &p, &v);
+  world_place(w, i, p);
   w->vx[i] = v.x;
   w->vy[i] = v.y;
 }

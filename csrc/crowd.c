@@ -11,8 +11,8 @@
  * A row's sums wait in a batch, then pure flocking programs turn them into
  * forces four or two at a time, the others one by one. Integration on a
  * torus goes two at a time too. */
-#include "vec.h"
-#include "world.h"
+#include "agent_program.h"
+#include "crowd.h"
 
 static size_t spans_length(const flock_span *spans, int n) {
   size_t len = 0;
@@ -71,12 +71,10 @@ static int walkable(const steer_world *w, const steer_program *p) {
 static steer_vec2 pure_flock_force(const steer_world *w, size_t i,
                                    const steer_program *p,
                                    const flock_sums *s) {
-  steer_vec2 f = {0, 0};
+  steer_vec2 f = {0, 0}, v = world_vel(w, i);
   for (size_t k = 0; k < p->count; k++) {
     const steer_entry *e = &p->entries[k];
-    steer_vec2 r = e->behavior == STEER_SEPARATION  ? flock_separation_force(s)
-                   : e->behavior == STEER_ALIGNMENT ? flock_alignment_force(w, i, s)
-                                                    : flock_cohesion_force(w, i, s);
+    steer_vec2 r = flock_rule_force(e->behavior, s, v, w->max_speed[i]);
     f = v2_add(f, v2_scale(r, e->weight));
   }
   return v2_clamp(f, w->max_force[i]);
@@ -118,7 +116,7 @@ static void general_force(steer_world *w, size_t i, double dt,
 /* Sums waiting for their forces, all of one program: a force is a chain
    of divisions and square roots, cheaper when several are in flight and
    when lanes share them, so a row's forces are computed after its walks,
-   BATCH agents at a time. sum[f][k]: f as in crowd_quad_walk (world.h). */
+   BATCH agents at a time. sum[f][k]: f as in crowd_quad_walk (crowd.h). */
 #define BATCH 64
 typedef struct batch {
   double sum[9][BATCH];
@@ -238,12 +236,10 @@ void crowd_row_forces(steer_world *w, size_t r, double dt, steer_vec2 *forces,
   flush(w, &bt, dt, forces, base, stats);
 }
 
-/* Agent i moves by force f: API.md section 1's pipeline, then the bounds. */
+/* Agent i moves by force f (the grid is relinked when the step sorts). */
 static void integrate_one(steer_world *w, size_t i, steer_vec2 f, double dt) {
-  steer_vec2 p = world_pos(w, i), v = world_vel(w, i);
-  v2_integrate(&p, &v, f, w->max_speed[i], w->max_force[i], dt);
-  if (w->grid.mode == GRID_CLAMP) world_stop_at_edges(w, &p, &v);
-  p = world_contain(w, p);
+  steer_vec2 p, v;
+  world_integrate(w, i, f, dt, &p, &v);
   w->x[i] = p.x;
   w->y[i] = p.y;
   w->vx[i] = v.x;

@@ -3,8 +3,7 @@
  * (clusters) and the forces of pure flocking programs from crowd.c's batch.
  * Compiled for AVX by a function attribute and called only when the CPU
  * has AVX (crowd_quad_available), so the library needs no -march flag. */
-#include "vec.h"
-#include "world.h"
+#include "crowd.h"
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #include <immintrin.h>

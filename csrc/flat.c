@@ -4,7 +4,6 @@
  * 0 done, 1 stale id, 2 out of memory. Arguments are checked by the
  * caller, as for the rest of the C API. */
 #include <math.h>
-#include "vec.h"
 #include "world.h"
 
 #define RESOLVE(w, id, i)               \

@@ -2,7 +2,6 @@
 #include <math.h>
 #include <string.h>
 #include "grid.h"
-#include "world.h"
 
 #define FREE_CELL_LIMIT 536870912.0    /* |cell coordinate| of unbounded worlds */
 #define AXIS_CELLS_MAX 1048576         /* cells per axis of bounded worlds */
@@ -40,18 +39,16 @@ void grid_init(steer_grid *g, double cell, int wrap, double width,
   }
 }
 
-void grid_free(steer_world *w, steer_grid *g) {
-  world_alloc(w, g->heads, g->buckets * sizeof(int32_t), 0);
-  world_alloc(w, g->starts, (g->buckets + 1) * sizeof(uint32_t), 0);
+void grid_free(steer_grid *g, steer_allocator *a) {
+  alloc_bytes(a, g->heads, g->buckets * sizeof(int32_t), 0);
+  alloc_bytes(a, g->starts, (g->buckets + 1) * sizeof(uint32_t), 0);
   g->starts = NULL;
-  world_alloc(w, g->next, g->agents_cap * sizeof(int32_t), 0);
+  alloc_bytes(a, g->next, g->agents_cap * sizeof(int32_t), 0);
   g->heads = NULL;
   g->next = NULL;
   g->buckets = g->agents_cap = 0;
 }
 
-/* Cell coordinate along one axis; bounded modes stay inside 0..n-1 (also
-   guarding against rounding at the far edge). */
 /* floor() without a libm call where the value fits an int32 */
 static inline double floor_fast(double v) {
   if (!(v > -2147483647.0 && v < 2147483647.0)) return floor(v);
@@ -59,6 +56,8 @@ static inline double floor_fast(double v) {
   return t > v ? t - 1 : t;
 }
 
+/* Cell coordinate along one axis; bounded modes stay inside 0..n-1 (also
+   guarding against rounding at the far edge). */
 static inline int32_t axis_cell(const steer_grid *g, double v, double inv,
                                 int32_t n) {
   double c = floor_fast(v * inv);
@@ -153,29 +152,30 @@ static size_t buckets_for(const steer_grid *g, size_t agents) {
   return b;
 }
 
-steer_status grid_reserve(steer_world *w, steer_grid *g, size_t agents) {
-  if (world_grow(w, (void **)&g->next, sizeof(int32_t), &g->agents_cap,
+steer_status grid_reserve(steer_grid *g, steer_allocator *a, size_t agents,
+                          const double *x, const double *y, size_t count) {
+  if (alloc_grow(a, (void **)&g->next, sizeof(int32_t), &g->agents_cap,
                  agents))
     return STEER_ENOMEM;
   size_t want = buckets_for(g, agents);
   if (want > g->buckets) {
-    int32_t *heads = world_alloc(w, NULL, 0, want * sizeof(int32_t));
+    int32_t *heads = alloc_bytes(a, NULL, 0, want * sizeof(int32_t));
     uint32_t *starts =
-        heads ? world_alloc(w, NULL, 0, (want + 1) * sizeof(uint32_t)) : NULL;
+        heads ? alloc_bytes(a, NULL, 0, (want + 1) * sizeof(uint32_t)) : NULL;
     if (!starts) {
-      world_alloc(w, heads, want * sizeof(int32_t), 0);
+      alloc_bytes(a, heads, want * sizeof(int32_t), 0);
       return STEER_ENOMEM;
     }
-    world_alloc(w, g->heads, g->buckets * sizeof(int32_t), 0);
-    world_alloc(w, g->starts, (g->buckets + 1) * sizeof(uint32_t), 0);
+    alloc_bytes(a, g->heads, g->buckets * sizeof(int32_t), 0);
+    alloc_bytes(a, g->starts, (g->buckets + 1) * sizeof(uint32_t), 0);
     g->heads = heads;
     g->starts = starts;
     g->buckets = want;
-    /* every bucket moved: relink the world's agents (they stay unsorted) */
+    /* every bucket moved: relink the agents (they stay unsorted) */
     for (size_t b = 0; b < want; b++) heads[b] = -1;
-    for (size_t i = w->count; i-- > 0;)
-      link(g, (int32_t)i, grid_bucket_of(g, w->x[i], w->y[i]));
-    w->grid_sorted = 0;
+    for (size_t i = count; i-- > 0;)
+      link(g, (int32_t)i, grid_bucket_of(g, x[i], y[i]));
+    g->sorted = 0;
   }
   return STEER_OK;
 }

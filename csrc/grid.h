@@ -14,6 +14,7 @@
 #define STEER_GRID_H
 
 #include <stdint.h>
+#include "alloc.h"
 #include "steer.h"
 
 typedef enum grid_mode { GRID_FREE, GRID_WRAP, GRID_CLAMP } grid_mode;
@@ -28,18 +29,18 @@ typedef struct steer_grid {
   size_t buckets;        /* length of heads; a power of two when hashed */
   int32_t *next;         /* per agent: the next in its bucket, -1 at the end */
   size_t agents_cap;     /* length of next */
+  int sorted; /* agents ordered by bucket, lists in index order */
 } steer_grid;
-
-struct steer_world;
 
 /* Sets the geometry; the grid owns no memory until grid_reserve. */
 void grid_init(steer_grid *g, double cell, int wrap, double width,
                double height);
-void grid_free(struct steer_world *w, steer_grid *g);
+void grid_free(steer_grid *g, steer_allocator *a);
 
-/* Makes room for `agents` agents, rehashing the world's current agents when
-   the bucket count grows. On failure nothing changed. */
-steer_status grid_reserve(struct steer_world *w, steer_grid *g, size_t agents);
+/* Makes room for `agents` agents, relinking the `count` agents at (x, y)
+   (unsorted) when the bucket count grows. On failure nothing changed. */
+steer_status grid_reserve(steer_grid *g, steer_allocator *a, size_t agents,
+                          const double *x, const double *y, size_t count);
 
 /* The cell of a point (bounded modes: inside 0..n-1) and its bucket. */
 void grid_cell_of(const steer_grid *g, double x, double y, int32_t *cx,

@@ -1,7 +1,6 @@
 /* obstacles.c - circle obstacles, wall segments and avoiding them. */
 #include <math.h>
-#include "vec.h"
-#include "world.h"
+#include "obstacles.h"
 
 steer_status steer_world_add_obstacle(steer_world *w, double x, double y,
                                       double radius, size_t *number) {

@@ -1,6 +1,6 @@
 /* path.c - immutable, reference-counted polylines for path following. */
 #include <string.h>
-#include "world.h"
+#include "alloc.h"
 
 struct steer_path {
   size_t refs;

@@ -1,15 +1,11 @@
-/* program.h - behavior programs and their per-agent state (internal). */
+/* program.h - behavior programs and the state an agent keeps for its
+ * program (internal). Programs know nothing of worlds. */
 #ifndef STEER_PROGRAM_H
 #define STEER_PROGRAM_H
 
+#include "alloc.h"
+#include "flocking.h"
 #include "steer.h"
-
-/* Flocking: the rules a neighbor walk gathers sums for. */
-typedef struct flock_rules {
-  double sep_hi, sep_lo; /* separation: sep_lo < d2 <= sep_hi; -1: none */
-  double ali2, coh2;     /* alignment, cohesion: d2 <= r^2; -1: none */
-  double reach;          /* the widest radius */
-} flock_rules;
 
 struct steer_program {
   size_t refs;
@@ -46,20 +42,18 @@ typedef struct program_state {
   entry_state entries[];
 } program_state;
 
-struct steer_world;
-/* Allocates a fresh state for agent i's program p (NULL if p needs none,
-   *failed set when memory runs out). */
-program_state *program_state_new(struct steer_world *w, const steer_program *p,
-                                 int *failed);
-void program_state_free(struct steer_world *w, program_state *s);
+/* (Re)computes what p's entries imply (the flags and flock above). */
+void program_analyze(steer_program *p);
+/* Does an agent running entry e need a program_state? */
+int program_entry_needs_state(const steer_entry *e);
 
-/* The force of agent i's program, adding to *stats. The agent's state and
-   cold state must exist as the program requires (steer_agent_set_program
-   makes sure). `gathered`: the flocking sums of a fused program when the
-   caller walked the neighbors already, else NULL. */
-struct flock_sums;
-steer_vec2 program_force(struct steer_world *w, size_t i, double dt,
-                         const struct flock_sums *gathered,
-                         steer_stats *stats);
+/* A fresh state for program p (NULL: out of memory). */
+program_state *program_state_alloc(steer_allocator *a,
+                                   const steer_program *p);
+/* A fresh state for program p if it needs one (NULL if p needs none,
+   *failed set when memory runs out). */
+program_state *program_state_new(steer_allocator *a, const steer_program *p,
+                                 int *failed);
+void program_state_free(steer_allocator *a, program_state *s);
 
 #endif

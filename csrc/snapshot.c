@@ -9,7 +9,7 @@
  */
 #include <math.h>
 #include <string.h>
-#include "vec.h"
+#include "sort.h"
 #include "world.h"
 
 #define MAGIC "STEERSNP"
@@ -137,10 +137,14 @@ static void put_program(writer *wr, const steer_program *p,
 
 static void put_agent(writer *wr, const steer_world *w, size_t i,
                       const refs *paths, const refs *programs) {
-  const double fields[] = {w->x[i], w->y[i], w->vx[i], w->vy[i],
-                           w->max_speed[i], w->max_force[i], w->radius[i]};
-  for (int f = 0; f < 7; f++) put_f64(wr, fields[f]);
-  put_u32(wr, w->slot_of[i]);
+  /* the columns in table order, then the references */
+#define PUT_F64(v) put_f64(wr, v);
+#define PUT_SIZE(v) put_f64(wr, v);
+#define PUT_U32(v) put_u32(wr, v);
+#define PUT_REF(v)
+#define PUT_COLUMN(name, type, snap) PUT_##snap(w->name[i])
+  AGENT_COLUMNS(PUT_COLUMN)
+#undef PUT_COLUMN
   put_u64(wr, ref_index(programs, w->program[i]));
   const agent_ext *e = w->ext[i];
   put_u32(wr, e != NULL);
@@ -177,7 +181,7 @@ steer_status steer_world_snapshot(steer_world *w, steer_write_fn write,
   /* the restored world sorts its agents by cell: so does this one, so both
      walk neighbors in the same order from here on; sorted first, paths and
      programs are numbered in the order the agents are written */
-  if (!w->grid_sorted) status = world_sort_now(w);
+  if (!w->grid.sorted) status = world_sort_now(w);
   if (status == STEER_OK) status = collect(w, &paths, &programs);
   if (status == STEER_OK) {
     writer wr;
@@ -431,11 +435,8 @@ static int read_state(reader *r, steer_world *w, size_t i, agent_ext *e) {
     return 1;
   }
   if (!p) return fail(r, "snapshot holds a state without a program");
-  size_t size = sizeof(program_state) + p->count * sizeof(entry_state);
-  program_state *s = world_alloc(w, NULL, 0, size);
+  program_state *s = program_state_alloc(&w->alloc, p);
   if (!s) return fail(r, "not enough memory");
-  memset(s, 0, size);
-  s->size = size;
   e->program = s;
   s->has_smoothed = get_flag(r);
   s->smoothed.x = get_f64(r);
@@ -459,13 +460,17 @@ static int read_state(reader *r, steer_world *w, size_t i, agent_ext *e) {
 
 static int read_agent(reader *r, restoring *rs, size_t i) {
   steer_world *w = rs->w;
-  double *fields[] = {&w->x[i], &w->y[i], &w->vx[i], &w->vy[i],
-                      &w->max_speed[i], &w->max_force[i], &w->radius[i]};
-  for (int f = 0; f < 7; f++) *fields[f] = f < 4 ? get_f64(r) : get_size(r);
-  w->slot_of[i] = get_u32(r);
+  /* the columns in table order (references start empty), as put_agent */
+#define GET_F64(dst) dst = get_f64(r);
+#define GET_SIZE(dst) dst = get_size(r);
+#define GET_U32(dst) dst = get_u32(r);
+#define GET_REF(dst) dst = NULL;
+#define GET_COLUMN(name, type, snap) GET_##snap(w->name[i])
+  AGENT_COLUMNS(GET_COLUMN)
+#undef GET_COLUMN
   uint64_t program = get_u64(r);
-  w->ext[i] = NULL;
-  w->program[i] = NULL;
+  if (!r->error && w->slot_of[i] >= w->slot_count)
+    return fail(r, "snapshot refers to a missing slot");
   if (program > rs->program_count)
     return fail(r, "snapshot refers to a missing program");
   if (r->error) return 0;
@@ -484,9 +489,8 @@ static int read_agent(reader *r, restoring *rs, size_t i) {
       return fail(r, "snapshot lacks an agent's cold state");
     return 1;
   }
-  agent_ext *e = world_alloc(w, NULL, 0, sizeof *e);
+  agent_ext *e = ext_create(w, i);
   if (!e) return fail(r, "not enough memory");
-  memset(e, 0, sizeof *e);
   w->ext[i] = e;
   e->wander_radius = get_size(r);
   e->wander_distance = get_size(r);
@@ -560,17 +564,13 @@ static void read_world_body(reader *r, restoring *rs) {
     fail(r, "snapshot holds more agents than slots");
     return;
   }
-  if (world_reserve_agents(w, n) || grid_reserve(w, &w->grid, n)) {
+  if (world_reserve_agents(w, n) ||
+      grid_reserve(&w->grid, &w->alloc, n, w->x, w->y, w->count)) {
     fail(r, "not enough memory");
     return;
   }
   for (size_t i = 0; i < n; i++)
     if (!read_agent(r, rs, i)) return;
-  for (size_t i = 0; i < n; i++)
-    if (w->slot_of[i] >= w->slot_count) {
-      fail(r, "snapshot refers to a missing slot");
-      return;
-    }
   if (!check_slots(r, w)) return;
   size_t obstacles = get_count(r, 24);
   for (size_t k = 0; k < obstacles && !r->error; k++) {

@@ -2,8 +2,7 @@
  * moves every per-agent array in place, so that the agents of a cell sit
  * side by side in memory and a neighbor walk streams through them. */
 #include <stdint.h>
-#include "threads.h"
-#include "world.h"
+#include "sort.h"
 
 #define SWAP(T, a, i, j)   \
   do {                     \
@@ -29,7 +28,7 @@ static void key_part(void *ctx, int part) {
   size_t n = w->count;
   size_t from = n * (size_t)part / (size_t)job->parts;
   size_t to = n * (size_t)(part + 1) / (size_t)job->parts;
-  int changed = !w->grid_sorted;
+  int changed = !g->sorted;
   size_t at = 0; /* the bucket index i sits in, by the current starts */
   if (!changed) { /* the last bucket starting at or before `from` */
     size_t lo = 0, hi = g->buckets;
@@ -47,8 +46,7 @@ static void key_part(void *ctx, int part) {
   job->changed[part] = changed;
 }
 
-void world_sort(steer_world *w, uint32_t *dest, struct steer_pool *pool,
-                int parts) {
+void world_sort(steer_world *w, uint32_t *dest, steer_pool *pool, int parts) {
   size_t n = w->count;
   steer_grid *g = &w->grid;
   if (!g->buckets) return; /* no agent was ever added */
@@ -82,23 +80,16 @@ void world_sort(steer_world *w, uint32_t *dest, struct steer_pool *pool,
   for (size_t i = 0; moved && i < n; i++) {
     while (dest[i] != i) {
       size_t d = dest[i];
-      SWAP(double, w->x, i, d);
-      SWAP(double, w->y, i, d);
-      SWAP(double, w->vx, i, d);
-      SWAP(double, w->vy, i, d);
-      SWAP(double, w->max_speed, i, d);
-      SWAP(double, w->max_force, i, d);
-      SWAP(double, w->radius, i, d);
-      SWAP(agent_ext *, w->ext, i, d);
-      SWAP(steer_program *, w->program, i, d);
-      SWAP(uint32_t, w->slot_of, i, d);
+#define SWAP_COLUMN(name, type, snap) SWAP(type, w->name, i, d);
+      AGENT_COLUMNS(SWAP_COLUMN)
+#undef SWAP_COLUMN
       SWAP(uint32_t, dest, i, d);
       w->slots[w->slot_of[d]].index = (uint32_t)d; /* it arrived at d */
     }
     w->slots[w->slot_of[i]].index = (uint32_t)i;
   }
   grid_link_sorted(g);
-  w->grid_sorted = 1;
+  g->sorted = 1;
 }
 
 steer_status world_sort_now(steer_world *w) {

@@ -1,4 +1,4 @@
-/* step.c - world_step: every agent's program from one snapshot, then every
+/* step.c - steer_world_step: every agent's program from one snapshot, then every
  * integration, then the agents sorted by cell.
  *
  * Two ways to honour "all forces from one snapshot":
@@ -10,9 +10,10 @@
  * The loops are split between the world's threads (bands of rows, or
  * ranges of agents); each agent's work depends only on the snapshot and its
  * own state, so results do not depend on the number of threads. */
+#include "agent_program.h"
+#include "crowd.h"
+#include "sort.h"
 #include "threads.h"
-#include "vec.h"
-#include "world.h"
 
 /* below this many agents one thread beats waking the others (make bench: a
    second thread loses at 1,000-2,000 agents, breaks even at 4,000, gains
@@ -179,7 +180,7 @@ steer_status steer_world_step(steer_world *w, double dt) {
   if (world_grow(w, (void **)&w->order, sizeof(uint32_t), &w->order_cap,
                  n ? n : 1))
     return STEER_ENOMEM;
-  if (!w->grid_sorted) world_sort(w, w->order, NULL, 1);
+  if (!w->grid.sorted) world_sort(w, w->order, NULL, 1);
   int streamed = n > 0 && can_stream(w);
   size_t need = streamed ? plan_bands(&job) : n;
   /* the last allocations, before any agent changes */

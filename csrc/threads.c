@@ -135,7 +135,6 @@ void pool_run(steer_pool *p, pool_fn fn, void *ctx, int parts) {
   }
 }
 
-int pool_parts(const steer_pool *p) { return p->parts; }
 
 void pool_destroy(steer_pool *p) {
   if (!p) return;
@@ -170,7 +169,6 @@ void pool_run(steer_pool *p, pool_fn fn, void *ctx, int parts) {
   for (int k = 0; k < parts; k++) fn(ctx, k);
 }
 
-int pool_parts(const steer_pool *p) { return p->parts; }
 
 void pool_destroy(steer_pool *p) { free(p); }
 

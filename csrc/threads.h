@@ -11,7 +11,6 @@ steer_pool *pool_create(int parts);
 /* Runs fn(ctx, part) for part 0..parts-1 (parts <= the pool's) and
    returns when all are done. */
 void pool_run(steer_pool *p, pool_fn fn, void *ctx, int parts);
-int pool_parts(const steer_pool *p);
 void pool_destroy(steer_pool *p);
 
 #endif

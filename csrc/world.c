@@ -1,57 +1,8 @@
 /* world.c - world lifetime, agent storage, ids and field access. */
 #include <math.h>
-#include <stdlib.h>
 #include <string.h>
 #include "threads.h"
-#include "vec.h"
 #include "world.h"
-
-/* per agent: 7 doubles, the ext and program pointers, the slot */
-#define AGENT_BYTES \
-  (7 * sizeof(double) + sizeof(agent_ext *) + sizeof(steer_program *) + \
-   sizeof(uint32_t))
-
-static void *default_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
-  (void)ud;
-  (void)osize;
-  if (nsize == 0) {
-    free(ptr);
-    return NULL;
-  }
-  return realloc(ptr, nsize);
-}
-
-static steer_alloc_fn global_alloc = default_alloc;
-static void *global_ud;
-
-void steer_set_allocator(steer_alloc_fn alloc, void *ud) {
-  global_alloc = alloc ? alloc : default_alloc;
-  global_ud = alloc ? ud : NULL;
-}
-
-void *steer_alloc(void *ptr, size_t osize, size_t nsize) {
-  return global_alloc(global_ud, ptr, ptr ? osize : 0, nsize);
-}
-
-void *world_alloc(steer_world *w, void *ptr, size_t osize, size_t nsize) {
-  if (!ptr) osize = 0;
-  void *p = w->def.alloc(w->def.alloc_ud, ptr, osize, nsize);
-  if (p || nsize == 0) w->memory = w->memory - osize + nsize;
-  return p;
-}
-
-steer_status world_grow(steer_world *w, void **arr, size_t size, size_t *cap,
-                        size_t need) {
-  if (need <= *cap) return STEER_OK;
-  size_t n = *cap < 8 ? 16 : *cap + *cap / 2; /* 1.5x: less slack than 2x */
-  if (n < need) n = need;
-  if (n > SIZE_MAX / size) return STEER_ENOMEM;
-  void *p = world_alloc(w, *arr, *cap * size, n * size);
-  if (!p) return STEER_ENOMEM;
-  *arr = p;
-  *cap = n;
-  return STEER_OK;
-}
 
 steer_world_def steer_world_def_default(void) {
   steer_world_def d;
@@ -72,8 +23,9 @@ steer_agent_def steer_agent_def_default(void) {
 steer_world *steer_world_create(const steer_world_def *def) {
   steer_world_def d = def ? *def : steer_world_def_default();
   if (!d.alloc) {
-    d.alloc = global_alloc;
-    d.alloc_ud = global_ud;
+    steer_allocator process = alloc_process();
+    d.alloc = process.fn;
+    d.alloc_ud = process.ud;
   }
   steer_world *w = d.alloc(d.alloc_ud, NULL, 0, sizeof *w);
   if (!w) return NULL;
@@ -81,7 +33,9 @@ steer_world *steer_world_create(const steer_world_def *def) {
   if (d.threads < 1) d.threads = 1;
   if (d.threads > STEER_MAX_THREADS) d.threads = STEER_MAX_THREADS;
   w->def = d;
-  w->memory = sizeof *w;
+  w->alloc.fn = d.alloc;
+  w->alloc.ud = d.alloc_ud;
+  w->alloc.bytes = sizeof *w;
   w->free_slot = SLOT_NONE;
   grid_init(&w->grid, d.cell_size, d.wrap, d.width, d.height);
   /* a crowd of known size gets exactly the room it needs, once */
@@ -89,7 +43,7 @@ steer_world *steer_world_create(const steer_world_def *def) {
       (world_reserve_agents(w, d.capacity) ||
        world_grow(w, (void **)&w->slots, sizeof(slot_info), &w->slot_cap,
                   d.capacity) ||
-       grid_reserve(w, &w->grid, d.capacity) ||
+       grid_reserve(&w->grid, &w->alloc, d.capacity, w->x, w->y, 0) ||
        world_grow(w, (void **)&w->order, sizeof(uint32_t), &w->order_cap,
                   d.capacity))) {
     steer_world_destroy(w);
@@ -101,7 +55,7 @@ steer_world *steer_world_create(const steer_world_def *def) {
 void ext_free(steer_world *w, agent_ext *e) {
   if (!e) return;
   steer_path_release(e->follow_path);
-  program_state_free(w, e->program);
+  program_state_free(&w->alloc, e->program);
   world_alloc(w, e, sizeof *e, 0);
 }
 
@@ -114,7 +68,7 @@ void steer_world_destroy(steer_world *w) {
   world_alloc(w, w->forces, w->forces_cap * sizeof(steer_vec2), 0);
   world_alloc(w, w->order, w->order_cap * sizeof(uint32_t), 0);
   pool_destroy(w->pool);
-  grid_free(w, &w->grid);
+  grid_free(&w->grid, &w->alloc);
   world_alloc(w, w->agent_block, w->capacity * AGENT_BYTES, 0);
   world_alloc(w, w->slots, w->slot_cap * sizeof(slot_info), 0);
   world_alloc(w, w->obstacles, w->obstacle_cap * sizeof(obstacle), 0);
@@ -122,22 +76,19 @@ void steer_world_destroy(steer_world *w) {
   w->def.alloc(w->def.alloc_ud, w, sizeof *w, 0);
 }
 
-size_t steer_world_memory(const steer_world *w) { return w->memory; }
+size_t steer_world_memory(const steer_world *w) { return w->alloc.bytes; }
 steer_world_def steer_world_get_def(const steer_world *w) { return w->def; }
 size_t steer_world_count(const steer_world *w) { return w->count; }
 
 /* ---- agent arrays ----------------------------------------------------- */
 
+/* Each column's array in turn, from one block of cap agents. */
 static void carve(steer_world *w, char *block, size_t cap) {
-  double **fields[] = {&w->x, &w->y, &w->vx, &w->vy,
-                       &w->max_speed, &w->max_force, &w->radius};
-  for (size_t f = 0; f < 7; f++, block += cap * sizeof(double))
-    *fields[f] = (double *)(void *)block;
-  w->ext = (agent_ext **)(void *)block;
-  block += cap * sizeof(agent_ext *);
-  w->program = (steer_program **)(void *)block;
-  block += cap * sizeof(steer_program *);
-  w->slot_of = (uint32_t *)(void *)block;
+#define CARVE(name, type, snap)          \
+  w->name = (type *)(void *)block;       \
+  block += cap * sizeof(type);
+  AGENT_COLUMNS(CARVE)
+#undef CARVE
 }
 
 steer_status world_reserve_agents(steer_world *w, size_t need) {
@@ -151,16 +102,9 @@ steer_status world_reserve_agents(steer_world *w, size_t need) {
   carve(w, block, cap);
   size_t n = w->count;
   if (n > 0) { /* the first growth has no old arrays: memcpy(NULL) is UB */
-    memcpy(w->x, old.x, n * sizeof(double));
-    memcpy(w->y, old.y, n * sizeof(double));
-    memcpy(w->vx, old.vx, n * sizeof(double));
-    memcpy(w->vy, old.vy, n * sizeof(double));
-    memcpy(w->max_speed, old.max_speed, n * sizeof(double));
-    memcpy(w->max_force, old.max_force, n * sizeof(double));
-    memcpy(w->radius, old.radius, n * sizeof(double));
-    memcpy(w->ext, old.ext, n * sizeof(agent_ext *));
-    memcpy(w->program, old.program, n * sizeof(steer_program *));
-    memcpy(w->slot_of, old.slot_of, n * sizeof(uint32_t));
+#define COPY_COLUMN(name, type, snap) memcpy(w->name, old.name, n * sizeof(type));
+    AGENT_COLUMNS(COPY_COLUMN)
+#undef COPY_COLUMN
   }
   world_alloc(w, old.agent_block, old.capacity * AGENT_BYTES, 0);
   w->agent_block = block;
@@ -234,7 +178,7 @@ steer_vec2 world_contain(const steer_world *w, steer_vec2 p) {
 
 void world_place(steer_world *w, size_t i, steer_vec2 p) {
   if (grid_move(&w->grid, (int32_t)i, w->x[i], w->y[i], p.x, p.y))
-    w->grid_sorted = 0;
+    w->grid.sorted = 0;
   w->x[i] = p.x;
   w->y[i] = p.y;
 }
@@ -279,7 +223,7 @@ static steer_status reserve_more(steer_world *w, size_t k) {
   if ((fresh && world_grow(w, (void **)&w->slots, sizeof(slot_info),
                            &w->slot_cap, w->slot_count + fresh)) ||
       world_reserve_agents(w, w->count + k) ||
-      grid_reserve(w, &w->grid, w->count + k))
+      grid_reserve(&w->grid, &w->alloc, w->count + k, w->x, w->y, w->count))
     return STEER_ENOMEM;
   return STEER_OK;
 }
@@ -321,7 +265,7 @@ static steer_id place(steer_world *w, const steer_agent_def *d,
     w->ext[i] = ext;
   }
   grid_insert(&w->grid, (int32_t)i, p.x, p.y);
-  w->grid_sorted = 0;
+  w->grid.sorted = 0;
   return make_id(slot, w->slots[slot].gen);
 }
 
@@ -356,14 +300,14 @@ steer_status steer_world_add_many(steer_world *w, size_t n,
     steer_agent_def d;
     def(ud, made, &d);
     exts[made] = NULL;
-    states[made] = program_state_new(w, p, &failed);
+    states[made] = program_state_new(&w->alloc, p, &failed);
     if (!failed && (custom_wander(&d) || (p && p->needs_ext)) &&
         !(exts[made] = world_alloc(w, NULL, 0, sizeof(agent_ext))))
       failed = 1;
   }
   if (failed) {
     for (size_t k = 0; k < made; k++) {
-      program_state_free(w, states[k]);
+      program_state_free(&w->alloc, states[k]);
       world_alloc(w, exts[k], sizeof(agent_ext), 0);
     }
     world_alloc(w, owned, bytes, 0);
@@ -392,18 +336,11 @@ steer_status steer_world_remove(steer_world *w, steer_id id) {
   ext_free(w, w->ext[i]);
   steer_program_release(w->program[i]);
   grid_remove(&w->grid, (int32_t)i, w->x[i], w->y[i]);
-  w->grid_sorted = 0;
+  w->grid.sorted = 0;
   if (i != last) {
-    w->x[i] = w->x[last];
-    w->y[i] = w->y[last];
-    w->vx[i] = w->vx[last];
-    w->vy[i] = w->vy[last];
-    w->max_speed[i] = w->max_speed[last];
-    w->max_force[i] = w->max_force[last];
-    w->radius[i] = w->radius[last];
-    w->ext[i] = w->ext[last];
-    w->program[i] = w->program[last];
-    w->slot_of[i] = w->slot_of[last];
+#define MOVE_LAST(name, type, snap) w->name[i] = w->name[last];
+    AGENT_COLUMNS(MOVE_LAST)
+#undef MOVE_LAST
     w->slots[w->slot_of[i]].index = (uint32_t)i;
     grid_relocate(&w->grid, (int32_t)last, (int32_t)i, w->x[i], w->y[i]);
   }

@@ -11,10 +11,11 @@
 #ifndef STEER_WORLD_H
 #define STEER_WORLD_H
 
+#include "alloc.h"
 #include "grid.h"
-#include "vec.h"
 #include "program.h"
 #include "steer.h"
+#include "vec.h"
 
 #define SLOT_BITS 26
 #define SLOT_MAX ((uint32_t)1 << SLOT_BITS) /* slots per world */
@@ -35,6 +36,28 @@ typedef struct agent_ext {
   program_state *program;  /* bookkeeping of the agent's program */
 } agent_ext;
 
+/* The per-agent columns, one dense array each, in this order in one block
+   (so widest elements first): X(name, element type, how a snapshot keeps
+   it). Everything that stores, moves or copies agents walks this list.
+   Snapshot kinds: F64 any number, SIZE a number >= 0, U32, REF a pointer
+   the snapshot writes with the agent's references (snapshot.c). */
+#define AGENT_COLUMNS(X)                                        \
+  X(x, double, F64)                                             \
+  X(y, double, F64)                                             \
+  X(vx, double, F64)                                            \
+  X(vy, double, F64)                                            \
+  X(max_speed, double, SIZE)                                    \
+  X(max_force, double, SIZE)                                    \
+  X(radius, double, SIZE)                                       \
+  X(ext, agent_ext *, REF)         /* cold state or NULL */     \
+  X(program, steer_program *, REF) /* behavior program or NULL */ \
+  X(slot_of, uint32_t, U32)        /* index -> slot */
+
+#define AGENT_COLUMN_POINTER(name, type, snap) type *name;
+/* bytes per agent over all columns */
+#define AGENT_COLUMN_SIZE(name, type, snap) +sizeof(type)
+#define AGENT_BYTES (0 AGENT_COLUMNS(AGENT_COLUMN_SIZE))
+
 typedef struct obstacle {
   double x, y, radius;
 } obstacle;
@@ -45,22 +68,18 @@ typedef struct wall {
 
 struct steer_world {
   steer_world_def def;
-  size_t memory;
+  steer_allocator alloc; /* def's allocator; counts the world's bytes */
 
-  /* agents, dense; all arrays live in agent_block */
+  /* agents, dense; all columns live in agent_block */
   size_t count, capacity;
   void *agent_block;
-  double *x, *y, *vx, *vy, *max_speed, *max_force, *radius;
-  agent_ext **ext;   /* cold state or NULL */
-  steer_program **program; /* behavior program or NULL */
-  uint32_t *slot_of; /* index -> slot */
+  AGENT_COLUMNS(AGENT_COLUMN_POINTER)
 
   slot_info *slots;
   size_t slot_count, slot_cap;
   uint32_t free_slot; /* head of the free list, SLOT_NONE when empty */
 
-  steer_grid grid;
-  int grid_sorted;   /* agents ordered by bucket, lists in index order */
+  steer_grid grid;  /* grid.sorted: agents ordered by bucket */
 
   obstacle *obstacles;
   size_t obstacle_count, obstacle_cap;
@@ -75,15 +94,15 @@ struct steer_world {
   steer_stats stats;  /* of the last step */
 };
 
-/* Allocation through the process-wide allocator (steer_set_allocator). */
-void *steer_alloc(void *ptr, size_t osize, size_t nsize);
-
-/* Allocation through the world's allocator, with byte accounting. */
-void *world_alloc(steer_world *w, void *ptr, size_t osize, size_t nsize);
-/* Grows *arr (elements of `size` bytes) so that it holds at least `need`;
-   on failure *arr and *cap are unchanged. */
-steer_status world_grow(steer_world *w, void **arr, size_t size, size_t *cap,
-                        size_t need);
+/* Allocation through the world's allocator (alloc.h), bytes counted. */
+static inline void *world_alloc(steer_world *w, void *ptr, size_t osize,
+                                size_t nsize) {
+  return alloc_bytes(&w->alloc, ptr, osize, nsize);
+}
+static inline steer_status world_grow(steer_world *w, void **arr, size_t size,
+                                      size_t *cap, size_t need) {
+  return alloc_grow(&w->alloc, arr, size, cap, need);
+}
 
 static inline steer_vec2 world_pos(const steer_world *w, size_t i) {
   steer_vec2 p = {w->x[i], w->y[i]};
@@ -93,16 +112,6 @@ static inline steer_vec2 world_vel(const steer_world *w, size_t i) {
   steer_vec2 v = {w->vx[i], w->vy[i]};
   return v;
 }
-
-/* Orders the agents by grid bucket (stable) and relinks the grid: from then
-   on every walk over neighbors depends only on the agents' order and state.
-   dest: scratch of one uint32 per agent. world_sort_now uses w->order,
-   growing it first (the only way it can fail). */
-struct steer_pool;
-/* (the key pass may be split between `parts` threads of `pool`) */
-void world_sort(steer_world *w, uint32_t *dest, struct steer_pool *pool,
-                int parts);
-steer_status world_sort_now(steer_world *w);
 
 /* Room for `need` agents in the agent arrays (nothing else changes). */
 steer_status world_reserve_agents(steer_world *w, size_t need);
@@ -116,128 +125,22 @@ void ext_free(steer_world *w, agent_ext *e);
 /* Brings a position inside the world: wrapped on a torus, clamped into a
    bounded world, limited to +-STEER_LIMIT otherwise. */
 steer_vec2 world_contain(const steer_world *w, steer_vec2 p);
-/* The force toward the waypoint *waypoint of `path`, advancing it when the
-   agent is within arrival_radius (not past the last one of an open path).
-   The last waypoint is arrived at when arrive_last, else sought. */
-steer_vec2 path_force(const steer_world *w, size_t i, const steer_path *path,
-                      size_t *waypoint, double arrival_radius,
-                      double slowing_radius, int arrive_last);
-/* Flocking: the sums a neighbor walk gathers (rules in program.h). */
-typedef struct flock_sums {
-  steer_vec2 sep, vel, off; /* separation, velocities, offsets q - p */
-  size_t sep_n, ali_n, coh_n;
-} flock_sums;
-
-/* One candidate at offset (dx, dy) moving at (vx, vy). */
-static inline void flock_take(const flock_rules *q, flock_sums *s, double dx,
-                              double dy, double vx, double vy) {
-  double d2 = dx * dx + dy * dy;
-  if (d2 <= q->sep_hi && d2 > q->sep_lo) {
-    /* normalize(p - q) / d = -(q - p) / d^2: one reciprocal */
-    double inv = 1.0 / d2;
-    s->sep.x -= dx * inv;
-    s->sep.y -= dy * inv;
-    s->sep_n++;
+/* Agent i's position *p and velocity *v after force f for dt: API.md
+   section 1's pipeline (v2_integrate), then the world's bounds - in a
+   clamped world the velocity components that left it stop. The agent is
+   not changed (steer_agent_apply and the step's integration write it). */
+static inline void world_integrate(const steer_world *w, size_t i,
+                                   steer_vec2 f, double dt, steer_vec2 *p,
+                                   steer_vec2 *v) {
+  *p = world_pos(w, i);
+  *v = world_vel(w, i);
+  v2_integrate(p, v, f, w->max_speed[i], w->max_force[i], dt);
+  if (w->grid.mode == GRID_CLAMP) {
+    if (p->x < 0 || p->x > w->def.width) v->x = 0;
+    if (p->y < 0 || p->y > w->def.height) v->y = 0;
   }
-  if (d2 <= q->ali2) {
-    s->vel.x += vx;
-    s->vel.y += vy;
-    s->ali_n++;
-  }
-  if (d2 <= q->coh2) {
-    s->off.x += dx;
-    s->off.y += dy;
-    s->coh_n++;
-  }
+  *p = world_contain(w, *p);
 }
-
-/* A run of candidate indices seen shifted by (sx, sy) (torus images). */
-typedef struct flock_span {
-  size_t from, to;
-  double sx, sy;
-} flock_span;
-
-/* The spans of the 3 x 3 cells around cell (cx, cy) of a sorted dense
-   grid, row by row; returns how many (at most 9). */
-int flock_spans(const steer_world *w, int32_t cx, int32_t cy,
-                flock_span out[9]);
-/* Adds to s the candidates of the spans (agent i itself left out);
-   returns their number. */
-size_t flock_span_walk(const steer_world *w, size_t i, const flock_rules *q,
-                       const flock_span *spans, int n, flock_sums *s);
-
-/* Radii < 0 leave a rule out. */
-void flock_rules_init(flock_rules *q, double separation, double alignment,
-                      double cohesion);
-/* Can flock_gather take the sorted dense-grid path for these rules? */
-int flock_fast_ok(const steer_world *w, const flock_rules *q);
-void flock_gather(const steer_world *w, size_t i, const flock_rules *q,
-                  int fast, flock_sums *s, steer_stats *stats);
-/* Each rule's force from the sums (inline: the step calls them per agent). */
-static inline steer_vec2 flock_separation_force(const flock_sums *s) {
-  steer_vec2 f = {0, 0};
-  if (s->sep_n) {
-    f.x = s->sep.x / s->sep_n;
-    f.y = s->sep.y / s->sep_n;
-  }
-  return f;
-}
-
-static inline steer_vec2 flock_alignment_force(const steer_world *w, size_t i,
-                                               const flock_sums *s) {
-  steer_vec2 f = {0, 0};
-  if (s->ali_n) {
-    f.x = s->vel.x / s->ali_n - w->vx[i];
-    f.y = s->vel.y / s->ali_n - w->vy[i];
-  }
-  return f;
-}
-
-static inline steer_vec2 flock_cohesion_force(const steer_world *w, size_t i,
-                                              const flock_sums *s) {
-  steer_vec2 f = {0, 0};
-  if (!s->coh_n) return f;
-  steer_vec2 to_centre = {s->off.x / s->coh_n, s->off.y / s->coh_n};
-  steer_vec2 desired = v2_scale(v2_normalize(to_centre), w->max_speed[i]);
-  f.x = desired.x - w->vx[i];
-  f.y = desired.y - w->vy[i];
-  return f;
-}
-
-/* Forces of the agents of dense-grid row r (agents sorted by cell), into
-   forces[i - base]: the crowd kernel walks the neighbors of programs with
-   flocking entries (several agents at a time), then each program combines
-   its entries as usual. */
-void crowd_row_forces(steer_world *w, size_t r, double dt, steer_vec2 *forces,
-                      size_t base, steer_stats *stats);
-/* With AVX (crowd_quad.c; only where crowd_quad_available()): the sums of
-   agents i .. i + m - 1 (m <= 4) of one cell sharing rules q, as
-   flock_span_walk would give them, into sums[f * stride + lane] for
-   f = sep.x, sep.y, vel.x, vel.y, off.x, off.y, sep_n, ali_n, coh_n (four
-   slots each); and the forces of four agents index[0..3] of pure flocking
-   program p from such sums (0 when a lane needs the scalar code). */
-int crowd_quad_available(void);
-void crowd_quad_walk(const steer_world *w, size_t i, int m,
-                     const flock_rules *q, const flock_span *spans, int n,
-                     double *sums, size_t stride);
-int crowd_quad_force(const steer_world *w, const steer_program *p,
-                     const double *sums, size_t stride, const size_t *index,
-                     steer_vec2 out[4]);
-/* Agents from .. to - 1 move by forces[0 .. to - from - 1]: the pipeline
-   of API.md section 1 (v2_integrate), then the world's bounds. */
-void crowd_integrate(steer_world *w, size_t from, size_t to,
-                     const steer_vec2 *forces, double dt);
-/* The kernel's SIMD width (steer_set_simd), chosen on the first call:
-   call it before a step's threads start. */
-int crowd_simd_width(void);
-
-/* Obstacle avoidance whose reach is obstacle + agent radius + extra. */
-steer_vec2 avoid_obstacles(const steer_world *w, size_t i,
-                           double feeler_length, double extra);
-
-/* In a clamped world, zeroes the velocity components of a new position p
-   that left the bounds (world_contain then clamps p). */
-void world_stop_at_edges(const steer_world *w, steer_vec2 *p, steer_vec2 *v);
 
 /* Writes agent i's position (already contained) and moves it in the grid. */
 void world_place(steer_world *w, size_t i, steer_vec2 p);

@@ -1,0 +1,290 @@
+/* agent_program.c - the program an agent runs: attaching it, changing its
+ * entries, and combining them into one force (API.md section 4). */
+#include "agent.h"
+#include "agent_program.h"
+#include "neighbors.h"
+#include "obstacles.h"
+
+/* Allocates what agent i lacks to run program p: its cold state (*ext_out,
+   NULL when it has one or p needs none) and a fresh program state. On
+   failure nothing is allocated. */
+static steer_status prepare(steer_world *w, size_t i, const steer_program *p,
+                            agent_ext **ext_out, program_state **state_out) {
+  int failed;
+  *ext_out = NULL;
+  if (p && p->needs_ext && !w->ext[i] && !(*ext_out = ext_create(w, i)))
+    return STEER_ENOMEM;
+  *state_out = program_state_new(&w->alloc, p, &failed);
+  if (failed) {
+    ext_free(w, *ext_out);
+    return STEER_ENOMEM;
+  }
+  return STEER_OK;
+}
+
+steer_status steer_agent_set_program(steer_world *w, size_t i,
+                                     steer_program *p) {
+  agent_ext *fresh;
+  program_state *s;
+  if (prepare(w, i, p, &fresh, &s)) return STEER_ENOMEM;
+  if (fresh) w->ext[i] = fresh;
+  agent_ext *e = w->ext[i];
+  if (e) {
+    program_state_free(&w->alloc, e->program);
+    e->program = s;
+  }
+  if (p) steer_program_retain(p);
+  steer_program_release(w->program[i]);
+  w->program[i] = p;
+  return STEER_OK;
+}
+
+steer_program *steer_agent_program(const steer_world *w, size_t i) {
+  return w->program[i];
+}
+
+/* Makes agent i's program its own (copy on write) so that an entry can be
+   changed; the agent's state is kept, since the layout stays the same. */
+static steer_program *own_program(steer_world *w, size_t i) {
+  steer_program *p = w->program[i];
+  if (p->refs == 1) return p;
+  steer_program *copy =
+      steer_program_create(p->combine, p->smoothing, p->hold, p->entries,
+                           p->count);
+  if (!copy) return NULL;
+  steer_program_release(p);
+  w->program[i] = copy;
+  return copy;
+}
+
+steer_status steer_agent_set_target(steer_world *w, size_t i, size_t k,
+                                    steer_target t) {
+  steer_program *p = w->program[i];
+  if (!p || k >= p->count) return STEER_EINVAL;
+  /* a target that needs bookkeeping the program lacked gets it first */
+  steer_entry changed = p->entries[k];
+  changed.target = t;
+  agent_ext *fresh = NULL;
+  program_state *state = NULL;
+  if (!p->needs_state && program_entry_needs_state(&changed) &&
+      !(w->ext[i] && w->ext[i]->program)) {
+    steer_program probe = *p;
+    probe.needs_state = probe.needs_ext = 1;
+    if (prepare(w, i, &probe, &fresh, &state)) return STEER_ENOMEM;
+  }
+  steer_program *own = own_program(w, i);
+  if (!own) {
+    program_state_free(&w->alloc, state);
+    ext_free(w, fresh);
+    return STEER_ENOMEM;
+  }
+  if (t.kind == STEER_TARGET_PATH) steer_path_retain(t.path);
+  if (own->entries[k].target.kind == STEER_TARGET_PATH)
+    steer_path_release(own->entries[k].target.path);
+  own->entries[k].target = t;
+  program_analyze(own);
+  if (fresh) w->ext[i] = fresh;
+  if (state) w->ext[i]->program = state;
+  if (w->ext[i] && w->ext[i]->program)
+    w->ext[i]->program->entries[k].waypoint = 0;
+  return STEER_OK;
+}
+
+steer_status steer_agent_set_weight(steer_world *w, size_t i, size_t k,
+                                    double weight) {
+  steer_program *p = w->program[i];
+  if (!p || k >= p->count) return STEER_EINVAL;
+  if (p->entries[k].weight == weight) return STEER_OK;
+  if (!(p = own_program(w, i))) return STEER_ENOMEM;
+  p->entries[k].weight = weight;
+  return STEER_OK;
+}
+
+long steer_agent_active_entry(const steer_world *w, size_t i) {
+  const agent_ext *e = w->ext[i];
+  return e && e->program ? e->program->winner : -1;
+}
+
+/* ---- forces ------------------------------------------------------------- */
+
+static const steer_vec2 zero = {0, 0};
+
+/* The point a targeted entry aims at now; 0 when its agent is gone. */
+static int target_point(const steer_world *w, const steer_target *t,
+                        steer_vec2 *point, long *agent) {
+  *agent = -1;
+  if (t->kind == STEER_TARGET_POINT) {
+    *point = t->point;
+    return 1;
+  }
+  if (t->kind == STEER_TARGET_AGENT) {
+    *agent = steer_world_index(w, t->agent);
+    if (*agent < 0) return 0;
+    *point = world_pos(w, (size_t)*agent);
+    return 1;
+  }
+  return 0;
+}
+
+/* The flocking sums of one agent's program, gathered at most once. */
+typedef struct flock_walk {
+  int done;
+  flock_sums sums;
+} flock_walk;
+
+static steer_vec2 flocking_force(steer_world *w, size_t i,
+                                 const steer_program *p, const steer_entry *e,
+                                 flock_walk *walk, steer_stats *stats) {
+  if (!p->fused) /* several entries of one rule: a walk for each */
+    return flock_rule_alone(w, i, e->behavior, e->radius, stats);
+  if (!walk->done)
+    flock_gather(w, i, &p->flock, flock_fast_ok(w, &p->flock), &walk->sums,
+                 stats);
+  walk->done = 1;
+  return flock_rule_force(e->behavior, &walk->sums, world_vel(w, i),
+                          w->max_speed[i]);
+}
+
+/* The unweighted force of entry k for agent i. */
+static steer_vec2 entry_force(steer_world *w, size_t i, const steer_entry *e,
+                              entry_state *es, flock_walk *walk,
+                              steer_stats *stats) {
+  steer_vec2 t, f;
+  long other;
+  switch (e->behavior) {
+  case STEER_SEEK:
+  case STEER_ARRIVE:
+  case STEER_FOLLOW:
+    if (e->target.kind == STEER_TARGET_PATH)
+      return path_force(w, i, e->target.path, &es->waypoint,
+                        e->arrival_radius, e->slowing_radius,
+                        e->behavior != STEER_SEEK);
+    if (!target_point(w, &e->target, &t, &other)) return zero;
+    if (e->behavior == STEER_SEEK) return steer_agent_seek(w, i, t);
+    return steer_agent_arrive(w, i, t, e->slowing_radius);
+  case STEER_FLEE:
+    if (!target_point(w, &e->target, &t, &other)) return zero;
+    return steer_agent_flee(w, i, t, e->panic_radius);
+  case STEER_PURSUE:
+  case STEER_EVADE:
+    if (!target_point(w, &e->target, &t, &other) || other < 0) return zero;
+    return e->behavior == STEER_PURSUE
+               ? steer_agent_pursue(w, i, (size_t)other)
+               : steer_agent_evade(w, i, (size_t)other);
+  case STEER_WANDER:
+    steer_agent_wander(w, i, &f); /* cannot fail: the ext exists */
+    return f;
+  case STEER_AVOID_OBSTACLES:
+    f = avoid_obstacles(w, i, e->feeler_length,
+                        es && es->active ? e->hysteresis : 0);
+    if (es) es->active = f.x != 0 || f.y != 0;
+    return f;
+  case STEER_AVOID_WALLS:
+    f = steer_agent_avoid_walls(
+        w, i, e->feeler_length + (es && es->active ? e->hysteresis : 0));
+    if (es) es->active = f.x != 0 || f.y != 0;
+    return f;
+  case STEER_SEPARATION:
+  case STEER_ALIGNMENT:
+  case STEER_COHESION:
+    return flocking_force(w, i, w->program[i], e, walk, stats);
+  default: return zero;
+  }
+}
+
+static steer_vec2 weighted_force(steer_world *w, size_t i, size_t k,
+                                 program_state *s, flock_walk *walk,
+                                 steer_stats *stats) {
+  const steer_entry *e = &w->program[i]->entries[k];
+  steer_vec2 f = entry_force(w, i, e, s ? &s->entries[k] : NULL, walk, stats);
+  return v2_scale(f, e->weight);
+}
+
+static int speaks(steer_vec2 f) { return v2_len2(f) > 1e-4; }
+
+/* priority with hold: while the last winner holds control, entries after it
+   are not consulted; once it falls silent it keeps its last force for
+   `hold` seconds */
+static steer_vec2 combine_priority(steer_world *w, size_t i, double dt,
+                                   program_state *s, flock_walk *walk,
+                                   steer_stats *stats) {
+  const steer_program *p = w->program[i];
+  double max_force = w->max_force[i];
+  int holding = s->held >= 0 && s->hold_left > 0;
+  for (size_t k = 0; k < p->count; k++) {
+    if (holding && (long)k > s->held) break;
+    steer_vec2 f = weighted_force(w, i, k, s, walk, stats);
+    if (!speaks(f)) continue;
+    f = v2_clamp(f, max_force);
+    s->winner = (long)k;
+    s->held = (long)k;
+    s->hold_left = p->hold;
+    s->held_force = f;
+    return f;
+  }
+  if (holding) {
+    s->hold_left -= dt;
+    s->winner = s->held;
+    return s->held_force;
+  }
+  s->winner = -1;
+  return zero;
+}
+
+static steer_vec2 combine_dither(steer_world *w, size_t i, program_state *s,
+                                 flock_walk *walk, steer_stats *stats) {
+  const steer_program *p = w->program[i];
+  agent_ext *e = w->ext[i];
+  for (size_t k = 0; k < p->count; k++) {
+    double chance = p->entries[k].probability;
+    double roll = steer_rng_unit(&e->rng);
+    if (chance < 1 && !(roll < chance)) continue;
+    steer_vec2 f = weighted_force(w, i, k, s, walk, stats);
+    if (!speaks(f)) continue;
+    s->winner = (long)k;
+    return v2_clamp(f, w->max_force[i]);
+  }
+  s->winner = -1;
+  return zero;
+}
+
+steer_vec2 program_force(steer_world *w, size_t i, double dt,
+                         const flock_sums *gathered, steer_stats *stats) {
+  const steer_program *p = w->program[i];
+  program_state *s = w->ext[i] ? w->ext[i]->program : NULL;
+  double max_force = w->max_force[i];
+  steer_vec2 f = zero;
+  flock_walk walk_state = {0, {{0, 0}, {0, 0}, {0, 0}, 0, 0, 0}};
+  flock_walk *walk = &walk_state;
+  if (gathered) { /* the crowd kernel walked the neighbors already */
+    walk->done = 1;
+    walk->sums = *gathered;
+  }
+  switch (p->combine) {
+  case STEER_WEIGHTED:
+    for (size_t k = 0; k < p->count; k++)
+      f = v2_add(f, weighted_force(w, i, k, s, walk, stats));
+    f = v2_clamp(f, max_force);
+    break;
+  case STEER_PRIORITY: f = combine_priority(w, i, dt, s, walk, stats); break;
+  case STEER_PRIORITIZED_SUM:
+    for (size_t k = 0; k < p->count; k++)
+      if (!steer_accumulate(&f, weighted_force(w, i, k, s, walk, stats), max_force))
+        break;
+    break;
+  case STEER_DITHER: f = combine_dither(w, i, s, walk, stats); break;
+  default: break;
+  }
+  if (p->smoothing >= 0) {
+    s->smoothed = s->has_smoothed ? steer_lerp(s->smoothed, f, p->smoothing)
+                                  : f;
+    s->has_smoothed = 1;
+    f = s->smoothed;
+  }
+  return f;
+}
+
+steer_vec2 steer_agent_steering(steer_world *w, size_t i, double dt) {
+  if (!w->program[i]) return zero;
+  return program_force(w, i, dt, NULL, NULL);
+}

@@ -1,0 +1,96 @@
+/* flocking.h - separation, alignment and cohesion as sums over neighbors
+ * (internal). The rules say which neighbors count; a walk over them
+ * (neighbors.h, the crowd kernel) gathers the sums; each rule's force
+ * follows from the sums and the agent's own velocity and speed.
+ */
+#ifndef STEER_FLOCKING_H
+#define STEER_FLOCKING_H
+
+#include <stddef.h>
+#include "steer.h"
+#include "vec.h"
+
+/* The rules a neighbor walk gathers sums for. */
+typedef struct flock_rules {
+  double sep_hi, sep_lo; /* separation: sep_lo < d2 <= sep_hi; -1: none */
+  double ali2, coh2;     /* alignment, cohesion: d2 <= r^2; -1: none */
+  double reach;          /* the widest radius */
+} flock_rules;
+
+/* The sums a neighbor walk gathers. */
+typedef struct flock_sums {
+  steer_vec2 sep, vel, off; /* separation, velocities, offsets q - p */
+  size_t sep_n, ali_n, coh_n;
+} flock_sums;
+
+/* Radii < 0 leave a rule out. */
+void flock_rules_init(flock_rules *q, double separation, double alignment,
+                      double cohesion);
+
+/* One candidate at offset (dx, dy) moving at (vx, vy). */
+static inline void flock_take(const flock_rules *q, flock_sums *s, double dx,
+                              double dy, double vx, double vy) {
+  double d2 = dx * dx + dy * dy;
+  if (d2 <= q->sep_hi && d2 > q->sep_lo) {
+    /* normalize(p - q) / d = -(q - p) / d^2: one reciprocal */
+    double inv = 1.0 / d2;
+    s->sep.x -= dx * inv;
+    s->sep.y -= dy * inv;
+    s->sep_n++;
+  }
+  if (d2 <= q->ali2) {
+    s->vel.x += vx;
+    s->vel.y += vy;
+    s->ali_n++;
+  }
+  if (d2 <= q->coh2) {
+    s->off.x += dx;
+    s->off.y += dy;
+    s->coh_n++;
+  }
+}
+
+/* Each rule's force from the sums, for an agent moving at v with top speed
+   max_speed (inline: the step calls them per agent). */
+static inline steer_vec2 flock_separation_force(const flock_sums *s) {
+  steer_vec2 f = {0, 0};
+  if (s->sep_n) {
+    f.x = s->sep.x / s->sep_n;
+    f.y = s->sep.y / s->sep_n;
+  }
+  return f;
+}
+
+static inline steer_vec2 flock_alignment_force(const flock_sums *s,
+                                               steer_vec2 v) {
+  steer_vec2 f = {0, 0};
+  if (s->ali_n) {
+    f.x = s->vel.x / s->ali_n - v.x;
+    f.y = s->vel.y / s->ali_n - v.y;
+  }
+  return f;
+}
+
+static inline steer_vec2 flock_cohesion_force(const flock_sums *s,
+                                              steer_vec2 v, double max_speed) {
+  steer_vec2 f = {0, 0};
+  if (!s->coh_n) return f;
+  steer_vec2 to_centre = {s->off.x / s->coh_n, s->off.y / s->coh_n};
+  steer_vec2 desired = v2_scale(v2_normalize(to_centre), max_speed);
+  f.x = desired.x - v.x;
+  f.y = desired.y - v.y;
+  return f;
+}
+
+/* The force of flocking behavior b (separation, alignment or cohesion). */
+static inline steer_vec2 flock_rule_force(steer_behavior b,
+                                          const flock_sums *s, steer_vec2 v,
+                                          double max_speed) {
+  switch (b) {
+  case STEER_SEPARATION: return flock_separation_force(s);
+  case STEER_ALIGNMENT: return flock_alignment_force(s, v);
+  default: return flock_cohesion_force(s, v, max_speed);
+  }
+}
+
+#endif
