@@ -253,6 +253,7 @@ steer_vec2 program_force(steer_world *w, size_t i, double dt,
   const steer_program *p = w->program[i];
   program_state *s = w->ext[i] ? w->ext[i]->program : NULL;
   double max_force = w->max_force[i];
+  STEER_ASSERT(!p->needs_state || s); /* steer_agent_set_program made it */
   steer_vec2 f = zero;
   flock_walk walk_state = {0, {{0, 0}, {0, 0}, {0, 0}, 0, 0, 0}};
   flock_walk *walk = &walk_state;

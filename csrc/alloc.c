@@ -2,6 +2,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include "alloc.h"
+#include "invariant.h"
 
 static void *default_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
   (void)ud;
@@ -32,6 +33,7 @@ void *steer_alloc(void *ptr, size_t osize, size_t nsize) {
 
 void *alloc_bytes(steer_allocator *a, void *ptr, size_t osize, size_t nsize) {
   if (!ptr) osize = 0;
+  STEER_ASSERT(osize <= a->bytes); /* it was counted when allocated */
   void *p = a->fn(a->ud, ptr, osize, nsize);
   if (p || nsize == 0) a->bytes = a->bytes - osize + nsize;
   return p;

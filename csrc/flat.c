@@ -1,41 +1,42 @@
 /* flat.c - entry points for LuaJIT FFI callers: an agent's id instead of
  * its index, scalars instead of structs (the JIT compiles those calls),
- * results through an out array, and a status instead of a Lua error:
- * 0 done, 1 stale id, 2 out of memory. Arguments are checked by the
- * caller, as for the rest of the C API. */
-#include <math.h>
+ * results through an out array, and a steer_status instead of a Lua error:
+ * STEER_EINVAL for a stale id or an unknown field, STEER_ENOMEM when memory
+ * ran out. Numbers are checked by the caller, as for the rest of the C API.
+ */
+#include "neighbors.h"
 #include "world.h"
 
 #define RESOLVE(w, id, i)               \
   long i = steer_world_index(w, id);    \
-  if (i < 0) return 1
+  if (i < 0) return STEER_EINVAL
 
-static int put(steer_vec2 f, double out[2]) {
+static steer_status put(steer_vec2 f, double out[2]) {
   out[0] = f.x;
   out[1] = f.y;
-  return 0;
+  return STEER_OK;
 }
 
-int steer_flat_seek(steer_world *w, steer_id id, double x, double y,
-                    double out[2]) {
+steer_status steer_flat_seek(steer_world *w, steer_id id, double x, double y,
+                             double out[2]) {
   RESOLVE(w, id, i);
   return put(steer_agent_seek(w, (size_t)i, v2(x, y)), out);
 }
 
-int steer_flat_flee(steer_world *w, steer_id id, double x, double y,
-                    double panic_radius, double out[2]) {
+steer_status steer_flat_flee(steer_world *w, steer_id id, double x, double y,
+                             double panic_radius, double out[2]) {
   RESOLVE(w, id, i);
   return put(steer_agent_flee(w, (size_t)i, v2(x, y), panic_radius), out);
 }
 
-int steer_flat_arrive(steer_world *w, steer_id id, double x, double y,
-                      double slowing_radius, double out[2]) {
+steer_status steer_flat_arrive(steer_world *w, steer_id id, double x, double y,
+                               double slowing_radius, double out[2]) {
   RESOLVE(w, id, i);
   return put(steer_agent_arrive(w, (size_t)i, v2(x, y), slowing_radius), out);
 }
 
-int steer_flat_pursue(steer_world *w, steer_id id, steer_id target,
-                      int evade, double out[2]) {
+steer_status steer_flat_pursue(steer_world *w, steer_id id, steer_id target,
+                               int evade, double out[2]) {
   RESOLVE(w, id, i);
   RESOLVE(w, target, t);
   return put(evade ? steer_agent_evade(w, (size_t)i, (size_t)t)
@@ -43,54 +44,59 @@ int steer_flat_pursue(steer_world *w, steer_id id, steer_id target,
              out);
 }
 
-int steer_flat_wander(steer_world *w, steer_id id, double out[2]) {
+steer_status steer_flat_wander(steer_world *w, steer_id id, double out[2]) {
   RESOLVE(w, id, i);
   steer_vec2 f;
-  if (steer_agent_wander(w, (size_t)i, &f)) return 2;
+  steer_status status = steer_agent_wander(w, (size_t)i, &f);
+  if (status != STEER_OK) return status;
   return put(f, out);
 }
 
-int steer_flat_flock(steer_world *w, steer_id id, int rule, double radius,
-                     double out[2]) {
+steer_status steer_flat_flock(steer_world *w, steer_id id, int rule,
+                              double radius, double out[2]) {
   RESOLVE(w, id, i);
-  switch (rule) {
-  case STEER_SEPARATION:
-    return put(steer_agent_separation(w, (size_t)i, radius), out);
-  case STEER_ALIGNMENT:
-    return put(steer_agent_alignment(w, (size_t)i, radius), out);
-  default: return put(steer_agent_cohesion(w, (size_t)i, radius), out);
-  }
+  if (rule != STEER_SEPARATION && rule != STEER_ALIGNMENT &&
+      rule != STEER_COHESION)
+    return STEER_EINVAL;
+  return put(flock_rule_alone(w, (size_t)i, (steer_behavior)rule, radius,
+                              NULL),
+             out);
 }
 
-int steer_flat_avoid(steer_world *w, steer_id id, int walls,
-                     double feeler_length, double out[2]) {
+steer_status steer_flat_avoid(steer_world *w, steer_id id, int walls,
+                              double feeler_length, double out[2]) {
   RESOLVE(w, id, i);
   return put(walls ? steer_agent_avoid_walls(w, (size_t)i, feeler_length)
                    : steer_agent_avoid_obstacles(w, (size_t)i, feeler_length),
              out);
 }
 
-int steer_flat_apply(steer_world *w, steer_id id, double fx, double fy,
-                     double dt) {
+steer_status steer_flat_apply(steer_world *w, steer_id id, double fx, double fy,
+                              double dt) {
   RESOLVE(w, id, i);
   steer_agent_apply(w, (size_t)i, v2(fx, fy), dt);
-  return 0;
+  return STEER_OK;
 }
 
-int steer_flat_get(const steer_world *w, steer_id id, int field,
-                   double out[2]) {
+steer_status steer_flat_get(const steer_world *w, steer_id id, int field,
+                            double out[2]) {
   RESOLVE(w, id, i);
   switch (field) {
-  case STEER_FLAT_SPEED: out[0] = steer_length(world_vel(w, (size_t)i)); break;
-  case STEER_FLAT_HEADING: out[0] = atan2(w->vy[i], w->vx[i]); break;
+  case STEER_FLAT_SPEED: out[0] = steer_agent_speed(w, (size_t)i); break;
+  case STEER_FLAT_HEADING: out[0] = steer_agent_heading(w, (size_t)i); break;
   case STEER_FLAT_POSITION: return put(world_pos(w, (size_t)i), out);
   case STEER_FLAT_VELOCITY: return put(world_vel(w, (size_t)i), out);
-  default: out[0] = steer_agent_get(w, (size_t)i, (steer_field)field); break;
+  default:
+    if (field < 0 || field >= STEER_FIELD_COUNT) return STEER_EINVAL;
+    out[0] = steer_agent_get(w, (size_t)i, (steer_field)field);
+    break;
   }
-  return 0;
+  return STEER_OK;
 }
 
-int steer_flat_set(steer_world *w, steer_id id, int field, double value) {
+steer_status steer_flat_set(steer_world *w, steer_id id, int field,
+                            double value) {
   RESOLVE(w, id, i);
-  return steer_agent_set(w, (size_t)i, (steer_field)field, value) ? 2 : 0;
+  if (field < 0 || field >= STEER_FIELD_COUNT) return STEER_EINVAL;
+  return steer_agent_set(w, (size_t)i, (steer_field)field, value);
 }

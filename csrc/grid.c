@@ -2,6 +2,7 @@
 #include <math.h>
 #include <string.h>
 #include "grid.h"
+#include "invariant.h"
 
 #define FREE_CELL_LIMIT 536870912.0    /* |cell coordinate| of unbounded worlds */
 #define AXIS_CELLS_MAX 1048576         /* cells per axis of bounded worlds */
@@ -106,7 +107,10 @@ static void link(steer_grid *g, int32_t i, size_t b) {
    predecessor's next. */
 static int32_t *link_to(steer_grid *g, int32_t i, size_t b) {
   int32_t *at = &g->heads[b];
-  while (*at != i) at = &g->next[*at];
+  while (*at != i) {
+    STEER_ASSERT(*at >= 0); /* agent i is in bucket b */
+    at = &g->next[*at];
+  }
   return at;
 }
 

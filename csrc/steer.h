@@ -10,7 +10,8 @@
  *   force; steer_integrate() (or steer_agent_apply()) applies it.
  * - Every number handed to steer must be finite with magnitude <= STEER_LIMIT.
  *   Inside that range no function produces NaN or infinity. The Lua binding
- *   checks this; C callers must check it themselves (the core asserts).
+ *   checks this; C callers must check it themselves (a build with
+ *   -DSTEER_DEBUG, as the sanitizer and fuzzing builds are, asserts it).
  * - Agents are addressed by a steer_id: a stable, 1-based, never reused
  *   number. Behavior functions take the agent's current dense index, which
  *   steer_world_index() resolves from an id; an index is valid until the next
@@ -49,6 +50,10 @@ typedef enum steer_status {
   STEER_ENOMEM,   /* an allocation failed; nothing was changed */
   STEER_EINVAL    /* bad argument (stale id, index out of range, ...) */
 } steer_status;
+
+/// What a status says, for messages: "not enough memory" (STEER_ENOMEM),
+/// "invalid argument" (STEER_EINVAL), "ok", or "unknown status".
+STEER_API const char *steer_status_message(steer_status s);
 
 /* ------------------------------------------------------------------------ */
 /* Vector helpers                                                           */
@@ -147,8 +152,9 @@ typedef struct steer_world_def {
   uint32_t seed;           /* seeds every agent's generator; default 1 */
   double width, height;    /* bounds; 0, 0 = unbounded (default) */
   int wrap;                /* with bounds: torus (1) or clamp inside (0) */
-  int threads;             /* threads world_step may use, 1..STEER_MAX_THREADS;
-                              results never depend on it; default 1 */
+  int threads;             /* threads steer_world_step may use,
+                              1..STEER_MAX_THREADS; results never depend
+                              on it; default 1 */
   size_t capacity;         /* agents to make room for up front; default 0 */
   steer_alloc_fn alloc;    /* default: malloc/realloc/free */
   void *alloc_ud;
@@ -227,6 +233,9 @@ STEER_API steer_status steer_agent_set(steer_world *w, size_t i, steer_field f,
                              double value);
 STEER_API steer_vec2 steer_agent_position(const steer_world *w, size_t i);
 STEER_API steer_vec2 steer_agent_velocity(const steer_world *w, size_t i);
+/// |velocity|, and its direction atan2(vy, vx) in radians (0 when still).
+STEER_API double steer_agent_speed(const steer_world *w, size_t i);
+STEER_API double steer_agent_heading(const steer_world *w, size_t i);
 /// Sets the generator state of the agent.
 STEER_API steer_status steer_agent_seed(steer_world *w, size_t i, uint32_t state);
 
@@ -308,37 +317,41 @@ STEER_API void steer_agent_apply(steer_world *w, size_t i, steer_vec2 f, double 
 
 /* ------------------------------------------------------------------------ */
 /* Flat entry points for LuaJIT FFI callers (flat.c): agents by id, scalars */
-/* in, results in out[0..1]; return 0 done, 1 stale id, 2 out of memory.   */
+/* in, results in out[0..1]; each returns STEER_OK, STEER_EINVAL (a stale */
+/* id or an unknown field) or STEER_ENOMEM (nothing changed).              */
 
 /// Read-only pseudo fields of steer_flat_get, after the steer_field codes.
 enum {
   STEER_FLAT_SPEED = 100, STEER_FLAT_HEADING, STEER_FLAT_POSITION,
   STEER_FLAT_VELOCITY
 };
-STEER_API int steer_flat_seek(steer_world *w, steer_id id, double x, double y,
-                              double out[2]);
-STEER_API int steer_flat_flee(steer_world *w, steer_id id, double x, double y,
-                              double panic_radius, double out[2]);
-STEER_API int steer_flat_arrive(steer_world *w, steer_id id, double x,
-                                double y, double slowing_radius,
-                                double out[2]);
+STEER_API steer_status steer_flat_seek(steer_world *w, steer_id id, double x,
+                                       double y, double out[2]);
+STEER_API steer_status steer_flat_flee(steer_world *w, steer_id id, double x,
+                                       double y, double panic_radius,
+                                       double out[2]);
+STEER_API steer_status steer_flat_arrive(steer_world *w, steer_id id, double x,
+                                         double y, double slowing_radius,
+                                         double out[2]);
 /// Pursue (evade = 0) or evade the agent `target`.
-STEER_API int steer_flat_pursue(steer_world *w, steer_id id, steer_id target,
-                                int evade, double out[2]);
-STEER_API int steer_flat_wander(steer_world *w, steer_id id, double out[2]);
+STEER_API steer_status steer_flat_pursue(steer_world *w, steer_id id,
+                                         steer_id target, int evade,
+                                         double out[2]);
+STEER_API steer_status steer_flat_wander(steer_world *w, steer_id id,
+                                         double out[2]);
 /// rule: STEER_SEPARATION, STEER_ALIGNMENT or STEER_COHESION.
-STEER_API int steer_flat_flock(steer_world *w, steer_id id, int rule,
-                               double radius, double out[2]);
+STEER_API steer_status steer_flat_flock(steer_world *w, steer_id id, int rule,
+                                        double radius, double out[2]);
 /// Obstacles (walls = 0) or walls.
-STEER_API int steer_flat_avoid(steer_world *w, steer_id id, int walls,
-                               double feeler_length, double out[2]);
-STEER_API int steer_flat_apply(steer_world *w, steer_id id, double fx,
-                               double fy, double dt);
+STEER_API steer_status steer_flat_avoid(steer_world *w, steer_id id, int walls,
+                                        double feeler_length, double out[2]);
+STEER_API steer_status steer_flat_apply(steer_world *w, steer_id id, double fx,
+                                        double fy, double dt);
 /// A steer_field or a STEER_FLAT_* pseudo field into out.
-STEER_API int steer_flat_get(const steer_world *w, steer_id id, int field,
-                             double out[2]);
-STEER_API int steer_flat_set(steer_world *w, steer_id id, int field,
-                             double value);
+STEER_API steer_status steer_flat_get(const steer_world *w, steer_id id,
+                                      int field, double out[2]);
+STEER_API steer_status steer_flat_set(steer_world *w, steer_id id, int field,
+                                      double value);
 
 /* ------------------------------------------------------------------------ */
 /* Behavior programs (API.md section 4): a list of behavior entries and how */

@@ -228,6 +228,21 @@ static steer_status reserve_more(steer_world *w, size_t k) {
   return STEER_OK;
 }
 
+#ifdef STEER_DEBUG
+/* The numbers of a definition are within the API's limits. */
+static int agent_def_valid(const steer_agent_def *d) {
+  const double any[] = {d->x, d->y, d->vx, d->vy};
+  const double sizes[] = {d->max_speed, d->max_force, d->radius,
+                          d->wander_radius, d->wander_distance,
+                          d->wander_jitter};
+  for (int k = 0; k < 4; k++)
+    if (!STEER_IN_LIMIT(any[k])) return 0;
+  for (int k = 0; k < 6; k++)
+    if (!(sizes[k] >= 0 && sizes[k] <= STEER_LIMIT)) return 0;
+  return 1;
+}
+#endif
+
 static int custom_wander(const steer_agent_def *d) {
   return d->wander_radius != STEER_WANDER_RADIUS_DEFAULT ||
          d->wander_distance != STEER_WANDER_DISTANCE_DEFAULT ||
@@ -272,6 +287,7 @@ static steer_id place(steer_world *w, const steer_agent_def *d,
 steer_status steer_world_add(steer_world *w, const steer_agent_def *def,
                              steer_id *id) {
   steer_agent_def d = def ? *def : steer_agent_def_default();
+  STEER_ASSERT(agent_def_valid(&d));
   /* every allocation first, so that a failure changes nothing */
   if (reserve_more(w, 1)) return STEER_ENOMEM;
   agent_ext *ext = NULL;
@@ -316,6 +332,7 @@ steer_status steer_world_add_many(steer_world *w, size_t n,
   for (size_t k = 0; k < n; k++) {
     steer_agent_def d;
     def(ud, k, &d);
+    STEER_ASSERT(agent_def_valid(&d));
     steer_id id = place(w, &d, exts[k]);
     if (ids) ids[k] = id;
     if (!p) continue;
@@ -333,6 +350,7 @@ steer_status steer_world_remove(steer_world *w, steer_id id) {
   if (found < 0) return STEER_EINVAL;
   size_t i = (size_t)found, last = w->count - 1;
   uint32_t slot = w->slot_of[i];
+  STEER_ASSERT(w->slots[slot].index == i);
   ext_free(w, w->ext[i]);
   steer_program_release(w->program[i]);
   grid_remove(&w->grid, (int32_t)i, w->x[i], w->y[i]);
@@ -380,6 +398,7 @@ agent_ext *world_ext(steer_world *w, size_t i) {
 }
 
 double steer_agent_get(const steer_world *w, size_t i, steer_field f) {
+  STEER_ASSERT(i < w->count);
   const agent_ext *e = w->ext[i];
   switch (f) {
   case STEER_X: return w->x[i];
@@ -403,6 +422,8 @@ double steer_agent_get(const steer_world *w, size_t i, steer_field f) {
 steer_status steer_agent_set(steer_world *w, size_t i, steer_field f,
                              double value) {
   agent_ext *e;
+  STEER_ASSERT(i < w->count && STEER_IN_LIMIT(value));
+  if ((unsigned)f >= STEER_FIELD_COUNT) return STEER_EINVAL;
   switch (f) {
   case STEER_X:
     world_place(w, i, world_contain(w, v2(value, w->y[i])));
@@ -444,6 +465,14 @@ steer_vec2 steer_agent_position(const steer_world *w, size_t i) {
 
 steer_vec2 steer_agent_velocity(const steer_world *w, size_t i) {
   return world_vel(w, i);
+}
+
+double steer_agent_speed(const steer_world *w, size_t i) {
+  return steer_length(world_vel(w, i));
+}
+
+double steer_agent_heading(const steer_world *w, size_t i) {
+  return atan2(w->vy[i], w->vx[i]);
 }
 
 steer_status steer_agent_seed(steer_world *w, size_t i, uint32_t state) {

@@ -7,12 +7,23 @@
  * Ids are stable: id = gen * 2^26 + slot + 1. A slot maps to the agent's
  * current dense index; its generation counts how often it was reused, so a
  * stale id never matches a live agent.
+ *
+ * The core's files call only into files below them, bottom first:
+ *   alloc, vec.h, invariant.h, threads, random, behaviors, status
+ *   grid, path, flocking           (know nothing of worlds)
+ *   program                        (programs and their per-agent state)
+ *   world                          (this layout: storage, ids, fields)
+ *   agent, obstacles, neighbors    (one agent's behaviors)
+ *   agent_program                  (an agent's program and its force)
+ *   crowd (crowd_quad), sort       (the step's kernel, the order by cell)
+ *   step, snapshot, flat           (the whole world; FFI entry points)
  */
 #ifndef STEER_WORLD_H
 #define STEER_WORLD_H
 
 #include "alloc.h"
 #include "grid.h"
+#include "invariant.h"
 #include "program.h"
 #include "steer.h"
 #include "vec.h"
@@ -105,10 +116,12 @@ static inline steer_status world_grow(steer_world *w, void **arr, size_t size,
 }
 
 static inline steer_vec2 world_pos(const steer_world *w, size_t i) {
+  STEER_ASSERT(i < w->count);
   steer_vec2 p = {w->x[i], w->y[i]};
   return p;
 }
 static inline steer_vec2 world_vel(const steer_world *w, size_t i) {
+  STEER_ASSERT(i < w->count);
   steer_vec2 v = {w->vx[i], w->vy[i]};
   return v;
 }

@@ -321,7 +321,7 @@ static steer_id any_id(reader *r, const harness *h) {
   return (steer_id)u64(r);
 }
 
-/* By id: a stale one is refused with 1 and out untouched; a live one
+/* By id: a stale one is refused with STEER_EINVAL and out untouched; a live one
    answers exactly as the function by index. */
 static void op_flat(reader *r, harness *h) {
   steer_id id = any_id(r, h);
@@ -364,7 +364,7 @@ static void op_flat(reader *r, harness *h) {
   case 4: /* advances the generator: no second opinion */
     status = steer_flat_wander(h->w, id, out);
     compare = 0;
-    if (live && status == 2) return; /* out of memory, nothing changed */
+    if (live && status == STEER_ENOMEM) return; /* out of memory, nothing changed */
     if (live) CHECK(isfinite(out[0]) && isfinite(out[1]), "flat wander");
     break;
   case 5: {
@@ -416,21 +416,21 @@ static void op_flat(reader *r, harness *h) {
     double v = (f <= STEER_VY || f == STEER_WANDER_ANGLE) ? num(r) : nonneg(r);
     status = steer_flat_set(h->w, id, (int)f, v);
     compare = 0;
-    if (live && status == 0 && f == STEER_MAX_FORCE) {
+    if (live && status == STEER_OK && f == STEER_MAX_FORCE) {
       mirror *m = mirror_of(h, (size_t)i);
       m->mf_high = fmax(m->mf_high, v);
     }
-    if (live && status == 0 && f != STEER_X && f != STEER_Y)
+    if (live && status == STEER_OK && f != STEER_X && f != STEER_Y)
       CHECK(steer_agent_get(h->w, (size_t)i, f) == v, "flat set %d", (int)f);
-    if (live && status == 2) return; /* out of memory, nothing changed */
+    if (live && status == STEER_ENOMEM) return; /* out of memory, nothing changed */
   }
   }
   if (!live) {
-    CHECK(status == 1 && isnan(out[0]) && isnan(out[1]),
+    CHECK(status == STEER_EINVAL && isnan(out[0]) && isnan(out[1]),
           "flat call on a stale id: status %d", status);
     return;
   }
-  CHECK(status == 0, "flat call on a live id: status %d", status);
+  CHECK(status == STEER_OK, "flat call on a live id: status %d", status);
   if (compare)
     CHECK(out[0] == want.x && out[1] == want.y,
           "flat call gives (%.17g, %.17g), by index (%.17g, %.17g)", out[0],

@@ -9,7 +9,8 @@
 
 SAN_CC ?= gcc
 # float-cast-overflow is UB that -fsanitize=undefined leaves out on gcc
-SAN_FLAGS ?= -O1 -g -fno-omit-frame-pointer \
+# -DSTEER_DEBUG turns on the core's STEER_ASSERTs (csrc/invariant.h)
+SAN_FLAGS ?= -O1 -g -fno-omit-frame-pointer -DSTEER_DEBUG \
   -fsanitize=address,undefined,float-cast-overflow -fno-sanitize-recover=all
 VG_FLAGS ?= -O1 -g
 FUZZ_CALLS ?= 1000000
@@ -54,7 +55,7 @@ fuzz-ci:
 build/fuzz/fuzz_core: fuzz/fuzz_core.c $(wildcard fuzz/*.h) $(CORE_SRC) $(HEADERS) \
   build/fuzz/flags
 	@mkdir -p $(@D)
-	$(FUZZ_CC) $(WARN) -O1 -g -fno-omit-frame-pointer \
+	$(FUZZ_CC) $(WARN) -O1 -g -fno-omit-frame-pointer -DSTEER_DEBUG \
 	  -fsanitize=fuzzer,address,undefined,float-cast-overflow \
 	  -fno-sanitize-recover=all $(FUZZ_CFLAGS) -o $@ fuzz/fuzz_core.c \
 	  $(CORE_SRC) -lm -pthread

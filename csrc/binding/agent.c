@@ -97,11 +97,10 @@ static int a_index(lua_State *L) {
       return 1;
     }
     agent_ref a = field_owner(L, 1, lua_tostring(L, 2));
-    steer_vec2 v = steer_agent_velocity(a.w, a.i);
     if (code == F_SPEED)
-      lua_pushnumber(L, steer_length(v));
+      lua_pushnumber(L, steer_agent_speed(a.w, a.i));
     else if (code == F_HEADING)
-      lua_pushnumber(L, atan2(v.y, v.x));
+      lua_pushnumber(L, steer_agent_heading(a.w, a.i));
     else
       lua_pushnumber(L, steer_agent_get(a.w, a.i, (steer_field)code));
     return 1;

@@ -1,5 +1,6 @@
 /* binding.h - what the Lua binding's files share. The binding validates
- * every argument, then calls the core, which may therefore assert. */
+ * every argument, then calls the core (which asserts it in -DSTEER_DEBUG
+ * builds). */
 #ifndef STEER_BINDING_H
 #define STEER_BINDING_H
 
@@ -46,7 +47,8 @@ typedef struct agent_ref {
 int arg_error(lua_State *L, const char *fname, int argn, const char *fmt, ...);
 int type_error(lua_State *L, int idx, const char *fname, int argn,
                const char *expected);
-/* Raises "not enough memory" unless status is STEER_OK. */
+/* Raises steer_status_message(status) ("not enough memory", "invalid
+   argument") unless status is STEER_OK. */
 void check_status(lua_State *L, steer_status status);
 
 /* ---- numbers: finite, |x| <= STEER_LIMIT ------------------------------- */

@@ -24,7 +24,7 @@ int type_error(lua_State *L, int idx, const char *fname, int argn,
 }
 
 void check_status(lua_State *L, steer_status status) {
-  if (status != STEER_OK) luaL_error(L, "not enough memory");
+  if (status != STEER_OK) luaL_error(L, "%s", steer_status_message(status));
 }
 
 static const char *kind_name[] = {"finite number", "non-negative number",
