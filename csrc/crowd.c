@@ -5,7 +5,7 @@
  * All agents of a cell share the same candidates: the cells around it, a
  * few contiguous index ranges. The agents of a cell with the same program
  * walk them four (AVX, crowd_quad.c) or two (SSE2) at a time, one per SIMD
- * lane (crowd_lanes.h), each lane in the scalar walk's order (flocking.c),
+ * lane (crowd_lanes.h), each lane in the scalar walk's order (neighbors.c),
  * so its sums are the same bit for bit (up to the sign of a zero sum); a
  * lone agent fills the spare lanes, so that it too walks without branches.
  * A row's sums wait in a batch, then pure flocking programs turn them into

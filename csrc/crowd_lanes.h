@@ -1,5 +1,5 @@
 /* crowd_lanes.h - the crowd kernel for several agents at once, one per
- * SIMD lane: the neighbor walk (flock_span_walk in flocking.c) and the force
+ * SIMD lane: the neighbor walk (flock_span_walk in neighbors.c) and the force
  * of a pure flocking program (pure_flock_force in crowd.c). Each lane
  * performs the scalar code's operations in the scalar code's order, so its
  * sums and its force are the scalar ones bit for bit (up to the sign of a

@@ -113,8 +113,21 @@ static int can_stream(const steer_world *w) {
   return 1;
 }
 
-/* Splits the rows into bands of about equal numbers of agents and sizes
-   each band's buffers; returns the forces buffer length needed. */
+/* The rows' lengths in agents: the band's first and last rows, and the
+   longest of its inner rows (two of which its ring holds at a time). */
+static size_t row_length(const steer_world *w, size_t r) {
+  return row_start(w, r + 1) - row_start(w, r);
+}
+
+static size_t inner_length(const steer_world *w, const band *bd) {
+  size_t inner = 0;
+  for (size_t q = bd->r0 + 1; q + 1 < bd->r1; q++)
+    if (row_length(w, q) > inner) inner = row_length(w, q);
+  return inner;
+}
+
+/* Splits the rows into bands of about equal numbers of agents; returns the
+   forces buffer length they need. */
 static size_t plan_bands(step_job *job) {
   steer_world *w = job->w;
   size_t rows = (size_t)w->grid.ncy, n = w->count, need = 0;
@@ -129,32 +142,23 @@ static size_t plan_bands(step_job *job) {
     while (r < rows - left && (k == job->parts - 1 || row_start(w, r) < want))
       r++;
     bd->r1 = r;
-    size_t inner = 0;
-    for (size_t q = bd->r0 + 1; q + 1 < bd->r1; q++) {
-      size_t len = row_start(w, q + 1) - row_start(w, q);
-      if (len > inner) inner = len;
-    }
-    need += row_start(w, bd->r0 + 1) - row_start(w, bd->r0);
-    need += row_start(w, bd->r1) - row_start(w, bd->r1 - 1);
-    need += 2 * inner;
+    need += row_length(w, bd->r0) + row_length(w, bd->r1 - 1) +
+            2 * inner_length(w, bd);
   }
   return need;
 }
 
+/* Each band's buffers, one after the other in w->forces. */
 static void place_bands(step_job *job) {
   steer_world *w = job->w;
   steer_vec2 *at = w->forces;
   for (int k = 0; k < job->parts; k++) {
     band *bd = &job->bands[k];
-    size_t inner = 0;
-    for (size_t q = bd->r0 + 1; q + 1 < bd->r1; q++) {
-      size_t len = row_start(w, q + 1) - row_start(w, q);
-      if (len > inner) inner = len;
-    }
+    size_t inner = inner_length(w, bd);
     bd->first = at;
-    at += row_start(w, bd->r0 + 1) - row_start(w, bd->r0);
+    at += row_length(w, bd->r0);
     bd->last = at;
-    at += row_start(w, bd->r1) - row_start(w, bd->r1 - 1);
+    at += row_length(w, bd->r1 - 1);
     bd->ring[0] = at;
     bd->ring[1] = at + inner;
     at += 2 * inner;
