@@ -1,8 +1,8 @@
 ---@meta steer
 -- LuaCATS annotations of the steer module (for lua-language-server and
 -- other LuaCATS tools): types, fields, parameters and results of every
--- public function and method, including the behavior-program API (section
--- 4 of API.md) as it is designed. This file holds no code: the functions
+-- public function and method as the module implements it, behavior
+-- programs included. This file holds no code: the functions
 -- below are empty stubs, and requiring it does nothing useful.
 -- spec/annotations_spec.lua fails when a public function or method of the
 -- loaded module has no annotation here.
