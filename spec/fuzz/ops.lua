@@ -309,7 +309,8 @@ local function op_get(F)
   end
 end
 
---- for a in world:agents() with removals (and additions) along the way.
+--- for a in world:agents() with removals (and additions) along the way: it
+-- visits the agents present when it started, those still live when reached.
 local function op_iterate(F)
   local rec = some_world(F)
   local rng = F.rng
@@ -323,6 +324,7 @@ local function op_iterate(F)
       if seen[a] then F:fail("world:agents() yields an agent twice") end
       seen[a] = true
       if not rec.alive[a] then F:fail("world:agents() yields a removed or unknown agent") end
+      if not before[a] then F:fail("world:agents() yields an agent added in the loop") end
       if rng:chance(p_remove) then
         rec.w:remove(a)
         M.mark_removed(rec, a)
