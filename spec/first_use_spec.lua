@@ -320,3 +320,20 @@ describe("tostring of an agent", function()
     assert.are.equal("steer.Agent 2617245697 (removed)", tostring(a))
   end)
 end)
+
+describe("make demo (examples/chase.lua)", function()
+  it("prints each change of the pursuer's behavior: the dodge around the rock shows", function()
+    local ok, out = support.run_child('dofile("examples/chase.lua")')
+    assert(ok, out)
+    local states = {}
+    for line in out:gmatch("[^\n]+") do
+      local t, to_rock, doing = line:match("^%s*([%d.]+)  %b()  %b()%s+[%d.]+%s+([%d.]+)  ([%w ]+)$")
+      if t then states[#states + 1] = doing end
+      if doing == "dodge rock" then
+        assert.is_true(tonumber(to_rock) < 3.5, "dodging " .. to_rock .. " from the rock at t = " .. t)
+      end
+    end
+    assert.are.same({ "nothing yet", "chase", "dodge rock", "chase" }, states)
+    assert.truthy(out:find("caught the wanderer at t = ", 1, true))
+  end)
+end)
