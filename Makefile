@@ -3,7 +3,7 @@
 #   make            build/lua5.4/steer/core.so and build/luajit/steer/core.so
 #   make test       the busted suite under Lua 5.4 and LuaJIT
 #   make check      every suite (CHECKS), ending with "N passed, N failed"
-#   make demo       examples/chase.lua
+#   make demo       examples/chase.lua: a line per change of the pursuer's behavior
 CC ?= cc
 CFLAGS ?= -O2 -g
 WARN = -std=c99 -Wall -Wextra -Werror -Wmissing-prototypes

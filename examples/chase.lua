@@ -1,4 +1,5 @@
--- A pursuer catches a wanderer, steering around a rock on the way.
+-- A pursuer catches a wanderer, steering around a rock on the way; a line
+-- is printed each time the pursuer's winning behavior changes.
 -- Run from the repository root:  make demo
 local steer = require "steer"
 
@@ -20,9 +21,11 @@ pursuer:set_behaviors{ combine = "priority", hold = 0.3,
 
 local function distance(a, b) return math.sqrt((a.x - b.x) ^ 2 + (a.y - b.y) ^ 2) end
 
+-- one line when the pursuer's winning behavior changes (the rock dodge
+-- lasts a fraction of a second), and the catch
 local dt = 0.1
-print(("%5s  %-16s %-16s %8s %8s  %s"):format("t", "pursuer", "wanderer", "gap", "to rock", "pursuer does"))
-local closest_to_rock = math.huge
+print(("%5s  %-16s %-16s %8s %8s  %s"):format("t", "pursuer", "wanderer", "gap", "to rock", "pursuer now does"))
+local closest_to_rock, doing_before = math.huge, nil
 for step = 0, 600 do
   local gap = distance(pursuer, wanderer)
   local to_rock = distance(pursuer, rock) - rock.radius
@@ -32,10 +35,12 @@ for step = 0, 600 do
       wanderer.name, step * dt, pursuer.name, closest_to_rock))
     return
   end
-  if step % 10 == 0 then
-    local _, doing = pursuer:active_behavior()
+  local _, doing = pursuer:active_behavior()
+  doing = doing or "nothing yet"
+  if doing ~= doing_before then
     print(("%5.1f  (%6.2f,%6.2f)  (%6.2f,%6.2f)  %8.2f %8.2f  %s"):format(step * dt,
-      pursuer.x, pursuer.y, wanderer.x, wanderer.y, gap, to_rock, doing or "-"))
+      pursuer.x, pursuer.y, wanderer.x, wanderer.y, gap, to_rock, doing))
+    doing_before = doing
   end
   world:step(dt)
 end

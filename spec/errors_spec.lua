@@ -74,7 +74,8 @@ describe("errors: wrong types", function()
     local w, a, b = fixture()
     bad(2, "seek", "number expected, got nil", a.seek, a, 1, nil)   -- API.md's example
     bad(1, "seek", "got no value", a.seek, a)
-    bad(1, "seek", "got table", a.seek, a, {})
+    bad(1, "seek", "point x: number expected, got nil", a.seek, a, {})
+    bad(1, "seek", "number, steer.Agent, {x, y} or {x =, y =} expected, got boolean", a.seek, a, true)
     bad(3, "flee", "number expected, got string", a.flee, a, 1, 2, "x")
     bad(2, "arrive", "number expected, got string", a.arrive, a, b, "x")
     bad(1, "pursue", "steer.Agent expected, got number", a.pursue, a, 5)
@@ -287,11 +288,13 @@ describe("errors: bad path tables", function()
   it("steer.path names the point and the problem", function()
     bad(1, "path", "table expected, got no value", steer.path)
     bad(1, "path", "at least one point", steer.path, {})
-    bad(1, "path", { "point 1", "table {x, y} expected, got number" }, steer.path, { 5 })
-    bad(1, "path", { "point 2", "number expected at [2], got nil" }, steer.path,
+    bad(1, "path", { "point 1", "table {x, y} or {x =, y =} expected, got number" }, steer.path, { 5 })
+    bad(1, "path", { "point 2: y: number expected, got nil" }, steer.path,
       { { 0, 0 }, { 1 } })
-    bad(1, "path", { "point 1", "number expected at [1], got string" }, steer.path,
+    bad(1, "path", { "point 1: x: number expected, got string" }, steer.path,
       { { "0", 0 } })
+    bad(1, "path", { "point 2: y: number expected, got nil" }, steer.path,
+      { { 0, 0 }, { x = 1 } })
     bad(1, "path", { "point 3", "finite number expected" }, steer.path,
       { { 0, 0 }, { 1, 1 }, { INF, 0 } })
     bad(1, "path", { "point 1", "out of range" }, steer.path, { { 0, -1e300 } })

@@ -105,12 +105,28 @@ static int a_index(lua_State *L) {
       lua_pushnumber(L, steer_agent_get(a.w, a.i, (steer_field)code));
     return 1;
   }
-  agent_ref a = field_owner(L, 1, key_name(L, 2));
-  push_data(L, 1, a.id, 0);
-  if (lua_isnil(L, -1)) return 1;
+  /* the game's own keys stay readable after the agent is removed or its
+     world closed: a death handler may read them after world:remove */
+  lua_getuservalue(L, 1);
+  lua_rawgeti(L, -1, ENV_DATA);
+  lua_pushinteger(L, (lua_Integer)h->id);
+  lua_rawget(L, -2);
+  if (lua_isnil(L, -1)) {
+    lua_rawgeti(L, -3, ENV_REMOVED);
+    lua_pushvalue(L, 1);
+    lua_rawget(L, -2);
+    if (lua_isnil(L, -1)) return 1;
+  }
   lua_pushvalue(L, 2);
   lua_rawget(L, -2);
   return 1;
+}
+
+/* The writable field `key` is a likely misspelling of, or NULL. */
+static const char *misspelled_field(const char *key) {
+  for (int k = 0; field_names[k].code < STEER_FIELD_COUNT; k++)
+    if (is_typo(key, field_names[k].name)) return field_names[k].name;
+  return NULL;
 }
 
 static int a_newindex(lua_State *L) {
@@ -142,6 +158,24 @@ static int a_newindex(lua_State *L) {
     return 0;
   }
   agent_ref a = field_owner(L, 1, key_name(L, 2));
+  if (!lua_isnil(L, 3) && key_name(L, 2)) {
+    /* a new key that misspells a field would leave the field unchanged */
+    push_data(L, 1, a.id, 0);
+    int fresh = lua_isnil(L, -1);
+    if (!fresh) {
+      lua_pushvalue(L, 2);
+      lua_rawget(L, -2);
+      fresh = lua_isnil(L, -1);
+      lua_pop(L, 1);
+    }
+    lua_pop(L, 1);
+    const char *meant = fresh ? misspelled_field(key_name(L, 2)) : NULL;
+    if (meant)
+      return luaL_error(L,
+                        "cannot set field '%s' of " AGENT_MT
+                        ": did you mean '%s'?",
+                        key_name(L, 2), meant);
+  }
   push_data(L, 1, a.id, !lua_isnil(L, 3));
   if (lua_isnil(L, -1)) return 0; /* assigning nil to an absent key */
   lua_pushvalue(L, 2);
@@ -153,15 +187,16 @@ static int a_newindex(lua_State *L) {
 static int a_tostring(lua_State *L) {
   lagent *h = luaL_checkudata(L, 1, AGENT_MT);
   long i = h->box->w ? steer_world_index(h->box->w, h->id) : -1;
+  char buf[128]; /* ids reach 2^53: %llu, never (int) */
   if (i < 0) {
-    lua_pushfstring(L, AGENT_MT " %d (removed)", (int)h->id);
+    snprintf(buf, sizeof buf, AGENT_MT " %llu (removed)",
+             (unsigned long long)h->id);
   } else {
-    char buf[128];
     steer_vec2 p = steer_agent_position(h->box->w, (size_t)i);
     snprintf(buf, sizeof buf, AGENT_MT " %llu (%.3f, %.3f)",
              (unsigned long long)h->id, p.x, p.y);
-    lua_pushstring(L, buf);
   }
+  lua_pushstring(L, buf);
   return 1;
 }
 

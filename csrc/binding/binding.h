@@ -13,9 +13,11 @@
 
 /* The world userdata. Its user value is the world's "env" table:
    env[ENV_WORLD] = the world userdata itself, env[ENV_HANDLES] = weak
-   id -> handle cache, env[ENV_DATA] = id -> the agent's own Lua table.
+   id -> handle cache, env[ENV_DATA] = id -> the agent's own Lua table,
+   env[ENV_REMOVED] = weak handle -> the own table of a removed agent (read
+   only, kept while the game holds the handle).
    Every agent handle carries env as its user value, which pins the world. */
-enum { ENV_WORLD = 1, ENV_HANDLES, ENV_DATA };
+enum { ENV_WORLD = 1, ENV_HANDLES, ENV_DATA, ENV_REMOVED };
 
 typedef struct lworld {
   steer_world *w;     /* NULL once the world is closed */
@@ -78,13 +80,27 @@ agent_ref check_agent(lua_State *L, int idx, const char *fname, int argn);
 agent_ref check_peer(lua_State *L, int idx, const agent_ref *self,
                      const char *fname, int argn);
 steer_path *check_path(lua_State *L, int idx, const char *fname, int argn);
-/* A point given as x, y numbers or as an agent (its position) at idx;
-   *used tells how many stack slots it took (1 or 2). */
+/* The forms a point may take, wherever one is asked for: x, y numbers,
+   an agent (its position now; tracked live by programs), {x, y} or
+   {x =, y =}. */
+#define POINT_FORMS "number, steer.Agent, {x, y} or {x =, y =}"
+/* A point at idx in any of POINT_FORMS (the agent of self's world); *used
+   tells how many stack slots it took (2 for x, y, else 1). */
 steer_vec2 check_point(lua_State *L, int idx, const agent_ref *self,
                        const char *fname, int argn, int *used);
+/* Reads the table at idx as {x, y} (when it has [1]) or {x =, y =} into *p;
+   returns NULL, or what is wrong ("y: number expected, got nil") in buf. */
+const char *table_point(lua_State *L, int idx, steer_vec2 *p, char buf[128]);
+/* Is `key` a likely misspelling of field `name` (not name itself): the
+   same but for case and underscores, or, for names of 5 letters or more,
+   one letter added, dropped, replaced or two swapped? */
+int is_typo(const char *key, const char *name);
 
 /* Pushes the handle of agent `id`; env_idx is the world's env table. */
 void push_agent(lua_State *L, int env_idx, lworld *box, steer_id id);
+/* Pushes an iterator over n agent ids (the live ones when it reaches
+   them), which the caller writes through the returned pointer. */
+steer_id *push_id_iterator(lua_State *L, int env_idx, size_t n);
 /* Pushes an iterator over the agents in box->found[0..n). */
 void push_found_iterator(lua_State *L, int env_idx, lworld *box, size_t n);
 /* Collects into box->found the agents within radius of (x, y). */

@@ -1,8 +1,10 @@
 /* check.c - argument validation with messages that name the function and
  * the argument. */
+#include <ctype.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 #include "binding.h"
 
 int arg_error(lua_State *L, const char *fname, int argn, const char *fmt,
@@ -128,18 +130,103 @@ steer_path *check_path(lua_State *L, int idx, const char *fname, int argn) {
   return p->path;
 }
 
+/* ---- points ------------------------------------------------------------ */
+
+const char *table_point(lua_State *L, int idx, steer_vec2 *p, char buf[128]) {
+  idx = lua_absindex(L, idx);
+  lua_rawgeti(L, idx, 1);
+  int array = !lua_isnil(L, -1); /* {x, y}; else {x =, y =} */
+  lua_pop(L, 1);
+  double xy[2];
+  for (int k = 0; k < 2; k++) {
+    const char *name = k ? "y" : "x";
+    /* x and y through metamethods, so a point type may provide them */
+    if (array)
+      lua_rawgeti(L, idx, k + 1);
+    else
+      lua_getfield(L, idx, name);
+    if (lua_type(L, -1) != LUA_TNUMBER) {
+      snprintf(buf, 128, "%s: number expected, got %s", name,
+               luaL_typename(L, -1));
+      lua_pop(L, 1);
+      return buf;
+    }
+    xy[k] = (double)lua_tonumber(L, -1);
+    lua_pop(L, 1);
+    char inner[96];
+    const char *problem = number_problem(xy[k], 0, inner);
+    if (problem) {
+      snprintf(buf, 128, "%s: %s", name, problem);
+      return buf;
+    }
+  }
+  p->x = xy[0];
+  p->y = xy[1];
+  return NULL;
+}
+
 steer_vec2 check_point(lua_State *L, int idx, const agent_ref *self,
                        const char *fname, int argn, int *used) {
-  steer_vec2 p;
-  if (lua_type(L, idx) == LUA_TUSERDATA) {
+  steer_vec2 p = {0, 0};
+  *used = 1;
+  switch (lua_type(L, idx)) {
+  case LUA_TUSERDATA: {
     agent_ref other = check_peer(L, idx, self, fname, argn);
-    *used = 1;
     return steer_agent_position(other.w, other.i);
   }
-  if (lua_type(L, idx) != LUA_TNUMBER)
-    type_error(L, idx, fname, argn, "number or steer.Agent");
-  p.x = check_num(L, idx, fname, argn);
-  p.y = check_num(L, idx + 1, fname, argn + 1);
-  *used = 2;
-  return p;
+  case LUA_TTABLE: {
+    char buf[128];
+    const char *problem = table_point(L, idx, &p, buf);
+    if (problem) arg_error(L, fname, argn, "point %s", problem);
+    return p;
+  }
+  case LUA_TNUMBER:
+    p.x = check_num(L, idx, fname, argn);
+    p.y = check_num(L, idx + 1, fname, argn + 1);
+    *used = 2;
+    return p;
+  default:
+    type_error(L, idx, fname, argn, POINT_FORMS);
+    return p;
+  }
+}
+
+/* ---- typos -------------------------------------------------------------- */
+
+/* `s` lowercased without underscores, in out[64]; 0 when it is too long */
+static int fold(const char *s, char out[64]) {
+  size_t n = 0;
+  for (; *s; s++) {
+    if (*s == '_') continue;
+    if (n == 63) return 0;
+    out[n++] = (char)tolower((unsigned char)*s);
+  }
+  out[n] = '\0';
+  return 1;
+}
+
+/* Is the edit distance between a and b (insertions, deletions,
+   substitutions, swaps of neighbors) at most 1? */
+static int one_edit(const char *a, const char *b) {
+  size_t na = strlen(a), nb = strlen(b);
+  if (na > nb) {
+    const char *t = a;
+    size_t nt = na;
+    a = b, na = nb, b = t, nb = nt;
+  }
+  if (nb - na > 1) return 0;
+  size_t k = 0;
+  while (k < na && a[k] == b[k]) k++;
+  if (k == na) return 1; /* equal, or b has one more at the end */
+  if (na < nb) return strcmp(a + k, b + k + 1) == 0;  /* one inserted */
+  if (strcmp(a + k + 1, b + k + 1) == 0) return 1;     /* one replaced */
+  return k + 1 < na && a[k] == b[k + 1] && a[k + 1] == b[k] &&
+         strcmp(a + k + 2, b + k + 2) == 0;            /* two swapped */
+}
+
+int is_typo(const char *key, const char *name) {
+  char k[64], n[64];
+  if (strcmp(key, name) == 0 || !fold(key, k) || !fold(name, n)) return 0;
+  /* short names (x, vx) are too near too many words: case only */
+  return strcmp(k, n) == 0 || (strlen(n) >= 5 && one_edit(k, n));
 }

@@ -187,9 +187,20 @@ void new_type(lua_State *L, const char *name) {
   lua_setfield(L, -2, "__name"); /* 5.1 and LuaJIT do not set it */
 }
 
-int luaopen_steer_core(lua_State *L);
+/* The module's entry point is its one exported symbol besides the core's
+   STEER_API functions: visible in a build that hides the rest
+   (-fvisibility=hidden), exported from a Windows DLL. */
+#if defined(_WIN32)
+#define MODULE_EXPORT __declspec(dllexport)
+#elif defined(__GNUC__)
+#define MODULE_EXPORT __attribute__((visibility("default")))
+#else
+#define MODULE_EXPORT
+#endif
 
-__attribute__((visibility("default"))) int luaopen_steer_core(lua_State *L) {
+MODULE_EXPORT int luaopen_steer_core(lua_State *L);
+
+int luaopen_steer_core(lua_State *L) {
   static const luaL_Reg functions[] = {
       {"clamp", l_clamp},       {"normalize", l_normalize},
       {"length", l_length},     {"lerp", l_lerp},

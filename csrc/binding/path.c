@@ -1,5 +1,5 @@
-/* path.c - the steer.Path type: steer.path{ {x, y}, ..., loop = bool }. */
-#include <stdio.h>
+/* path.c - the steer.Path type: steer.path{ {x, y}, ..., loop = bool }
+ * (points in the table forms of every point: {x, y} or {x =, y =}). */
 #include "binding.h"
 
 int l_path_new(lua_State *L) {
@@ -16,22 +16,12 @@ int l_path_new(lua_State *L) {
   for (size_t k = 0; k < n; k++) {
     lua_rawgeti(L, 1, (int)k + 1);
     if (!lua_istable(L, -1))
-      arg_error(L, "path", 1, "point %d: table {x, y} expected, got %s",
+      arg_error(L, "path", 1,
+                "point %d: table {x, y} or {x =, y =} expected, got %s",
                 (int)k + 1, luaL_typename(L, -1));
-    for (int c = 0; c < 2; c++) {
-      lua_rawgeti(L, -1, c + 1);
-      if (lua_type(L, -1) != LUA_TNUMBER)
-        arg_error(L, "path", 1, "point %d: number expected at [%d], got %s",
-                  (int)k + 1, c + 1, luaL_typename(L, -1));
-      char what[32];
-      snprintf(what, sizeof what, "point %d", (int)k + 1);
-      double v = validate_num(L, lua_tonumber(L, -1), 0, "path", 1, what);
-      if (c == 0)
-        pts[k].x = v;
-      else
-        pts[k].y = v;
-      lua_pop(L, 1);
-    }
+    char buf[128];
+    const char *problem = table_point(L, -1, &pts[k], buf);
+    if (problem) arg_error(L, "path", 1, "point %d: %s", (int)k + 1, problem);
     lua_pop(L, 1);
   }
   lpath *p = new_userdata(L, sizeof *p);

@@ -85,7 +85,7 @@ static double param_number(compiling *c, const char *key, int kind) {
   return v;
 }
 
-/* A target at stack index idx: an agent, a path or a point {x, y}. */
+/* A target at stack index idx: an agent, a path, {x, y} or {x =, y =}. */
 static steer_target read_target(compiling *c, int idx) {
   lua_State *L = c->L;
   steer_target t;
@@ -109,20 +109,14 @@ static steer_target read_target(compiling *c, int idx) {
     t.kind = STEER_TARGET_PATH;
     t.path = p->path;
   } else if (lua_istable(L, idx)) {
-    double xy[2];
-    for (int k = 0; k < 2; k++) {
-      lua_rawgeti(L, idx, k + 1);
-      if (lua_isnil(L, -1)) {
-        lua_pop(L, 1);
-        lua_getfield(L, idx, k ? "y" : "x");
-      }
-      xy[k] = param_number(c, k ? "target y" : "target x", 0);
-    }
+    char buf[128];
+    const char *problem = table_point(L, idx, &t.point, buf);
+    if (problem) compile_error(c, "target %s", problem, "");
     t.kind = STEER_TARGET_POINT;
-    t.point.x = xy[0];
-    t.point.y = xy[1];
   } else {
-    compile_error(c, "target must be an agent, a path or {x, y}, got %s",
+    compile_error(c,
+                  "target must be an agent, a path, {x, y} or {x =, y =}, "
+                  "got %s",
                   luaL_typename(L, idx), "");
   }
   return t;
@@ -396,7 +390,8 @@ static size_t check_entry(lua_State *L, int idx, const agent_ref *a,
   return 0;
 }
 
-/* a:set_target(which, target) or a:set_target(which, x, y) */
+/* a:set_target(which, target) or a:set_target(which, x, y): the target
+   forms of programs */
 static int a_set_target(lua_State *L) {
   agent_ref a = check_agent(L, 1, "set_target", 0);
   const steer_program *p;
@@ -538,15 +533,25 @@ static int w_step(lua_State *L) {
   return 0;
 }
 
+static void set_integer(lua_State *L, const char *key, size_t v) {
+  lua_pushinteger(L, (lua_Integer)v);
+  lua_setfield(L, -2, key);
+}
+
+/* world:stats(): integers. agents, programs and memory are counted now;
+   stepped, candidates and neighbors are the last step's counters. */
 static int w_stats(lua_State *L) {
   lworld *box = check_world(L, 1, "stats", 0);
   steer_stats s = steer_world_stats(box->w);
-  lua_createtable(L, 0, 5);
-  set_number(L, "agents", (double)s.agents);
-  set_number(L, "programs", (double)s.programs);
-  set_number(L, "candidates", (double)s.candidates);
-  set_number(L, "neighbors", (double)s.neighbors);
-  set_number(L, "memory", (double)steer_world_memory(box->w));
+  size_t n = steer_world_count(box->w), programs = 0;
+  for (size_t i = 0; i < n; i++) programs += steer_agent_program(box->w, i) != NULL;
+  lua_createtable(L, 0, 6);
+  set_integer(L, "agents", n);
+  set_integer(L, "programs", programs);
+  set_integer(L, "memory", steer_world_memory(box->w));
+  set_integer(L, "stepped", s.agents);
+  set_integer(L, "candidates", s.candidates);
+  set_integer(L, "neighbors", s.neighbors);
   return 1;
 }
 

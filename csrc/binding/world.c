@@ -80,23 +80,29 @@ int l_world_new(lua_State *L) {
   return 1;
 }
 
+static void push_weak_table(lua_State *L, const char *mode) {
+  lua_newtable(L);
+  lua_createtable(L, 0, 1);
+  lua_pushstring(L, mode);
+  lua_setfield(L, -2, "__mode");
+  lua_setmetatable(L, -2);
+}
+
 lworld *push_world(lua_State *L) {
   lworld *box = new_userdata(L, sizeof *box);
   memset(box, 0, sizeof *box);
   luaL_getmetatable(L, WORLD_MT);
   lua_setmetatable(L, -2);
-  /* env = { world, handles (weak values), data } */
-  lua_createtable(L, 3, 0);
+  /* env = { world, handles (weak values), data, removed (weak keys) } */
+  lua_createtable(L, 4, 0);
   lua_pushvalue(L, -2);
   lua_rawseti(L, -2, ENV_WORLD);
-  lua_newtable(L);
-  lua_createtable(L, 0, 1);
-  lua_pushliteral(L, "v");
-  lua_setfield(L, -2, "__mode");
-  lua_setmetatable(L, -2);
+  push_weak_table(L, "v");
   lua_rawseti(L, -2, ENV_HANDLES);
   lua_newtable(L);
   lua_rawseti(L, -2, ENV_DATA);
+  push_weak_table(L, "k");
+  lua_rawseti(L, -2, ENV_REMOVED);
   lua_setuservalue(L, -2);
   return box;
 }
@@ -157,7 +163,8 @@ size_t collect_query(lua_State *L, lworld *box, double x, double y,
   return c.n;
 }
 
-/* upvalues: env, ids (userdata), next position, count */
+/* upvalues: env, ids (userdata), next position, count; agents removed since
+   the ids were taken are skipped */
 static int found_iterator(lua_State *L) {
   lua_rawgeti(L, lua_upvalueindex(1), ENV_WORLD);
   lworld *box = lua_touserdata(L, -1);
@@ -174,14 +181,19 @@ static int found_iterator(lua_State *L) {
   return 1;
 }
 
-void push_found_iterator(lua_State *L, int env_idx, lworld *box, size_t n) {
+steer_id *push_id_iterator(lua_State *L, int env_idx, size_t n) {
   env_idx = lua_absindex(L, env_idx);
   lua_pushvalue(L, env_idx);
   steer_id *ids = new_userdata(L, n ? n * sizeof *ids : 1);
-  if (n) memcpy(ids, box->found, n * sizeof *ids);
   lua_pushnumber(L, 0);
   lua_pushnumber(L, (lua_Number)n);
   lua_pushcclosure(L, found_iterator, 4);
+  return ids;
+}
+
+void push_found_iterator(lua_State *L, int env_idx, lworld *box, size_t n) {
+  steer_id *ids = push_id_iterator(L, env_idx, n);
+  if (n) memcpy(ids, box->found, n * sizeof *ids);
 }
 
 /* ---- methods ----------------------------------------------------------- */
@@ -198,9 +210,21 @@ static int is_field_key(lua_State *L, int idx) {
     if (strcmp(lua_tostring(L, idx), field_keys[k]) == 0) return 1;
   return 0;
 }
+/* Raises when the string key at idx misspells one of the fields world:add
+   reads ("did you mean 'max_speed'?"): stored as the game's own data, it
+   would leave the field at its default. */
+static void check_misspelling(lua_State *L, int idx, const char *fname) {
+  if (lua_type(L, idx) != LUA_TSTRING) return;
+  const char *key = lua_tostring(L, idx);
+  for (int k = 0; field_keys[k]; k++)
+    if (is_typo(key, field_keys[k]))
+      arg_error(L, fname, 1, "field '%s': did you mean '%s'?", key,
+                field_keys[k]);
+}
+
 /* world:add{...}: fields of steer_agent_def plus wander parameters; other
-   string keys become the agent's own data. Everything is validated before
-   the agent exists. */
+   string keys become the agent's own data, unless they misspell a field.
+   Everything is validated before the agent exists. */
 static int w_add(lua_State *L) {
   lworld *box = check_world(L, 1, "add", 0);
   steer_agent_def d = steer_agent_def_default();
@@ -223,6 +247,7 @@ static int w_add(lua_State *L) {
         arg_error(L, "add", 1,
                   "field '%s' is the agent's own (set it on the agent)",
                   lua_tostring(L, -1));
+      if (!field) check_misspelling(L, -1, "add");
       custom |= !field;
     }
   }
@@ -259,12 +284,24 @@ static int w_remove(lua_State *L) {
   lworld *box = check_world(L, 1, "remove", 0);
   agent_ref a = check_agent(L, 2, "remove", 1);
   if (a.box != box) arg_error(L, "remove", 1, "agent belongs to another world");
-  steer_world_remove(box->w, a.id);
   lua_getuservalue(L, 1);
-  lua_rawgeti(L, -1, ENV_DATA);
+  int env = lua_gettop(L);
+  /* the agent's own table moves to env[ENV_REMOVED][handle], where its
+     handle still reads it; first the allocation, then the world changes */
+  lua_rawgeti(L, env, ENV_DATA);
+  lua_pushinteger(L, (lua_Integer)a.id);
+  lua_rawget(L, -2);
+  if (!lua_isnil(L, -1)) {
+    lua_rawgeti(L, env, ENV_REMOVED);
+    lua_pushvalue(L, 2);
+    lua_pushvalue(L, -3);
+    lua_rawset(L, -3);
+    lua_pop(L, 1);
+  }
+  steer_world_remove(box->w, a.id);
   lua_pushinteger(L, (lua_Integer)a.id);
   lua_pushnil(L);
-  lua_rawset(L, -3);
+  lua_rawset(L, env + 1);
   return 0;
 }
 
@@ -286,29 +323,18 @@ static int w_len(lua_State *L) {
   return 1;
 }
 
-/* for a in world:agents(): the control variable is the previous handle, so
-   the walk survives removing any agent, the current one included */
-static int agents_next(lua_State *L) {
-  lworld *box = check_world(L, 1, "agents", 0);
-  steer_id after = 0;
-  if (!lua_isnoneornil(L, 2)) {
-    lagent *prev = luaL_testudata(L, 2, AGENT_MT);
-    if (!prev) type_error(L, 2, "agents", 1, AGENT_MT);
-    after = prev->id;
-  }
-  steer_id id = steer_world_next_id(box->w, after);
-  if (!id) return 0;
-  lua_getuservalue(L, 1);
-  push_agent(L, -1, box, id);
-  return 1;
-}
-
+/* for a in world:agents(): the agents present when the loop starts, in id
+   slot order (a snapshot of their ids, as world:query takes): agents removed
+   meanwhile are skipped, agents added meanwhile are not visited, so the loop
+   ends whatever its body adds. */
 static int w_agents(lua_State *L) {
-  check_world(L, 1, "agents", 0);
-  lua_pushcfunction(L, agents_next);
-  lua_pushvalue(L, 1);
-  lua_pushnil(L);
-  return 3;
+  lworld *box = check_world(L, 1, "agents", 0);
+  size_t n = steer_world_count(box->w);
+  lua_getuservalue(L, 1);
+  steer_id *ids = push_id_iterator(L, -1, n);
+  steer_id id = 0;
+  for (size_t k = 0; k < n; k++) ids[k] = id = steer_world_next_id(box->w, id);
+  return 1;
 }
 
 static int w_query(lua_State *L) {
@@ -477,6 +503,20 @@ static int w_add_many(lua_State *L) {
       continue; /* field_number popped it */
     }
     lua_pop(L, 1);
+  }
+  /* no own data here: any other key is a mistake */
+  lua_pushnil(L);
+  while (lua_next(L, 2)) {
+    lua_pop(L, 1);
+    if (is_field_key(L, -1)) continue;
+    if (lua_type(L, -1) == LUA_TSTRING && strcmp(lua_tostring(L, -1), "n") == 0)
+      continue;
+    check_misspelling(L, -1, "add_many");
+    if (lua_type(L, -1) != LUA_TSTRING)
+      arg_error(L, "add_many", 1, "unexpected %s key", luaL_typename(L, -1));
+    arg_error(L, "add_many", 1, "unknown field '%s' (columns: x, y, vx, vy, "
+              "max_speed, max_force, radius, wander_radius, wander_distance, "
+              "wander_jitter; n)", lua_tostring(L, -1));
   }
   if (n < 0) arg_error(L, "add_many", 1, "give n or columns of values");
   if (n != (double)(size_t)n || n > 67108864.0) /* 2^26: a world's slots */

@@ -105,7 +105,7 @@ end
 ---@field arrival_radius? number radius of the waypoint circle (default 0.6)
 ---@field pursue? steer.Agent draw the point the agent predicts for this quarry
 ---@field evade? steer.Agent draw the point the agent predicts for this threat
----@field target? steer.Agent|number[] draw a line to this target
+---@field target? steer.Agent|steer.Point draw a line to this target: an agent, {x, y} or {x =, y =}
 
 --- A new debug view. Without line/circle callbacks it needs love.graphics.
 ---@param opts? steer.DebugOptions
@@ -356,7 +356,9 @@ function View:draw_agent(agent, opts)
   local t = opts.target
   if show.target and t then
     local tx, ty
-    if type(t) == "table" then tx, ty = t[1], t[2] else tx, ty = t:position() end
+    if type(t) ~= "table" then tx, ty = t:position()      -- an agent
+    elseif t[1] ~= nil then tx, ty = t[1], t[2]            -- {x, y}
+    else tx, ty = t.x, t.y end                             -- {x =, y =}
     self.line(px, py, tx, ty, "target")
   end
 end

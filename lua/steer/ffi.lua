@@ -17,7 +17,14 @@ local has_ffi, ffi = pcall(require, "ffi")
 if not has_ffi or not jit or not jit.status() then return false end
 
 local core = require "steer.core"
+-- the file steer.core was loaded from: on package.cpath, or in LÖVE's game
+-- folder or save directory, where LÖVE's own loader finds C modules
 local where = package.searchpath and package.searchpath("steer.core", package.cpath)
+local fs = not where and type(love) == "table" and love.filesystem
+if fs and fs.getRealDirectory then
+  local dir = fs.getRealDirectory("steer/core.so")
+  where = dir and dir .. "/steer/core.so"
+end
 if not where then return false end
 local loaded, C = pcall(ffi.load, where)
 if not loaded then return false end

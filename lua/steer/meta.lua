@@ -1,18 +1,21 @@
 ---@meta steer
 -- LuaCATS annotations of the steer module (for lua-language-server and
 -- other LuaCATS tools): types, fields, parameters and results of every
--- public function and method, including the behavior-program API (section
--- 4 of API.md) as it is designed. This file holds no code: the functions
+-- public function and method as the module implements it, behavior
+-- programs included. This file holds no code: the functions
 -- below are empty stubs, and requiring it does nothing useful.
 -- spec/annotations_spec.lua fails when a public function or method of the
 -- loaded module has no annotation here.
 
 -- ---- types shared by the API ------------------------------------------------
 
----A point `{x, y}`.
----@alias steer.Point number[]
+---A point as one value: `{x, y}` or `{x = x, y = y}`. Wherever a point is taken
+---(agent methods, program targets, set_target, path points) these two forms
+---are; methods and set_target also take two numbers x, y or an agent (its position).
+---@alias steer.Point number[]|{x: number, y: number}
 
----Where a behavior aims: an agent (its current position), a point `{x, y}` or a path.
+---Where a behavior aims: an agent (its current position), a point `{x, y}` /
+---`{x = x, y = y}`, or a path.
 ---@alias steer.Target steer.Agent|steer.Point|steer.Path
 
 ---How a program combines its behaviors' forces.
@@ -53,7 +56,7 @@ local steer = {}
 ---@field wander_radius? number default 1.2
 ---@field wander_distance? number default 2
 ---@field wander_jitter? number default 0.5
----@field [string] any the agent's own data
+---@field [string] any the agent's own data; a key that misspells a field (`maxSpeed`, `max_sped`) raises "did you mean ...?"
 
 ---An obstacle: a circle.
 ---@class steer.Obstacle
@@ -99,13 +102,14 @@ local steer = {}
 ---A compiled program, shared by many agents (`steer.program`).
 ---@class steer.Program
 
----What `world:stats()` reports.
+---What `world:stats()` reports (integers).
 ---@class steer.WorldStats
----@field agents integer live agents
----@field programs integer agents with a program
+---@field agents integer live agents now
+---@field programs integer live agents with a program now
+---@field memory integer bytes the world has allocated now
+---@field stepped integer agents the last step moved (0 before the first)
 ---@field candidates integer neighbor candidates examined by the last step
 ---@field neighbors integer neighbors found by the last step
----@field memory integer bytes the world has allocated
 
 ---A world's whole state as a binary string (`world:snapshot()`), for `steer.restore`.
 ---@alias steer.Snapshot string
@@ -306,7 +310,8 @@ local World = {}
 ---@return steer.Agent
 function World:add(def) end
 
----Removes an agent; its handle then raises "agent has been removed".
+---Removes an agent; its handle's simulation fields and methods then raise
+---"agent has been removed", its own keys (the game's data) still read.
 ---@param agent steer.Agent
 function World:remove(agent) end
 
@@ -315,10 +320,11 @@ function World:remove(agent) end
 ---@return steer.Agent?
 function World:get(id) end
 
----Iterates over the live agents: `for a in world:agents() do ... end`.
----@return fun(world: steer.World, previous?: steer.Agent): steer.Agent?
----@return steer.World
----@return nil
+---Iterates over the agents present when the loop starts:
+---`for a in world:agents() do ... end`. Agents added in the loop are not
+---visited (the loop always ends), agents removed before they are reached are
+---skipped.
+---@return fun(): steer.Agent?
 function World:agents() end
 
 ---Iterates over the agents whose centre is within radius of (x, y), from the grid.
@@ -400,7 +406,8 @@ function World:velocities(into) end
 
 ---Adds many agents at once from columns of values, all given `behaviors`
 ---(a program table or steer.Program) if any. Checks every value first and
----adds all or none; makes no handles (use world:agents() or world:get).
+---adds all or none; makes no handles (use world:agents() or world:get). Any
+---key but the columns and n raises (no own data here).
 ---@param spec steer.AddManySpec
 ---@param behaviors? table|steer.Program
 ---@return integer added
@@ -448,33 +455,33 @@ function World:columns() end
 ---@field speed number read-only: the length of the velocity
 ---@field heading number read-only: atan2(vy, vx)
 ---@field alive boolean read-only: false once removed
----@field [string] any the agent's own data
+---@field [string] any the agent's own data (still readable once removed); a key that misspells a field raises "did you mean ...?"
 local Agent = {}
 
----Seek a point, or another agent's position.
----@param x number|steer.Agent
+---Seek a point (x, y, `{x, y}`, `{x = x, y = y}`) or another agent's position.
+---@param x number|steer.Agent|steer.Point
 ---@param y? number
 ---@return number fx
 ---@return number fy
----@overload fun(self: steer.Agent, target: steer.Agent): number, number
+---@overload fun(self: steer.Agent, target: steer.Agent|steer.Point): number, number
 function Agent:seek(x, y) end
 
 ---Flee a point or an agent; beyond panic_radius (if given) the force is 0.
----@param x number|steer.Agent
+---@param x number|steer.Agent|steer.Point
 ---@param y? number
 ---@param panic_radius? number
 ---@return number fx
 ---@return number fy
----@overload fun(self: steer.Agent, threat: steer.Agent, panic_radius?: number): number, number
+---@overload fun(self: steer.Agent, threat: steer.Agent|steer.Point, panic_radius?: number): number, number
 function Agent:flee(x, y, panic_radius) end
 
 ---Arrive at a point or an agent, slowing down within slowing_radius (default 2).
----@param x number|steer.Agent
+---@param x number|steer.Agent|steer.Point
 ---@param y? number
 ---@param slowing_radius? number
 ---@return number fx
 ---@return number fy
----@overload fun(self: steer.Agent, target: steer.Agent, slowing_radius?: number): number, number
+---@overload fun(self: steer.Agent, target: steer.Agent|steer.Point, slowing_radius?: number): number, number
 function Agent:arrive(x, y, slowing_radius) end
 
 ---Pursue agent b, predicting it with T = distance / self.max_speed.
@@ -571,7 +578,7 @@ function Agent:world() end
 function Agent:set_behaviors(program) end
 
 ---Retargets the program entry `which` selects: to an agent, a path, a
----point {x, y}, or the point (x, y) given as two numbers.
+---point `{x, y}` / `{x = x, y = y}`, or the point (x, y) given as two numbers.
 ---@param which steer.Which
 ---@param target steer.Target|number
 ---@param y? number

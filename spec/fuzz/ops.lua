@@ -1,6 +1,7 @@
---- The fuzzer's operations over the current API (and, in ops_future.lua,
--- the coming one). Each op makes one or a few checked calls; weights say
--- how often it is picked.
+--- The fuzzer's operations over the API: stateless forces, worlds, agents,
+-- paths and queries here, programs and whole-world calls in ops_programs.lua.
+-- Each op makes one or a few checked calls; weights say how often it is
+-- picked.
 local V = require "fuzz.values"
 local M = require "fuzz.model"
 local G = require "fuzz.gen"
@@ -234,6 +235,10 @@ function O.add_agent(F, rec, valid_only)
   end
   if rng:chance(0.2) then def.name = "guard" end
   if rng:chance(0.05) then def[1] = "positional" end
+  if not valid_only and rng:chance(0.02) then -- a misspelt field raises
+    def[rng:pick({ "maxSpeed", "max_sped", "Radius", "wander_jiter" })] = 1
+    valid = false
+  end
   local arg = def
   if not valid_only and rng:chance(0.03) then
     arg = V.any(rng, G.pools(F))
@@ -304,7 +309,8 @@ local function op_get(F)
   end
 end
 
---- for a in world:agents() with removals (and additions) along the way.
+--- for a in world:agents() with removals (and additions) along the way: it
+-- visits the agents present when it started, those still live when reached.
 local function op_iterate(F)
   local rec = some_world(F)
   local rng = F.rng
@@ -318,6 +324,7 @@ local function op_iterate(F)
       if seen[a] then F:fail("world:agents() yields an agent twice") end
       seen[a] = true
       if not rec.alive[a] then F:fail("world:agents() yields a removed or unknown agent") end
+      if not before[a] then F:fail("world:agents() yields an agent added in the loop") end
       if rng:chance(p_remove) then
         rec.w:remove(a)
         M.mark_removed(rec, a)
@@ -566,6 +573,9 @@ local WRITABLE = { x = "num", y = "num", vx = "num", vy = "num", wander_angle = 
   max_speed = "nonneg", max_force = "nonneg", radius = "nonneg",
   wander_radius = "nonneg", wander_distance = "nonneg", wander_jitter = "nonneg" }
 local READONLY = { "id", "speed", "heading", "alive" }
+-- what a removed agent no longer reads (its own keys, id and alive it does)
+local SIMULATION_FIELD = { speed = true, heading = true }
+for k in pairs(WRITABLE) do SIMULATION_FIELD[k] = true end
 local WRITE_KEYS = { "x", "y", "vx", "vy", "wander_angle", "max_speed", "max_force",
   "radius", "wander_radius", "wander_distance", "wander_jitter" }
 
@@ -583,8 +593,8 @@ local function op_read_field(F)
   local expect = nil
   if owner then expect = true
   elseif F.names[h] and tostring(h):find("steer.Agent", 1, true) then
-    -- a removed agent: only id and alive still read
-    expect = key == "id" or key == "alive"
+    -- a removed agent: id, alive and the game's own keys still read
+    expect = not SIMULATION_FIELD[key]
   end
   local ok, r = F:call("a." .. tostring(key), get_field, { h, key }, 2, expect,
     { pattern = "of steer%.Agent" })
@@ -617,6 +627,8 @@ local function op_write_field(F)
     key, v, valid = rng:pick(READONLY), 1, false
   elseif r < 0.9 then
     key, v, valid = rng:pick({ "seek", "apply", "neighbors" }), 1, false
+  elseif r < 0.91 then -- a misspelt field raises
+    key, v, valid = rng:pick({ "maxSpeed", "max_sped", "VX", "wander_jiter" }), 1, false
   else
     key = rng:pick({ "name", "hp", 7, true, "NIL", "NAN" })
     if key == "NIL" then key = nil elseif key == "NAN" then key = 0 / 0 end
@@ -984,17 +996,6 @@ function O.list(F)
     "set_behaviors", "set_target", "set_weight", "steering", "active_behavior" }) do
     F.methods[name] = a[name]
   end
-  F.has = {}
-  for _, name in ipairs({ "step", "stats", "snapshot", "close", "positions" }) do
-    F.has[name] = type(F.wmethods[name]) == "function"
-  end
-  for _, name in ipairs({ "set_behaviors", "set_target", "set_weight", "steering",
-    "active_behavior" }) do
-    F.has[name] = type(F.methods[name]) == "function"
-  end
-  F.has.program = type(F.steer.program) == "function"
-  F.has.restore = type(F.steer.restore) == "function"
-
   local list = {
     { name = "clamp", weight = 2, run = op_clamp },
     { name = "normalize", weight = 2, run = op_normalize },
@@ -1054,8 +1055,7 @@ function O.list(F)
       collectgarbage("collect")
     end },
   }
-  local future = require("fuzz.ops_future")
-  for _, op in ipairs(future.list(F, O)) do list[#list + 1] = op end
+  for _, op in ipairs(require("fuzz.ops_programs").list(F, O)) do list[#list + 1] = op end
   return list
 end
 

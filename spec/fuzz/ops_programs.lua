@@ -1,0 +1,342 @@
+--- Operations over behavior programs and the whole-world calls: set_behaviors,
+-- steer.program, set_target, set_weight, steering, active_behavior,
+-- world:step/stats/positions/snapshot/close and steer.restore (docs/API.md).
+-- Programs are drawn at random, valid or not (P.program says which); a call
+-- must succeed where the contract is plain and fail on removed agents,
+-- non-finite numbers and unknown names; where a verdict is not plain
+-- ("unsure") the call may go either way, but must not crash, must raise
+-- string messages naming a function and must leave every agent finite.
+local V = require "fuzz.values"
+local M = require "fuzz.model"
+local G = require "fuzz.gen"
+
+local P = {}
+
+local BEHAVIORS = { "seek", "flee", "arrive", "pursue", "evade", "wander",
+  "avoid_obstacles", "avoid_walls", "follow", "separation", "alignment", "cohesion" }
+local COMBINES = { "weighted", "priority", "prioritized_sum", "dither" }
+local NEEDS_AGENT = { pursue = true, evade = true }
+local NEEDS_POINT = { seek = true, flee = true, arrive = true }
+local RADIUS = { separation = true, alignment = true, cohesion = true }
+
+--- A random target for entry `name`: returns value, plainly-valid.
+local function target_for(F, rec, name)
+  local rng = F.rng
+  local r = rng:float()
+  if NEEDS_AGENT[name] or r < 0.35 then
+    local b, ok = G.peer(F, rec, true)
+    return b, ok
+  end
+  if r < 0.8 then
+    local x, y = G.near(F, rec)
+    return { x, y }, NEEDS_POINT[name] or false
+  end
+  if r < 0.9 and #F.paths > 0 then return rng:pick(F.paths).p, false end
+  return V.any(rng, G.pools(F)), false
+end
+
+--- A random behavior program for an agent of rec. Returns the table and
+-- "valid" (must be accepted), "invalid" (must be refused) or "unsure".
+function P.program(F, rec)
+  local rng = F.rng
+  local prog, verdict = {}, "valid"
+  local function worse(v)
+    if v == "invalid" or verdict == "invalid" then verdict = "invalid"
+    elseif v == "unsure" then verdict = "unsure" end
+  end
+  if rng:chance(0.8) then prog.combine = rng:pick(COMBINES) end
+  if rng:chance(0.03) then prog.combine = rng:pick({ "sum", "", "PRIORITY" }); worse("invalid") end
+  if rng:chance(0.3) then prog.smoothing = rng:range(0, 1) end
+  if rng:chance(0.2) then prog.hold = rng:range(0, 2) end
+  if rng:chance(F.bad) then
+    local key = rng:pick({ "smoothing", "hold" })
+    prog[key] = V.bad_number(rng)
+    if prog[key] ~= nil then worse("invalid") end -- nil is the same as absent
+  end
+  for i = 1, rng:int(0, 5) do
+    -- this entry's own verdict: a later hostile replacement supersedes it
+    local outer, entry = verdict, "valid"
+    local function worse(v)
+      if v == "invalid" or entry == "invalid" then entry = "invalid"
+      elseif v == "unsure" then entry = "unsure" end
+    end
+    local name = rng:pick(BEHAVIORS)
+    local e = { name }
+    if NEEDS_POINT[name] or NEEDS_AGENT[name] then
+      local t, ok = target_for(F, rec, name)
+      e.target = t
+      if not ok then worse("unsure") end
+    end
+    if name == "follow" then
+      if #F.paths > 0 then e.path = rng:pick(F.paths).p else worse("unsure") end
+    end
+    if RADIUS[name] then e.radius = rng:range(0, 6) end
+    if name:find("avoid") and rng:chance(0.5) then e.feeler_length = rng:range(0, 5) end
+    if name == "avoid_obstacles" and rng:chance(0.3) then e.hysteresis = rng:range(0, 1) end
+    if name == "arrive" and rng:chance(0.5) then e.slowing_radius = rng:range(0, 4) end
+    if name == "flee" and rng:chance(0.3) then e.panic_radius = rng:range(0, 10) end
+    if rng:chance(0.5) then e.weight = rng:range(0, 3) end
+    if prog.combine == "dither" then e.probability = rng:range(0, 1) end
+    if rng:chance(0.2) then e.tag = rng:pick({ "chase", "flock", "avoid" }) end
+    if rng:chance(F.bad) then
+      local key = rng:pick({ "weight", "radius", "feeler_length", "slowing_radius", "probability" })
+      e[key] = V.bad_number(rng)
+      -- nil is the same as absent; a negative weight within the limit is
+      -- allowed (it flips the force)
+      if e[key] ~= nil then
+        worse((key == "weight" and V.is_num(e[key])) and "valid" or "invalid")
+      end
+    end
+    if rng:chance(F.bad) then
+      e[1] = rng:pick({ "teleport", "", "Seek" })
+      worse("invalid")
+    end
+    if rng:chance(F.bad) then
+      e = V.any(rng, G.pools(F))
+      entry = "unsure"
+    end
+    verdict = outer
+    if entry == "invalid" then verdict = "invalid"
+    elseif entry == "unsure" and verdict == "valid" then verdict = "unsure" end
+    prog[i] = e
+  end
+  return prog, verdict
+end
+
+local function live_self(F)
+  local rec = require("fuzz.ops").some_world(F)
+  if #rec.live == 0 then require("fuzz.ops").add_agent(F, rec, true) end
+  local h = G.self_agent(F, rec)
+  local owner = G.owner(F, h)
+  if type(owner) == "table" then rec = owner end
+  -- an orphan (its world dropped, pinned by the handle) is live too
+  local known, alive = pcall(function() return h.alive end)
+  return rec, h, owner ~= nil or (known and alive == true)
+end
+
+--- Agent targets must share the agent's world; where that is not plain,
+-- the program may go either way.
+local function same_world_targets(h, prog, verdict)
+  if verdict ~= "valid" or type(prog) ~= "table" then return verdict end
+  local okh, wh = pcall(function() return h:world() end)
+  for _, e in ipairs(prog) do
+    local t = type(e) == "table" and e.target
+    if type(t) == "userdata" then
+      local okt, wt = pcall(function() return t:world() end)
+      if not (okh and okt and rawequal(wh, wt)) then return "unsure" end
+    end
+  end
+  return verdict
+end
+
+local function expect_of(live, verdict)
+  if not live or verdict == "invalid" then return false end
+  if verdict == "valid" then return true end
+  return nil
+end
+
+local function checked_world(F, rec)
+  if rec and rec.w then F:check(M.check_world(rec)) end
+end
+
+local function dt_arg(F)
+  local rng = F.rng
+  if rng:chance(F.bad * 2) then
+    local v = rng:chance(0.5) and V.bad_number(rng, "pos") or V.any(rng, G.pools(F))
+    return v, V.is_pos(v)
+  end
+  return rng:pick({ 1 / 60, 0.1, 0.5, 1, rng:range(1e-6, 2) }), true
+end
+
+function P.list(F, O)
+  local ops = {}
+  local function add(name, weight, run) ops[#ops + 1] = { name = name, weight = weight, run = run } end
+
+  add("a:set_behaviors", 3, function(F)
+    local rec, h, live = live_self(F)
+    local prog, verdict = P.program(F, rec)
+    verdict = same_world_targets(h, prog, verdict)
+    if F.rng:chance(0.1) then prog, verdict = nil, "valid" end
+    F:call("a:set_behaviors", F.methods.set_behaviors, { h, prog }, 2, expect_of(live, verdict),
+      { name = "set_behaviors", argn = (not live) and 0 or nil })
+  end)
+  add("program with a removed target", 0.5, function(F)
+    local rec = O.some_world(F)
+    for _ = 1, 2 do O.add_agent(F, rec, true) end
+    if #rec.live < 2 then return end
+    local a, b = rec.live[1], rec.live[#rec.live]
+    local name = F.rng:pick({ "pursue", "evade", "seek", "arrive" })
+    F:call("a:set_behaviors", F.methods.set_behaviors,
+      { a, { combine = "weighted", { name, target = b } } }, 2, true, { name = "set_behaviors" })
+    F:call(rec.name .. ":remove", F.wmethods.remove, { rec.w, b }, 2, true, { name = "remove" })
+    M.mark_removed(rec, b)
+    F:call(rec.name .. ":step", F.wmethods.step, { rec.w, 0.1 }, 2, nil, {})
+    if a.alive then
+      F:call("a:steering", F.methods.steering, { a, 0.1 }, 2, nil, { numbers = true })
+    end
+    checked_world(F, rec)
+  end)
+
+  add("steer.program", 1, function(F)
+    local rec, h, live = live_self(F)
+    local prog, verdict = P.program(F, rec)
+    local ok, r = F:call("steer.program", F.steer.program, { prog }, 1,
+      verdict == "invalid" and false or (verdict == "valid" or nil), { name = "program" })
+    if ok then
+      F:call("a:set_behaviors(program)", F.methods.set_behaviors, { h, r[1] }, 2,
+        (not live) and false or nil, { name = "set_behaviors" })
+    end
+  end)
+
+  add("a:set_target", 1, function(F)
+    local rec, h, live = live_self(F)
+    local which = F.rng:pick({ 1, 2, 0, -1, 1.5, "chase", "seek", "pursue", "nothing" })
+    local t = target_for(F, rec, "seek")
+    F:call("a:set_target", F.methods.set_target, { h, which, t }, 3, (not live) and false or nil,
+      { name = "set_target", argn = (not live) and 0 or nil })
+  end)
+
+  add("a:set_weight", 1, function(F)
+    local rec, h, live = live_self(F)
+    local which = F.rng:pick({ 1, 2, 0, -1, "chase", "separation", "nothing" })
+    local w, ok = G.value(F, "nonneg")
+    F:call("a:set_weight", F.methods.set_weight, { h, which, w }, 3,
+      (not live or not V.is_num(w)) and false or nil,
+      { name = "set_weight", argn = (not live) and 0 or nil })
+  end)
+
+  add("a:steering", 2, function(F)
+    local rec, h, live = live_self(F)
+    local dt, ok = dt_arg(F)
+    F:call("a:steering", F.methods.steering, { h, dt }, 2, (not live or not ok) and false or nil,
+      { name = "steering", argn = (not live) and 0 or ((not ok) and 1 or nil), numbers = true })
+    if live and type(G.owner(F, h)) == "table" then F:check(M.check_agent(rec, h)) end
+  end)
+
+  add("a:active_behavior", 0.5, function(F)
+    local rec, h, live = live_self(F)
+    local ok, r = F:call("a:active_behavior", F.methods.active_behavior, { h }, 1,
+      (not live) and false or nil, { name = "active_behavior", argn = (not live) and 0 or nil })
+    if ok and r[1] ~= nil and type(r[1]) ~= "string" and type(r[1]) ~= "number" then
+      F:fail("active_behavior returned a " .. type(r[1]))
+    end
+  end)
+
+  add("world:step", 3, function(F)
+    local rec = O.some_world(F)
+    local dt, ok = dt_arg(F)
+    F:call(rec.name .. ":step", F.wmethods.step, { rec.w, dt }, 2, ok,
+      { name = "step", argn = (not ok) and 1 or nil })
+    checked_world(F, rec)
+  end)
+
+  add("world:stats", 0.3, function(F)
+    local rec = O.some_world(F)
+    local ok, r = F:call(rec.name .. ":stats", F.wmethods.stats, { rec.w }, 1, true, { name = "stats" })
+    if ok and type(r[1]) == "table" then
+      for k, v in pairs(r[1]) do
+        if type(v) == "number" and not V.finite(v) then
+          F:fail("world:stats()." .. tostring(k) .. " is " .. V.show(v))
+        end
+      end
+    end
+  end)
+
+  add("world:positions", 1, function(F)
+    local rec = O.some_world(F)
+    local t = F.rng:chance(0.3) and { 1, 2, 3, 4, 5, 6, 7, 8, 9 } or nil
+    local ok, r = F:call(rec.name .. ":positions", F.wmethods.positions, { rec.w, t }, 2, true,
+      { name = "positions" })
+    if not ok then return end
+    local flat = r[1]
+    if type(flat) ~= "table" then F:fail("world:positions() returned a " .. type(flat)) end
+    local n = #rec.live
+    if #flat ~= 2 * n then F:fail(("world:positions() has %d numbers for %d agents"):format(#flat, n)) end
+    local want = {}
+    for _, h in ipairs(rec.live) do
+      local k = V.show(h.x) .. "," .. V.show(h.y)
+      want[k] = (want[k] or 0) + 1
+    end
+    for i = 1, 2 * n, 2 do
+      local k = V.show(flat[i]) .. "," .. V.show(flat[i + 1])
+      if not want[k] or want[k] == 0 then F:fail("world:positions() lists a position no agent has: " .. k) end
+      want[k] = want[k] - 1
+    end
+  end)
+
+  add("snapshot/restore", 0.5, function(F)
+    local rec = O.some_world(F)
+    local ok, r = F:call(rec.name .. ":snapshot", F.wmethods.snapshot, { rec.w }, 1, true,
+      { name = "snapshot" })
+    if not ok then return end
+    local snap = r[1]
+    local corrupt = false
+    if type(snap) == "table" and F.rng:chance(0.3) then
+      -- hostile edits: restore must refuse or still build a finite world
+      local keys = {}
+      for k in pairs(snap) do keys[#keys + 1] = k end
+      table.sort(keys, function(a, b) return tostring(a) < tostring(b) end)
+      if #keys > 0 then
+        snap[F.rng:pick(keys)] = V.any(F.rng, G.pools(F))
+        corrupt = true
+      end
+    end
+    local ok2, r2 = F:call("steer.restore", F.steer.restore, { snap }, 1,
+      (not corrupt) and true or nil, { name = "restore" })
+    if not ok2 then return end
+    local w2 = r2[1]
+    if #F.worlds >= 4 then return end
+    local rec2 = O.track_world(F, w2, rec.kind, rec.W, rec.H)
+    -- a restored world starts with the obstacles and walls it was saved with
+    rec2.obstacles, rec2.walls = #w2:obstacles(), #w2:walls()
+    for a in w2:agents() do O.track_agent(F, rec2, a) end
+    F:check(M.check_world(rec2))
+    if not corrupt then
+      if #rec2.live ~= #rec.live then F:fail("restore(snapshot()) has a different agent count") end
+      for _, h in ipairs(rec.live) do
+        local h2 = w2:get(h.id)
+        if not h2 then F:fail("restore(snapshot()) lost agent " .. tostring(h.id)) end
+        for _, f in ipairs(M.FIELDS) do
+          if h2[f] ~= h[f] then
+            F:fail(("restore(snapshot()): agent %s field %s %s ~= %s"):format(tostring(h.id), f,
+              V.show(h2[f]), V.show(h[f])))
+          end
+        end
+      end
+    end
+  end)
+  add("steer.restore(garbage)", 0.2, function(F)
+    local v = V.any(F.rng, G.pools(F))
+    -- any string is a snapshot to judge (nil, message); anything else raises
+    local ok, r = F:call("steer.restore", F.steer.restore, { v }, 1, type(v) == "string",
+      { name = "restore", argn = 1 })
+    if ok and type(v) == "string" and (r[1] ~= nil or type(r[2]) ~= "string") then
+      F:fail("steer.restore(" .. V.show(v) .. ") did not refuse it with a message")
+    end
+  end)
+
+  add("world:close", 0.1, function(F)
+    if #F.worlds == 0 then return end
+    local k = F.rng:int(1, #F.worlds)
+    local rec = F.worlds[k]
+    F:call(rec.name .. ":close", F.wmethods.close, { rec.w }, 1, true, { name = "close" })
+    table.remove(F.worlds, k)
+    rec.closed = true
+    if #F.closed >= 3 then table.remove(F.closed, 1) end
+    F.closed[#F.closed + 1] = rec.w
+    -- everything about it now refuses, naming the function
+    F:call(rec.name .. ":add", F.wmethods.add, { rec.w, {} }, 2, false, { name = "add", argn = 0 })
+    F:call(rec.name .. ":query", F.wmethods.query, { rec.w, 0, 0, 1 }, 4, false, { name = "query", argn = 0 })
+    local h = rec.live[1]
+    if h then
+      if h.alive ~= false then F:fail("an agent of a closed world reads alive ~= false") end
+      F:call("a:seek", F.methods.seek, { h, 1, 2 }, 3, false, { name = "seek", argn = 0 })
+    end
+    F:call(rec.name .. ":close again", F.wmethods.close, { rec.w }, 1, nil, { name = "close" })
+    rec.live, rec.alive, rec.removed = {}, {}, {}
+    collectgarbage("collect")
+  end)
+  return ops
+end
+
+return P
