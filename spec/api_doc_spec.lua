@@ -3,8 +3,9 @@
 -- annotations - must be mentioned in it inside backticks, written the way a
 -- caller writes it (`steer.seek`, `world:add`, `a:seek`, `a.max_speed`,
 -- `path:point`, `view:draw`; fields of option tables and type names as
--- themselves). Its numbered sections 1-5 keep the titles that comments cite
--- ("docs/API.md section 3"), and every ```lua block of it runs.
+-- themselves), and so must every function and type of csrc/steer.h. Its
+-- numbered sections 1-5 keep the titles that comments cite ("docs/API.md
+-- section 3"), and every ```lua block of it runs.
 
 local function read(path)
   local f = assert(io.open(path, "r"))
@@ -200,6 +201,29 @@ describe("docs/API.md", function()
   it("mentions every annotated name", function()
     local list = missing(names, doc)
     assert(#list == 0, "docs/API.md does not mention:\n  " .. table.concat(list, "\n  "))
+  end)
+
+  it("mentions every function and type of csrc/steer.h", function()
+    local header = read("csrc/steer.h"):gsub("\n#[^\n]*", "\n") -- not the macros
+    local spans = code_spans(doc)
+    local wanted, gaps = {}, {}
+    -- STEER_API <result type> <name>(, over one or more lines
+    for name in header:gmatch("STEER_API[^;(]-([%w_]+)%s*%(") do wanted[#wanted + 1] = name end
+    for name in header:gmatch("typedef[^;]-%f[%w_](steer_[%w_]+)%s*[;{)]") do wanted[#wanted + 1] = name end
+    for name in header:gmatch("}%s*(steer_[%w_]+)%s*;") do wanted[#wanted + 1] = name end
+    assert.is_true(#wanted >= 100, "read only " .. #wanted .. " names from steer.h")
+    for _, name in ipairs(wanted) do
+      local found = false
+      for _, span in ipairs(spans) do
+        if mentions(span, name) then found = true break end
+      end
+      -- the declarations of section 14 are C blocks: a typedef there counts
+      if not found and not doc:find("\n```c\n[^`]-" .. name:gsub("%p", "%%%0"), 1) then
+        gaps[#gaps + 1] = name
+      end
+    end
+    table.sort(gaps)
+    assert(#gaps == 0, "docs/API.md does not mention:\n  " .. table.concat(gaps, "\n  "))
   end)
 
   it("keeps the numbered sections that comments cite", function()
