@@ -1,4 +1,4 @@
-/* agent.c - behaviors of one agent of a world (API.md section 3). */
+/* agent.c - behaviors of one agent of a world (docs/API.md section 3). */
 #include <math.h>
 #include "agent.h"
 

@@ -1,5 +1,5 @@
 /* agent_program.c - the program an agent runs: attaching it, changing its
- * entries, and combining them into one force (API.md section 4). */
+ * entries, and combining them into one force (docs/API.md section 4). */
 #include "agent.h"
 #include "agent_program.h"
 #include "neighbors.h"

@@ -1,4 +1,4 @@
-/* behaviors.c - the stateless force functions of API.md section 2. */
+/* behaviors.c - the stateless force functions of docs/API.md section 2. */
 #include "steer.h"
 #include "vec.h"
 

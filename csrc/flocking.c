@@ -3,7 +3,7 @@
 #include "flocking.h"
 
 /* The largest t with sqrt(t) < r (strictly), so that d2 <= t is exactly
-   API.md's test d < r without a square root per candidate; -1 if none. */
+   docs/API.md's test d < r (section 3.4) without a square root per candidate; -1 if none. */
 static double below_sqrt(double r) {
   if (!(r > 0)) return -1;
   double t = r * r;

@@ -1,5 +1,5 @@
 /* program.c - behavior programs: creation, comparison, and the state an
- * agent keeps for its program (API.md section 4). */
+ * agent keeps for its program (docs/API.md section 4). */
 #include <stdint.h>
 #include <string.h>
 #include "alloc.h"

@@ -1,4 +1,4 @@
-/* random.c - the agents' 32-bit LCG (API.md section 3, wander). */
+/* random.c - the agents' 32-bit LCG (docs/API.md section 3.5, wander). */
 #include "steer.h"
 
 static uint32_t steer_rng_next(uint32_t *state) {

@@ -68,7 +68,7 @@ STEER_API steer_vec2 steer_clamp(steer_vec2 v, double max);
 STEER_API steer_vec2 steer_lerp(steer_vec2 a, steer_vec2 b, double t);
 
 /* ------------------------------------------------------------------------ */
-/* Stateless behaviors (API.md section 2): pure functions of their inputs.  */
+/* Stateless behaviors (docs/API.md section 2): pure functions of their inputs.  */
 
 /// clamp(normalize(t - p) * max_speed - v, max_force)
 STEER_API steer_vec2 steer_seek(steer_vec2 p, steer_vec2 v, steer_vec2 t,
@@ -106,7 +106,7 @@ STEER_API int steer_accumulate(steer_vec2 *sum, steer_vec2 f, double max_force);
 /// normalize(v), or (1, 0) when |v|^2 <= 1e-4.
 STEER_API steer_vec2 steer_wander_force(steer_vec2 v, double angle, double distance,
                               double radius);
-/// The pipeline of API.md section 1 (semi-implicit Euler, mass 1):
+/// The pipeline of docs/API.md section 1 (semi-implicit Euler, mass 1):
 /// f = clamp(f, max_force); v = clamp(v + f dt, max_speed); p = p + v dt.
 STEER_API void steer_integrate(steer_vec2 *p, steer_vec2 *v, steer_vec2 f,
                      double max_speed, double max_force, double dt);
@@ -176,7 +176,7 @@ typedef enum steer_field {
   STEER_FIELD_COUNT
 } steer_field;
 
-/// Default wander parameters (API.md section 3).
+/// Default wander parameters (docs/API.md section 3.5).
 #define STEER_WANDER_RADIUS_DEFAULT 1.2
 #define STEER_WANDER_DISTANCE_DEFAULT 2.0
 #define STEER_WANDER_JITTER_DEFAULT 0.5
@@ -354,7 +354,7 @@ STEER_API steer_status steer_flat_set(steer_world *w, steer_id id, int field,
                                       double value);
 
 /* ------------------------------------------------------------------------ */
-/* Behavior programs (API.md section 4): a list of behavior entries and how */
+/* Behavior programs (docs/API.md section 4): a list of behavior entries and how */
 /* to combine them, run for every agent by steer_world_step. Programs are   */
 /* immutable and reference counted, so a crowd can share one.               */
 

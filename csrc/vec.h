@@ -72,7 +72,7 @@ static inline steer_vec2 v2_forward(steer_vec2 v) {
   return v2_normalize(v);
 }
 
-/* The pipeline of API.md section 1 (steer_integrate). */
+/* The pipeline of docs/API.md section 1 (steer_integrate). */
 static inline void v2_integrate(steer_vec2 *p, steer_vec2 *v, steer_vec2 f,
                                 double max_speed, double max_force,
                                 double dt) {

@@ -138,7 +138,7 @@ void ext_free(steer_world *w, agent_ext *e);
 /* Brings a position inside the world: wrapped on a torus, clamped into a
    bounded world, limited to +-STEER_LIMIT otherwise. */
 steer_vec2 world_contain(const steer_world *w, steer_vec2 p);
-/* Agent i's position *p and velocity *v after force f for dt: API.md
+/* Agent i's position *p and velocity *v after force f for dt: docs/API.md
    section 1's pipeline (v2_integrate), then the world's bounds - in a
    clamped world the velocity components that left it stop. The agent is
    not changed (steer_agent_apply and the step's integration write it). */

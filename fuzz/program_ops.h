@@ -314,7 +314,7 @@ static steer_vec2 scaled(steer_vec2 f, double s) {
   return v;
 }
 
-/* What steer_agent_steering(dt) must return for agent i, from API.md
+/* What steer_agent_steering(dt) must return for agent i, from docs/API.md
    section 4 and the per-agent functions, given the bookkeeping *st (which
    it advances as the core must); *winner: the entry that must be active
    after. 0 when the result depends on more than the model follows
@@ -403,7 +403,7 @@ static void op_steering(reader *r, harness *h) {
   m->st.valid = known;
   if (!known) return;
   CHECK(f.x == want.x && f.y == want.y,
-        "steering (%.17g, %.17g), API.md says (%.17g, %.17g)", f.x, f.y,
+        "steering (%.17g, %.17g), docs/API.md says (%.17g, %.17g)", f.x, f.y,
         want.x, want.y);
   /* only priority and dither name a winner */
   long active = steer_agent_active_entry(h->w, i);
@@ -546,7 +546,7 @@ static size_t programs_in(const steer_world *w) {
   return n;
 }
 
-/* ---- what a step must do (API.md sections 1 and 4) -------------------- */
+/* ---- what a step must do (docs/API.md sections 1 and 4) -------------------- */
 
 typedef struct expectation {
   int known;
@@ -570,7 +570,7 @@ static steer_vec2 contain(const harness *h, steer_vec2 p) {
 }
 
 /* Before a step: every agent whose force the oracle knows (or that has no
-   program) must end where the pipeline of API.md section 1 takes it from
+   program) must end where the pipeline of docs/API.md section 1 takes it from
    the world as it is now - all forces first, then every move. */
 static void expect_step(harness *h, double dt, expectation *x) {
   for (size_t k = 0; k < h->n; k++) {
@@ -600,7 +600,7 @@ static void check_step(harness *h, const expectation *x) {
     size_t i = index_of(h, h->ag[k].id);
     steer_vec2 p = steer_agent_position(h->w, i), v = steer_agent_velocity(h->w, i);
     CHECK(p.x == x[k].p.x && p.y == x[k].p.y && v.x == x[k].v.x && v.y == x[k].v.y,
-          "agent %zu stepped to (%.17g, %.17g) at (%.17g, %.17g); API.md says "
+          "agent %zu stepped to (%.17g, %.17g) at (%.17g, %.17g); docs/API.md says "
           "(%.17g, %.17g) at (%.17g, %.17g)",
           i, p.x, p.y, v.x, v.y, x[k].p.x, x[k].p.y, x[k].v.x, x[k].v.y);
   }

@@ -130,7 +130,7 @@ local AGENT_FIELDS = { "x", "y", "vx", "vy", "max_speed", "max_force", "radius",
   "wander_radius", "wander_distance", "wander_jitter", "wander_angle",
   "id", "speed", "heading", "alive" }
 
--- the behavior-program API (API.md section 4 and the notes to helpers):
+-- the behavior-program API (docs/API.md section 4):
 -- annotated whether or not the loaded build has it yet
 local COMING = { "steer.program", "steer.restore",
   "steer.World:step", "steer.World:stats", "steer.World:snapshot",

@@ -1,4 +1,4 @@
--- Geometry edge cases of every behavior (API.md sections 1-3): the exact
+-- Geometry edge cases of every behavior (docs/API.md sections 1-3): the exact
 -- value the documented formula gives, worked out by hand in the comments,
 -- and never NaN or infinity at the limits (1e150, 1e-300, zeros).
 local steer = require "steer"
@@ -716,7 +716,7 @@ describe("a:avoid_obstacles", function()
     eq("max_force 0", 0, 0, a:avoid_obstacles())
   end)
 
-  it("tip exactly on the centre: the agent turns left (API.md 3)", function()
+  it("tip exactly on the centre: the agent turns left (docs/API.md section 3.6)", function()
     local a = setup({ vx = 1, max_force = 2 }, { { x = 3, y = 0, radius = 1 } })
     eq("left of (1, 0)", 0, 2, a:avoid_obstacles())
     local b = setup({ vy = -1, max_force = 2 }, { { x = 0, y = -3, radius = 1 } })

@@ -1,4 +1,4 @@
--- API.md section 5: one spec per class of error. Every message names the
+-- docs/API.md section 5: one spec per class of error. Every message names the
 -- function and the argument ("bad argument #2 to 'seek' (...)"; methods
 -- count arguments without self; errors about self read "calling 'seek' on
 -- bad self (...)"), and a failed call leaves the world as it was.
@@ -72,7 +72,7 @@ describe("errors: wrong types", function()
 
   it("in agent methods", function()
     local w, a, b = fixture()
-    bad(2, "seek", "number expected, got nil", a.seek, a, 1, nil)   -- API.md's example
+    bad(2, "seek", "number expected, got nil", a.seek, a, 1, nil)   -- the example of docs/API.md section 5
     bad(1, "seek", "got no value", a.seek, a)
     bad(1, "seek", "point x: number expected, got nil", a.seek, a, {})
     bad(1, "seek", "number, steer.Agent, {x, y} or {x =, y =} expected, got boolean", a.seek, a, true)
@@ -350,7 +350,7 @@ describe("errors: read-only fields and methods", function()
   end)
 end)
 
-describe("errors: choices beyond API.md", function()
+describe("errors: choices beyond docs/API.md sections 1-5", function()
   it("field writes say which field and what is wrong", function()
     local a = steer.world{}:add{}
     local function msg(fn) return support.error_of(fn) end

@@ -24,7 +24,7 @@ local function replay(g, force, integrate, check)
   assert.is_true(checked > 0)
 end
 
--- the pipeline of API.md section 1 written out in Lua, for the stateless runs
+-- the pipeline of docs/API.md section 1 written out in Lua, for the stateless runs
 local function lua_integrate(p)
   return function(s, fx, fy)
     fx, fy = steer.clamp(fx, fy, p.maxForce)

@@ -1,4 +1,4 @@
--- Path following (API.md section 3): waypoint progression, looping paths,
+-- Path following (docs/API.md section 3.7): waypoint progression, looping paths,
 -- arrive at the last waypoint, path_index, and the steer.Path type.
 local steer = require "steer"
 local support = require "support"

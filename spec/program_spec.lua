@@ -1,4 +1,4 @@
--- Behavior programs (API.md section 4): entries, combine modes, smoothing,
+-- Behavior programs (docs/API.md section 4): entries, combine modes, smoothing,
 -- jitter controls, setters and errors.
 local steer = require "steer"
 local support = require "support"

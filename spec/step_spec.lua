@@ -25,7 +25,7 @@ local function flock_world()
   return world, agents
 end
 
--- API.md's formulas written out in plain Lua, independent of steer.
+-- docs/API.md's formulas written out in plain Lua, independent of steer.
 local function reference_step(boids, dt)
   local function len(x, y) return math.sqrt(x * x + y * y) end
   local function clamp(x, y, m)
@@ -67,7 +67,7 @@ local function reference_step(boids, dt)
 end
 
 describe("the four-boid flocking example", function()
-  it("matches API.md's formulas written out in Lua", function()
+  it("matches docs/API.md's formulas written out in Lua", function()
     local world, agents = flock_world()
     for _, a in ipairs(agents) do a:set_behaviors(FLOCK) end
     local boids = {}

@@ -97,7 +97,7 @@ function support.raises(fragments, fn, ...)
   return err
 end
 
---- One step of the wander generator of API.md section 3,
+--- One step of the wander generator of docs/API.md section 3.5,
 -- s = s * 1103515245 + 12345 (mod 2^32), exact under Lua 5.4 and LuaJIT:
 -- the multiplier is split in 16-bit halves so that no product passes 2^53.
 function support.lcg_next(s)

@@ -1,4 +1,4 @@
--- Worlds and agent handles (API.md section 3 and the preamble's decisions):
+-- Worlds and agent handles (docs/API.md section 3 and its Conventions):
 -- fields, removal, stale handles, ids, handle identity and lifetime,
 -- per-agent data, iteration while removing, torus and clamped positions.
 local steer = require "steer"

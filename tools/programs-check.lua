@@ -96,7 +96,7 @@ local function entry_force(a, e)
   error("no hand-made " .. tostring(name))
 end
 
--- a program's force as API.md section 4 defines each combine mode; later
+-- a program's force as docs/API.md section 4.4 defines each combine mode; later
 -- entries are only computed when needed (wander's generator advances only
 -- then), as world:step does
 local function program_force(a, p)

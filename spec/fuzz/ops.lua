@@ -849,7 +849,7 @@ local function neighbors_post(F, rec, h, args, res)
     V.show(args[1]), got, n)) end
 end
 
---- apply: the pipeline of API.md section 1, recomputed (approximately: the
+--- apply: the pipeline of docs/API.md section 1, recomputed (approximately: the
 -- core picks sqrt or hypot by range).
 local function apply_args(F, rec, h)
   local rng = F.rng
