@@ -459,6 +459,15 @@ static int read_state(reader *r, steer_world *w, size_t i, agent_ext *e) {
   return !r->error;
 }
 
+/* The fewest bytes an agent takes: its columns, its program's number and
+   the flag of its cold state. */
+#define SNAP_BYTES_F64 8
+#define SNAP_BYTES_SIZE 8
+#define SNAP_BYTES_U32 4
+#define SNAP_BYTES_REF 0
+#define COLUMN_SNAP_BYTES(name, type, snap) +SNAP_BYTES_##snap
+#define AGENT_SNAPSHOT_MIN ((0 AGENT_COLUMNS(COLUMN_SNAP_BYTES)) + 8 + 4)
+
 /* An agent column read back as PUT_COLUMN wrote it (REF columns start
    empty). */
 #define GET_F64(dst) dst = get_f64(r);
@@ -560,7 +569,7 @@ static void read_world_body(reader *r, restoring *rs) {
   }
   read_paths(r, rs);
   read_programs(r, rs);
-  size_t n = get_count(r, 7 * 8 + 16);
+  size_t n = get_count(r, AGENT_SNAPSHOT_MIN);
   if (r->error) return;
   if (n > w->slot_count) {
     fail(r, "snapshot holds more agents than slots");
