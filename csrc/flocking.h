@@ -86,11 +86,9 @@ static inline steer_vec2 flock_cohesion_force(const flock_sums *s,
 static inline steer_vec2 flock_rule_force(steer_behavior b,
                                           const flock_sums *s, steer_vec2 v,
                                           double max_speed) {
-  switch (b) {
-  case STEER_SEPARATION: return flock_separation_force(s);
-  case STEER_ALIGNMENT: return flock_alignment_force(s, v);
-  default: return flock_cohesion_force(s, v, max_speed);
-  }
+  return b == STEER_SEPARATION  ? flock_separation_force(s)
+         : b == STEER_ALIGNMENT ? flock_alignment_force(s, v)
+                                : flock_cohesion_force(s, v, max_speed);
 }
 
 #endif

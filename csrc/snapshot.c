@@ -135,16 +135,17 @@ static void put_program(writer *wr, const steer_program *p,
   }
 }
 
-static void put_agent(writer *wr, const steer_world *w, size_t i,
-                      const refs *paths, const refs *programs) {
-  /* the columns in table order, then the references */
+/* An agent column (world.h's AGENT_COLUMNS) written by its snapshot kind;
+   REF columns are written with the agent's references instead. */
 #define PUT_F64(v) put_f64(wr, v);
 #define PUT_SIZE(v) put_f64(wr, v);
 #define PUT_U32(v) put_u32(wr, v);
 #define PUT_REF(v)
 #define PUT_COLUMN(name, type, snap) PUT_##snap(w->name[i])
-  AGENT_COLUMNS(PUT_COLUMN)
-#undef PUT_COLUMN
+
+static void put_agent(writer *wr, const steer_world *w, size_t i,
+                      const refs *paths, const refs *programs) {
+  AGENT_COLUMNS(PUT_COLUMN) /* in table order, then the references */
   put_u64(wr, ref_index(programs, w->program[i]));
   const agent_ext *e = w->ext[i];
   put_u32(wr, e != NULL);
@@ -458,16 +459,26 @@ static int read_state(reader *r, steer_world *w, size_t i, agent_ext *e) {
   return !r->error;
 }
 
-static int read_agent(reader *r, restoring *rs, size_t i) {
-  steer_world *w = rs->w;
-  /* the columns in table order (references start empty), as put_agent */
+/* The fewest bytes an agent takes: its columns, its program's number and
+   the flag of its cold state. */
+#define SNAP_BYTES_F64 8
+#define SNAP_BYTES_SIZE 8
+#define SNAP_BYTES_U32 4
+#define SNAP_BYTES_REF 0
+#define COLUMN_SNAP_BYTES(name, type, snap) +SNAP_BYTES_##snap
+#define AGENT_SNAPSHOT_MIN ((0 AGENT_COLUMNS(COLUMN_SNAP_BYTES)) + 8 + 4)
+
+/* An agent column read back as PUT_COLUMN wrote it (REF columns start
+   empty). */
 #define GET_F64(dst) dst = get_f64(r);
 #define GET_SIZE(dst) dst = get_size(r);
 #define GET_U32(dst) dst = get_u32(r);
 #define GET_REF(dst) dst = NULL;
 #define GET_COLUMN(name, type, snap) GET_##snap(w->name[i])
+
+static int read_agent(reader *r, restoring *rs, size_t i) {
+  steer_world *w = rs->w;
   AGENT_COLUMNS(GET_COLUMN)
-#undef GET_COLUMN
   uint64_t program = get_u64(r);
   if (!r->error && w->slot_of[i] >= w->slot_count)
     return fail(r, "snapshot refers to a missing slot");
@@ -558,7 +569,7 @@ static void read_world_body(reader *r, restoring *rs) {
   }
   read_paths(r, rs);
   read_programs(r, rs);
-  size_t n = get_count(r, 7 * 8 + 16);
+  size_t n = get_count(r, AGENT_SNAPSHOT_MIN);
   if (r->error) return;
   if (n > w->slot_count) {
     fail(r, "snapshot holds more agents than slots");

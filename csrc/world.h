@@ -47,20 +47,22 @@ typedef struct agent_ext {
   program_state *program;  /* bookkeeping of the agent's program */
 } agent_ext;
 
-/* The per-agent columns, one dense array each, in this order in one block
-   (so widest elements first): X(name, element type, how a snapshot keeps
-   it). Everything that stores, moves or copies agents walks this list.
-   Snapshot kinds: F64 any number, SIZE a number >= 0, U32, REF a pointer
-   the snapshot writes with the agent's references (snapshot.c). */
-#define AGENT_COLUMNS(X)                                        \
-  X(x, double, F64)                                             \
-  X(y, double, F64)                                             \
-  X(vx, double, F64)                                            \
-  X(vy, double, F64)                                            \
-  X(max_speed, double, SIZE)                                    \
-  X(max_force, double, SIZE)                                    \
-  X(radius, double, SIZE)                                       \
-  X(ext, agent_ext *, REF)         /* cold state or NULL */     \
+/* The per-agent columns, one dense array each, carved in this order out of
+   one block (so wider elements come first, for alignment): X(name, element
+   type, how a snapshot keeps it). Storing, growing, moving, sorting and
+   snapshotting agents all walk this list, so a new per-agent field is one
+   line here (a snapshotted one also bumps snapshot.c's VERSION and
+   docs/SNAPSHOT.md). Snapshot kinds: F64 any number, SIZE a number >= 0,
+   U32, REF a pointer snapshot.c writes with the agent's references. */
+#define AGENT_COLUMNS(X)                                          \
+  X(x, double, F64)                                               \
+  X(y, double, F64)                                               \
+  X(vx, double, F64)                                              \
+  X(vy, double, F64)                                              \
+  X(max_speed, double, SIZE)                                      \
+  X(max_force, double, SIZE)                                      \
+  X(radius, double, SIZE)                                         \
+  X(ext, agent_ext *, REF)         /* cold state or NULL */       \
   X(program, steer_program *, REF) /* behavior program or NULL */ \
   X(slot_of, uint32_t, U32)        /* index -> slot */
 

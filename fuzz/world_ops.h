@@ -408,6 +408,9 @@ static void op_flat(reader *r, harness *h) {
                : field == STEER_FLAT_HEADING ? atan2(v.y, v.x)
                                              : steer_agent_get(h->w, j, k);
       want.y = out[1] = 0; /* one number only */
+      CHECK(steer_agent_speed(h->w, j) == steer_length(v) &&
+                steer_agent_heading(h->w, j) == atan2(v.y, v.x),
+            "steer_agent_speed/heading");
     }
     break;
   }
@@ -425,6 +428,8 @@ static void op_flat(reader *r, harness *h) {
     if (live && status == STEER_ENOMEM) return; /* out of memory, nothing changed */
   }
   }
+  CHECK(steer_status_message((steer_status)status)[0] != '\0',
+        "status %d has a message", status);
   if (!live) {
     CHECK(status == STEER_EINVAL && isnan(out[0]) && isnan(out[1]),
           "flat call on a stale id: status %d", status);
