@@ -2,8 +2,10 @@
  * entries, and combining them into one force (docs/API.md section 4). */
 #include "agent.h"
 #include "agent_program.h"
+#include "formation.h"
 #include "neighbors.h"
 #include "obstacles.h"
+#include "tactics.h"
 
 /* Allocates what agent i lacks to run program p: its cold state (*ext_out,
    NULL when it has one or p needs none) and a fresh program state. On
@@ -26,7 +28,9 @@ steer_status steer_agent_set_program(steer_world *w, size_t i,
                                      steer_program *p) {
   agent_ext *fresh;
   program_state *s;
-  if (prepare(w, i, p, &fresh, &s)) return STEER_ENOMEM;
+  if (formation_reserve(p, 1) || prepare(w, i, p, &fresh, &s))
+    return STEER_ENOMEM;
+  formation_program_switch(w, i, w->program[i], p);
   if (fresh) w->ext[i] = fresh;
   agent_ext *e = w->ext[i];
   if (e) {
@@ -72,6 +76,11 @@ steer_status steer_agent_set_target(steer_world *w, size_t i, size_t k,
     probe.needs_state = probe.needs_ext = 1;
     if (prepare(w, i, &probe, &fresh, &state)) return STEER_ENOMEM;
   }
+  if (t.kind == STEER_TARGET_FORMATION && formation_make_room(t.formation)) {
+    program_state_free(&w->alloc, state);
+    ext_free(w, fresh);
+    return STEER_ENOMEM;
+  }
   steer_program *own = own_program(w, i);
   if (!own) {
     program_state_free(&w->alloc, state);
@@ -79,14 +88,30 @@ steer_status steer_agent_set_target(steer_world *w, size_t i, size_t k,
     return STEER_ENOMEM;
   }
   if (t.kind == STEER_TARGET_PATH) steer_path_retain(t.path);
-  if (own->entries[k].target.kind == STEER_TARGET_PATH)
-    steer_path_release(own->entries[k].target.path);
+  if (t.kind == STEER_TARGET_FORMATION) steer_formation_retain(t.formation);
+  steer_target before = own->entries[k].target;
   own->entries[k].target = t;
+  formation_retarget(w, i, &before); /* before it may be released */
+  if (before.kind == STEER_TARGET_PATH) steer_path_release(before.path);
+  if (before.kind == STEER_TARGET_FORMATION)
+    steer_formation_release(before.formation);
   program_analyze(own);
   if (fresh) w->ext[i] = fresh;
   if (state) w->ext[i]->program = state;
   if (w->ext[i] && w->ext[i]->program)
     w->ext[i]->program->entries[k].waypoint = 0;
+  return STEER_OK;
+}
+
+steer_status steer_agent_set_other(steer_world *w, size_t i, size_t k,
+                                   steer_target t) {
+  steer_program *p = w->program[i];
+  if (!p || k >= p->count ||
+      (t.kind != STEER_TARGET_AGENT && t.kind != STEER_TARGET_POINT))
+    return STEER_EINVAL;
+  if (!(p = own_program(w, i))) return STEER_ENOMEM;
+  p->entries[k].other = t;
+  program_analyze(p);
   return STEER_OK;
 }
 
@@ -188,7 +213,7 @@ static steer_vec2 entry_force(steer_world *w, size_t i, const steer_entry *e,
   case STEER_ALIGNMENT:
   case STEER_COHESION:
     return flocking_force(w, i, w->program[i], e, walk, stats);
-  default: return zero;
+  default: return tactics_entry_force(w, i, e); /* tactics.c */
   }
 }
 

@@ -4,6 +4,7 @@
 #include <string.h>
 #include "alloc.h"
 #include "program.h"
+#include "tactics.h"
 
 /* ---- programs ----------------------------------------------------------- */
 
@@ -20,6 +21,11 @@ steer_entry steer_entry_default(steer_behavior b) {
   e.arrival_radius = 0.6;
   e.panic_radius = -1;
   e.hysteresis = 0;
+  e.other.kind = STEER_TARGET_NONE;
+  e.fov = 90;
+  /* tactics: how far behind the leader / behind cover / ahead to look */
+  e.distance = b == STEER_FOLLOW_LEADER ? 2 : b == STEER_HIDE ? 1 : 3;
+  if (b == STEER_FOLLOW_LEADER) e.radius = 2; /* its separation */
   return e;
 }
 
@@ -39,6 +45,7 @@ void program_analyze(steer_program *p) {
   for (size_t k = 0; k < p->count; k++) {
     const steer_entry *e = &p->entries[k];
     if (e->target.kind == STEER_TARGET_AGENT) p->local = 0;
+    if (tactics_behavior(e->behavior)) p->local = 0; /* leaders, cones */
     if (program_entry_needs_state(e)) p->needs_state = 1;
     if (e->behavior == STEER_WANDER) p->needs_ext = 1;
     if (e->behavior >= STEER_SEPARATION && e->behavior <= STEER_COHESION) {
@@ -82,6 +89,8 @@ steer_program *steer_program_create(steer_combine combine, double smoothing,
     p->entries[k].tag[STEER_TAG_SIZE - 1] = '\0';
     if (p->entries[k].target.kind == STEER_TARGET_PATH)
       steer_path_retain(p->entries[k].target.path);
+    if (p->entries[k].target.kind == STEER_TARGET_FORMATION)
+      steer_formation_retain(p->entries[k].target.formation);
   }
   program_analyze(p);
   return p;
@@ -94,6 +103,8 @@ void steer_program_release(steer_program *p) {
   for (size_t k = 0; k < p->count; k++)
     if (p->entries[k].target.kind == STEER_TARGET_PATH)
       steer_path_release(p->entries[k].target.path);
+    else if (p->entries[k].target.kind == STEER_TARGET_FORMATION)
+      steer_formation_release(p->entries[k].target.formation);
   steer_alloc(p, program_bytes(p->count), 0);
 }
 
@@ -114,6 +125,7 @@ static int target_equal(const steer_target *a, const steer_target *b) {
     return a->point.x == b->point.x && a->point.y == b->point.y;
   case STEER_TARGET_AGENT: return a->agent == b->agent;
   case STEER_TARGET_PATH: return a->path == b->path;
+  case STEER_TARGET_FORMATION: return a->formation == b->formation;
   default: return 1;
   }
 }
@@ -125,7 +137,10 @@ static int entry_equal(const steer_entry *a, const steer_entry *b) {
          a->slowing_radius == b->slowing_radius &&
          a->arrival_radius == b->arrival_radius &&
          a->panic_radius == b->panic_radius &&
-         a->hysteresis == b->hysteresis && strcmp(a->tag, b->tag) == 0;
+         a->hysteresis == b->hysteresis && strcmp(a->tag, b->tag) == 0 &&
+         a->offset.x == b->offset.x && a->offset.y == b->offset.y &&
+         target_equal(&a->other, &b->other) && a->distance == b->distance &&
+         a->fov == b->fov;
 }
 
 int steer_program_equal(const steer_program *a, const steer_program *b) {

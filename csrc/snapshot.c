@@ -9,6 +9,7 @@
  */
 #include <math.h>
 #include <string.h>
+#include "tactics.h"
 #include "sort.h"
 #include "world.h"
 
@@ -179,6 +180,7 @@ steer_status steer_world_snapshot(steer_world *w, steer_write_fn write,
                                   void *ud) {
   refs paths = {NULL, 0, 0}, programs = {NULL, 0, 0};
   steer_status status = STEER_OK;
+  if (tactics_in_world(w)) return STEER_EINVAL; /* not snapshotted yet */
   /* the restored world sorts its agents by cell: so does this one, so both
      walk neighbors in the same order from here on; sorted first, paths and
      programs are numbered in the order the agents are written */

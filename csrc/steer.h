@@ -362,6 +362,9 @@ typedef enum steer_behavior {
   STEER_SEEK, STEER_FLEE, STEER_ARRIVE, STEER_PURSUE, STEER_EVADE,
   STEER_WANDER, STEER_AVOID_OBSTACLES, STEER_AVOID_WALLS, STEER_FOLLOW,
   STEER_SEPARATION, STEER_ALIGNMENT, STEER_COHESION,
+  /* group and tactical behaviors (tactics.c, formation.c) */
+  STEER_OFFSET_PURSUIT, STEER_FOLLOW_LEADER, STEER_FORMATION,
+  STEER_INTERPOSE, STEER_HIDE, STEER_QUEUE,
   STEER_BEHAVIOR_COUNT
 } steer_behavior;
 
@@ -372,7 +375,8 @@ typedef enum steer_combine {
 
 typedef enum steer_target_kind {
   STEER_TARGET_NONE, STEER_TARGET_POINT, STEER_TARGET_AGENT,
-  STEER_TARGET_PATH
+  STEER_TARGET_PATH,
+  STEER_TARGET_FORMATION /* formation entries: the formation joined */
 } steer_target_kind;
 
 /// What seek/flee/arrive/pursue/evade/follow aim at. An agent target is
@@ -384,6 +388,7 @@ typedef struct steer_target {
   steer_vec2 point;
   steer_id agent;
   steer_path *path; /* not owned here: programs retain their paths */
+  struct steer_formation *formation; /* retained by programs, as paths */
 } steer_target;
 
 #define STEER_TAG_SIZE 32
@@ -399,6 +404,10 @@ typedef struct steer_entry {
   double arrival_radius;  /* path waypoints; 0.6 */
   double panic_radius;    /* flee; < 0 = none (default) */
   double hysteresis;      /* avoidance: extra reach once active; 0 */
+  steer_vec2 offset;      /* offset_pursuit: (ahead, left) of the target */
+  steer_target other;     /* interpose: the second of `between` */
+  double distance;        /* follow_leader 2, hide 1, queue 3 */
+  double fov;             /* queue: view cone in degrees; 90 */
   char tag[STEER_TAG_SIZE]; /* optional name, "" for none */
 } steer_entry;
 
@@ -429,6 +438,10 @@ STEER_API steer_program *steer_agent_program(const steer_world *w, size_t i);
 /// touching other agents that share it (copy on write).
 STEER_API steer_status steer_agent_set_target(steer_world *w, size_t i, size_t k,
                                     steer_target t);
+/// Changes the second target (interpose's `between`) of entry k, as
+/// steer_agent_set_target (an agent or a point).
+STEER_API steer_status steer_agent_set_other(steer_world *w, size_t i, size_t k,
+                                             steer_target t);
 STEER_API steer_status steer_agent_set_weight(steer_world *w, size_t i, size_t k,
                                     double weight);
 /// The combined force of the agent's program now, advancing its
@@ -451,6 +464,99 @@ typedef struct steer_stats {
 STEER_API steer_status steer_world_step(steer_world *w, double dt);
 /// Counters of the last step.
 STEER_API steer_stats steer_world_stats(const steer_world *w);
+
+/* ------------------------------------------------------------------------ */
+/* Group and tactical behaviors (docs/API.md section 16; tactics.c,        */
+/* formation.c). A leader, a hunter or the ends of an interposition are    */
+/* poses: a position, a velocity and the angle of the local frame.         */
+
+typedef struct steer_pose {
+  steer_vec2 position, velocity;
+  double angle; /* radians: x of the local frame points along it */
+} steer_pose;
+
+/// Agent i's pose: its position, velocity and facing - the velocity's
+/// heading (atan2(vy, vx), 0 at rest).
+STEER_API steer_pose steer_agent_pose(const steer_world *w, size_t i);
+/// Hold the point `offset` (x ahead, y left) of the leader's frame,
+/// matching its velocity (docs/API.md 16.1).
+STEER_API steer_vec2 steer_agent_offset_pursuit(const steer_world *w, size_t i,
+                                                steer_pose leader,
+                                                steer_vec2 offset,
+                                                double slowing_radius);
+/// Arrive `distance` behind the leader; step aside when within `distance`
+/// of the point `distance` ahead of it; plus separation over `radius`.
+STEER_API steer_vec2 steer_agent_follow_leader(const steer_world *w, size_t i,
+                                               steer_pose leader,
+                                               double distance, double radius,
+                                               double slowing_radius);
+/// Arrive at the midpoint of a and b predicted |midpoint - p| / max_speed
+/// ahead.
+STEER_API steer_vec2 steer_agent_interpose(const steer_world *w, size_t i,
+                                           steer_pose a, steer_pose b,
+                                           double slowing_radius);
+/// Arrive at the nearest spot `distance` behind an obstacle's boundary as
+/// seen from the hunter; evade it when there is no obstacle.
+STEER_API steer_vec2 steer_agent_hide(const steer_world *w, size_t i,
+                                      steer_pose hunter, double distance,
+                                      double slowing_radius);
+/// Brake behind the nearest agent within `distance` and a view cone of fov
+/// degrees that is slower or too close (docs/API.md 16.6); else zero.
+STEER_API steer_vec2 steer_agent_queue(const steer_world *w, size_t i,
+                                       double distance, double fov,
+                                       double slowing_radius);
+
+/* Formations: slots in the frame of an anchor (an agent or a point),     */
+/* members (agents of one world) assigned to slots minimizing the total   */
+/* distance - optimally up to STEER_FORMATION_OPTIMAL members, greedily   */
+/* beyond (docs/API.md 16.3). Reference counted, as paths.                */
+
+typedef struct steer_formation steer_formation;
+#define STEER_FORMATION_OPTIMAL 32
+#define STEER_FORMATION_MAX_SLOTS 65536
+typedef enum steer_formation_shape {
+  STEER_FORMATION_LINE, STEER_FORMATION_COLUMN, STEER_FORMATION_WEDGE,
+  STEER_FORMATION_CIRCLE,
+  STEER_FORMATION_SHAPE_COUNT
+} steer_formation_shape;
+
+/// The n slots of a shape with the given spacing into out[0 .. n-1].
+STEER_API void steer_formation_shape_slots(steer_formation_shape shape,
+                                           double spacing, size_t n,
+                                           steer_vec2 *out);
+/// anchor: a point or an agent target. NULL when memory runs out or n is
+/// above STEER_FORMATION_MAX_SLOTS. One reference.
+STEER_API steer_formation *steer_formation_create(steer_target anchor,
+                                                  const steer_vec2 *slots,
+                                                  size_t n);
+STEER_API void steer_formation_retain(steer_formation *f);
+STEER_API void steer_formation_release(steer_formation *f);
+STEER_API steer_target steer_formation_anchor(const steer_formation *f);
+STEER_API size_t steer_formation_slot_count(const steer_formation *f);
+STEER_API steer_vec2 steer_formation_slot(const steer_formation *f, size_t k);
+/// Members in the order they joined.
+STEER_API size_t steer_formation_member_count(const steer_formation *f);
+STEER_API steer_id steer_formation_member(const steer_formation *f, size_t k);
+/// The 0-based slot of member `id`, or -1 (not a member, or no slot left).
+STEER_API long steer_formation_slot_of(const steer_formation *f, steer_id id);
+/// Agent i joins (nothing happens when it is a member) and the members
+/// are reassigned. Agents join by themselves through formation entries.
+STEER_API steer_status steer_formation_join(steer_world *w, steer_formation *f,
+                                            size_t i);
+/// Member `id` leaves and the rest are reassigned (no-op for others).
+STEER_API void steer_formation_leave(steer_world *w, steer_formation *f,
+                                     steer_id id);
+/// Reassigns every member from the positions now.
+STEER_API void steer_formation_reassign(steer_world *w, steer_formation *f);
+/// The world point of slot k now.
+STEER_API steer_vec2 steer_formation_slot_position(const steer_world *w,
+                                                   const steer_formation *f,
+                                                   size_t k);
+/// Offset pursuit of agent i's slot (zero when it has none or the anchor
+/// agent is gone).
+STEER_API steer_vec2 steer_agent_formation(const steer_world *w, size_t i,
+                                           const steer_formation *f,
+                                           double slowing_radius);
 
 /* Snapshots: the complete simulation state as bytes (format in
    docs/SNAPSHOT.md). Restoring continues bit-identically. */

@@ -1,6 +1,7 @@
 /* world.c - world lifetime, agent storage, ids and field access. */
 #include <math.h>
 #include <string.h>
+#include "formation.h"
 #include "threads.h"
 #include "world.h"
 
@@ -304,7 +305,7 @@ steer_status steer_world_add_many(steer_world *w, size_t n,
   if (n == 0) return STEER_OK;
   if (n > SIZE_MAX / (2 * sizeof(void *))) return STEER_ENOMEM;
   /* the room, and every agent's cold state and program state, first */
-  if (reserve_more(w, n)) return STEER_ENOMEM;
+  if (reserve_more(w, n) || formation_reserve(p, n)) return STEER_ENOMEM;
   size_t bytes = 2 * n * sizeof(void *);
   void **owned = world_alloc(w, NULL, 0, bytes);
   if (!owned) return STEER_ENOMEM;
@@ -340,6 +341,7 @@ steer_status steer_world_add_many(steer_world *w, size_t n,
     if (w->ext[i]) w->ext[i]->program = states[k];
     steer_program_retain(p);
     w->program[i] = p;
+    formation_program_switch(w, i, NULL, p); /* room reserved above */
   }
   world_alloc(w, owned, bytes, 0);
   return STEER_OK;
@@ -351,6 +353,7 @@ steer_status steer_world_remove(steer_world *w, steer_id id) {
   size_t i = (size_t)found, last = w->count - 1;
   uint32_t slot = w->slot_of[i];
   STEER_ASSERT(w->slots[slot].index == i);
+  formation_program_switch(w, i, w->program[i], NULL); /* leaves them */
   ext_free(w, w->ext[i]);
   steer_program_release(w->program[i]);
   grid_remove(&w->grid, (int32_t)i, w->x[i], w->y[i]);

@@ -130,6 +130,20 @@ lworld *push_world(lua_State *L);
 int l_restore(lua_State *L);
 extern const luaL_Reg snapshot_world_methods[];
 int l_path_new(lua_State *L);
+/* ---- group and tactical behaviors (tactics.c, formation.c) ---- */
+#define FORMATION_MT "steer.Formation"
+/* Installs the agent methods and the steer.Formation type. */
+void open_tactics(lua_State *L);
+extern const luaL_Reg tactics_functions[]; /* steer.formation */
+/* The formation at idx as a target for agents of *world (set from the
+   formation's world when NULL; another world raises). */
+steer_target formation_target(lua_State *L, int idx, lworld **world,
+                              const char *fname, int argn);
+/* Raises a clear error when an agent's program has a tactics entry:
+   snapshots do not keep them yet. */
+void tactics_refuse_snapshot(lua_State *L, steer_world *w);
+/* Pushes a handle of formation f of world box (env: the world's env). */
+void push_formation(lua_State *L, int env, lworld *box, steer_formation *f);
 /* Creates metatable `name` with __name set, leaving it on the stack. */
 void new_type(lua_State *L, const char *name);
 

@@ -9,6 +9,8 @@ static const char *const behavior_names[] = {
     "seek",        "flee",       "arrive",          "pursue",
     "evade",       "wander",     "avoid_obstacles", "avoid_walls",
     "follow",      "separation", "alignment",       "cohesion",
+    "offset_pursuit", "follow_leader", "formation", "interpose", "hide",
+    "queue",
     NULL};
 
 static const char *const combine_names[] = {"weighted", "priority",
@@ -27,7 +29,13 @@ static const char *const behavior_params[] = {
     "path target arrival_radius slowing_radius", /* follow */
     "radius",                                /* separation */
     "radius",                                /* alignment */
-    "radius"};                               /* cohesion */
+    "radius",                                /* cohesion */
+    "target offset slowing_radius",          /* offset_pursuit */
+    "target distance radius slowing_radius", /* follow_leader */
+    "formation slowing_radius",              /* formation */
+    "between slowing_radius",                /* interpose */
+    "target distance slowing_radius",        /* hide */
+    "distance fov slowing_radius"};          /* queue */
 
 static int find_name(const char *const names[], const char *s) {
   for (int k = 0; names[k]; k++)
@@ -132,6 +140,51 @@ static void check_target_kind(compiling *c, steer_behavior b,
     compile_error(c, "cannot flee a path", "", "");
   if (b == STEER_FOLLOW && t->kind != STEER_TARGET_PATH)
     compile_error(c, "needs a path", "", "");
+  if (b >= STEER_OFFSET_PURSUIT && t->kind == STEER_TARGET_PATH)
+    compile_error(c, "target must be an agent or a point, not a path", "",
+                  "");
+}
+
+/* issue 15's parameters: offset, distance, fov, between, formation (the
+   value on the stack top, popped) */
+static void read_tactics_param(compiling *c, const char *key,
+                               steer_entry *e) {
+  lua_State *L = c->L;
+  if (strcmp(key, "distance") == 0) {
+    e->distance = param_number(c, key, 1);
+  } else if (strcmp(key, "fov") == 0) {
+    e->fov = param_number(c, key, 2);
+    if (e->fov > 360) compile_error(c, "fov must be in (0, 360] degrees", "", "");
+  } else if (strcmp(key, "offset") == 0) {
+    char buf[128];
+    const char *problem = lua_istable(L, -1)
+                              ? table_point(L, -1, &e->offset, buf)
+                              : "must be {x, y} or {x =, y =}";
+    if (problem) compile_error(c, "offset %s", problem, "");
+    for (int k = 0; k < 2; k++) {
+      lua_pushnumber(L, k ? e->offset.y : e->offset.x);
+      param_number(c, "offset", 0);
+    }
+    lua_pop(L, 1);
+  } else if (strcmp(key, "between") == 0) {
+    if (!lua_istable(L, -1) || lua_rawlen(L, -1) != 2)
+      compile_error(c, "between must be a table of two agents or points", "",
+                    "");
+    lua_rawgeti(L, -1, 1);
+    e->target = read_target(c, -1);
+    lua_rawgeti(L, -2, 2);
+    e->other = read_target(c, -1);
+    check_target_kind(c, STEER_INTERPOSE, &e->target);
+    check_target_kind(c, STEER_INTERPOSE, &e->other);
+    lua_pop(L, 3);
+  } else if (strcmp(key, "formation") == 0) {
+    e->target = formation_target(L, -1, &c->world, c->fname, c->argn);
+    if (c->pin) { /* a shared program keeps the formation's world alive */
+      lua_getuservalue(L, -1);
+      lua_rawseti(L, c->pin, 1);
+    }
+    lua_pop(L, 1);
+  }
 }
 
 /* Reads entry table at idx into *e. */
@@ -198,8 +251,14 @@ static void read_entry(compiling *c, int idx, steer_entry *e) {
       e->arrival_radius = param_number(c, key, 1);
     } else if (strcmp(key, "panic_radius") == 0) {
       e->panic_radius = param_number(c, key, 1);
+    } else {
+      read_tactics_param(c, key, e);
     }
   }
+  if (b == STEER_FORMATION && e->target.kind == STEER_TARGET_NONE)
+    compile_error(c, "missing formation", "", "");
+  if (b == STEER_INTERPOSE && e->other.kind == STEER_TARGET_NONE)
+    compile_error(c, "missing between", "", "");
   if (has_word(params, "radius") && !has_word(params, "slowing_radius") &&
       !radius_given)
     compile_error(c, "missing radius", "", "");
@@ -390,6 +449,30 @@ static size_t check_entry(lua_State *L, int idx, const agent_ref *a,
   return 0;
 }
 
+/* set_target of a formation entry (a steer.Formation) or an interpose
+   entry (two targets: a:set_target(which, a, b)) */
+static int set_tactics_target(lua_State *L, compiling *c, agent_ref *a,
+                              size_t k, steer_behavior b) {
+  lworld *world = a->box;
+  if (b == STEER_FORMATION) {
+    steer_target t = formation_target(L, 3, &world, "set_target", 2);
+    check_status(L, steer_agent_set_target(a->w, a->i, k, t));
+    return 0;
+  }
+  steer_target ends[2];
+  for (int n = 0; n < 2; n++) {
+    if (lua_type(L, 3 + n) == LUA_TNUMBER)
+      compile_error(c, "interpose takes two agents or point tables", "", "");
+    ends[n] = read_target(c, 3 + n);
+    check_target_kind(c, b, &ends[n]);
+  }
+  /* the second end first: it copies a shared program, after which setting
+     the first cannot run out of memory */
+  check_status(L, steer_agent_set_other(a->w, a->i, k, ends[1]));
+  check_status(L, steer_agent_set_target(a->w, a->i, k, ends[0]));
+  return 0;
+}
+
 /* a:set_target(which, target) or a:set_target(which, x, y): the target
    forms of programs */
 static int a_set_target(lua_State *L) {
@@ -399,6 +482,8 @@ static int a_set_target(lua_State *L) {
   const steer_entry *e = steer_program_entry(p, k);
   compiling c = {L, "set_target", 2, a.box, (int)k + 1,
                  behavior_names[e->behavior], 0};
+  if (e->behavior == STEER_FORMATION || e->behavior == STEER_INTERPOSE)
+    return set_tactics_target(L, &c, &a, k, e->behavior);
   if (!has_word(behavior_params[e->behavior], "target"))
     compile_error(&c, "takes no target", "", "");
   steer_target t;
@@ -465,6 +550,43 @@ static void set_number(lua_State *L, const char *key, double v) {
   lua_setfield(L, -2, key);
 }
 
+static void push_target(lua_State *L, int env, agent_ref *a,
+                        const steer_target *t) {
+  if (t->kind == STEER_TARGET_AGENT) {
+    push_agent(L, env, a->box, t->agent);
+    return;
+  }
+  lua_createtable(L, 2, 0);
+  lua_pushnumber(L, t->point.x);
+  lua_rawseti(L, -2, 1);
+  lua_pushnumber(L, t->point.y);
+  lua_rawseti(L, -2, 2);
+}
+
+/* the tactics parameters of entry e into the entry table on the top */
+static void push_tactics_params(lua_State *L, int env, agent_ref *a,
+                                const steer_entry *e) {
+  const char *params = behavior_params[e->behavior];
+  set_number(L, "slowing_radius", e->slowing_radius);
+  if (has_word(params, "distance")) set_number(L, "distance", e->distance);
+  if (has_word(params, "radius")) set_number(L, "radius", e->radius);
+  if (has_word(params, "fov")) set_number(L, "fov", e->fov);
+  if (has_word(params, "offset")) {
+    lua_createtable(L, 2, 0);
+    lua_pushnumber(L, e->offset.x);
+    lua_rawseti(L, -2, 1);
+    lua_pushnumber(L, e->offset.y);
+    lua_rawseti(L, -2, 2);
+    lua_setfield(L, -2, "offset");
+  }
+  if (e->behavior == STEER_INTERPOSE) {
+    lua_createtable(L, 2, 0);
+    push_target(L, env, a, &e->other);
+    lua_rawseti(L, -2, 2);
+    lua_setfield(L, -2, "between");
+  }
+}
+
 /* a:behaviors() -> the program as a table like the one set_behaviors takes
    (every parameter spelled out), or nil */
 static int a_behaviors(lua_State *L) {
@@ -506,6 +628,7 @@ static int a_behaviors(lua_State *L) {
       set_number(L, "arrival_radius", e->arrival_radius);
     if (e->behavior == STEER_FLEE && e->panic_radius >= 0)
       set_number(L, "panic_radius", e->panic_radius);
+    if (e->behavior >= STEER_OFFSET_PURSUIT) push_tactics_params(L, env, &a, e);
     switch (e->target.kind) {
     case STEER_TARGET_POINT:
       lua_createtable(L, 2, 0);
@@ -516,9 +639,23 @@ static int a_behaviors(lua_State *L) {
       break;
     case STEER_TARGET_AGENT: push_agent(L, env, a.box, e->target.agent); break;
     case STEER_TARGET_PATH: push_path(L, e->target.path); break;
+    case STEER_TARGET_FORMATION:
+      push_formation(L, env, a.box, e->target.formation);
+      break;
     default: lua_pushnil(L); break;
     }
-    lua_setfield(L, -2, e->behavior == STEER_FOLLOW ? "path" : "target");
+    lua_setfield(L, -2, e->behavior == STEER_FOLLOW      ? "path"
+                        : e->behavior == STEER_FORMATION ? "formation"
+                        : e->behavior == STEER_INTERPOSE ? "_first"
+                                                         : "target");
+    if (e->behavior == STEER_INTERPOSE) { /* between = {first, other} */
+      lua_getfield(L, -1, "between");
+      lua_getfield(L, -2, "_first");
+      lua_rawseti(L, -2, 1);
+      lua_pop(L, 1);
+      lua_pushnil(L);
+      lua_setfield(L, -2, "_first");
+    }
     lua_rawseti(L, -2, (int)k + 1);
   }
   return 1;

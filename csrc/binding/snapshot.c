@@ -8,6 +8,7 @@ static int add_bytes(void *ud, const void *bytes, size_t n) {
 
 static int w_snapshot(lua_State *L) {
   lworld *box = check_world(L, 1, "snapshot", 0);
+  tactics_refuse_snapshot(L, box->w); /* issue 15's entries: not kept */
   luaL_Buffer b;
   luaL_buffinit(L, &b);
   check_status(L, steer_world_snapshot(box->w, add_bytes, &b));

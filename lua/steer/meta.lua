@@ -22,7 +22,7 @@
 ---@alias steer.Combine "weighted"|"priority"|"prioritized_sum"|"dither"
 
 ---Behavior names a program entry may use (the agent methods of the same name).
----@alias steer.BehaviorName "seek"|"flee"|"arrive"|"pursue"|"evade"|"wander"|"avoid_obstacles"|"avoid_walls"|"follow"|"separation"|"alignment"|"cohesion"
+---@alias steer.BehaviorName "seek"|"flee"|"arrive"|"pursue"|"evade"|"wander"|"avoid_obstacles"|"avoid_walls"|"follow"|"separation"|"alignment"|"cohesion"|"offset_pursuit"|"follow_leader"|"formation"|"interpose"|"hide"|"queue"
 
 ---Which entries of a program a call changes: an index (1-based), a tag or a behavior name.
 ---@alias steer.Which integer|string
@@ -91,6 +91,11 @@ local steer = {}
 ---@field panic_radius? number flee: no force beyond it
 ---@field path? steer.Path follow: the path
 ---@field arrival_radius? number seek, arrive, follow
+---@field offset? steer.Point offset_pursuit: `{x, y}`, x ahead of the target and y to its left, in its frame
+---@field distance? number follow_leader: how far behind (default 2); hide: behind the obstacle's boundary (1); queue: how far ahead to look (3)
+---@field fov? number queue: the view cone in degrees, (0, 360] (default 90)
+---@field between? steer.Point[]|steer.Agent[] interpose: `{a, b}`, two agents or points
+---@field formation? steer.Formation formation: the formation to join
 
 ---A behavior program: entries in priority order plus how to combine them.
 ---@class steer.ProgramDef
@@ -625,5 +630,107 @@ function Path:point(i) end
 ---Whether the path loops back to its first point.
 ---@return boolean
 function Path:loops() end
+
+-- ---- group and tactical behaviors (docs/API.md section 16) -------------------
+
+---Hold the point `offset` (x ahead, y to the left) of the leader's frame,
+---matching the leader's velocity: `a:offset_pursuit(leader, ox, oy)` or
+---`a:offset_pursuit(leader, {ox, oy})`; the leader may be a point.
+---@param leader steer.Agent|steer.Point|number
+---@param ox number|steer.Point
+---@param oy? number
+---@param slowing_radius? number default 2
+---@return number fx
+---@return number fy
+function Agent:offset_pursuit(leader, ox, oy, slowing_radius) end
+
+---Arrive `distance` behind the leader (default 2), stepping aside when in
+---front of it, with separation over `radius` (default 2; 0: none).
+---@param leader steer.Agent|steer.Point
+---@param distance? number
+---@param radius? number
+---@param slowing_radius? number default 2
+---@return number fx
+---@return number fy
+function Agent:follow_leader(leader, distance, radius, slowing_radius) end
+
+---Get between a and b: arrive at the midpoint of their predicted positions.
+---@param a steer.Agent|steer.Point
+---@param b steer.Agent|steer.Point
+---@param slowing_radius? number default 2
+---@return number fx
+---@return number fy
+function Agent:interpose(a, b, slowing_radius) end
+
+---Hide from the hunter behind the nearest obstacle (`distance` behind its
+---boundary, default 1); evade it when there is no obstacle.
+---@param hunter steer.Agent|steer.Point
+---@param distance? number
+---@param slowing_radius? number default 2
+---@return number fx
+---@return number fy
+function Agent:hide(hunter, distance, slowing_radius) end
+
+---Brake behind the nearest agent within `distance` (default 3) and a view
+---cone of `fov` degrees (default 90) when it is slower or too close.
+---@param distance? number
+---@param fov? number
+---@param slowing_radius? number default 2
+---@return number fx
+---@return number fy
+function Agent:queue(distance, fov, slowing_radius) end
+
+---Join formation f (when not a member) and steer to the agent's slot.
+---@param f steer.Formation
+---@param slowing_radius? number default 2
+---@return number fx
+---@return number fy
+function Agent:formation(f, slowing_radius) end
+
+---Options of `steer.formation`: an anchor and either slots or a shape.
+---@class steer.FormationDef
+---@field anchor steer.Agent|steer.Point the frame's origin; an agent's frame turns with its heading
+---@field slots? steer.Point[] slots `{x, y}`: x ahead of the anchor, y to its left
+---@field shape? "line"|"column"|"wedge"|"circle" instead of slots
+---@field spacing? number between neighboring slots of a shape (default 2)
+---@field count? integer slots of a shape
+---@field world? steer.World required when the anchor is a point
+
+---A formation: members (agents whose programs have a `formation` entry, or
+---that called `a:formation(f)`) assigned to slots minimizing the total
+---distance. `#f` is its number of slots.
+---@class steer.Formation
+---@operator len: integer
+local Formation = {}
+
+---A new formation.
+---@param def steer.FormationDef
+---@return steer.Formation
+function steer.formation(def) end
+
+---The 1-based slot of agent a; nil when it is no member or has no slot.
+---@param a steer.Agent
+---@return integer?
+function Formation:slot_of(a) end
+
+---The members in the order they joined.
+---@return steer.Agent[]
+function Formation:members() end
+
+---Assigns every member a slot again from the positions now.
+---@return integer placed how many members have a slot
+function Formation:reassign() end
+
+---Slot k (1-based) in the world now.
+---@param k integer
+---@return number x
+---@return number y
+function Formation:slot_position(k) end
+
+---Slot k (1-based) in the anchor's frame, as given.
+---@param k integer
+---@return number x
+---@return number y
+function Formation:slot(k) end
 
 return steer
