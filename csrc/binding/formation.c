@@ -145,6 +145,11 @@ static int l_formation(lua_State *L) {
   lua_setuservalue(L, -2);
   lf->f = steer_formation_create(anchor, slots, n);
   if (!lf->f) return luaL_error(L, "not enough memory");
+  lua_getfield(L, LUA_REGISTRYINDEX, FORMATION_MT ".handles");
+  lua_pushlightuserdata(L, lf->f);
+  lua_pushvalue(L, -3);
+  lua_rawset(L, -3); /* a:behaviors() gives this handle back */
+  lua_pop(L, 1);
   return 1;
 }
 
