@@ -10,6 +10,12 @@
    that formation_program_switch cannot fail (STEER_ENOMEM: nothing
    joined; the room made stays). `extra` members instead of one. */
 steer_status formation_reserve(const steer_program *p, size_t extra);
+/* Agent i joins (nothing happens when it is a member; STEER_ENOMEM
+   changes nothing) and the members are reassigned. */
+steer_status steer_formation_join(steer_world *w, steer_formation *f,
+                                  size_t i);
+/* Member `id` leaves and the rest are reassigned (no-op for others). */
+void steer_formation_leave(steer_world *w, steer_formation *f, steer_id id);
 /* Room for one more member of f (formation_retarget cannot fail then). */
 steer_status formation_make_room(steer_formation *f);
 /* Agent i's program changes from `before` to `after` (either may be NULL):

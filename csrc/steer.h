@@ -534,18 +534,12 @@ STEER_API void steer_formation_release(steer_formation *f);
 STEER_API steer_target steer_formation_anchor(const steer_formation *f);
 STEER_API size_t steer_formation_slot_count(const steer_formation *f);
 STEER_API steer_vec2 steer_formation_slot(const steer_formation *f, size_t k);
-/// Members in the order they joined.
+/// Members (agents whose program has a formation entry naming f) in the
+/// order they joined.
 STEER_API size_t steer_formation_member_count(const steer_formation *f);
 STEER_API steer_id steer_formation_member(const steer_formation *f, size_t k);
 /// The 0-based slot of member `id`, or -1 (not a member, or no slot left).
 STEER_API long steer_formation_slot_of(const steer_formation *f, steer_id id);
-/// Agent i joins (nothing happens when it is a member) and the members
-/// are reassigned. Agents join by themselves through formation entries.
-STEER_API steer_status steer_formation_join(steer_world *w, steer_formation *f,
-                                            size_t i);
-/// Member `id` leaves and the rest are reassigned (no-op for others).
-STEER_API void steer_formation_leave(steer_world *w, steer_formation *f,
-                                     steer_id id);
 /// Reassigns every member from the positions now.
 STEER_API void steer_formation_reassign(steer_world *w, steer_formation *f);
 /// The world point of slot k now.

@@ -69,8 +69,11 @@ steer_vec2 tactics_offset_pursuit(const steer_world *w, size_t i,
                            to_world(leader.angle, offset));
   steer_vec2 e = v2_sub(slot, world_pos(w, i));
   /* Buckland's lookahead: the slot where it will be when reached */
-  double closing = max_speed + v2_len(leader.velocity);
-  double lookahead = closing > 0 ? v2_len(e) / closing : 0;
+  double closing = max_speed + v2_len(leader.velocity), d = v2_len(e);
+  /* capped as steer_predict's, so that u T stays finite (and 0 u is 0) */
+  double lookahead = closing <= 0                    ? 0
+                     : d < closing * STEER_LIMIT ? d / closing
+                                                     : STEER_LIMIT;
   e = v2_add(e, v2_scale(leader.velocity, lookahead));
   /* the leader's velocity plus arrive's correction: on the slot, moving
      with the leader, the force is zero - no steady lag */

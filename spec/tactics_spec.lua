@@ -84,6 +84,14 @@ describe("offset_pursuit (16.1)", function()
     all_finite(e:offset_pursuit(leader, 0, 0, 0))
     local slow = w:add{ x = 0, y = 0, max_speed = 0, max_force = 0 }
     all_finite(slow:offset_pursuit(leader, 1e150, 1e150))
+    -- a vanishing max_speed: T is capped at 1e150 (found by the fuzzer)
+    local tiny = w:add{ x = 0, y = 33, max_speed = 1e-300, max_force = 1 }
+    all_finite(tiny:offset_pursuit(tiny, -3e128, -14, 1.7))
+    all_finite(tiny:offset_pursuit(leader, -3e128, -14, 1.7))
+    all_finite(tiny:queue(1e150))
+    all_finite(tiny:follow_leader(leader, 1e150, 1e150, 0))
+    all_finite(tiny:interpose(leader, { -1e150, 1e150 }, 0))
+    all_finite(tiny:hide(leader, 1e150, 0))
   end)
 
   it("is a program entry equal to the method, retargetable", function()
@@ -292,6 +300,9 @@ describe("formations (16.3)", function()
     assert.are.equal(mx, fx); assert.are.equal(my, fy)
     local ax, ay = e:formation(f)
     assert.are.equal(mx, ax); assert.are.equal(my, ay)
+    local outsider = w:add{ x = 5, y = 5, vx = 1 }
+    eq("no member: zero", 0, 0, outsider:formation(f))
+    assert.are.equal(1, #f:members())
   end)
 
   it("handles the empty formation, slotless members and a removed anchor", function()
@@ -542,7 +553,7 @@ describe("tactics and snapshots (16.7)", function()
     local w = steer.world{}
     local a = w:add{}
     a:set_behaviors{ { "queue" } }
-    assert.matches("snapshot: agent %d+ has a 'queue' entry", error_of(w.snapshot, w))
+    assert.matches("'snapshot': agent %d+ has a 'queue' entry", error_of(w.snapshot, w))
     a:set_behaviors(nil)
     assert.is_string(w:snapshot())
   end)

@@ -373,14 +373,14 @@ static int a_queue(lua_State *L) {
   return push_vec(L, steer_agent_queue(a.w, a.i, distance, fov, slowing));
 }
 
-/* a:formation(f [, slowing_radius]): joins f when not a member */
+/* a:formation(f [, slowing_radius]): the force toward the agent's slot
+   (zero when it is no member: agents join through formation entries) */
 static int a_formation(lua_State *L) {
   agent_ref a = check_agent(L, 1, "formation", 0);
   lformation *lf = check_formation(L, 2, "formation", 1);
   if (lf->box != a.box)
     arg_error(L, "formation", 1, "formation belongs to another world");
   double slowing = opt_nonneg(L, 3, "formation", 2, 2);
-  check_status(L, steer_formation_join(a.w, lf->f, a.i));
   return push_vec(L, steer_agent_formation(a.w, a.i, lf->f, slowing));
 }
 
@@ -396,8 +396,8 @@ void tactics_refuse_snapshot(lua_State *L, steer_world *w) {
       steer_behavior b = steer_program_entry(p, k)->behavior;
       if (b >= STEER_OFFSET_PURSUIT && b <= STEER_QUEUE)
         luaL_error(L,
-                   "snapshot: agent %d has a '%s' entry; snapshots do not "
-                   "keep group and tactical behaviors yet",
+                   "'snapshot': agent %d has a '%s' entry (snapshots do not "
+                   "keep group and tactical behaviors yet)",
                    (int)steer_world_id_at(w, i), names[b - STEER_OFFSET_PURSUIT]);
     }
   }

@@ -680,7 +680,8 @@ function Agent:hide(hunter, distance, slowing_radius) end
 ---@return number fy
 function Agent:queue(distance, fov, slowing_radius) end
 
----Join formation f (when not a member) and steer to the agent's slot.
+---Steer to the agent's slot in formation f (zero when it is no member:
+---agents join through `{ "formation", formation = f }` entries).
 ---@param f steer.Formation
 ---@param slowing_radius? number default 2
 ---@return number fx
@@ -696,8 +697,8 @@ function Agent:formation(f, slowing_radius) end
 ---@field count? integer slots of a shape
 ---@field world? steer.World required when the anchor is a point
 
----A formation: members (agents whose programs have a `formation` entry, or
----that called `a:formation(f)`) assigned to slots minimizing the total
+---A formation: members (agents whose programs have a `formation` entry)
+---assigned to slots minimizing the total
 ---distance. `#f` is its number of slots.
 ---@class steer.Formation
 ---@operator len: integer

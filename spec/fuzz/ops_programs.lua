@@ -266,8 +266,8 @@ function P.list(F, O)
 
   add("snapshot/restore", 0.5, function(F)
     local rec = O.some_world(F)
-    local ok, r = F:call(rec.name .. ":snapshot", F.wmethods.snapshot, { rec.w }, 1, true,
-      { name = "snapshot" })
+    local ok, r = F:call(rec.name .. ":snapshot", F.wmethods.snapshot, { rec.w }, 1,
+      not require("fuzz.ops_tactics").refuses_snapshot(rec), { name = "snapshot" })
     if not ok then return end
     local snap = r[1]
     local corrupt = false
