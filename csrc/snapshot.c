@@ -359,7 +359,8 @@ static void read_paths(reader *r, restoring *rs) {
 
 static void read_entry(reader *r, restoring *rs, steer_entry *e) {
   uint32_t behavior = get_u32(r), kind = get_u32(r);
-  if (behavior >= STEER_BEHAVIOR_COUNT || kind > STEER_TARGET_PATH)
+  if (behavior >= STEER_BEHAVIOR_COUNT || kind > STEER_TARGET_PATH ||
+      tactics_behavior((steer_behavior)behavior)) /* never written */
     fail(r, "snapshot holds an unknown behavior or target");
   *e = steer_entry_default((steer_behavior)(behavior % STEER_BEHAVIOR_COUNT));
   e->target.kind = (steer_target_kind)kind;

@@ -57,7 +57,8 @@ static double probability(reader *r) {
 
 static steer_entry decode_entry(reader *r, const harness *h) {
   steer_entry e =
-      steer_entry_default((steer_behavior)(u8(r) % STEER_BEHAVIOR_COUNT));
+      /* not issue 15's: snapshots refuse them (tactics_ops.h has them) */
+      steer_entry_default((steer_behavior)(u8(r) % STEER_OFFSET_PURSUIT));
   e.target = decode_target(r, h, 0);
   uint8_t mask = u8(r); /* the parameters that differ from the defaults */
   if (mask & 1) e.weight = num(r); /* negative weights are valid */

@@ -362,6 +362,12 @@ function pictures.follow()
   c:save("behavior-follow.svg")
 end
 
+-- issue 15's pictures live in tools/pictures_tactics.lua
+assert(loadfile((arg[0]:gsub("pictures%.lua$", "pictures_tactics.lua"))))()(pictures,
+  { steer = steer, canvas = canvas, record = record, draw_trail = draw_trail,
+    colors = COLORS, dt = DT })
+
 local order = { "seek", "flee", "arrive", "pursue", "wander", "avoid_obstacles",
-  "flocking", "follow" }
+  "flocking", "follow", "offset_pursuit", "follow_leader", "formation", "interpose",
+  "hide", "queue" }
 for _, name in ipairs(order) do pictures[name]() end
