@@ -26,6 +26,7 @@ struct steer_formation {
   void *scratch;
   size_t scratch_bytes;
   assign_scratch as;
+  double *cost;         /* rows x columns: distances of members to slots */
   steer_vec2 *slot_pos; /* the slots in the world now */
   unsigned char *taken; /* greedy: slots in use */
   steer_vec2 member_pos[STEER_FORMATION_OPTIMAL];
@@ -39,7 +40,7 @@ struct steer_formation {
    is added by growing a tree of tight edges from it, lowering potentials
    by the smallest slack until a free column is reached. Arrays are
    1-based; column 0 is the root of the tree. */
-void assign_optimal(size_t n, size_t m, assign_cost_fn cost, const void *ud,
+void assign_optimal(size_t n, size_t m, const double *cost,
                     assign_scratch *s, long *row_col) {
   for (size_t j = 0; j <= m; j++) {
     s->v[j] = 0;
@@ -56,10 +57,11 @@ void assign_optimal(size_t n, size_t m, assign_cost_fn cost, const void *ud,
     do {
       s->used[j0] = 1;
       size_t r0 = s->col_row[j0], j1 = 0;
-      double delta = HUGE_VAL;
+      double delta = HUGE_VAL, u0 = s->u[r0];
+      const double *row = cost + (r0 - 1) * m - 1; /* row[j]: column j - 1 */
       for (size_t j = 1; j <= m; j++) {
         if (s->used[j]) continue;
-        double slack = cost(ud, r0 - 1, j - 1) - s->u[r0] - s->v[j];
+        double slack = row[j] - u0 - s->v[j];
         if (slack < s->minv[j]) {
           s->minv[j] = slack;
           s->way[j] = j0;
@@ -130,8 +132,9 @@ steer_formation *steer_formation_create(steer_target anchor,
   f->slot_count = n;
   f->columns = n > STEER_FORMATION_OPTIMAL ? n : STEER_FORMATION_OPTIMAL;
   size_t c1 = f->columns + 1, r1 = STEER_FORMATION_OPTIMAL + 1;
-  /* doubles first, then indices, then vectors, then bytes */
-  f->scratch_bytes = (r1 + 2 * c1) * sizeof(double) +
+  /* doubles first (the cost matrix, OPTIMAL rows of `columns`), then
+     indices, then vectors, then bytes */
+  f->scratch_bytes = (r1 + 2 * c1 + (r1 - 1) * f->columns) * sizeof(double) +
                      2 * c1 * sizeof(size_t) +
                      2 * (n ? n : 1) * sizeof(steer_vec2) + c1 + n;
   f->scratch = steer_alloc(NULL, 0, f->scratch_bytes);
@@ -143,7 +146,8 @@ steer_formation *steer_formation_create(steer_target anchor,
   f->as.u = (double *)b;
   f->as.v = f->as.u + r1;
   f->as.minv = f->as.v + c1;
-  f->as.col_row = (size_t *)(f->as.minv + c1);
+  f->cost = f->as.minv + c1;
+  f->as.col_row = (size_t *)(f->cost + (r1 - 1) * f->columns);
   f->as.way = f->as.col_row + c1;
   f->slots = (steer_vec2 *)(f->as.way + c1);
   f->slot_pos = f->slots + (n ? n : 1);
@@ -241,19 +245,15 @@ long steer_formation_slot_of(const steer_formation *f, steer_id id) {
 
 /* ---- assignment ----------------------------------------------------------- */
 
-typedef struct costing {
-  const steer_world *w;
-  const steer_formation *f;
-} costing;
-
-static double member_slot_cost(const void *ud, size_t r, size_t c) {
-  const costing *k = ud;
-  return v2_len(steer_world_offset(k->w, k->f->member_pos[r],
-                                   k->f->slot_pos[c]));
-}
-
-static double slot_member_cost(const void *ud, size_t r, size_t c) {
-  return member_slot_cost(ud, c, r);
+/* The distances from the n members to the m slots into f->cost, n x m
+   (by member) or m x n (by slot). */
+static void fill_costs(const steer_world *w, steer_formation *f, size_t n,
+                       size_t m, int by_slot) {
+  for (size_t r = 0; r < n; r++)
+    for (size_t c = 0; c < m; c++) {
+      double d = v2_len(steer_world_offset(w, f->member_pos[r], f->slot_pos[c]));
+      f->cost[by_slot ? c * n + r : r * m + c] = d;
+    }
 }
 
 static steer_vec2 slot_world(steer_pose anchor, steer_vec2 slot) {
@@ -322,14 +322,14 @@ static void reassign(const steer_world *w, steer_formation *f) {
     }
     return;
   }
-  costing c = {w, f};
   for (size_t k = 0; k < n; k++)
     f->member_pos[k] = member_position(w, f->members[k]);
+  fill_costs(w, f, n, m, n > m);
   if (n <= m) {
-    assign_optimal(n, m, member_slot_cost, &c, &f->as, f->row_col);
+    assign_optimal(n, m, f->cost, &f->as, f->row_col);
     for (size_t k = 0; k < n; k++) f->slot_of[k] = f->row_col[k];
   } else { /* more members than slots: the slots choose their members */
-    assign_optimal(m, n, slot_member_cost, &c, &f->as, f->row_col);
+    assign_optimal(m, n, f->cost, &f->as, f->row_col);
     for (size_t k = 0; k < n; k++) f->slot_of[k] = -1;
     for (size_t s = 0; s < m; s++) f->slot_of[f->row_col[s]] = (long)s;
   }

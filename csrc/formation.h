@@ -29,15 +29,14 @@ void formation_program_switch(steer_world *w, size_t i,
 void formation_retarget(steer_world *w, size_t i, const steer_target *before);
 
 /* The Hungarian method: the assignment of rows 0..n-1 to distinct columns
-   0..m-1 (n <= m) minimizing the summed cost(r, c), written to row_col.
-   Scratch: 4 (m + 1) doubles/indices as below. */
+   0..m-1 (n <= m) minimizing the summed cost[r m + c], written to row_col.
+   Scratch: n + 1 row potentials, m + 1 of the rest. */
 typedef struct assign_scratch {
   double *u, *v, *minv; /* row and column potentials, column slack */
   size_t *col_row, *way; /* 1-based row owning each column; path back */
   unsigned char *used;
 } assign_scratch;
-typedef double (*assign_cost_fn)(const void *ud, size_t r, size_t c);
-void assign_optimal(size_t n, size_t m, assign_cost_fn cost, const void *ud,
+void assign_optimal(size_t n, size_t m, const double *cost,
                     assign_scratch *s, long *row_col);
 
 #endif

@@ -513,7 +513,7 @@ STEER_API steer_vec2 steer_agent_queue(const steer_world *w, size_t i,
 
 typedef struct steer_formation steer_formation;
 #define STEER_FORMATION_OPTIMAL 32
-#define STEER_FORMATION_MAX_SLOTS 65536
+#define STEER_FORMATION_MAX_SLOTS 4096
 typedef enum steer_formation_shape {
   STEER_FORMATION_LINE, STEER_FORMATION_COLUMN, STEER_FORMATION_WEDGE,
   STEER_FORMATION_CIRCLE,
