@@ -548,6 +548,41 @@ describe("queue (16.6)", function()
 end)
 
 -- ===================================================================== --
+describe("tactics programs", function()
+  it("round-trip through a:behaviors()", function()
+    local w = steer.world{}
+    local l = w:add{ x = 1, y = 2, vx = 1 }
+    local a = w:add{ x = -3, y = 4, max_speed = 2, max_force = 5 }
+    local f = steer.formation{ anchor = l, shape = "line", count = 3 }
+    a:set_behaviors{ combine = "prioritized_sum",
+      { "offset_pursuit", target = l, offset = { -1, 2 } },
+      { "follow_leader", target = { 3, 3 }, distance = 3 },
+      { "formation", formation = f },
+      { "interpose", between = { l, { 5, 5 } } },
+      { "hide", target = l, distance = 2 },
+      { "queue", distance = 4, fov = 120 } }
+    local fx, fy = a:steering()
+    a:set_behaviors(a:behaviors())
+    local gx, gy = a:steering()
+    assert.are.equal(fx, gx); assert.are.equal(fy, gy)
+    assert.are.equal(1, #f:members())
+  end)
+
+  it("step like their methods in a shared program", function()
+    local w = steer.world{}
+    local l = w:add{ x = 0, y = 0, vx = 1, max_speed = 1 }
+    local prog = steer.program{ { "offset_pursuit", target = l, offset = { -2, 0 } } }
+    local a = w:add{ x = -5, y = 1, max_speed = 2, max_force = 3 }
+    local b = w:add{ x = -5, y = -1, max_speed = 2, max_force = 3 }
+    a:set_behaviors(prog); b:set_behaviors(prog)
+    local ax, ay = a:offset_pursuit(l, -2, 0)
+    local vx, vy = a.vx + ax * 0.1, a.vy + ay * 0.1   -- below max_speed
+    w:step(0.1)
+    close(a.vx, vx, 1e-12, "vx"); close(a.vy, vy, 1e-12, "vy")
+    close(b.vy, -vy, 1e-12, "mirror")
+  end)
+end)
+
 describe("tactics and snapshots (16.7)", function()
   it("refuses to snapshot a world running these entries, with a message", function()
     local w = steer.world{}
