@@ -55,10 +55,17 @@ static double probability(reader *r) {
   return how < 128 ? some[how % 5] : nonneg(r);
 }
 
+/* Any behavior but issue 15's six (contiguous, wherever the enum puts
+   them): snapshots refuse those, so tactics_ops.h has them to itself. */
+static steer_behavior snapshotted_behavior(uint8_t byte) {
+  int tactics = STEER_QUEUE - STEER_OFFSET_PURSUIT + 1;
+  int b = byte % (STEER_BEHAVIOR_COUNT - tactics);
+  return (steer_behavior)(b >= STEER_OFFSET_PURSUIT ? b + tactics : b);
+}
+
 static steer_entry decode_entry(reader *r, const harness *h) {
   steer_entry e =
-      /* not issue 15's: snapshots refuse them (tactics_ops.h has them) */
-      steer_entry_default((steer_behavior)(u8(r) % STEER_OFFSET_PURSUIT));
+      steer_entry_default(snapshotted_behavior(u8(r)));
   e.target = decode_target(r, h, 0);
   uint8_t mask = u8(r); /* the parameters that differ from the defaults */
   if (mask & 1) e.weight = num(r); /* negative weights are valid */

@@ -140,7 +140,8 @@ static void check_target_kind(compiling *c, steer_behavior b,
     compile_error(c, "cannot flee a path", "", "");
   if (b == STEER_FOLLOW && t->kind != STEER_TARGET_PATH)
     compile_error(c, "needs a path", "", "");
-  if (b >= STEER_OFFSET_PURSUIT && t->kind == STEER_TARGET_PATH)
+  if (b >= STEER_OFFSET_PURSUIT && b <= STEER_QUEUE &&
+      t->kind == STEER_TARGET_PATH)
     compile_error(c, "target must be an agent or a point, not a path", "",
                   "");
 }
@@ -628,7 +629,8 @@ static int a_behaviors(lua_State *L) {
       set_number(L, "arrival_radius", e->arrival_radius);
     if (e->behavior == STEER_FLEE && e->panic_radius >= 0)
       set_number(L, "panic_radius", e->panic_radius);
-    if (e->behavior >= STEER_OFFSET_PURSUIT) push_tactics_params(L, env, &a, e);
+    if (e->behavior >= STEER_OFFSET_PURSUIT && e->behavior <= STEER_QUEUE)
+      push_tactics_params(L, env, &a, e);
     switch (e->target.kind) {
     case STEER_TARGET_POINT:
       lua_createtable(L, 2, 0);
