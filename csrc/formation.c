@@ -1,5 +1,5 @@
 /* formation.c - formations: slots in an anchor's frame, members assigned
- * to slots minimizing the total distance (docs/API.md 16.3).
+ * to slots minimizing the total distance (docs/API.md 17.3).
  *
  * Up to STEER_FORMATION_OPTIMAL members every join and every leave
  * reassigns all members optimally (the Hungarian method, O(n^2 m) for n

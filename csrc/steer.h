@@ -466,7 +466,7 @@ STEER_API steer_status steer_world_step(steer_world *w, double dt);
 STEER_API steer_stats steer_world_stats(const steer_world *w);
 
 /* ------------------------------------------------------------------------ */
-/* Group and tactical behaviors (docs/API.md section 16; tactics.c,        */
+/* Group and tactical behaviors (docs/API.md section 17; tactics.c,        */
 /* formation.c). A leader, a hunter or the ends of an interposition are    */
 /* poses: a position, a velocity and the angle of the local frame.         */
 
@@ -479,7 +479,7 @@ typedef struct steer_pose {
 /// heading (atan2(vy, vx), 0 at rest).
 STEER_API steer_pose steer_agent_pose(const steer_world *w, size_t i);
 /// Hold the point `offset` (x ahead, y left) of the leader's frame,
-/// matching its velocity (docs/API.md 16.1).
+/// matching its velocity (docs/API.md 17.1).
 STEER_API steer_vec2 steer_agent_offset_pursuit(const steer_world *w, size_t i,
                                                 steer_pose leader,
                                                 steer_vec2 offset,
@@ -501,7 +501,7 @@ STEER_API steer_vec2 steer_agent_hide(const steer_world *w, size_t i,
                                       steer_pose hunter, double distance,
                                       double slowing_radius);
 /// Brake behind the nearest agent within `distance` and a view cone of fov
-/// degrees that is slower or too close (docs/API.md 16.6); else zero.
+/// degrees that is slower or too close (docs/API.md 17.6); else zero.
 STEER_API steer_vec2 steer_agent_queue(const steer_world *w, size_t i,
                                        double distance, double fov,
                                        double slowing_radius);
@@ -509,7 +509,7 @@ STEER_API steer_vec2 steer_agent_queue(const steer_world *w, size_t i,
 /* Formations: slots in the frame of an anchor (an agent or a point),     */
 /* members (agents of one world) assigned to slots minimizing the total   */
 /* distance - optimally up to STEER_FORMATION_OPTIMAL members, greedily   */
-/* beyond (docs/API.md 16.3). Reference counted, as paths.                */
+/* beyond (docs/API.md 17.3). Reference counted, as paths.                */
 
 typedef struct steer_formation steer_formation;
 #define STEER_FORMATION_OPTIMAL 32

@@ -1,4 +1,4 @@
-/* tactics.c - group and tactical behaviors (docs/API.md section 16):
+/* tactics.c - group and tactical behaviors (docs/API.md section 17):
  * offset pursuit, follow the leader, interpose, hide and queue, and the
  * program entries of these and of formations (formation.c).
  *

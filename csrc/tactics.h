@@ -1,6 +1,6 @@
 /* tactics.h - group and tactical behaviors (internal): offset pursuit,
  * follow the leader, formations' slot seeking, interpose, hide and queue
- * (docs/API.md section 16). Each is a force of one agent, computed from
+ * (docs/API.md section 17). Each is a force of one agent, computed from
  * the world as it is (nothing is written). */
 #ifndef STEER_TACTICS_H
 #define STEER_TACTICS_H
@@ -25,7 +25,7 @@ steer_vec2 tactics_entry_force(const steer_world *w, size_t i,
    those worlds: formations and the tactics parameters are not kept.) */
 int tactics_in_world(const steer_world *w);
 
-/* The offset pursuit of docs/API.md 16.1 toward the point `offset` (ahead,
+/* The offset pursuit of docs/API.md 17.1 toward the point `offset` (ahead,
    left) in leader's frame; shared by follow_leader and formations. */
 steer_vec2 tactics_offset_pursuit(const steer_world *w, size_t i,
                                   steer_pose leader, steer_vec2 offset,

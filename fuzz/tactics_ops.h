@@ -1,5 +1,5 @@
 /* tactics_ops.h - the group and tactical behaviors (docs/API.md section
- * 16) in a scratch world of their own: snapshots refuse worlds with these
+ * 17) in a scratch world of their own: snapshots refuse worlds with these
  * entries, so the main world's snapshot-based checks never see them.
  *
  * op_tactics decodes a world (free, torus or clamped, allocations failing

@@ -1,4 +1,4 @@
--- Group and tactical behaviors (docs/API.md section 16): offset_pursuit,
+-- Group and tactical behaviors (docs/API.md section 17): offset_pursuit,
 -- follow_leader, formations, interpose, hide and queue. Every expected value
 -- is worked out by hand from the documented formula in the comments; the
 -- formation assignment is checked against a brute-force oracle.
@@ -14,7 +14,7 @@ local function eq(what, ex, ey, fx, fy)
 end
 
 -- ===================================================================== --
-describe("offset_pursuit (16.1)", function()
+describe("offset_pursuit (17.1)", function()
   it("arrives at the slot of a leader at rest", function()
     local w = steer.world{}
     local leader = w:add{ x = 0, y = 0 }
@@ -135,7 +135,7 @@ describe("offset_pursuit (16.1)", function()
 end)
 
 -- ===================================================================== --
-describe("follow_leader (16.2)", function()
+describe("follow_leader (17.2)", function()
   it("steps aside when in front of the leader, to its own side", function()
     local w = steer.world{}
     local leader = w:add{ x = 0, y = 0, vx = 1 }
@@ -190,7 +190,7 @@ describe("follow_leader (16.2)", function()
 end)
 
 -- ===================================================================== --
-describe("formations (16.3)", function()
+describe("formations (17.3)", function()
   -- the brute-force minimum of the summed distances over every injective
   -- assignment of members to slots (or slots to members)
   local function best_total(pos, slots)
@@ -404,7 +404,7 @@ describe("formations (16.3)", function()
 end)
 
 -- ===================================================================== --
-describe("interpose (16.4)", function()
+describe("interpose (17.4)", function()
   it("arrives at the midpoint of the predicted ends", function()
     local w = steer.world{}
     local charge = w:add{ x = 0, y = 0 }
@@ -451,7 +451,7 @@ describe("interpose (16.4)", function()
 end)
 
 -- ===================================================================== --
-describe("hide (16.5)", function()
+describe("hide (17.5)", function()
   it("goes behind the obstacle from the hunter, evades without one", function()
     local w = steer.world{}
     local hunter = w:add{ x = -5, y = 0 }
@@ -488,7 +488,7 @@ describe("hide (16.5)", function()
 end)
 
 -- ===================================================================== --
-describe("queue (16.6)", function()
+describe("queue (17.6)", function()
   it("brakes behind a slower agent ahead, holding max(d/2, r + r_j)", function()
     local w = steer.world{}
     local a = w:add{ x = 0, y = 0, vx = 1, max_speed = 2, max_force = 10 }
@@ -583,7 +583,7 @@ describe("tactics programs", function()
   end)
 end)
 
-describe("tactics and snapshots (16.7)", function()
+describe("tactics and snapshots (17.7)", function()
   it("refuses to snapshot a world running these entries, with a message", function()
     local w = steer.world{}
     local a = w:add{}

@@ -631,7 +631,7 @@ function Path:point(i) end
 ---@return boolean
 function Path:loops() end
 
--- ---- group and tactical behaviors (docs/API.md section 16) -------------------
+-- ---- group and tactical behaviors (docs/API.md section 17) -------------------
 
 ---Hold the point `offset` (x ahead, y to the left) of the leader's frame,
 ---matching the leader's velocity: `a:offset_pursuit(leader, ox, oy)` or

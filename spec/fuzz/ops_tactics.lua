@@ -1,5 +1,5 @@
 --- Operations over the group and tactical behaviors (docs/API.md section
--- 16): the methods offset_pursuit, follow_leader, interpose, hide, queue
+-- 17): the methods offset_pursuit, follow_leader, interpose, hide, queue
 -- and formation, steer.formation and its methods, and programs with their
 -- entries. Forces must be finite and no longer than max_force; a
 -- formation's slots must be distinct, its members live agents of its world.

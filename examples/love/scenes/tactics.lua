@@ -1,4 +1,4 @@
--- Scene: group and tactical behaviors (docs/API.md section 16). A squad
+-- Scene: group and tactical behaviors (docs/API.md section 17). A squad
 -- holds a wedge formation behind its leader on a loop through the level
 -- (slots assigned by the Hungarian method; click to add a member: the
 -- squad reassigns), a bodyguard interposes between its charge and a wolf,
