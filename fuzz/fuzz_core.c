@@ -7,8 +7,9 @@
  * (world_ops.h); behavior programs, giving them to agents, retargeting,
  * steering, steps (program_ops.h); snapshots and restores (snapshot_ops.h);
  * and, ending the input, a crowd big enough for a second thread
- * (crowd_op.h); the group and tactical behaviors in a scratch world of
- * their own (tactics_ops.h, op 0xFE). Every number is mapped into the core's documented domain
+ * (crowd_op.h); op 0xFD: the group and tactical behaviors in a scratch
+ * world of their own (tactics_ops.h). Every number is mapped into the
+ * core's documented domain
  * (finite, |x| <= STEER_LIMIT, sizes >= 0, valid enums), so anything the
  * sanitizers or the checks report is a core bug; only snapshot bytes are
  * left untrusted.
@@ -100,7 +101,7 @@ static void run(const uint8_t *data, size_t size, int threads, harness *h) {
       op_crowd(&r, h);
       break;
     }
-    if (op == 0xFE) { /* issue 15's behaviors, in a world of their own */
+    if (op == 0xFD) { /* issue 15's behaviors, in a world of their own */
       op_tactics(&r, h);
       continue;
     }

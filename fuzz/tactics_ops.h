@@ -2,7 +2,7 @@
  * 17) in a scratch world of their own: snapshots refuse worlds with these
  * entries, so the main world's snapshot-based checks never see them.
  *
- * op_tactics decodes a world (free, torus or clamped, allocations failing
+ * op_tactics (op 0xFD) decodes a world (free, torus or clamped, allocations failing
  * on demand), up to TACTICS_AGENTS agents, obstacles, a formation (an
  * agent or a point anchor, up to 8 slots), and gives agents programs of
  * tactics entries with decoded parameters. It checks: STEER_ENOMEM leaves
