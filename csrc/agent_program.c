@@ -98,8 +98,10 @@ steer_status steer_agent_set_target(steer_world *w, size_t i, size_t k,
   program_analyze(own);
   if (fresh) w->ext[i] = fresh;
   if (state) w->ext[i]->program = state;
-  if (w->ext[i] && w->ext[i]->program)
+  if (w->ext[i] && w->ext[i]->program) {
     w->ext[i]->program->entries[k].waypoint = 0;
+    w->ext[i]->program->entries[k].headed = 0; /* a new leader's frame */
+  }
   return STEER_OK;
 }
 
@@ -213,7 +215,7 @@ static steer_vec2 entry_force(steer_world *w, size_t i, const steer_entry *e,
   case STEER_ALIGNMENT:
   case STEER_COHESION:
     return flocking_force(w, i, w->program[i], e, walk, stats);
-  default: return tactics_entry_force(w, i, e); /* tactics.c */
+  default: return tactics_entry_force(w, i, e, es); /* tactics.c */
   }
 }
 

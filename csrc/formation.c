@@ -266,7 +266,7 @@ steer_vec2 steer_formation_slot_position(const steer_world *w,
                                          const steer_formation *f,
                                          size_t k) {
   steer_pose anchor;
-  if (!tactics_target_pose(w, &f->anchor, &anchor))
+  if (!tactics_target_pose(w, &f->anchor, NULL, &anchor))
     anchor.position = v2(0, 0), anchor.angle = 0;
   return slot_world(anchor, f->slots[k]);
 }
@@ -296,7 +296,7 @@ static long nearest_free(const steer_world *w, const steer_formation *f,
 /* Places the slots in the world; 0 when the anchor agent is gone. */
 static int place_slots(const steer_world *w, steer_formation *f) {
   steer_pose anchor;
-  if (!tactics_target_pose(w, &f->anchor, &anchor)) return 0;
+  if (!tactics_target_pose(w, &f->anchor, NULL, &anchor)) return 0;
   for (size_t k = 0; k < f->slot_count; k++)
     f->slot_pos[k] = slot_world(anchor, f->slots[k]);
   return 1;
@@ -425,11 +425,18 @@ void formation_retarget(steer_world *w, size_t i,
 
 /* ---- the force ------------------------------------------------------------ */
 
+steer_vec2 formation_force(const steer_world *w, size_t i,
+                           const steer_formation *f, double slowing_radius,
+                           entry_state *es) {
+  steer_pose anchor;
+  long k = steer_formation_slot_of(f, steer_world_id_at(w, i));
+  if (k < 0 || !tactics_target_pose(w, &f->anchor, es, &anchor))
+    return v2(0, 0);
+  return tactics_offset_pursuit(w, i, anchor, f->slots[k], slowing_radius);
+}
+
 steer_vec2 steer_agent_formation(const steer_world *w, size_t i,
                                  const steer_formation *f,
                                  double slowing_radius) {
-  steer_pose anchor;
-  long k = steer_formation_slot_of(f, steer_world_id_at(w, i));
-  if (k < 0 || !tactics_target_pose(w, &f->anchor, &anchor)) return v2(0, 0);
-  return tactics_offset_pursuit(w, i, anchor, f->slots[k], slowing_radius);
+  return formation_force(w, i, f, slowing_radius, NULL);
 }

@@ -28,6 +28,8 @@ struct steer_program {
 typedef struct entry_state {
   size_t waypoint; /* path targets: the 0-based waypoint it heads for */
   int active;      /* avoidance with hysteresis: switched on last time */
+  int headed;      /* tactics: `heading` holds the last moving heading */
+  double heading;  /* ... of its leader or anchor (queue: its own) */
 } entry_state;
 
 /* What one agent remembers about its program. */

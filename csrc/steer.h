@@ -476,7 +476,8 @@ typedef struct steer_pose {
 } steer_pose;
 
 /// Agent i's pose: its position, velocity and facing - the velocity's
-/// heading (atan2(vy, vx), 0 at rest).
+/// heading (atan2(vy, vx), 0 at rest; program entries keep the last
+/// heading of a leader at rest, docs/API.md 17).
 STEER_API steer_pose steer_agent_pose(const steer_world *w, size_t i);
 /// Hold the point `offset` (x ahead, y left) of the leader's frame,
 /// matching its velocity (docs/API.md 17.1).

@@ -19,8 +19,23 @@ steer_pose steer_agent_pose(const steer_world *w, size_t i) {
   return pose;
 }
 
+/* Agent j's frame angle: its heading while it moves (|v|^2 > 1e-4), kept
+   in es; at rest the last one es kept, else atan2(vy, vx). */
+static double frame_angle(const steer_world *w, size_t j, entry_state *es) {
+  steer_vec2 v = world_vel(w, j);
+  double heading = steer_agent_heading(w, j);
+  if (v2_len2(v) > 1e-4) {
+    if (es) {
+      es->heading = heading;
+      es->headed = 1;
+    }
+    return heading;
+  }
+  return es && es->headed ? es->heading : heading;
+}
+
 int tactics_target_pose(const steer_world *w, const steer_target *t,
-                        steer_pose *out) {
+                        entry_state *es, steer_pose *out) {
   if (t->kind == STEER_TARGET_POINT) {
     out->position = t->point;
     out->velocity = zero;
@@ -31,6 +46,7 @@ int tactics_target_pose(const steer_world *w, const steer_target *t,
   long j = steer_world_index(w, t->agent);
   if (j < 0) return 0;
   *out = steer_agent_pose(w, (size_t)j);
+  out->angle = frame_angle(w, (size_t)j, es);
   return 1;
 }
 
@@ -185,10 +201,12 @@ static int consider_ahead(void *ud, size_t j) {
   return 0;
 }
 
-steer_vec2 steer_agent_queue(const steer_world *w, size_t i, double distance,
-                             double fov, double slowing_radius) {
+static steer_vec2 queue_force(const steer_world *w, size_t i, double distance,
+                              double fov, double slowing_radius,
+                              entry_state *es) {
   steer_vec2 v = world_vel(w, i);
   steer_pose self = steer_agent_pose(w, i);
+  self.angle = frame_angle(w, i, es);
   ahead_search s = {w, i, self.position, to_world(self.angle, v2(1, 0)),
                     cos(fov * (3.14159265358979323846 / 360)), -1, 0, zero};
   steer_world_query(w, s.p.x, s.p.y, distance, (long)i, consider_ahead, &s);
@@ -208,33 +226,37 @@ steer_vec2 steer_agent_queue(const steer_world *w, size_t i, double distance,
   return toward(w, i, v2_clamp(desired, w->max_speed[i]));
 }
 
+steer_vec2 steer_agent_queue(const steer_world *w, size_t i, double distance,
+                             double fov, double slowing_radius) {
+  return queue_force(w, i, distance, fov, slowing_radius, NULL);
+}
+
 /* ---- program entries ------------------------------------------------------ */
 
 steer_vec2 tactics_entry_force(const steer_world *w, size_t i,
-                               const steer_entry *e) {
+                               const steer_entry *e, entry_state *es) {
   steer_pose a, b;
   switch (e->behavior) {
   case STEER_OFFSET_PURSUIT:
-    if (!tactics_target_pose(w, &e->target, &a)) return zero;
+    if (!tactics_target_pose(w, &e->target, es, &a)) return zero;
     return tactics_offset_pursuit(w, i, a, e->offset, e->slowing_radius);
   case STEER_FOLLOW_LEADER:
-    if (!tactics_target_pose(w, &e->target, &a)) return zero;
+    if (!tactics_target_pose(w, &e->target, es, &a)) return zero;
     return steer_agent_follow_leader(w, i, a, e->distance, e->radius,
                                      e->slowing_radius);
   case STEER_FORMATION:
     if (e->target.kind != STEER_TARGET_FORMATION) return zero;
-    return steer_agent_formation(w, i, e->target.formation,
-                                 e->slowing_radius);
+    return formation_force(w, i, e->target.formation, e->slowing_radius, es);
   case STEER_INTERPOSE:
-    if (!tactics_target_pose(w, &e->target, &a) ||
-        !tactics_target_pose(w, &e->other, &b))
+    if (!tactics_target_pose(w, &e->target, es, &a) ||
+        !tactics_target_pose(w, &e->other, NULL, &b))
       return zero;
     return steer_agent_interpose(w, i, a, b, e->slowing_radius);
   case STEER_HIDE:
-    if (!tactics_target_pose(w, &e->target, &a)) return zero;
+    if (!tactics_target_pose(w, &e->target, es, &a)) return zero;
     return steer_agent_hide(w, i, a, e->distance, e->slowing_radius);
   case STEER_QUEUE:
-    return steer_agent_queue(w, i, e->distance, e->fov, e->slowing_radius);
+    return queue_force(w, i, e->distance, e->fov, e->slowing_radius, es);
   default: return zero;
   }
 }

@@ -13,13 +13,20 @@ static inline int tactics_behavior(steer_behavior b) {
 }
 
 /* The pose an entry's target stands for now: an agent's, or a point at
-   rest facing angle 0. 0 when its agent is gone (or there is none). */
+   rest facing angle 0. 0 when its agent is gone (or there is none). An
+   agent at rest faces the last heading `es` saw it move along (es NULL:
+   atan2(vy, vx), 0 at rest); a moving one's heading is kept in es. */
 int tactics_target_pose(const steer_world *w, const steer_target *t,
-                        steer_pose *out);
+                        entry_state *es, steer_pose *out);
 
-/* The unweighted force of tactics entry e for agent i. */
+/* The unweighted force of tactics entry e for agent i (es: its state). */
 steer_vec2 tactics_entry_force(const steer_world *w, size_t i,
-                               const steer_entry *e);
+                               const steer_entry *e, entry_state *es);
+
+/* Formation f's force for member i, the anchor's frame kept in es. */
+steer_vec2 formation_force(const steer_world *w, size_t i,
+                           const steer_formation *f, double slowing_radius,
+                           entry_state *es);
 
 /* Does any agent's program have a tactics entry? (Snapshots refuse
    those worlds: formations and the tactics parameters are not kept.) */

@@ -57,6 +57,22 @@ describe("offset_pursuit (17.1)", function()
     eq("behind the turned slot", 0, 2, e:offset_pursuit(leader, -2, 1))
   end)
 
+  it("keeps a stopped leader's last heading (entries; methods use 0)", function()
+    local w = steer.world{}
+    local leader = w:add{ x = 0, y = 0, vy = 1 }   -- heading pi/2
+    local e = w:add{ x = -1, y = -2, max_speed = 2, max_force = 10 }
+    e:set_behaviors{ { "offset_pursuit", target = leader, offset = { -2, 1 } } }
+    -- moving: W = (-1, -2) in the turned frame; e on it, at rest: desired (0, 1)
+    eq("moving", 0, 1, e:steering())
+    leader.vy = 0                                  -- stops: the frame stays turned
+    eq("stopped: entry", 0, 0, e:steering())
+    -- the method keeps nothing: angle 0, W = (-2, 1), e = (-1, 3), |e| >= 2
+    local s = 2 / math.sqrt(10)
+    eq("stopped: method", -s, 3 * s, e:offset_pursuit(leader, -2, 1))
+    e:set_target(1, leader)                        -- retargeting forgets it
+    eq("forgotten", -s, 3 * s, e:steering())
+  end)
+
   it("takes a point leader (at rest, frame angle 0)", function()
     local w = steer.world{}
     local e = w:add{ x = 2, y = 5, max_speed = 2, max_force = 10 }
