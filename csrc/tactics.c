@@ -3,7 +3,9 @@
  * program entries of these and of formations (formation.c).
  *
  * Leaders, hunters and the ends of an interposition are poses. An agent's
- * pose faces its velocity's heading; a point's is at rest facing angle 0.
+ * pose faces its velocity's heading (a program entry keeps the last one
+ * while the agent is at rest: frame_angle); a point's is at rest facing
+ * angle 0.
  * Everything is seen from the steering agent: on a torus each position is
  * replaced by its image nearest to the agent. */
 #include "formation.h"
