@@ -20,7 +20,10 @@ describe("rockspec/steer-scm-1.rockspec", function()
   end)
 
   it("passes luarocks lint; its source is a git+file url (no published repository)", function()
-    local out = io.popen("luarocks lint rockspec/steer-scm-1.rockspec 2>&1; echo EXIT=$?"):read("*a")
+    -- (without the sanitizer runtime `make asan` preloads: luarocks's tools
+    -- are not ours to check for leaks)
+    local out = io.popen("env -u LD_PRELOAD luarocks lint rockspec/steer-scm-1.rockspec 2>&1; echo EXIT=$?")
+      :read("*a")
     assert.truthy(out:find("EXIT=0", 1, true), out)
     assert.truthy(spec.source.url:find("^git%+file:///"), spec.source.url)
   end)
