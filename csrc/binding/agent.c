@@ -168,26 +168,30 @@ static int a_newindex(lua_State *L) {
     return 0;
   }
   agent_ref a = field_owner(L, 1, key_name(L, 2));
-  if (!lua_isnil(L, 3) && key_name(L, 2)) {
-    /* a new key that misspells a field would leave the field unchanged */
-    push_data(L, 1, a.id, 0);
-    int fresh = lua_isnil(L, -1);
-    if (!fresh) {
-      lua_pushvalue(L, 2);
-      lua_rawget(L, -2);
-      fresh = lua_isnil(L, -1);
-      lua_pop(L, 1);
-    }
+  int assigning = !lua_isnil(L, 3);
+  push_data(L, 1, a.id, 0);
+  /* a new key that misspells a field would leave the field unchanged (a
+     misspelt key is never stored, so only new keys need the check) */
+  int fresh = lua_isnil(L, -1);
+  if (!fresh && assigning) {
+    lua_pushvalue(L, 2);
+    lua_rawget(L, -2);
+    fresh = lua_isnil(L, -1);
     lua_pop(L, 1);
-    const char *meant = fresh ? misspelled_field(key_name(L, 2)) : NULL;
-    if (meant)
-      return luaL_error(L,
-                        "cannot set field '%s' of " AGENT_MT
-                        ": did you mean '%s'?",
-                        key_name(L, 2), meant);
   }
-  push_data(L, 1, a.id, !lua_isnil(L, 3));
-  if (lua_isnil(L, -1)) return 0; /* assigning nil to an absent key */
+  const char *meant =
+      assigning && fresh && key_name(L, 2) ? misspelled_field(key_name(L, 2))
+                                           : NULL;
+  if (meant)
+    return luaL_error(L,
+                      "cannot set field '%s' of " AGENT_MT
+                      ": did you mean '%s'?",
+                      key_name(L, 2), meant);
+  if (lua_isnil(L, -1)) {
+    if (!assigning) return 0; /* assigning nil to an absent key */
+    lua_pop(L, 1);
+    push_data(L, 1, a.id, 1);
+  }
   lua_pushvalue(L, 2);
   lua_pushvalue(L, 3);
   lua_rawset(L, -3);

@@ -96,8 +96,9 @@ steer_path *check_path(lua_State *L, int idx, const char *fname, int argn);
    tells how many stack slots it took (2 for x, y, else 1). */
 steer_vec2 check_point(lua_State *L, int idx, const agent_ref *self,
                        const char *fname, int argn, int *used);
-/* Reads the table at idx as {x, y} (when it has [1]) or {x =, y =} into *p;
-   returns NULL, or what is wrong ("y: number expected, got nil") in buf. */
+/* Reads the table at idx as {x, y} (when it has [1]) or {x =, y =} into *p
+   (raw reads); returns NULL, or what is wrong ("y: number expected, got
+   nil") in buf. The one place a new point type would be read. */
 const char *table_point(lua_State *L, int idx, steer_vec2 *p, char buf[128]);
 /* Is `key` a likely misspelling of field `name` (not name itself): the
    same but for case and underscores, or, for names of 5 letters or more,

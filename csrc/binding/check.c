@@ -142,11 +142,13 @@ const char *table_point(lua_State *L, int idx, steer_vec2 *p, char buf[128]) {
   double xy[2];
   for (int k = 0; k < 2; k++) {
     const char *name = k ? "y" : "x";
-    /* x and y through metamethods, so a point type may provide them */
-    if (array)
+    /* raw reads: checking an argument runs no code of the caller's */
+    if (array) {
       lua_rawgeti(L, idx, k + 1);
-    else
-      lua_getfield(L, idx, name);
+    } else {
+      lua_pushstring(L, name);
+      lua_rawget(L, idx);
+    }
     if (lua_type(L, -1) != LUA_TNUMBER) {
       snprintf(buf, 128, "%s: number expected, got %s", name,
                luaL_typename(L, -1));
