@@ -20,6 +20,7 @@ local core = require "steer.core"
 -- the file steer.core was loaded from: on package.cpath, or in LÖVE's game
 -- folder or save directory, where LÖVE's own loader finds C modules
 local where = package.searchpath and package.searchpath("steer.core", package.cpath)
+local love = rawget(_G, "love")
 local fs = not where and type(love) == "table" and love.filesystem
 if fs and fs.getRealDirectory then
   local dir = fs.getRealDirectory("steer/core.so")
