@@ -1,6 +1,6 @@
 /* program.c - behavior programs from Lua: compiling a program table once
- * into a C program (a:set_behaviors, steer.program), cheap setters for
- * behavior-tree leaves, and world:step. */
+ * into a C program (a:set_behaviors, steer.program) and cheap setters for
+ * behavior-tree leaves. world:step, which runs them, is in world.c. */
 #include <stdio.h>
 #include <string.h>
 #include "binding.h"
@@ -67,8 +67,8 @@ static int compile_error(compiling *c, const char *fmt, const char *a,
   return arg_error(c->L, c->fname, c->argn, "%s", what);
 }
 
-/* a number field already on the stack top; kind as validate_num */
-static double param_number(compiling *c, const char *key, int kind) {
+/* a number field already on the stack top */
+static double param_number(compiling *c, const char *key, number_kind kind) {
   lua_State *L = c->L;
   if (lua_type(L, -1) != LUA_TNUMBER)
     compile_error(c, "'%s' must be a number, got %s", key,
@@ -168,9 +168,9 @@ static void read_entry(compiling *c, int idx, steer_entry *e) {
     const char *key = lua_tostring(L, -2);
     int avoidance = b == STEER_AVOID_OBSTACLES || b == STEER_AVOID_WALLS;
     if (strcmp(key, "weight") == 0) {
-      e->weight = param_number(c, key, 0);
+      e->weight = param_number(c, key, NUM_ANY);
     } else if (strcmp(key, "probability") == 0) {
-      e->probability = param_number(c, key, 1);
+      e->probability = param_number(c, key, NUM_NONNEG);
       if (e->probability > 1)
         compile_error(c, "probability must be in [0, 1]", "", "");
     } else if (strcmp(key, "tag") == 0) {
@@ -186,18 +186,18 @@ static void read_entry(compiling *c, int idx, steer_entry *e) {
       e->target = read_target(c, -1);
       lua_pop(L, 1);
     } else if (strcmp(key, "radius") == 0) {
-      e->radius = param_number(c, key, 1);
+      e->radius = param_number(c, key, NUM_NONNEG);
       radius_given = 1;
     } else if (strcmp(key, "feeler_length") == 0) {
-      e->feeler_length = param_number(c, key, 1);
+      e->feeler_length = param_number(c, key, NUM_NONNEG);
     } else if (strcmp(key, "hysteresis") == 0 && avoidance) {
-      e->hysteresis = param_number(c, key, 1);
+      e->hysteresis = param_number(c, key, NUM_NONNEG);
     } else if (strcmp(key, "slowing_radius") == 0) {
-      e->slowing_radius = param_number(c, key, 1);
+      e->slowing_radius = param_number(c, key, NUM_NONNEG);
     } else if (strcmp(key, "arrival_radius") == 0) {
-      e->arrival_radius = param_number(c, key, 1);
+      e->arrival_radius = param_number(c, key, NUM_NONNEG);
     } else if (strcmp(key, "panic_radius") == 0) {
-      e->panic_radius = param_number(c, key, 1);
+      e->panic_radius = param_number(c, key, NUM_NONNEG);
     }
   }
   if (has_word(params, "radius") && !has_word(params, "slowing_radius") &&
@@ -244,10 +244,10 @@ static steer_program *compile(compiling *c, int idx) {
       combine = (steer_combine)m;
       lua_pop(L, 1);
     } else if (strcmp(key, "smoothing") == 0) {
-      smoothing = param_number(c, key, 1);
+      smoothing = param_number(c, key, NUM_NONNEG);
       if (smoothing > 1) compile_error(c, "smoothing must be in [0, 1]", "", "");
     } else if (strcmp(key, "hold") == 0) {
-      hold = param_number(c, key, 1);
+      hold = param_number(c, key, NUM_NONNEG);
     } else {
       compile_error(c, "unknown program field '%s'", key, "");
     }
@@ -524,37 +524,6 @@ static int a_behaviors(lua_State *L) {
   return 1;
 }
 
-/* ---- world methods ------------------------------------------------------ */
-
-static int w_step(lua_State *L) {
-  lworld *box = check_world(L, 1, "step", 0);
-  double dt = check_positive(L, 2, "step", 1);
-  check_status(L, steer_world_step(box->w, dt));
-  return 0;
-}
-
-static void set_integer(lua_State *L, const char *key, size_t v) {
-  lua_pushinteger(L, (lua_Integer)v);
-  lua_setfield(L, -2, key);
-}
-
-/* world:stats(): integers. agents, programs and memory are counted now;
-   stepped, candidates and neighbors are the last step's counters. */
-static int w_stats(lua_State *L) {
-  lworld *box = check_world(L, 1, "stats", 0);
-  steer_stats s = steer_world_stats(box->w);
-  size_t n = steer_world_count(box->w), programs = 0;
-  for (size_t i = 0; i < n; i++) programs += steer_agent_program(box->w, i) != NULL;
-  lua_createtable(L, 0, 6);
-  set_integer(L, "agents", n);
-  set_integer(L, "programs", programs);
-  set_integer(L, "memory", steer_world_memory(box->w));
-  set_integer(L, "stepped", s.agents);
-  set_integer(L, "candidates", s.candidates);
-  set_integer(L, "neighbors", s.neighbors);
-  return 1;
-}
-
 const luaL_Reg program_agent_methods[] = {
     {"set_behaviors", a_set_behaviors},
     {"set_target", a_set_target},
@@ -563,9 +532,6 @@ const luaL_Reg program_agent_methods[] = {
     {"active_behavior", a_active_behavior},
     {"behaviors", a_behaviors},
     {NULL, NULL}};
-
-const luaL_Reg program_world_methods[] = {
-    {"step", w_step}, {"stats", w_stats}, {NULL, NULL}};
 
 void open_program(lua_State *L) {
   static const luaL_Reg meta[] = {
