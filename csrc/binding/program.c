@@ -236,11 +236,11 @@ static steer_program *compile(compiling *c, int idx) {
       int m = lua_type(L, -1) == LUA_TSTRING
                   ? find_name(combine_names, lua_tostring(L, -1))
                   : -1;
+      if (lua_type(L, -1) != LUA_TSTRING)
+        compile_error(c, "combine: string expected, got %s",
+                      luaL_typename(L, -1), "");
       if (m < 0)
-        compile_error(c, "unknown combine mode '%s'",
-                      lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1)
-                                                     : luaL_typename(L, -1),
-                      "");
+        compile_error(c, "unknown combine mode '%s'", lua_tostring(L, -1), "");
       combine = (steer_combine)m;
       lua_pop(L, 1);
     } else if (strcmp(key, "smoothing") == 0) {
