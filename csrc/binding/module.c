@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <time.h>
 #include "binding.h"
+#include "nav.h"
 
 
 static steer_vec2 v2_arg(lua_State *L, int i, const char *fname) {
@@ -199,12 +200,14 @@ __attribute__((visibility("default"))) int luaopen_steer_core(lua_State *L) {
       {"priority", l_priority}, {"prioritized_sum", l_prioritized_sum},
       {"world", l_world_new},   {"path", l_path_new},
       {"program", l_program_new}, {"restore", l_restore},
+      {"navgrid", l_navgrid_new}, {"navgrid_from_map", l_navgrid_from_map},
       {NULL, NULL}};
   steer_set_allocator(binding_alloc, NULL);
   open_world(L);
   open_agent(L);
   open_path(L);
   open_program(L);
+  open_nav(L);
   lua_newtable(L);
   luaL_setfuncs(L, functions, 0);
   lua_pushliteral(L, STEER_VERSION);

@@ -1,0 +1,28 @@
+/* flow_steer.c - an agent's force along a flow field. */
+#include "navgrid.h"
+
+steer_vec2 steer_agent_flow(const steer_world *w, size_t i,
+                            const steer_flowfield *f, double slowing_radius) {
+  steer_vec2 zero = {0, 0};
+  if (!f->reachable_any) return zero;
+  steer_vec2 p = steer_agent_position(w, i), v = steer_agent_velocity(w, i);
+  double max_speed = steer_agent_get(w, i, STEER_MAX_SPEED);
+  double max_force = steer_agent_get(w, i, STEER_MAX_FORCE);
+  steer_vec2 dir;
+  double dist;
+  long cell;
+  int kind = flow_sample(f, p, &dir, &dist, &cell);
+  if (kind == 1 && f->dist[cell] == 0) { /* a goal cell: arrive at its goal */
+    for (size_t q = 0; q < f->goal_count; q++)
+      if (f->goal_cells[q] == cell)
+        return steer_arrive(p, v, f->goals[q], max_speed, max_force,
+                            slowing_radius);
+  }
+  double speed = max_speed;
+  if (kind == 1 && slowing_radius > 0) {
+    double d = dist * f->grid->cell_size;
+    if (d < slowing_radius) speed = max_speed * (d / slowing_radius);
+  }
+  steer_vec2 desired = {dir.x * speed - v.x, dir.y * speed - v.y};
+  return steer_clamp(desired, max_force);
+}

@@ -1,0 +1,322 @@
+/* flowfield.c - flow fields: Dijkstra from the goals over a navigation
+ * grid (exact octile costs), a direction per cell, and reading them. */
+#include <math.h>
+#include <string.h>
+#include "navgrid.h"
+
+/* ---- computing ---------------------------------------------------------- */
+
+typedef struct flow_item {
+  double d;
+  int32_t cell;
+} flow_item;
+
+/* What a computation needs besides the field: 20 bytes per cell. */
+typedef struct flow_scratch {
+  int32_t *at;     /* heap slot; FLOW_NEW before, FLOW_DONE once settled */
+  flow_item *heap;
+  size_t n;
+} flow_scratch;
+
+enum { FLOW_NEW = -1, FLOW_DONE = -2 };
+
+static int before(const flow_item *a, const flow_item *b) {
+  return a->d < b->d || (a->d == b->d && a->cell < b->cell);
+}
+
+static void place(flow_scratch *s, size_t k, flow_item it) {
+  s->heap[k] = it;
+  s->at[it.cell] = (int32_t)k;
+}
+
+static void sift_up(flow_scratch *s, size_t k, flow_item it) {
+  while (k > 0) {
+    size_t parent = (k - 1) / 2;
+    if (!before(&it, &s->heap[parent])) break;
+    place(s, k, s->heap[parent]);
+    k = parent;
+  }
+  place(s, k, it);
+}
+
+static flow_item pop(flow_scratch *s) {
+  flow_item top = s->heap[0], it = s->heap[--s->n];
+  size_t k = 0;
+  for (;;) {
+    size_t c = 2 * k + 1;
+    if (c >= s->n) break;
+    if (c + 1 < s->n && before(&s->heap[c + 1], &s->heap[c])) c++;
+    if (!before(&s->heap[c], &it)) break;
+    place(s, k, s->heap[c]);
+    k = c;
+  }
+  if (s->n > 0) place(s, k, it);
+  return top;
+}
+
+/* Cost from every cell to the nearest goal. A move from v into u costs
+   cost(u) * (1 or sqrt 2); the corner rule is symmetric, so the search
+   runs outward from the goals over the same moves. */
+static void dijkstra(steer_flowfield *f, flow_scratch *s) {
+  const steer_navgrid *g = f->grid;
+  const int W = g->width;
+  double *dist = f->dist;
+  for (size_t k = 0; k < g->cells; k++) {
+    dist[k] = -1;
+    s->at[k] = FLOW_NEW;
+  }
+  s->n = 0;
+  for (size_t q = 0; q < f->goal_count; q++) {
+    int32_t c = f->goal_cells[q];
+    if (c < 0 || g->cost[c] <= 0 || s->at[c] != FLOW_NEW) continue;
+    dist[c] = 0;
+    flow_item it = {0, c};
+    sift_up(s, s->n++, it);
+  }
+  while (s->n > 0) {
+    flow_item cur = pop(s);
+    int32_t u = cur.cell;
+    s->at[u] = FLOW_DONE;
+    int x = u % W, y = u / W;
+    for (int k = 0; k < 8; k++) {
+      if (!nav_move_ok(g, x, y, k)) continue;
+      int32_t v = (y + nav_dy[k]) * W + x + nav_dx[k];
+      int32_t at = s->at[v];
+      if (at == FLOW_DONE) continue;
+      double d = cur.d + g->cost[u] * (k < 4 ? 1.0 : NAV_SQRT2);
+      if (at == FLOW_NEW) {
+        dist[v] = d;
+        flow_item it = {d, v};
+        sift_up(s, s->n++, it);
+      } else if (d < dist[v]) {
+        dist[v] = d;
+        flow_item it = {d, v};
+        sift_up(s, (size_t)at, it);
+      }
+    }
+  }
+}
+
+static void set_dir(steer_flowfield *f, size_t c, int k) {
+  double scale = k < 4 ? 1.0 : 1.0 / NAV_SQRT2;
+  f->dir[2 * c] = k < 0 ? 0.0f : (float)(nav_dx[k] * scale);
+  f->dir[2 * c + 1] = k < 0 ? 0.0f : (float)(nav_dy[k] * scale);
+}
+
+/* A reachable cell points along its first cheapest move toward a goal. */
+static void descent_directions(steer_flowfield *f) {
+  const steer_navgrid *g = f->grid;
+  const int W = g->width;
+  for (size_t c = 0; c < g->cells; c++) {
+    if (f->dist[c] <= 0) continue; /* goals, blocked, unreachable */
+    int x = (int)(c % (size_t)W), y = (int)(c / (size_t)W), best = -1;
+    double best_d = HUGE_VAL;
+    for (int k = 0; k < 8; k++) {
+      if (!nav_move_ok(g, x, y, k)) continue;
+      size_t v = (size_t)(y + nav_dy[k]) * W + x + nav_dx[k];
+      if (f->dist[v] < 0) continue;
+      double d = f->dist[v] + g->cost[v] * (k < 4 ? 1.0 : NAV_SQRT2);
+      if (d < best_d) {
+        best_d = d;
+        best = k;
+      }
+    }
+    set_dir(f, c, best);
+  }
+}
+
+/* Blocked and unreachable cells point toward the nearest reachable cell in
+   8-neighbor steps (a breadth-first search outward from every reachable
+   cell; blocked cells are crossed, corners may be cut). */
+static void escape_directions(steer_flowfield *f, flow_scratch *s) {
+  const steer_navgrid *g = f->grid;
+  const int W = g->width;
+  int32_t *level = s->at, *queue = (int32_t *)s->heap;
+  size_t head = 0, tail = 0;
+  for (size_t c = 0; c < g->cells; c++) {
+    level[c] = f->dist[c] >= 0 ? 0 : -1;
+    if (level[c] == 0) queue[tail++] = (int32_t)c;
+  }
+  f->reachable_any = tail > 0;
+  while (head < tail) {
+    int32_t u = queue[head++];
+    int x = u % W, y = u / W;
+    for (int k = 0; k < 8; k++) {
+      int nx = x + nav_dx[k], ny = y + nav_dy[k];
+      if (!nav_inside(g, nx, ny)) continue;
+      int32_t v = ny * W + nx;
+      if (level[v] >= 0) continue;
+      level[v] = level[u] + 1;
+      queue[tail++] = v;
+      /* the step back from v to u leads out */
+      set_dir(f, (size_t)v, k ^ 1);
+    }
+  }
+  for (size_t c = 0; c < g->cells; c++)
+    if (level[c] < 0) set_dir(f, c, -1);
+}
+
+/* Recomputes everything from the grid's costs; no allocation needed. */
+static void compute(steer_flowfield *f, flow_scratch *s) {
+  memset(f->dir, 0, f->grid->cells * 2 * sizeof(float));
+  dijkstra(f, s);
+  descent_directions(f);
+  escape_directions(f, s);
+  f->version = f->grid->version;
+}
+
+static int scratch_alloc(flow_scratch *s, size_t cells) {
+  s->at = steer_alloc(NULL, 0, cells * sizeof(int32_t));
+  s->heap = s->at ? steer_alloc(NULL, 0, cells * sizeof(flow_item)) : NULL;
+  if (s->heap) return 1;
+  if (s->at) steer_alloc(s->at, cells * sizeof(int32_t), 0);
+  return 0;
+}
+
+static void scratch_free(flow_scratch *s, size_t cells) {
+  steer_alloc(s->at, cells * sizeof(int32_t), 0);
+  steer_alloc(s->heap, cells * sizeof(flow_item), 0);
+}
+
+static void field_free(steer_flowfield *f) {
+  size_t cells = f->grid->cells;
+  if (f->dist) steer_alloc(f->dist, cells * sizeof(double), 0);
+  if (f->dir) steer_alloc(f->dir, cells * 2 * sizeof(float), 0);
+  if (f->goals) steer_alloc(f->goals, f->goal_count * sizeof(steer_vec2), 0);
+  if (f->goal_cells)
+    steer_alloc(f->goal_cells, f->goal_count * sizeof(int32_t), 0);
+  steer_navgrid_release(f->grid);
+  steer_alloc(f, sizeof *f, 0);
+}
+
+steer_flowfield *steer_flowfield_create(steer_navgrid *g,
+                                        const steer_vec2 *goals, size_t n) {
+  if (n > SIZE_MAX / sizeof(steer_vec2)) return NULL;
+  steer_flowfield *f = steer_alloc(NULL, 0, sizeof *f);
+  if (!f) return NULL;
+  memset(f, 0, sizeof *f);
+  f->refs = 1;
+  f->grid = g;
+  steer_navgrid_retain(g);
+  f->goal_count = n;
+  size_t cells = g->cells;
+  flow_scratch s;
+  f->dist = steer_alloc(NULL, 0, cells * sizeof(double));
+  f->dir = steer_alloc(NULL, 0, cells * 2 * sizeof(float));
+  if (n) {
+    f->goals = steer_alloc(NULL, 0, n * sizeof(steer_vec2));
+    f->goal_cells = steer_alloc(NULL, 0, n * sizeof(int32_t));
+  }
+  if (!f->dist || !f->dir || (n && (!f->goals || !f->goal_cells)) ||
+      !scratch_alloc(&s, cells)) {
+    field_free(f);
+    return NULL;
+  }
+  for (size_t q = 0; q < n; q++) {
+    f->goals[q] = goals[q];
+    f->goal_cells[q] = (int32_t)nav_cell_index(g, goals[q]);
+  }
+  compute(f, &s);
+  scratch_free(&s, cells);
+  return f;
+}
+
+void steer_flowfield_retain(steer_flowfield *f) { f->refs++; }
+
+void steer_flowfield_release(steer_flowfield *f) {
+  if (f && --f->refs == 0) field_free(f);
+}
+
+steer_navgrid *steer_flowfield_grid(const steer_flowfield *f) {
+  return f->grid;
+}
+
+int steer_flowfield_stale(const steer_flowfield *f) {
+  return f->version != f->grid->version;
+}
+
+steer_status steer_flowfield_update(steer_flowfield *f) {
+  flow_scratch s;
+  if (!scratch_alloc(&s, f->grid->cells)) return STEER_ENOMEM;
+  compute(f, &s);
+  scratch_free(&s, f->grid->cells);
+  return STEER_OK;
+}
+
+/* ---- reading ------------------------------------------------------------ */
+
+/* May a bilinear blend of cell c = (x, y) take cell (x + dx, y + dy) in? It
+   must be of the same kind (reachable or not) and, diagonally, not across
+   a blocked corner. */
+static int blends(const steer_flowfield *f, int x, int y, int dx, int dy,
+                  int reachable) {
+  const steer_navgrid *g = f->grid;
+  const int W = g->width;
+  int nx = x + dx, ny = y + dy;
+  if (!nav_inside(g, nx, ny)) return 0;
+  if ((f->dist[(size_t)ny * W + nx] >= 0) != reachable) return 0;
+  if (dx && dy && reachable)
+    return g->cost[(size_t)y * W + nx] > 0 && g->cost[(size_t)ny * W + x] > 0;
+  return 1;
+}
+
+int flow_sample(const steer_flowfield *f, steer_vec2 p, steer_vec2 *dir,
+                double *dist, long *cell) {
+  const steer_navgrid *g = f->grid;
+  const int W = g->width;
+  steer_vec2 zero = {0, 0};
+  *dir = zero;
+  *dist = -1;
+  *cell = nav_cell_index(g, p);
+  steer_vec2 q = nav_grid_coords(g, p);
+  if (*cell < 0) {
+    /* toward the centre of the nearest cell */
+    double tx = fmin(fmax(q.x, 0.5), W - 0.5);
+    double ty = fmin(fmax(q.y, 0.5), g->height - 0.5);
+    steer_vec2 d = {tx - q.x, ty - q.y};
+    *dir = steer_normalize(d);
+    return -1;
+  }
+  int x = (int)(*cell % W), y = (int)(*cell / W);
+  int reachable = f->dist[*cell] >= 0;
+  /* the four cell centres around p: (x0, y0) .. (x0 + 1, y0 + 1) */
+  double u = q.x - 0.5, v = q.y - 0.5;
+  int x0 = (int)floor(u), y0 = (int)floor(v);
+  double fx = u - x0, fy = v - y0;
+  double sx = 0, sy = 0, sd = 0, sw = 0;
+  for (int j = 0; j < 2; j++)
+    for (int i = 0; i < 2; i++) {
+      int cx = x0 + i, cy = y0 + j;
+      if (!blends(f, x, y, cx - x, cy - y, reachable)) continue;
+      double w = (i ? fx : 1 - fx) * (j ? fy : 1 - fy);
+      size_t c = (size_t)cy * W + cx;
+      sx += w * f->dir[2 * c];
+      sy += w * f->dir[2 * c + 1];
+      sd += w * f->dist[c];
+      sw += w;
+    }
+  steer_vec2 blend = {sx, sy};
+  if (sx * sx + sy * sy <= 1e-12) { /* opposite directions cancel out */
+    blend.x = f->dir[2 * *cell];
+    blend.y = f->dir[2 * *cell + 1];
+  }
+  *dir = steer_normalize(blend);
+  if (reachable) *dist = sw > 0 ? sd / sw : f->dist[*cell];
+  if (reachable && f->dist[*cell] == 0) *dir = zero; /* a goal cell */
+  return reachable;
+}
+
+double steer_flowfield_distance(const steer_flowfield *f, steer_vec2 p) {
+  long c = nav_cell_index(f->grid, p);
+  if (c < 0 || f->dist[c] < 0) return -1;
+  return f->dist[c] * f->grid->cell_size;
+}
+
+steer_vec2 steer_flowfield_direction(const steer_flowfield *f, steer_vec2 p) {
+  steer_vec2 dir;
+  double dist;
+  long cell;
+  flow_sample(f, p, &dir, &dist, &cell);
+  if (!f->reachable_any) dir.x = dir.y = 0;
+  return dir;
+}
