@@ -82,58 +82,179 @@ static double heuristic(int dx, int dy, int diagonal) {
   return (hi - lo) + NAV_SQRT2 * lo;
 }
 
+/* What one search needs besides the grid. */
+typedef struct search_ctx {
+  steer_navgrid *g;
+  astar_state *s;
+  int32_t goal;
+  int gx, gy, diagonal;
+  size_t n; /* heap size */
+} search_ctx;
+
+/* Offers cell v = (vx, vy), reached from u at cost gv. */
+static void relax(search_ctx *c, int32_t u, int vx, int vy, double gv) {
+  astar_state *s = c->s;
+  int32_t v = vy * c->g->width + vx;
+  astar_node *nv = &s->nodes[v];
+  const uint32_t open = 2 * s->gen;
+  if (nv->stamp == open + 1) return; /* closed */
+  if (nv->stamp == open) {
+    if (!(gv < nv->g)) return;
+    astar_item it = s->heap[nv->heap_at];
+    nv->g = gv;
+    nv->parent = u;
+    it.f = gv + it.h;
+    sift_up(s, (size_t)nv->heap_at, it);
+    return;
+  }
+  nv->stamp = open;
+  nv->g = gv;
+  nv->parent = u;
+  astar_item it;
+  it.h = heuristic(vx - c->gx, vy - c->gy, c->diagonal);
+  it.f = gv + it.h;
+  it.cell = v;
+  sift_up(s, c->n++, it);
+}
+
+/* ---- jump point search (uniform costs, octile moves, no corner cutting) - */
+
+static int walkable(const steer_navgrid *g, int x, int y) {
+  return nav_inside(g, x, y) && g->cost[(size_t)y * g->width + x] > 0;
+}
+
+/* Steps from (x, y) in direction (dx, dy), starting on (x, y) itself, until
+   a jump point: the goal, a cell with a forced neighbor, or (diagonally) a
+   cell from which a straight jump finds one. -1 when it runs into a wall. */
+static int32_t jump(const steer_navgrid *g, int x, int y, int dx, int dy,
+                    int32_t goal) {
+  for (;;) {
+    if (!walkable(g, x, y)) return -1;
+    int32_t here = y * g->width + x;
+    if (here == goal) return here;
+    if (dx && dy) {
+      if (jump(g, x + dx, y, dx, 0, goal) >= 0 ||
+          jump(g, x, y + dy, 0, dy, goal) >= 0)
+        return here;
+      if (!walkable(g, x + dx, y) || !walkable(g, x, y + dy)) return -1;
+    } else if (dx) { /* a side cell open where the one behind it is not */
+      if ((walkable(g, x, y - 1) && !walkable(g, x - dx, y - 1)) ||
+          (walkable(g, x, y + 1) && !walkable(g, x - dx, y + 1)))
+        return here;
+    } else {
+      if ((walkable(g, x - 1, y) && !walkable(g, x - 1, y - dy)) ||
+          (walkable(g, x + 1, y) && !walkable(g, x + 1, y - dy)))
+        return here;
+    }
+    x += dx;
+    y += dy;
+  }
+}
+
+static int sign(int v) { return (v > 0) - (v < 0); }
+
+/* The directions worth trying from u, given the direction it was entered
+   in (0, 0 at the start: all eight); returns how many. */
+static int pruned_directions(const steer_navgrid *g, int x, int y, int dx,
+                             int dy, int out[8][2]) {
+  int n = 0;
+#define NAV_PUSH(a, b) (out[n][0] = (a), out[n][1] = (b), n++)
+  if (!dx && !dy) {
+    for (int k = 0; k < 8; k++)
+      if (nav_move_ok(g, x, y, k)) NAV_PUSH(nav_dx[k], nav_dy[k]);
+  } else if (dx && dy) {
+    int side_x = walkable(g, x + dx, y), side_y = walkable(g, x, y + dy);
+    if (side_x) NAV_PUSH(dx, 0);
+    if (side_y) NAV_PUSH(0, dy);
+    if (side_x && side_y) NAV_PUSH(dx, dy);
+  } else if (dx) {
+    int ahead = walkable(g, x + dx, y);
+    int up = walkable(g, x, y - 1), down = walkable(g, x, y + 1);
+    if (ahead) NAV_PUSH(dx, 0);
+    if (ahead && up) NAV_PUSH(dx, -1);
+    if (ahead && down) NAV_PUSH(dx, 1);
+    if (up) NAV_PUSH(0, -1);
+    if (down) NAV_PUSH(0, 1);
+  } else {
+    int ahead = walkable(g, x, y + dy);
+    int left = walkable(g, x - 1, y), right = walkable(g, x + 1, y);
+    if (ahead) NAV_PUSH(0, dy);
+    if (ahead && left) NAV_PUSH(-1, dy);
+    if (ahead && right) NAV_PUSH(1, dy);
+    if (left) NAV_PUSH(-1, 0);
+    if (right) NAV_PUSH(1, 0);
+  }
+#undef NAV_PUSH
+  return n;
+}
+
 /* Searches from cell `start` to cell `goal`; 1 when the goal was reached
-   (its g and the parents then hold the path). */
+   (its g and the parents then hold the path). With `cost` > 0 (every
+   passable cell costs that) the successors are jump points: the same
+   optimal costs with far fewer heap operations. */
 static int search(steer_navgrid *g, astar_state *s, int32_t start,
-                  int32_t goal, int diagonal) {
+                  int32_t goal, int diagonal, double cost) {
   const int W = g->width;
-  const int gx = goal % W, gy = goal / W;
-  const uint32_t open = 2 * s->gen, closed = 2 * s->gen + 1;
+  search_ctx c = {g, s, goal, goal % W, goal / W, diagonal, 0};
   const int moves = diagonal ? 8 : 4;
-  size_t n = 0;
   astar_node *nodes = s->nodes;
   nodes[start].g = 0;
   nodes[start].parent = -1;
-  nodes[start].stamp = open;
+  nodes[start].stamp = 2 * s->gen;
   astar_item first = {0, 0, start};
-  first.h = first.f = heuristic(start % W - gx, start / W - gy, diagonal);
-  n = 1;
+  first.h = first.f = heuristic(start % W - c.gx, start / W - c.gy, diagonal);
   heap_place(s, 0, first);
-  while (n > 0) {
-    astar_item cur = heap_pop(s, &n);
+  c.n = 1;
+  while (c.n > 0) {
+    astar_item cur = heap_pop(s, &c.n);
     int32_t u = cur.cell;
-    nodes[u].stamp = closed;
+    nodes[u].stamp = 2 * s->gen + 1;
     if (u == goal) return 1;
     int x = u % W, y = u / W;
     double gu = nodes[u].g;
+    if (cost > 0) {
+      int dirs[8][2], dx = 0, dy = 0;
+      if (nodes[u].parent >= 0) {
+        dx = sign(x - nodes[u].parent % W);
+        dy = sign(y - nodes[u].parent / W);
+      }
+      int m = pruned_directions(g, x, y, dx, dy, dirs);
+      for (int k = 0; k < m; k++) {
+        int32_t v = jump(g, x + dirs[k][0], y + dirs[k][1], dirs[k][0],
+                         dirs[k][1], goal);
+        if (v < 0) continue;
+        int vx = v % W, vy = v / W;
+        relax(&c, u, vx, vy, gu + cost * heuristic(vx - x, vy - y, 1));
+      }
+      continue;
+    }
     for (int k = 0; k < moves; k++) {
       if (!nav_move_ok(g, x, y, k)) continue;
       int nx = x + nav_dx[k], ny = y + nav_dy[k];
-      int32_t v = ny * W + nx;
-      astar_node *nv = &nodes[v];
-      if (nv->stamp == closed) continue;
-      double step = g->cost[v] * (k < 4 ? 1.0 : NAV_SQRT2);
-      double gv = gu + step;
-      if (nv->stamp == open) {
-        if (!(gv < nv->g)) continue;
-        astar_item it = s->heap[nv->heap_at];
-        nv->g = gv;
-        nv->parent = u;
-        it.f = gv + it.h;
-        sift_up(s, (size_t)nv->heap_at, it);
-      } else {
-        nv->stamp = open;
-        nv->g = gv;
-        nv->parent = u;
-        astar_item it;
-        it.h = heuristic(nx - gx, ny - gy, diagonal);
-        it.f = gv + it.h;
-        it.cell = v;
-        sift_up(s, n++, it);
-      }
+      double step = g->cost[ny * W + nx] * (k < 4 ? 1.0 : NAV_SQRT2);
+      relax(&c, u, nx, ny, gu + step);
     }
   }
   return 0;
+}
+
+/* The cost every passable cell has, or 0 when they differ (cached until
+   the next set_cost). */
+static double uniform_cost(steer_navgrid *g) {
+  if (g->uniform_known && g->uniform_version == g->version) return g->uniform;
+  double c = 0;
+  for (size_t k = 0; k < g->cells; k++) {
+    if (g->cost[k] <= 0) continue;
+    if (c == 0) c = g->cost[k];
+    else if (g->cost[k] != c) {
+      c = 0;
+      break;
+    }
+  }
+  g->uniform = c;
+  g->uniform_version = g->version;
+  g->uniform_known = 1;
+  return c;
 }
 
 /* ---- line of sight -------------------------------------------------------- */
@@ -243,22 +364,36 @@ steer_status steer_navgrid_path(steer_navgrid *g, steer_vec2 from,
   astar_state *s = search_state(g);
   if (!s) return STEER_ENOMEM;
   next_generation(g, s);
-  if (!search(g, s, (int32_t)start, (int32_t)goal, diagonal != 0)) {
+  double uniform = diagonal ? uniform_cost(g) : 0;
+  if (!search(g, s, (int32_t)start, (int32_t)goal, diagonal != 0, uniform)) {
     *failure = STEER_NAV_UNREACHABLE;
     return STEER_OK;
   }
+  /* the parents are neighbors, or jump points in a straight or diagonal
+     line: count the unit steps between them */
+  const int W = g->width;
   size_t n = 1;
-  for (int32_t c = (int32_t)goal; s->nodes[c].parent >= 0; c = s->nodes[c].parent)
-    n++;
+  for (int32_t c = (int32_t)goal; s->nodes[c].parent >= 0; c = s->nodes[c].parent) {
+    int32_t p = s->nodes[c].parent;
+    int dx = abs(c % W - p % W), dy = abs(c / W - p / W);
+    n += (size_t)(dx > dy ? dx : dy);
+  }
   size_t bytes = n * (sizeof(int32_t) + sizeof(steer_vec2));
   void *block = steer_alloc(NULL, 0, bytes);
   if (!block) return STEER_ENOMEM;
   steer_vec2 *points = block;
   int32_t *cells = (int32_t *)(points + n);
   size_t k = n;
-  for (int32_t c = (int32_t)goal; c >= 0; c = s->nodes[c].parent) cells[--k] = c;
+  cells[--k] = (int32_t)goal;
+  for (int32_t c = (int32_t)goal; s->nodes[c].parent >= 0; c = s->nodes[c].parent) {
+    int32_t p = s->nodes[c].parent;
+    int sx = sign(p % W - c % W), sy = sign(p / W - c / W);
+    for (int32_t q = c; q != p;) {
+      q += sy * W + sx;
+      cells[--k] = q;
+    }
+  }
   size_t m = smooth ? pull_string(g, cells, n) : turning_points(cells, n, g->width);
-  const int W = g->width;
   double len = 0;
   for (size_t q = 0; q < m; q++) {
     points[q] = steer_navgrid_center_of(g, cells[q] % W, cells[q] / W);

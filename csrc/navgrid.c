@@ -28,6 +28,7 @@ steer_navgrid *steer_navgrid_create(int width, int height, double cell_size,
   g->origin = origin;
   g->version = 0;
   g->search = NULL;
+  g->uniform_known = 0;
   for (size_t k = 0; k < cells; k++) g->cost[k] = costs ? costs[k] : 1;
   return g;
 }

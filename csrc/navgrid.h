@@ -40,6 +40,9 @@ struct steer_navgrid {
   uint64_t version;  /* bumped by every set_cost: older fields are stale */
   double *cost;      /* row-major, 0 = blocked, else >= 1 */
   astar_state *search; /* made by the first path search */
+  int uniform_known;   /* uniform is the passable cells' one cost (0: they */
+  double uniform;      /* differ) as of uniform_version */
+  uint64_t uniform_version;
 };
 
 struct steer_flowfield {

@@ -4,6 +4,14 @@
 #include "vec.h"
 #include "world.h"
 
+/* Flow field targets are retained like paths. */
+static void target_retain(const steer_target *t) {
+  if (t->kind == STEER_TARGET_FLOW) steer_flowfield_retain(t->field);
+}
+static void target_release(const steer_target *t) {
+  if (t->kind == STEER_TARGET_FLOW) steer_flowfield_release(t->field);
+}
+
 /* ---- programs ----------------------------------------------------------- */
 
 steer_entry steer_entry_default(steer_behavior b) {
@@ -81,6 +89,7 @@ steer_program *steer_program_create(steer_combine combine, double smoothing,
     p->entries[k].tag[STEER_TAG_SIZE - 1] = '\0';
     if (p->entries[k].target.kind == STEER_TARGET_PATH)
       steer_path_retain(p->entries[k].target.path);
+    target_retain(&p->entries[k].target);
   }
   program_analyze(p);
   return p;
@@ -90,9 +99,11 @@ void steer_program_retain(steer_program *p) { p->refs++; }
 
 void steer_program_release(steer_program *p) {
   if (!p || --p->refs > 0) return;
-  for (size_t k = 0; k < p->count; k++)
+  for (size_t k = 0; k < p->count; k++) {
     if (p->entries[k].target.kind == STEER_TARGET_PATH)
       steer_path_release(p->entries[k].target.path);
+    target_release(&p->entries[k].target);
+  }
   steer_alloc(p, program_bytes(p->count), 0);
 }
 
@@ -113,6 +124,7 @@ static int target_equal(const steer_target *a, const steer_target *b) {
     return a->point.x == b->point.x && a->point.y == b->point.y;
   case STEER_TARGET_AGENT: return a->agent == b->agent;
   case STEER_TARGET_PATH: return a->path == b->path;
+  case STEER_TARGET_FLOW: return a->field == b->field;
   default: return 1;
   }
 }
@@ -236,6 +248,8 @@ steer_status steer_agent_set_target(steer_world *w, size_t i, size_t k,
   if (t.kind == STEER_TARGET_PATH) steer_path_retain(t.path);
   if (own->entries[k].target.kind == STEER_TARGET_PATH)
     steer_path_release(own->entries[k].target.path);
+  target_retain(&t);
+  target_release(&own->entries[k].target);
   own->entries[k].target = t;
   program_analyze(own);
   if (fresh) w->ext[i] = fresh;
@@ -361,6 +375,9 @@ static steer_vec2 entry_force(steer_world *w, size_t i, const steer_entry *e,
   case STEER_ALIGNMENT:
   case STEER_COHESION:
     return flocking_force(w, i, w->program[i], e, walk, stats);
+  case STEER_FLOW:
+    if (e->target.kind != STEER_TARGET_FLOW) return zero;
+    return steer_agent_flow(w, i, e->target.field, e->slowing_radius);
   default: return zero;
   }
 }

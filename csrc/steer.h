@@ -349,6 +349,7 @@ typedef enum steer_behavior {
   STEER_SEEK, STEER_FLEE, STEER_ARRIVE, STEER_PURSUE, STEER_EVADE,
   STEER_WANDER, STEER_AVOID_OBSTACLES, STEER_AVOID_WALLS, STEER_FOLLOW,
   STEER_SEPARATION, STEER_ALIGNMENT, STEER_COHESION,
+  STEER_FLOW, /* along a flow field (steer_agent_flow) */
   STEER_BEHAVIOR_COUNT
 } steer_behavior;
 
@@ -359,7 +360,8 @@ typedef enum steer_combine {
 
 typedef enum steer_target_kind {
   STEER_TARGET_NONE, STEER_TARGET_POINT, STEER_TARGET_AGENT,
-  STEER_TARGET_PATH
+  STEER_TARGET_PATH,
+  STEER_TARGET_FLOW /* a flow field: for STEER_FLOW entries */
 } steer_target_kind;
 
 /// What seek/flee/arrive/pursue/evade/follow aim at. An agent target is
@@ -371,6 +373,7 @@ typedef struct steer_target {
   steer_vec2 point;
   steer_id agent;
   steer_path *path; /* not owned here: programs retain their paths */
+  struct steer_flowfield *field; /* the same for flow fields */
 } steer_target;
 
 #define STEER_TAG_SIZE 32

@@ -29,6 +29,8 @@ build = {
         "csrc/obstacles.c", "csrc/path.c", "csrc/program.c", "csrc/random.c",
         "csrc/snapshot.c", "csrc/sort.c", "csrc/step.c", "csrc/threads.c",
         "csrc/world.c",
+        "csrc/navgrid.c", "csrc/navmap.c", "csrc/astar.c", "csrc/flowfield.c",
+        "csrc/flow_steer.c", "csrc/binding/nav.c",
         "csrc/binding/agent.c", "csrc/binding/check.c", "csrc/binding/compat.c",
         "csrc/binding/module.c", "csrc/binding/path.c", "csrc/binding/program.c",
         "csrc/binding/snapshot.c", "csrc/binding/world.c",

@@ -238,7 +238,8 @@ static int g_set_cost(lua_State *L) {
   double c = validate_cost(L, check_num(L, 4, "set_cost", 3), "set_cost", 3,
                            "c");
   steer_navgrid_set_cost(g, cx, cy, c);
-  return 0;
+  lua_settop(L, 1);
+  return 1;
 }
 
 static int g_cost(lua_State *L) {
@@ -447,7 +448,8 @@ static int f_stale(lua_State *L) {
 
 static int f_update(lua_State *L) {
   check_status(L, steer_flowfield_update(self_field(L, "update")));
-  return 0;
+  lua_settop(L, 1);
+  return 1;
 }
 
 static int f_grid(lua_State *L) {
