@@ -338,3 +338,243 @@ describe("nav:path", function()
     end)
   end
 end)
+
+describe("flow fields", function()
+  it("hold exact octile costs to the goal", function()
+    local nav = grid_of({ ".....", ".....", "....." }, 2)
+    local f = nav:flow(1, 1) -- cell (0, 0)
+    assert.are.equal(0, f:distance(1, 1))
+    near(f:distance(9, 1), 8, 1e-12, "4 cells east")
+    near(f:distance(5, 5), 2 * 2 * SQRT2, 1e-12, "2 diagonal")
+    near(f:distance(9.9, 5.9), 2 * (2 * SQRT2 + 2), 1e-12, "far corner")
+    assert.is_nil(f:distance(-1, 1))
+    -- a diagonal never cuts a blocked corner
+    local corner = grid_of({ ".#", ".." })
+    near(corner:flow(0.5, 0.5):distance(1.5, 1.5), 2, 1e-12, "around")
+  end)
+
+  it("lead to the nearest of several goals", function()
+    local nav = grid_of({ "..........", ".........." })
+    local f = nav:flow{ { 0.5, 0.5 }, { 9.5, 1.5 } }
+    near(f:distance(2.5, 0.5), 2, 1e-12, "near the first")
+    near(f:distance(7.5, 1.5), 2, 1e-12, "near the second")
+    assert.are.same({ -1, 0 }, { f:direction(2.5, 0.5) })
+    assert.are.same({ 1, 0 }, { f:direction(7.5, 1.5) })
+  end)
+
+  it("equal a brute-force Dijkstra on random grids, directions descending", function()
+    local rng = 777
+    local function rand(n)
+      rng = (rng * 1103515245 + 12345) % 2147483648
+      return rng % n
+    end
+    for trial = 1, 15 do
+      local W, H = 2 + rand(5), 2 + rand(5)
+      local cost = {}
+      for k = 1, W * H do
+        local r = rand(10)
+        cost[k] = r < 3 and 0 or r < 7 and 1 or 1 + rand(3) + rand(10) / 10
+      end
+      local nav = steer.navgrid{ width = W, height = H, cost = cost }
+      local gx, gy = rand(W), rand(H)
+      local f = nav:flow(gx + 0.5, gy + 0.5)
+      for cy = 0, H - 1 do
+        for cx = 0, W - 1 do
+          local want = nav:cost(gx, gy) > 0 and oracle(nav, cx, cy, true)[gy * W + gx] or nil
+          if nav:cost(cx, cy) == 0 then want = nil end
+          local got = f:distance(cx + 0.5, cy + 0.5)
+          if want then
+            near(got, want, 1e-9, ("trial %d cell %d,%d"):format(trial, cx, cy))
+            local dx, dy = f:direction(cx + 0.5, cy + 0.5)
+            support.all_finite(dx, dy)
+            if want > 0 then
+              -- some neighbor it points toward is one optimal step closer
+              near(dx * dx + dy * dy, 1, 1e-9, "unit")
+            else
+              assert.are.same({ 0, 0 }, { dx, dy })
+            end
+          else
+            assert.is_nil(got, ("trial %d cell %d,%d"):format(trial, cx, cy))
+          end
+        end
+      end
+    end
+  end)
+
+  it("point each cell centre along a cheapest move", function()
+    local nav = grid_of({ "......", ".##...", "......" })
+    local f = nav:flow(5.5, 2.5)
+    for cy = 0, 2 do
+      for cx = 0, 5 do
+        local d = f:distance(cx + 0.5, cy + 0.5)
+        if d and d > 0 then
+          -- at a centre the blend may mix neighbors: step a little and the
+          -- cost must fall
+          local dx, dy = f:direction(cx + 0.5, cy + 0.5)
+          local nd = f:distance(cx + 0.5 + dx * 0.99, cy + 0.5 + dy * 0.99)
+          assert.is_true(nd and nd < d, ("cell %d,%d"):format(cx, cy))
+        end
+      end
+    end
+  end)
+
+  it("go stale when a cost changes and f:update() recomputes", function()
+    local nav = grid_of({ "....." })
+    local f = nav:flow(0.5, 0.5)
+    assert.is_false(f:stale())
+    near(f:distance(4.5, 0.5), 4, 1e-12, "before")
+    assert.are.equal(nav, nav:set_cost(2, 0, 3))
+    assert.is_true(f:stale())
+    near(f:distance(4.5, 0.5), 4, 1e-12, "unchanged until update")
+    assert.are.equal(f, f:update())
+    assert.is_false(f:stale())
+    near(f:distance(4.5, 0.5), 6, 1e-12, "after")
+    nav:set_cost(2, 0, 0)
+    f:update()
+    assert.is_nil(f:distance(4.5, 0.5))
+    assert.matches("stale", tostring((nav:set_cost(0, 0, 1) and f)))
+  end)
+
+  it("handle blocked goals, all-blocked and 1x1 grids", function()
+    local nav = grid_of({ "..#", "..." })
+    local f = nav:flow(2.5, 0.5) -- on the blocked cell
+    for cx = 0, 2 do assert.is_nil(f:distance(cx + 0.5, 1.5)) end
+    assert.are.same({ 0, 0 }, { f:direction(0.5, 0.5) })
+    local none = grid_of({ "##", "##" }):flow(0.5, 0.5)
+    assert.is_nil(none:distance(0.5, 0.5))
+    local w = steer.world{}
+    local a = w:add{ x = 0.5, y = 0.5, vx = 1 }
+    assert.are.same({ 0, 0 }, { a:flow(none) })
+    assert.are.same({ 0, 0 }, { a:flow(f) })
+    local one = steer.navgrid{ width = 1, height = 1 }:flow(0.5, 0.5)
+    assert.are.equal(0, one:distance(0.9, 0.1))
+    local b = w:add{ x = 0.1, y = 0.1, max_speed = 1, max_force = 5 }
+    local fx, fy = b:flow(one, 2)
+    local ex, ey = steer.arrive(0.1, 0.1, 0, 0, 0.5, 0.5, 1, 5, 2)
+    assert.are.same({ ex, ey }, { fx, fy })
+  end)
+end)
+
+describe("a:flow and the flow entry", function()
+  local function agent_at(x, y, def)
+    def = def or {}
+    def.x, def.y = x, y
+    def.max_speed = def.max_speed or 2
+    def.max_force = def.max_force or 10
+    return steer.world{}:add(def)
+  end
+
+  it("steers along the field at full speed, slowing near the goal", function()
+    local nav = grid_of({ "........" })
+    local f = nav:flow(0.5, 0.5)
+    assert.are.same({ -2, 0 }, { agent_at(5.5, 0.5):flow(f, 2) })
+    assert.are.same({ -2 - 1, 0 }, { agent_at(5.5, 0.5, { vx = 1 }):flow(f, 2) })
+    -- one cell from the goal: 1 / 2 of full speed
+    local fx, fy = agent_at(1.5, 0.5):flow(f, 2)
+    near(fx, -1, 1e-12, "slowed")
+    assert.are.equal(0, fy)
+    -- in the goal cell: arrive at the goal point
+    local gx, gy = agent_at(0.2, 0.7):flow(f, 2)
+    local ex, ey = steer.arrive(0.2, 0.7, 0, 0, 0.5, 0.5, 2, 10, 2)
+    assert.are.same({ ex, ey }, { gx, gy })
+  end)
+
+  it("leads off blocked and unreachable cells to the nearest reachable one", function()
+    local nav = grid_of({ "...##", "...##" })
+    local f = nav:flow(0.5, 0.5)
+    assert.are.same({ -2, 0 }, { agent_at(4.5, 0.5):flow(f) })
+    -- outside the grid: toward the nearest cell's centre
+    local fx, fy = agent_at(-3, 0.5):flow(f)
+    assert.are.same({ 2, 0 }, { fx, fy })
+    local island = grid_of({ ".#.", "##." })
+    local g = island:flow(0.5, 0.5)
+    assert.is_nil(g:distance(2.5, 1.5))
+    local hx, hy = agent_at(2.5, 1.5):flow(g)
+    support.all_finite(hx, hy)
+    near(hx * hx + hy * hy, 4, 1e-9, "full speed")
+    -- huge coordinates stay finite
+    support.all_finite(agent_at(1e150, -1e150, { vx = 1e150, max_speed = 1e150, max_force = 1e150 }):flow(f))
+  end)
+
+  it("is a program entry that equals a:flow", function()
+    local nav = grid_of({ "......", ".####.", "......" })
+    local f = nav:flow(0.5, 2.5)
+    local w = steer.world{}
+    local a = w:add{ x = 5.5, y = 0.5, vx = 0.3, max_speed = 2, max_force = 3 }
+    a:set_behaviors{ { "flow", field = f, slowing_radius = 1.5 } }
+    assert.are.same({ a:flow(f, 1.5) }, { a:steering() })
+    local spec = a:behaviors()[1]
+    assert.are.equal("flow", spec[1])
+    assert.are.equal(1.5, spec.slowing_radius)
+    near(spec.field:distance(5.5, 0.5), f:distance(5.5, 0.5), 0, "same field")
+    assert.matches("entry 1 %('flow'%): missing field", error_of(a.set_behaviors, a, { { "flow" } }))
+    assert.matches("'field' must be a steer.FlowField, got number",
+      error_of(a.set_behaviors, a, { { "flow", field = 5 } }))
+    assert.matches("unknown parameter 'target'",
+      error_of(a.set_behaviors, a, { { "flow", field = f, target = { 1, 1 } } }))
+    assert.matches("bad argument #1 to 'flow' %(steer.FlowField expected", error_of(a.flow, a, 5))
+    assert.matches("bad argument #2 to 'flow'", error_of(a.flow, a, f, -1))
+    assert.matches("flow field, which snapshots cannot hold", error_of(w.snapshot, w))
+  end)
+
+  it("brings a crowd to the goal around walls", function()
+    local nav = grid_of({
+      "............",
+      ".#########..",
+      "............",
+      "..#########.",
+      "............",
+    }, 2)
+    local f = nav:flow(1, 9) -- cell (0, 4)
+    local w = steer.world{}
+    local program = steer.program{ { "flow", field = f, slowing_radius = 2 }, { "separation", radius = 0.6 } }
+    local agents = {}
+    for k = 1, 12 do
+      agents[k] = w:add{ x = 20 + (k % 4) * 0.5, y = 1 + (k % 3) * 0.4, max_speed = 3, max_force = 6, radius = 0.2 }
+      agents[k]:set_behaviors(program)
+    end
+    for _ = 1, 1500 do w:step(0.05) end
+    for k, a in ipairs(agents) do
+      support.all_finite(a.x, a.y, a.vx, a.vy)
+      assert.is_true(f:distance(a.x, a.y) ~= nil and f:distance(a.x, a.y) <= 3, "agent " .. k)
+    end
+  end)
+end)
+
+describe("navigation under allocation failure", function()
+  -- op(n) with the n-th allocation failing, for n = 0, 1, ... until it
+  -- succeeds; every failure raises "not enough memory" and check() holds
+  local function exhaust(op, check)
+    for n = 0, 50 do
+      fail_after(n)
+      local ok, err = pcall(op)
+      fail_after(nil)
+      if ok then return n end
+      assert.matches("not enough memory", tostring(err))
+      if check then check() end
+    end
+    error("never succeeded")
+  end
+
+  it("leaves grids and fields as they were", function()
+    assert.is_true(exhaust(function() steer.navgrid{ width = 4, height = 4 } end) >= 1)
+    assert.is_true(exhaust(function() steer.navgrid_from_map("type octile\nheight 1\nwidth 2\nmap\n..\n") end) >= 1)
+    local nav = grid_of({ "....", ".##.", "...." })
+    local before = {}
+    for cy = 0, 2 do for cx = 0, 3 do before[#before + 1] = nav:cost(cx, cy) end end
+    local function same()
+      local k = 0
+      for cy = 0, 2 do for cx = 0, 3 do k = k + 1; assert.are.equal(before[k], nav:cost(cx, cy)) end end
+    end
+    assert.is_true(exhaust(function() nav:path(0.5, 0.5, 3.5, 2.5, { smooth = true }) end, same) >= 1)
+    assert.is_true(exhaust(function() nav:flow(0.5, 0.5) end, same) >= 1)
+    local f = nav:flow(0.5, 0.5)
+    nav:set_cost(1, 0, 5)
+    assert.is_true(exhaust(function() f:update() end, function()
+      assert.is_true(f:stale())
+      near(f:distance(3.5, 0.5), 3, 1e-12, "old distance kept")
+    end) >= 1)
+    assert.is_false(f:stale())
+    near(f:distance(3.5, 0.5), 7, 1e-12, "new distance")
+  end)
+end)
