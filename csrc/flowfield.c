@@ -11,14 +11,39 @@ typedef struct flow_item {
   int32_t cell;
 } flow_item;
 
-/* What a computation needs besides the field: 20 bytes per cell. */
+/* What a computation needs besides the field: 21 bytes per cell. */
 typedef struct flow_scratch {
-  int32_t *at;     /* heap slot; FLOW_NEW before, FLOW_DONE once settled */
-  flow_item *heap;
+  uint8_t *moves;  /* bit k: move k (nav_dx/nav_dy) may be taken */
+  int32_t *at;     /* heap: slot, FLOW_NEW or FLOW_DONE; buckets: next */
+  flow_item *heap; /* heap: the heap; buckets: prev (first int32 of each) */
   size_t n;
 } flow_scratch;
 
 enum { FLOW_NEW = -1, FLOW_DONE = -2 };
+
+/* The moves every cell allows, as bits, so the searches below test one
+   bit instead of bounds and three costs. */
+static void find_moves(const steer_navgrid *g, uint8_t *moves) {
+  const int W = g->width, H = g->height;
+  const double *cost = g->cost;
+  size_t c = 0;
+  for (int y = 0; y < H; y++)
+    for (int x = 0; x < W; x++, c++) {
+      if (cost[c] <= 0) {
+        moves[c] = 0;
+        continue;
+      }
+      int e = x + 1 < W && cost[c + 1] > 0, w = x > 0 && cost[c - 1] > 0;
+      int s = y + 1 < H && cost[c + W] > 0, n = y > 0 && cost[c - W] > 0;
+      /* the order of nav_dx / nav_dy: E W S N, SE NW NE SW */
+      unsigned m = (unsigned)(e | w << 1 | s << 2 | n << 3);
+      if (e && s && cost[c + W + 1] > 0) m |= 1u << 4;
+      if (w && n && cost[c - W - 1] > 0) m |= 1u << 5;
+      if (e && n && cost[c - W + 1] > 0) m |= 1u << 6;
+      if (w && s && cost[c + W - 1] > 0) m |= 1u << 7;
+      moves[c] = (uint8_t)m;
+    }
+}
 
 static int before(const flow_item *a, const flow_item *b) {
   return a->d < b->d || (a->d == b->d && a->cell < b->cell);
@@ -54,22 +79,25 @@ static flow_item pop(flow_scratch *s) {
   return top;
 }
 
+/* Is goal q on a passable cell of the grid (its dist was set to 0)? */
+static int32_t goal_cell(const steer_flowfield *f, size_t q) {
+  int32_t c = f->goal_cells[q];
+  return c >= 0 && f->dist[c] == 0 ? c : -1;
+}
+
 /* Cost from every cell to the nearest goal. A move from v into u costs
    cost(u) * (1 or sqrt 2); the corner rule is symmetric, so the search
-   runs outward from the goals over the same moves. */
-static void dijkstra(steer_flowfield *f, flow_scratch *s) {
+   runs outward from the goals over the same moves. This one keeps the open
+   cells in a binary heap (for costs too far apart for buckets). */
+static void dijkstra_heap(steer_flowfield *f, flow_scratch *s) {
   const steer_navgrid *g = f->grid;
   const int W = g->width;
   double *dist = f->dist;
-  for (size_t k = 0; k < g->cells; k++) {
-    dist[k] = -1;
-    s->at[k] = FLOW_NEW;
-  }
+  for (size_t k = 0; k < g->cells; k++) s->at[k] = FLOW_NEW;
   s->n = 0;
   for (size_t q = 0; q < f->goal_count; q++) {
-    int32_t c = f->goal_cells[q];
-    if (c < 0 || g->cost[c] <= 0 || s->at[c] != FLOW_NEW) continue;
-    dist[c] = 0;
+    int32_t c = goal_cell(f, q);
+    if (c < 0 || s->at[c] != FLOW_NEW) continue; /* twice the same cell */
     flow_item it = {0, c};
     sift_up(s, s->n++, it);
   }
@@ -77,24 +105,110 @@ static void dijkstra(steer_flowfield *f, flow_scratch *s) {
     flow_item cur = pop(s);
     int32_t u = cur.cell;
     s->at[u] = FLOW_DONE;
-    int x = u % W, y = u / W;
+    unsigned m = s->moves[u];
     for (int k = 0; k < 8; k++) {
-      if (!nav_move_ok(g, x, y, k)) continue;
-      int32_t v = (y + nav_dy[k]) * W + x + nav_dx[k];
+      if (!(m >> k & 1)) continue;
+      int32_t v = u + nav_dy[k] * W + nav_dx[k];
       int32_t at = s->at[v];
       if (at == FLOW_DONE) continue;
       double d = cur.d + g->cost[u] * (k < 4 ? 1.0 : NAV_SQRT2);
-      if (at == FLOW_NEW) {
+      if (at == FLOW_NEW || d < dist[v]) {
         dist[v] = d;
         flow_item it = {d, v};
-        sift_up(s, s->n++, it);
-      } else if (d < dist[v]) {
-        dist[v] = d;
-        flow_item it = {d, v};
-        sift_up(s, (size_t)at, it);
+        sift_up(s, at == FLOW_NEW ? s->n++ : (size_t)at, it);
       }
     }
   }
+}
+
+/* The same with a bucket queue: bucket b holds the open cells whose cost
+   has floor b. Every move costs at least 1, so a cell settled from bucket b
+   can only offer b + 1 or more to the others: every cell of the current
+   bucket is final, in any order, and the costs come out exactly as with
+   the heap. The buckets are circular: `nb` exceeds the dearest move + 1. */
+#define FLOW_MAX_BUCKETS 256
+static void dijkstra_buckets(steer_flowfield *f, flow_scratch *s, int nb) {
+  const steer_navgrid *g = f->grid;
+  const int W = g->width;
+  double *dist = f->dist;
+  int32_t *next = s->at;
+  int32_t *prev = (int32_t *)s->heap; /* the heap's room, as int32 */
+  int32_t head[FLOW_MAX_BUCKETS];
+  enum { HEAD = -1, DONE = -2, OUT = -3 };
+  for (int b = 0; b < nb; b++) head[b] = -1;
+  for (size_t k = 0; k < g->cells; k++) prev[k] = OUT;
+#define BUCKET(d) ((int)((size_t)(d) % (size_t)nb))
+#define PUSH(v)                                                        \
+  do {                                                                 \
+    int b_ = BUCKET(dist[v]);                                          \
+    next[v] = head[b_];                                                \
+    prev[v] = HEAD;                                                    \
+    if (head[b_] >= 0) prev[head[b_]] = (v);                           \
+    head[b_] = (v);                                                    \
+  } while (0)
+#define UNLINK(v)                                                      \
+  do {                                                                 \
+    if (prev[v] == HEAD) head[BUCKET(dist[v])] = next[v];              \
+    else next[prev[v]] = next[v];                                      \
+    if (next[v] >= 0) prev[next[v]] = prev[v];                         \
+  } while (0)
+  size_t open = 0;
+  for (size_t q = 0; q < f->goal_count; q++) {
+    int32_t c = goal_cell(f, q);
+    if (c < 0 || prev[c] != OUT) continue;
+    PUSH(c);
+    open++;
+  }
+  for (size_t level = 0; open > 0; level++) {
+    int b = (int)(level % (size_t)nb);
+    while (head[b] >= 0) {
+      int32_t u = head[b];
+      UNLINK(u);
+      prev[u] = DONE;
+      open--;
+      double du = dist[u], cu = g->cost[u];
+      unsigned m = s->moves[u];
+      for (int k = 0; k < 8; k++) {
+        if (!(m >> k & 1)) continue;
+        int32_t v = u + nav_dy[k] * W + nav_dx[k];
+        if (prev[v] == DONE) continue;
+        double d = du + cu * (k < 4 ? 1.0 : NAV_SQRT2);
+        if (prev[v] == OUT) {
+          dist[v] = d;
+          PUSH(v);
+          open++;
+        } else if (d < dist[v]) {
+          if ((size_t)d != (size_t)dist[v]) {
+            UNLINK(v);
+            dist[v] = d;
+            PUSH(v);
+          } else {
+            dist[v] = d;
+          }
+        }
+      }
+    }
+  }
+#undef BUCKET
+#undef PUSH
+#undef UNLINK
+}
+
+static void dijkstra(steer_flowfield *f, flow_scratch *s) {
+  const steer_navgrid *g = f->grid;
+  double dearest = 1;
+  for (size_t k = 0; k < g->cells; k++) {
+    f->dist[k] = -1;
+    if (g->cost[k] > dearest) dearest = g->cost[k];
+  }
+  for (size_t q = 0; q < f->goal_count; q++) {
+    int32_t c = f->goal_cells[q];
+    if (c >= 0 && g->cost[c] > 0) f->dist[c] = 0;
+  }
+  if (dearest * NAV_SQRT2 + 3 < FLOW_MAX_BUCKETS)
+    dijkstra_buckets(f, s, (int)(dearest * NAV_SQRT2) + 3);
+  else
+    dijkstra_heap(f, s);
 }
 
 static void set_dir(steer_flowfield *f, size_t c, int k) {
@@ -104,16 +218,17 @@ static void set_dir(steer_flowfield *f, size_t c, int k) {
 }
 
 /* A reachable cell points along its first cheapest move toward a goal. */
-static void descent_directions(steer_flowfield *f) {
+static void descent_directions(steer_flowfield *f, const flow_scratch *s) {
   const steer_navgrid *g = f->grid;
   const int W = g->width;
   for (size_t c = 0; c < g->cells; c++) {
     if (f->dist[c] <= 0) continue; /* goals, blocked, unreachable */
-    int x = (int)(c % (size_t)W), y = (int)(c / (size_t)W), best = -1;
+    int best = -1;
     double best_d = HUGE_VAL;
+    unsigned m = s->moves[c];
     for (int k = 0; k < 8; k++) {
-      if (!nav_move_ok(g, x, y, k)) continue;
-      size_t v = (size_t)(y + nav_dy[k]) * W + x + nav_dx[k];
+      if (!(m >> k & 1)) continue;
+      size_t v = c + (ptrdiff_t)nav_dy[k] * W + nav_dx[k];
       if (f->dist[v] < 0) continue;
       double d = f->dist[v] + g->cost[v] * (k < 4 ? 1.0 : NAV_SQRT2);
       if (d < best_d) {
@@ -130,50 +245,51 @@ static void descent_directions(steer_flowfield *f) {
    cell; blocked cells are crossed, corners may be cut). */
 static void escape_directions(steer_flowfield *f, flow_scratch *s) {
   const steer_navgrid *g = f->grid;
-  const int W = g->width;
-  int32_t *level = s->at, *queue = (int32_t *)s->heap;
+  const int W = g->width, H = g->height;
+  int32_t *seen = s->at, *queue = (int32_t *)s->heap;
   size_t head = 0, tail = 0;
   for (size_t c = 0; c < g->cells; c++) {
-    level[c] = f->dist[c] >= 0 ? 0 : -1;
-    if (level[c] == 0) queue[tail++] = (int32_t)c;
+    seen[c] = f->dist[c] >= 0;
+    if (seen[c]) queue[tail++] = (int32_t)c;
   }
   f->reachable_any = tail > 0;
-  while (head < tail) {
+  while (head < tail && tail < g->cells) {
     int32_t u = queue[head++];
     int x = u % W, y = u / W;
     for (int k = 0; k < 8; k++) {
       int nx = x + nav_dx[k], ny = y + nav_dy[k];
-      if (!nav_inside(g, nx, ny)) continue;
+      if (nx < 0 || ny < 0 || nx >= W || ny >= H) continue;
       int32_t v = ny * W + nx;
-      if (level[v] >= 0) continue;
-      level[v] = level[u] + 1;
+      if (seen[v]) continue;
+      seen[v] = 1;
       queue[tail++] = v;
-      /* the step back from v to u leads out */
-      set_dir(f, (size_t)v, k ^ 1);
+      set_dir(f, (size_t)v, k ^ 1); /* the step back from v to u leads out */
     }
   }
-  for (size_t c = 0; c < g->cells; c++)
-    if (level[c] < 0) set_dir(f, c, -1);
 }
 
 /* Recomputes everything from the grid's costs; no allocation needed. */
 static void compute(steer_flowfield *f, flow_scratch *s) {
   memset(f->dir, 0, f->grid->cells * 2 * sizeof(float));
+  find_moves(f->grid, s->moves);
   dijkstra(f, s);
-  descent_directions(f);
+  descent_directions(f, s);
   escape_directions(f, s);
   f->version = f->grid->version;
 }
 
 static int scratch_alloc(flow_scratch *s, size_t cells) {
-  s->at = steer_alloc(NULL, 0, cells * sizeof(int32_t));
+  s->moves = steer_alloc(NULL, 0, cells);
+  s->at = s->moves ? steer_alloc(NULL, 0, cells * sizeof(int32_t)) : NULL;
   s->heap = s->at ? steer_alloc(NULL, 0, cells * sizeof(flow_item)) : NULL;
   if (s->heap) return 1;
   if (s->at) steer_alloc(s->at, cells * sizeof(int32_t), 0);
+  if (s->moves) steer_alloc(s->moves, cells, 0);
   return 0;
 }
 
 static void scratch_free(flow_scratch *s, size_t cells) {
+  steer_alloc(s->moves, cells, 0);
   steer_alloc(s->at, cells * sizeof(int32_t), 0);
   steer_alloc(s->heap, cells * sizeof(flow_item), 0);
 }
