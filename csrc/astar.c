@@ -123,31 +123,56 @@ static int walkable(const steer_navgrid *g, int x, int y) {
   return nav_inside(g, x, y) && g->cost[(size_t)y * g->width + x] > 0;
 }
 
-/* Steps from (x, y) in direction (dx, dy), starting on (x, y) itself, until
-   a jump point: the goal, a cell with a forced neighbor, or (diagonally) a
-   cell from which a straight jump finds one. -1 when it runs into a wall. */
-static int32_t jump(const steer_navgrid *g, int x, int y, int dx, int dy,
-                    int32_t goal) {
-  for (;;) {
-    if (!walkable(g, x, y)) return -1;
-    int32_t here = y * g->width + x;
-    if (here == goal) return here;
-    if (dx && dy) {
-      if (jump(g, x + dx, y, dx, 0, goal) >= 0 ||
-          jump(g, x, y + dy, 0, dy, goal) >= 0)
-        return here;
-      if (!walkable(g, x + dx, y) || !walkable(g, x, y + dy)) return -1;
-    } else if (dx) { /* a side cell open where the one behind it is not */
-      if ((walkable(g, x, y - 1) && !walkable(g, x - dx, y - 1)) ||
-          (walkable(g, x, y + 1) && !walkable(g, x - dx, y + 1)))
-        return here;
-    } else {
-      if ((walkable(g, x - 1, y) && !walkable(g, x - 1, y - dy)) ||
-          (walkable(g, x + 1, y) && !walkable(g, x + 1, y - dy)))
-        return here;
-    }
-    x += dx;
-    y += dy;
+/* The grid's passable cells as bytes with a blocked border one cell wide,
+   so the jumps below test one byte per cell and no bounds (row stride
+   width + 2; rebuilt after set_cost). NULL when memory runs out. */
+static const uint8_t *open_map(steer_navgrid *g) {
+  size_t stride = (size_t)g->width + 2, bytes = stride * ((size_t)g->height + 2);
+  if (!g->open) {
+    g->open = steer_alloc(NULL, 0, bytes);
+    if (!g->open) return NULL;
+    g->open_version = g->version + 1;
+  }
+  if (g->open_version != g->version) {
+    memset(g->open, 0, bytes);
+    for (int y = 0; y < g->height; y++)
+      for (int x = 0; x < g->width; x++)
+        g->open[(size_t)(y + 1) * stride + x + 1] =
+            g->cost[(size_t)y * g->width + x] > 0;
+    g->open_version = g->version;
+  }
+  return g->open;
+}
+
+/* Steps from padded cell i by `step` (+-1: a row, +-stride: a column) until
+   a jump point: the goal, or a cell with a side cell open where the one
+   behind that is not (a forced neighbor). -1 at a wall. */
+static long jump_straight(const uint8_t *open, long i, long step, long side,
+                          long goal) {
+  for (;; i += step) {
+    if (!open[i]) return -1;
+    if (i == goal) return i;
+    if ((open[i - side] && !open[i - side - step]) ||
+        (open[i + side] && !open[i + side - step]))
+      return i;
+  }
+}
+
+/* Jumps from padded cell i (included) in direction (dx, dy); diagonally,
+   a cell from which a straight jump finds a jump point is one. Diagonal
+   steps need both cells beside them open (no corner cutting). */
+static long jump(const uint8_t *open, long stride, long i, int dx, int dy,
+                 long goal) {
+  if (!dy) return jump_straight(open, i, dx, stride, goal);
+  if (!dx) return jump_straight(open, i, dy * stride, 1, goal);
+  long vertical = dy * stride;
+  for (;; i += vertical + dx) {
+    if (!open[i]) return -1;
+    if (i == goal) return i;
+    if (jump_straight(open, i + dx, dx, stride, goal) >= 0 ||
+        jump_straight(open, i + vertical, vertical, 1, goal) >= 0)
+      return i;
+    if (!open[i + dx] || !open[i + vertical]) return -1;
   }
 }
 
@@ -193,7 +218,8 @@ static int pruned_directions(const steer_navgrid *g, int x, int y, int dx,
    passable cell costs that) the successors are jump points: the same
    optimal costs with far fewer heap operations. */
 static int search(steer_navgrid *g, astar_state *s, int32_t start,
-                  int32_t goal, int diagonal, double cost) {
+                  int32_t goal, int diagonal, double cost,
+                  const uint8_t *open) {
   const int W = g->width;
   search_ctx c = {g, s, goal, goal % W, goal / W, diagonal, 0};
   const int moves = diagonal ? 8 : 4;
@@ -218,12 +244,14 @@ static int search(steer_navgrid *g, astar_state *s, int32_t start,
         dx = sign(x - nodes[u].parent % W);
         dy = sign(y - nodes[u].parent / W);
       }
+      const long stride = W + 2;
+      const long pgoal = (long)(c.gy + 1) * stride + c.gx + 1;
       int m = pruned_directions(g, x, y, dx, dy, dirs);
       for (int k = 0; k < m; k++) {
-        int32_t v = jump(g, x + dirs[k][0], y + dirs[k][1], dirs[k][0],
-                         dirs[k][1], goal);
+        long from = (long)(y + 1 + dirs[k][1]) * stride + x + 1 + dirs[k][0];
+        long v = jump(open, stride, from, dirs[k][0], dirs[k][1], pgoal);
         if (v < 0) continue;
-        int vx = v % W, vy = v / W;
+        int vx = (int)(v % stride) - 1, vy = (int)(v / stride) - 1;
         relax(&c, u, vx, vy, gu + cost * heuristic(vx - x, vy - y, 1));
       }
       continue;
@@ -365,7 +393,10 @@ steer_status steer_navgrid_path(steer_navgrid *g, steer_vec2 from,
   if (!s) return STEER_ENOMEM;
   next_generation(g, s);
   double uniform = diagonal ? uniform_cost(g) : 0;
-  if (!search(g, s, (int32_t)start, (int32_t)goal, diagonal != 0, uniform)) {
+  const uint8_t *open = uniform > 0 ? open_map(g) : NULL;
+  if (uniform > 0 && !open) return STEER_ENOMEM;
+  if (!search(g, s, (int32_t)start, (int32_t)goal, diagonal != 0, uniform,
+              open)) {
     *failure = STEER_NAV_UNREACHABLE;
     return STEER_OK;
   }

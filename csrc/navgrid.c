@@ -29,6 +29,7 @@ steer_navgrid *steer_navgrid_create(int width, int height, double cell_size,
   g->version = 0;
   g->search = NULL;
   g->uniform_known = 0;
+  g->open = NULL;
   for (size_t k = 0; k < cells; k++) g->cost[k] = costs ? costs[k] : 1;
   return g;
 }
@@ -42,6 +43,7 @@ void steer_navgrid_release(steer_navgrid *g) {
     steer_alloc(g->search->heap, g->cells * sizeof(astar_item), 0);
     steer_alloc(g->search, sizeof *g->search, 0);
   }
+  if (g->open) steer_alloc(g->open, nav_open_bytes(g), 0);
   steer_alloc(g->cost, g->cells * sizeof(double), 0);
   steer_alloc(g, sizeof *g, 0);
 }
@@ -56,6 +58,7 @@ size_t steer_navgrid_memory(const steer_navgrid *g) {
   if (g->search)
     bytes += sizeof *g->search +
              g->cells * (sizeof(astar_node) + sizeof(astar_item));
+  if (g->open) bytes += nav_open_bytes(g);
   return bytes;
 }
 

@@ -43,6 +43,8 @@ struct steer_navgrid {
   int uniform_known;   /* uniform is the passable cells' one cost (0: they */
   double uniform;      /* differ) as of uniform_version */
   uint64_t uniform_version;
+  uint8_t *open;       /* jump point search: passable bytes with a border */
+  uint64_t open_version;
 };
 
 struct steer_flowfield {
@@ -70,6 +72,11 @@ static inline steer_vec2 nav_grid_coords(const steer_navgrid *g, steer_vec2 p) {
   q.x = (p.x - g->origin.x) / g->cell_size;
   q.y = (p.y - g->origin.y) / g->cell_size;
   return q;
+}
+
+/* Size of the bordered byte map of jump point search. */
+static inline size_t nav_open_bytes(const steer_navgrid *g) {
+  return ((size_t)g->width + 2) * ((size_t)g->height + 2);
 }
 
 /* The cell index of world point p, or -1 outside the grid. */
