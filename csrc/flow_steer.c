@@ -1,5 +1,6 @@
 /* flow_steer.c - an agent's force along a flow field. */
 #include "navgrid.h"
+#include "vec.h"
 
 steer_vec2 steer_agent_flow(const steer_world *w, size_t i,
                             const steer_flowfield *f, double slowing_radius) {
@@ -12,7 +13,7 @@ steer_vec2 steer_agent_flow(const steer_world *w, size_t i,
   double dist;
   long cell;
   int kind = flow_sample(f, p, &dir, &dist, &cell);
-  if (kind == 1 && f->dist[cell] == 0) { /* a goal cell: arrive at its goal */
+  if (kind == 1 && f->cells[cell].dist == 0) { /* a goal cell: arrive at its goal */
     for (size_t q = 0; q < f->goal_count; q++)
       if (f->goal_cells[q] == cell)
         return steer_arrive(p, v, f->goals[q], max_speed, max_force,
@@ -24,5 +25,5 @@ steer_vec2 steer_agent_flow(const steer_world *w, size_t i,
     if (d < slowing_radius) speed = max_speed * (d / slowing_radius);
   }
   steer_vec2 desired = {dir.x * speed - v.x, dir.y * speed - v.y};
-  return steer_clamp(desired, max_force);
+  return v2_clamp(desired, max_force);
 }

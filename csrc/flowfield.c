@@ -3,6 +3,7 @@
 #include <math.h>
 #include <string.h>
 #include "navgrid.h"
+#include "vec.h"
 
 /* ---- computing ---------------------------------------------------------- */
 
@@ -82,7 +83,7 @@ static flow_item pop(flow_scratch *s) {
 /* Is goal q on a passable cell of the grid (its dist was set to 0)? */
 static int32_t goal_cell(const steer_flowfield *f, size_t q) {
   int32_t c = f->goal_cells[q];
-  return c >= 0 && f->dist[c] == 0 ? c : -1;
+  return c >= 0 && f->cells[c].dist == 0 ? c : -1;
 }
 
 /* Cost from every cell to the nearest goal. A move from v into u costs
@@ -92,7 +93,7 @@ static int32_t goal_cell(const steer_flowfield *f, size_t q) {
 static void dijkstra_heap(steer_flowfield *f, flow_scratch *s) {
   const steer_navgrid *g = f->grid;
   const int W = g->width;
-  double *dist = f->dist;
+  flow_cell *cells = f->cells;
   for (size_t k = 0; k < g->cells; k++) s->at[k] = FLOW_NEW;
   s->n = 0;
   for (size_t q = 0; q < f->goal_count; q++) {
@@ -112,8 +113,8 @@ static void dijkstra_heap(steer_flowfield *f, flow_scratch *s) {
       int32_t at = s->at[v];
       if (at == FLOW_DONE) continue;
       double d = cur.d + g->cost[u] * (k < 4 ? 1.0 : NAV_SQRT2);
-      if (at == FLOW_NEW || d < dist[v]) {
-        dist[v] = d;
+      if (at == FLOW_NEW || d < cells[v].dist) {
+        cells[v].dist = d;
         flow_item it = {d, v};
         sift_up(s, at == FLOW_NEW ? s->n++ : (size_t)at, it);
       }
@@ -130,7 +131,7 @@ static void dijkstra_heap(steer_flowfield *f, flow_scratch *s) {
 static void dijkstra_buckets(steer_flowfield *f, flow_scratch *s, int nb) {
   const steer_navgrid *g = f->grid;
   const int W = g->width;
-  double *dist = f->dist;
+  flow_cell *cells = f->cells;
   int32_t *next = s->at;
   int32_t *prev = (int32_t *)s->heap; /* the heap's room, as int32 */
   int32_t head[FLOW_MAX_BUCKETS];
@@ -140,7 +141,7 @@ static void dijkstra_buckets(steer_flowfield *f, flow_scratch *s, int nb) {
 #define BUCKET(d) ((int)((size_t)(d) % (size_t)nb))
 #define PUSH(v)                                                        \
   do {                                                                 \
-    int b_ = BUCKET(dist[v]);                                          \
+    int b_ = BUCKET(cells[v].dist);                                          \
     next[v] = head[b_];                                                \
     prev[v] = HEAD;                                                    \
     if (head[b_] >= 0) prev[head[b_]] = (v);                           \
@@ -148,7 +149,7 @@ static void dijkstra_buckets(steer_flowfield *f, flow_scratch *s, int nb) {
   } while (0)
 #define UNLINK(v)                                                      \
   do {                                                                 \
-    if (prev[v] == HEAD) head[BUCKET(dist[v])] = next[v];              \
+    if (prev[v] == HEAD) head[BUCKET(cells[v].dist)] = next[v];              \
     else next[prev[v]] = next[v];                                      \
     if (next[v] >= 0) prev[next[v]] = prev[v];                         \
   } while (0)
@@ -166,7 +167,7 @@ static void dijkstra_buckets(steer_flowfield *f, flow_scratch *s, int nb) {
       UNLINK(u);
       prev[u] = DONE;
       open--;
-      double du = dist[u], cu = g->cost[u];
+      double du = cells[u].dist, cu = g->cost[u];
       unsigned m = s->moves[u];
       for (int k = 0; k < 8; k++) {
         if (!(m >> k & 1)) continue;
@@ -174,16 +175,16 @@ static void dijkstra_buckets(steer_flowfield *f, flow_scratch *s, int nb) {
         if (prev[v] == DONE) continue;
         double d = du + cu * (k < 4 ? 1.0 : NAV_SQRT2);
         if (prev[v] == OUT) {
-          dist[v] = d;
+          cells[v].dist = d;
           PUSH(v);
           open++;
-        } else if (d < dist[v]) {
-          if ((size_t)d != (size_t)dist[v]) {
+        } else if (d < cells[v].dist) {
+          if ((size_t)d != (size_t)cells[v].dist) {
             UNLINK(v);
-            dist[v] = d;
+            cells[v].dist = d;
             PUSH(v);
           } else {
-            dist[v] = d;
+            cells[v].dist = d;
           }
         }
       }
@@ -198,12 +199,12 @@ static void dijkstra(steer_flowfield *f, flow_scratch *s) {
   const steer_navgrid *g = f->grid;
   double dearest = 1;
   for (size_t k = 0; k < g->cells; k++) {
-    f->dist[k] = -1;
+    f->cells[k].dist = -1;
     if (g->cost[k] > dearest) dearest = g->cost[k];
   }
   for (size_t q = 0; q < f->goal_count; q++) {
     int32_t c = f->goal_cells[q];
-    if (c >= 0 && g->cost[c] > 0) f->dist[c] = 0;
+    if (c >= 0 && g->cost[c] > 0) f->cells[c].dist = 0;
   }
   if (dearest * NAV_SQRT2 + 3 < FLOW_MAX_BUCKETS)
     dijkstra_buckets(f, s, (int)(dearest * NAV_SQRT2) + 3);
@@ -213,8 +214,8 @@ static void dijkstra(steer_flowfield *f, flow_scratch *s) {
 
 static void set_dir(steer_flowfield *f, size_t c, int k) {
   double scale = k < 4 ? 1.0 : 1.0 / NAV_SQRT2;
-  f->dir[2 * c] = k < 0 ? 0.0f : (float)(nav_dx[k] * scale);
-  f->dir[2 * c + 1] = k < 0 ? 0.0f : (float)(nav_dy[k] * scale);
+  f->cells[c].dx = k < 0 ? 0.0f : (float)(nav_dx[k] * scale);
+  f->cells[c].dy = k < 0 ? 0.0f : (float)(nav_dy[k] * scale);
 }
 
 /* A reachable cell points along its first cheapest move toward a goal. */
@@ -222,15 +223,15 @@ static void descent_directions(steer_flowfield *f, const flow_scratch *s) {
   const steer_navgrid *g = f->grid;
   const int W = g->width;
   for (size_t c = 0; c < g->cells; c++) {
-    if (f->dist[c] <= 0) continue; /* goals, blocked, unreachable */
+    if (f->cells[c].dist <= 0) continue; /* goals, blocked, unreachable */
     int best = -1;
     double best_d = HUGE_VAL;
     unsigned m = s->moves[c];
     for (int k = 0; k < 8; k++) {
       if (!(m >> k & 1)) continue;
       size_t v = c + (ptrdiff_t)nav_dy[k] * W + nav_dx[k];
-      if (f->dist[v] < 0) continue;
-      double d = f->dist[v] + g->cost[v] * (k < 4 ? 1.0 : NAV_SQRT2);
+      if (f->cells[v].dist < 0) continue;
+      double d = f->cells[v].dist + g->cost[v] * (k < 4 ? 1.0 : NAV_SQRT2);
       if (d < best_d) {
         best_d = d;
         best = k;
@@ -249,7 +250,7 @@ static void escape_directions(steer_flowfield *f, flow_scratch *s) {
   int32_t *seen = s->at, *queue = (int32_t *)s->heap;
   size_t head = 0, tail = 0;
   for (size_t c = 0; c < g->cells; c++) {
-    seen[c] = f->dist[c] >= 0;
+    seen[c] = f->cells[c].dist >= 0;
     if (seen[c]) queue[tail++] = (int32_t)c;
   }
   f->reachable_any = tail > 0;
@@ -268,13 +269,38 @@ static void escape_directions(steer_flowfield *f, flow_scratch *s) {
   }
 }
 
+/* Which neighbors a bilinear blend at each cell takes in: those of the
+   same kind (reachable or not) and, for reachable cells, only along moves
+   allowed from it (never across a blocked corner). A reachable cell's
+   allowed moves all lead to reachable cells. */
+static void blend_masks(steer_flowfield *f, const flow_scratch *s) {
+  const steer_navgrid *g = f->grid;
+  const int W = g->width, H = g->height;
+  size_t c = 0;
+  for (int y = 0; y < H; y++)
+    for (int x = 0; x < W; x++, c++) {
+      if (f->cells[c].dist >= 0) {
+        f->blend[c] = s->moves[c];
+        continue;
+      }
+      unsigned m = 0;
+      for (int k = 0; k < 8; k++) {
+        int nx = x + nav_dx[k], ny = y + nav_dy[k];
+        if (nav_inside(g, nx, ny) && f->cells[(size_t)ny * W + nx].dist < 0)
+          m |= 1u << k;
+      }
+      f->blend[c] = (uint8_t)m;
+    }
+}
+
 /* Recomputes everything from the grid's costs; no allocation needed. */
 static void compute(steer_flowfield *f, flow_scratch *s) {
-  memset(f->dir, 0, f->grid->cells * 2 * sizeof(float));
+  for (size_t c = 0; c < f->grid->cells; c++) f->cells[c].dx = f->cells[c].dy = 0;
   find_moves(f->grid, s->moves);
   dijkstra(f, s);
   descent_directions(f, s);
   escape_directions(f, s);
+  blend_masks(f, s);
   f->version = f->grid->version;
 }
 
@@ -296,8 +322,8 @@ static void scratch_free(flow_scratch *s, size_t cells) {
 
 static void field_free(steer_flowfield *f) {
   size_t cells = f->grid->cells;
-  if (f->dist) steer_alloc(f->dist, cells * sizeof(double), 0);
-  if (f->dir) steer_alloc(f->dir, cells * 2 * sizeof(float), 0);
+  if (f->cells) steer_alloc(f->cells, cells * sizeof(flow_cell), 0);
+  if (f->blend) steer_alloc(f->blend, cells, 0);
   if (f->goals) steer_alloc(f->goals, f->goal_count * sizeof(steer_vec2), 0);
   if (f->goal_cells)
     steer_alloc(f->goal_cells, f->goal_count * sizeof(int32_t), 0);
@@ -317,13 +343,13 @@ steer_flowfield *steer_flowfield_create(steer_navgrid *g,
   f->goal_count = n;
   size_t cells = g->cells;
   flow_scratch s;
-  f->dist = steer_alloc(NULL, 0, cells * sizeof(double));
-  f->dir = steer_alloc(NULL, 0, cells * 2 * sizeof(float));
+  f->cells = steer_alloc(NULL, 0, cells * sizeof(flow_cell));
+  f->blend = steer_alloc(NULL, 0, cells);
   if (n) {
     f->goals = steer_alloc(NULL, 0, n * sizeof(steer_vec2));
     f->goal_cells = steer_alloc(NULL, 0, n * sizeof(int32_t));
   }
-  if (!f->dist || !f->dir || (n && (!f->goals || !f->goal_cells)) ||
+  if (!f->cells || !f->blend || (n && (!f->goals || !f->goal_cells)) ||
       !scratch_alloc(&s, cells)) {
     field_free(f);
     return NULL;
@@ -361,71 +387,67 @@ steer_status steer_flowfield_update(steer_flowfield *f) {
 
 /* ---- reading ------------------------------------------------------------ */
 
-/* May a bilinear blend of cell c = (x, y) take cell (x + dx, y + dy) in? It
-   must be of the same kind (reachable or not) and, diagonally, not across
-   a blocked corner. */
-static int blends(const steer_flowfield *f, int x, int y, int dx, int dy,
-                  int reachable) {
-  const steer_navgrid *g = f->grid;
-  const int W = g->width;
-  int nx = x + dx, ny = y + dy;
-  if (!nav_inside(g, nx, ny)) return 0;
-  if ((f->dist[(size_t)ny * W + nx] >= 0) != reachable) return 0;
-  if (dx && dy && reachable)
-    return g->cost[(size_t)y * W + nx] > 0 && g->cost[(size_t)ny * W + x] > 0;
-  return 1;
-}
-
 int flow_sample(const steer_flowfield *f, steer_vec2 p, steer_vec2 *dir,
                 double *dist, long *cell) {
   const steer_navgrid *g = f->grid;
   const int W = g->width;
-  steer_vec2 zero = {0, 0};
-  *dir = zero;
-  *dist = -1;
-  *cell = nav_cell_index(g, p);
   steer_vec2 q = nav_grid_coords(g, p);
-  if (*cell < 0) {
-    /* toward the centre of the nearest cell */
+  *dist = -1;
+  if (!(q.x >= 0 && q.y >= 0 && q.x < W && q.y < g->height)) {
+    /* outside: toward the centre of the nearest cell */
+    *cell = -1;
     double tx = fmin(fmax(q.x, 0.5), W - 0.5);
     double ty = fmin(fmax(q.y, 0.5), g->height - 0.5);
-    steer_vec2 d = {tx - q.x, ty - q.y};
-    *dir = steer_normalize(d);
+    *dir = v2_normalize(v2(tx - q.x, ty - q.y));
     return -1;
   }
-  int x = (int)(*cell % W), y = (int)(*cell / W);
-  int reachable = f->dist[*cell] >= 0;
-  /* the four cell centres around p: (x0, y0) .. (x0 + 1, y0 + 1) */
-  double u = q.x - 0.5, v = q.y - 0.5;
-  int x0 = (int)floor(u), y0 = (int)floor(v);
-  double fx = u - x0, fy = v - y0;
-  double sx = 0, sy = 0, sd = 0, sw = 0;
-  for (int j = 0; j < 2; j++)
-    for (int i = 0; i < 2; i++) {
-      int cx = x0 + i, cy = y0 + j;
-      if (!blends(f, x, y, cx - x, cy - y, reachable)) continue;
-      double w = (i ? fx : 1 - fx) * (j ? fy : 1 - fy);
-      size_t c = (size_t)cy * W + cx;
-      sx += w * f->dir[2 * c];
-      sy += w * f->dir[2 * c + 1];
-      sd += w * f->dist[c];
-      sw += w;
-    }
-  steer_vec2 blend = {sx, sy};
-  if (sx * sx + sy * sy <= 1e-12) { /* opposite directions cancel out */
-    blend.x = f->dir[2 * *cell];
-    blend.y = f->dir[2 * *cell + 1];
+  int x = (int)q.x, y = (int)q.y; /* q >= 0: truncation is floor */
+  long c = (long)y * W + x;
+  *cell = c;
+  const flow_cell *fc = f->cells;
+  int reachable = fc[c].dist >= 0;
+  if (reachable && fc[c].dist == 0) { /* a goal cell */
+    *dir = v2(0, 0);
+    *dist = 0;
+    return 1;
   }
-  *dir = steer_normalize(blend);
-  if (reachable) *dist = sw > 0 ? sd / sw : f->dist[*cell];
-  if (reachable && f->dist[*cell] == 0) *dir = zero; /* a goal cell */
+  /* bilinear between the centres of this cell, the column and the row
+     beside it on p's side, and the diagonal one; wx, wy are p's distances
+     from this centre toward them */
+  double u = q.x - x - 0.5, v = q.y - y - 0.5;
+  int sx = u < 0 ? -1 : 1, sy = v < 0 ? -1 : 1;
+  double wx = fabs(u), wy = fabs(v);
+  int kx = sx > 0 ? 0 : 1, ky = sy > 0 ? 2 : 3;
+  int kd = sx > 0 ? (sy > 0 ? 4 : 6) : (sy > 0 ? 7 : 5);
+  unsigned m = f->blend[c];
+  const flow_cell *own = &fc[c], *side_x = own + sx, *side_y = own + (long)sy * W;
+  const flow_cell *diag = side_y + sx;
+  double w0 = (1 - wx) * (1 - wy);
+  double bx = w0 * own->dx, by = w0 * own->dy, bd = w0 * own->dist, bw = w0;
+#define FLOW_BLEND(bit, cellp, weight)                                   \
+  if (m >> (bit) & 1) {                                                  \
+    double w_ = (weight);                                                \
+    bx += w_ * (cellp)->dx;                                              \
+    by += w_ * (cellp)->dy;                                              \
+    bd += w_ * (cellp)->dist;                                            \
+    bw += w_;                                                            \
+  }
+  FLOW_BLEND(kx, side_x, wx * (1 - wy))
+  FLOW_BLEND(ky, side_y, (1 - wx) * wy)
+  FLOW_BLEND(kd, diag, wx * wy)
+#undef FLOW_BLEND
+  steer_vec2 blend = {bx, by};
+  if (bx * bx + by * by <= 1e-12) /* opposite directions cancel out */
+    blend = v2(own->dx, own->dy);
+  *dir = v2_normalize(blend);
+  if (reachable) *dist = bd / bw;
   return reachable;
 }
 
 double steer_flowfield_distance(const steer_flowfield *f, steer_vec2 p) {
   long c = nav_cell_index(f->grid, p);
-  if (c < 0 || f->dist[c] < 0) return -1;
-  return f->dist[c] * f->grid->cell_size;
+  if (c < 0 || f->cells[c].dist < 0) return -1;
+  return f->cells[c].dist * f->grid->cell_size;
 }
 
 steer_vec2 steer_flowfield_direction(const steer_flowfield *f, steer_vec2 p) {

@@ -47,6 +47,14 @@ struct steer_navgrid {
   uint64_t open_version;
 };
 
+/* What a flow field holds per cell: the cost to the nearest goal (grid
+   units; < 0 when no goal is reachable) and a unit step toward the goal,
+   or for a blocked or unreachable cell toward the nearest reachable one. */
+typedef struct flow_cell {
+  double dist;
+  float dx, dy;
+} flow_cell;
+
 struct steer_flowfield {
   size_t refs;
   steer_navgrid *grid; /* retained */
@@ -55,9 +63,8 @@ struct steer_flowfield {
   steer_vec2 *goals;   /* world points */
   int32_t *goal_cells; /* their cells, -1 when outside the grid */
   int reachable_any;   /* some cell reaches a goal */
-  double *dist;        /* grid units to the nearest goal; < 0 unreachable */
-  float *dir;          /* two per cell: unit step toward the goal, or out of
-                          a blocked/unreachable cell toward a reachable one */
+  flow_cell *cells;
+  uint8_t *blend;      /* per cell: bit k, neighbor k joins a bilinear blend */
 };
 
 /* Is cell (cx, cy) inside the grid? */
