@@ -2,18 +2,15 @@
 #include "navgrid.h"
 #include "vec.h"
 
-steer_vec2 steer_agent_flow(const steer_world *w, size_t i,
-                            const steer_flowfield *f, double slowing_radius) {
-  steer_vec2 zero = {0, 0};
-  if (!f->reachable_any) return zero;
-  steer_vec2 p = steer_agent_position(w, i), v = steer_agent_velocity(w, i);
-  double max_speed = steer_agent_get(w, i, STEER_MAX_SPEED);
-  double max_force = steer_agent_get(w, i, STEER_MAX_FORCE);
+steer_vec2 flow_force(const steer_flowfield *f, steer_vec2 p, steer_vec2 v,
+                      double max_speed, double max_force,
+                      double slowing_radius) {
+  if (!f->reachable_any) return v2(0, 0);
   steer_vec2 dir;
   double dist;
   long cell;
   int kind = flow_sample(f, p, &dir, &dist, &cell);
-  if (kind == 1 && f->cells[cell].dist == 0) { /* a goal cell: arrive at its goal */
+  if (kind == 1 && dist == 0) { /* a goal cell: arrive at its goal */
     for (size_t q = 0; q < f->goal_count; q++)
       if (f->goal_cells[q] == cell)
         return steer_arrive(p, v, f->goals[q], max_speed, max_force,
@@ -24,6 +21,12 @@ steer_vec2 steer_agent_flow(const steer_world *w, size_t i,
     double d = dist * f->grid->cell_size;
     if (d < slowing_radius) speed = max_speed * (d / slowing_radius);
   }
-  steer_vec2 desired = {dir.x * speed - v.x, dir.y * speed - v.y};
-  return v2_clamp(desired, max_force);
+  return v2_clamp(v2(dir.x * speed - v.x, dir.y * speed - v.y), max_force);
+}
+
+steer_vec2 steer_agent_flow(const steer_world *w, size_t i,
+                            const steer_flowfield *f, double slowing_radius) {
+  return flow_force(f, steer_agent_position(w, i), steer_agent_velocity(w, i),
+                    steer_agent_get(w, i, STEER_MAX_SPEED),
+                    steer_agent_get(w, i, STEER_MAX_FORCE), slowing_radius);
 }

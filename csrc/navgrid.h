@@ -111,4 +111,10 @@ static inline int nav_move_ok(const steer_navgrid *g, int x, int y, int k) {
 int flow_sample(const steer_flowfield *f, steer_vec2 p, steer_vec2 *dir,
                 double *dist, long *cell);
 
+/* The force of steer_agent_flow for an agent at p moving at v (what
+   programs call, with the agent's fields at hand). */
+steer_vec2 flow_force(const steer_flowfield *f, steer_vec2 p, steer_vec2 v,
+                      double max_speed, double max_force,
+                      double slowing_radius);
+
 #endif

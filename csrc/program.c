@@ -3,6 +3,7 @@
 #include <string.h>
 #include "vec.h"
 #include "world.h"
+#include "navgrid.h"
 
 /* Flow field targets are retained like paths. */
 static void target_retain(const steer_target *t) {
@@ -377,7 +378,8 @@ static steer_vec2 entry_force(steer_world *w, size_t i, const steer_entry *e,
     return flocking_force(w, i, w->program[i], e, walk, stats);
   case STEER_FLOW:
     if (e->target.kind != STEER_TARGET_FLOW) return zero;
-    return steer_agent_flow(w, i, e->target.field, e->slowing_radius);
+    return flow_force(e->target.field, world_pos(w, i), v2(w->vx[i], w->vy[i]),
+                      w->max_speed[i], w->max_force[i], e->slowing_radius);
   default: return zero;
   }
 }
