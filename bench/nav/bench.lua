@@ -12,7 +12,9 @@
 -- usage: <lua> bench/nav/bench.lua [scenarios per map (200)] [N (10000)]
 -- Run from the project's root with LUA_PATH/LUA_CPATH reaching steer.
 local steer = require "steer"
-local clock = steer.testing.clock
+-- processor time: everything here runs on one thread, and on a shared
+-- machine it leaves out the time other processes take
+local clock = os.clock
 package.path = "bench/?.lua;" .. package.path
 local workload = require "workload"
 
@@ -94,6 +96,7 @@ if not jumper_found then print("Jumper (../shared/peers/jumper): peer not found,
 
 local maps = { "maze512-1-0", "brc202d" }
 local totals = { steer = 0, astar = 0, jps = 0 }
+local not_optimal = 0 -- nav:path lengths that differ from the optimum
 for _, name in ipairs(maps) do
   local text, scen = read(NAV .. name .. ".map"), read(NAV .. name .. ".map.scen")
   if not text or not scen then
@@ -106,6 +109,7 @@ for _, name in ipairs(maps) do
       return len
     end, 3)
     totals.steer = totals.steer + mean
+    not_optimal = not_optimal + differ
     print(("%-12s nav:path          %9.3f ms per path   %3d of %d lengths differ from the optimum")
       :format(name, mean * 1e3, differ, #list))
     if jumper_found then
@@ -161,12 +165,10 @@ local follow = steer.world{ bounds = { st.L, st.L }, capacity = st.n }
 follow:add_many({ x = st.x, y = st.y, vx = st.vx, vy = st.vy, max_speed = 2.5, max_force = 4 },
   { { "flow", field = field, slowing_radius = 2 } })
 
--- processor time (os.clock): both worlds step on one thread, and on a
--- shared machine it leaves out the time other processes take
 local function time_steps(world, steps)
-  local t0 = os.clock()
+  local t0 = clock()
   for _ = 1, steps do world:step(workload.DT) end
-  return (os.clock() - t0) / steps
+  return (clock() - t0) / steps
 end
 -- alternating rounds, so both see the same machine; the fastest round of
 -- each counts (other processes only ever add time)
@@ -186,3 +188,7 @@ compare("cold")
 -- neighbors); the followers keep going too
 for _ = 1, workload.WARM_STEPS do flock:step(workload.DT) end
 compare("warm")
+
+-- a check for `make bench-nav-smoke`: every nav:path length is optimal
+print(("nav:path lengths that differ from the optimum: %d"):format(not_optimal))
+if not_optimal > 0 then os.exit(1) end
