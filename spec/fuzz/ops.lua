@@ -1054,6 +1054,7 @@ function O.list(F)
       collectgarbage("collect")
     end },
   }
+  for _, op in ipairs(require("fuzz.nav_ops").list(F)) do list[#list + 1] = op end
   local future = require("fuzz.ops_future")
   for _, op in ipairs(future.list(F, O)) do list[#list + 1] = op end
   return list
