@@ -12,9 +12,8 @@ typedef struct flow_item {
   int32_t cell;
 } flow_item;
 
-/* What a computation needs besides the field: 21 bytes per cell. */
+/* What a computation needs besides the field: 20 bytes per cell. */
 typedef struct flow_scratch {
-  uint8_t *moves;  /* bit k: move k (nav_dx/nav_dy) may be taken */
   int32_t *at;     /* heap: slot, FLOW_NEW or FLOW_DONE; buckets: next */
   flow_item *heap; /* heap: the heap; buckets: prev (first int32 of each) */
   size_t n;
@@ -44,6 +43,12 @@ static void find_moves(const steer_navgrid *g, uint8_t *moves) {
       if (w && s && cost[c + W - 1] > 0) m |= 1u << 7;
       moves[c] = (uint8_t)m;
     }
+}
+
+static void set_dir(steer_flowfield *f, size_t c, int k) {
+  double scale = k < 4 ? 1.0 : 1.0 / NAV_SQRT2;
+  f->cells[c].dx = k < 0 ? 0.0f : (float)(nav_dx[k] * scale);
+  f->cells[c].dy = k < 0 ? 0.0f : (float)(nav_dy[k] * scale);
 }
 
 static int before(const flow_item *a, const flow_item *b) {
@@ -106,7 +111,7 @@ static void dijkstra_heap(steer_flowfield *f, flow_scratch *s) {
     flow_item cur = pop(s);
     int32_t u = cur.cell;
     s->at[u] = FLOW_DONE;
-    unsigned m = s->moves[u];
+    unsigned m = f->blend[u];
     for (int k = 0; k < 8; k++) {
       if (!(m >> k & 1)) continue;
       int32_t v = u + nav_dy[k] * W + nav_dx[k];
@@ -115,6 +120,7 @@ static void dijkstra_heap(steer_flowfield *f, flow_scratch *s) {
       double d = cur.d + g->cost[u] * (k < 4 ? 1.0 : NAV_SQRT2);
       if (at == FLOW_NEW || d < cells[v].dist) {
         cells[v].dist = d;
+        set_dir(f, (size_t)v, k ^ 1); /* back along the move: toward u */
         flow_item it = {d, v};
         sift_up(s, at == FLOW_NEW ? s->n++ : (size_t)at, it);
       }
@@ -132,53 +138,58 @@ static void dijkstra_buckets(steer_flowfield *f, flow_scratch *s, int nb) {
   const steer_navgrid *g = f->grid;
   const int W = g->width;
   flow_cell *cells = f->cells;
-  int32_t *next = s->at;
-  int32_t *prev = (int32_t *)s->heap; /* the heap's room, as int32 */
+  /* each cell's list links side by side, in the heap's room */
+  int32_t *link = (int32_t *)s->heap;
   int32_t head[FLOW_MAX_BUCKETS];
+  const size_t mask = (size_t)nb - 1; /* nb is a power of two */
   enum { HEAD = -1, DONE = -2, OUT = -3 };
   for (int b = 0; b < nb; b++) head[b] = -1;
-  for (size_t k = 0; k < g->cells; k++) prev[k] = OUT;
-#define BUCKET(d) ((int)((size_t)(d) % (size_t)nb))
+  for (size_t k = 0; k < g->cells; k++) link[2 * k + 1] = OUT;
+#define next(v) link[2 * (size_t)(v)]
+#define prev(v) link[2 * (size_t)(v) + 1]
+#define BUCKET(d) ((int)((size_t)(d) & mask))
 #define PUSH(v)                                                        \
   do {                                                                 \
-    int b_ = BUCKET(cells[v].dist);                                          \
-    next[v] = head[b_];                                                \
-    prev[v] = HEAD;                                                    \
-    if (head[b_] >= 0) prev[head[b_]] = (v);                           \
+    int b_ = BUCKET(cells[v].dist);                                    \
+    next(v) = head[b_];                                                \
+    prev(v) = HEAD;                                                    \
+    if (head[b_] >= 0) prev(head[b_]) = (v);                           \
     head[b_] = (v);                                                    \
   } while (0)
 #define UNLINK(v)                                                      \
   do {                                                                 \
-    if (prev[v] == HEAD) head[BUCKET(cells[v].dist)] = next[v];              \
-    else next[prev[v]] = next[v];                                      \
-    if (next[v] >= 0) prev[next[v]] = prev[v];                         \
+    if (prev(v) == HEAD) head[BUCKET(cells[v].dist)] = next(v);        \
+    else next(prev(v)) = next(v);                                      \
+    if (next(v) >= 0) prev(next(v)) = prev(v);                         \
   } while (0)
   size_t open = 0;
   for (size_t q = 0; q < f->goal_count; q++) {
     int32_t c = goal_cell(f, q);
-    if (c < 0 || prev[c] != OUT) continue;
+    if (c < 0 || prev(c) != OUT) continue;
     PUSH(c);
     open++;
   }
   for (size_t level = 0; open > 0; level++) {
-    int b = (int)(level % (size_t)nb);
+    int b = (int)(level & mask);
     while (head[b] >= 0) {
       int32_t u = head[b];
       UNLINK(u);
-      prev[u] = DONE;
+      prev(u) = DONE;
       open--;
       double du = cells[u].dist, cu = g->cost[u];
-      unsigned m = s->moves[u];
+      unsigned m = f->blend[u];
       for (int k = 0; k < 8; k++) {
         if (!(m >> k & 1)) continue;
         int32_t v = u + nav_dy[k] * W + nav_dx[k];
-        if (prev[v] == DONE) continue;
+        if (prev(v) == DONE) continue;
         double d = du + cu * (k < 4 ? 1.0 : NAV_SQRT2);
-        if (prev[v] == OUT) {
+        if (prev(v) == OUT) {
           cells[v].dist = d;
+          set_dir(f, (size_t)v, k ^ 1); /* back along the move: toward u */
           PUSH(v);
           open++;
         } else if (d < cells[v].dist) {
+          set_dir(f, (size_t)v, k ^ 1);
           if ((size_t)d != (size_t)cells[v].dist) {
             UNLINK(v);
             cells[v].dist = d;
@@ -190,6 +201,8 @@ static void dijkstra_buckets(steer_flowfield *f, flow_scratch *s, int nb) {
       }
     }
   }
+#undef next
+#undef prev
 #undef BUCKET
 #undef PUSH
 #undef UNLINK
@@ -206,44 +219,38 @@ static void dijkstra(steer_flowfield *f, flow_scratch *s) {
     int32_t c = f->goal_cells[q];
     if (c >= 0 && g->cost[c] > 0) f->cells[c].dist = 0;
   }
-  if (dearest * NAV_SQRT2 + 3 < FLOW_MAX_BUCKETS)
-    dijkstra_buckets(f, s, (int)(dearest * NAV_SQRT2) + 3);
+  /* buckets (a power of two) beyond the dearest move + 1 */
+  int nb = 4;
+  while (nb < FLOW_MAX_BUCKETS && nb < dearest * NAV_SQRT2 + 3) nb *= 2;
+  if (nb >= dearest * NAV_SQRT2 + 3)
+    dijkstra_buckets(f, s, nb);
   else
     dijkstra_heap(f, s);
 }
 
-static void set_dir(steer_flowfield *f, size_t c, int k) {
-  double scale = k < 4 ? 1.0 : 1.0 / NAV_SQRT2;
-  f->cells[c].dx = k < 0 ? 0.0f : (float)(nav_dx[k] * scale);
-  f->cells[c].dy = k < 0 ? 0.0f : (float)(nav_dy[k] * scale);
-}
-
-/* A reachable cell points along its first cheapest move toward a goal. */
-static void descent_directions(steer_flowfield *f, const flow_scratch *s) {
-  const steer_navgrid *g = f->grid;
-  const int W = g->width;
-  for (size_t c = 0; c < g->cells; c++) {
-    if (f->cells[c].dist <= 0) continue; /* goals, blocked, unreachable */
-    int best = -1;
-    double best_d = HUGE_VAL;
-    unsigned m = s->moves[c];
-    for (int k = 0; k < 8; k++) {
-      if (!(m >> k & 1)) continue;
-      size_t v = c + (ptrdiff_t)nav_dy[k] * W + nav_dx[k];
-      if (f->cells[v].dist < 0) continue;
-      double d = f->cells[v].dist + g->cost[v] * (k < 4 ? 1.0 : NAV_SQRT2);
-      if (d < best_d) {
-        best_d = d;
-        best = k;
-      }
-    }
-    set_dir(f, c, best);
-  }
+/* The blend mask of an unreachable cell: its unreachable neighbors (any,
+   corners too), in nav_dx/nav_dy order. */
+static uint8_t unreachable_mask(const steer_flowfield *f, int x, int y) {
+  const int W = f->grid->width, H = f->grid->height;
+  const flow_cell *c = &f->cells[(size_t)y * W + x];
+  int e = x + 1 < W, w = x > 0, s = y + 1 < H, n = y > 0;
+  unsigned m = 0;
+  if (e && c[1].dist < 0) m |= 1u << 0;
+  if (w && c[-1].dist < 0) m |= 1u << 1;
+  if (s && c[W].dist < 0) m |= 1u << 2;
+  if (n && c[-W].dist < 0) m |= 1u << 3;
+  if (e && s && c[W + 1].dist < 0) m |= 1u << 4;
+  if (w && n && c[-W - 1].dist < 0) m |= 1u << 5;
+  if (e && n && c[-W + 1].dist < 0) m |= 1u << 6;
+  if (w && s && c[W - 1].dist < 0) m |= 1u << 7;
+  return (uint8_t)m;
 }
 
 /* Blocked and unreachable cells point toward the nearest reachable cell in
    8-neighbor steps (a breadth-first search outward from every reachable
-   cell; blocked cells are crossed, corners may be cut). */
+   cell; blocked cells are crossed, corners may be cut) and get their blend
+   masks: their unreachable neighbors (a reachable cell's mask is its moves,
+   which all lead to reachable cells and never across a blocked corner). */
 static void escape_directions(steer_flowfield *f, flow_scratch *s) {
   const steer_navgrid *g = f->grid;
   const int W = g->width, H = g->height;
@@ -254,6 +261,8 @@ static void escape_directions(steer_flowfield *f, flow_scratch *s) {
     if (seen[c]) queue[tail++] = (int32_t)c;
   }
   f->reachable_any = tail > 0;
+  if (!f->reachable_any) /* nothing to lead to: no blending either */
+    memset(f->blend, 0, g->cells);
   while (head < tail && tail < g->cells) {
     int32_t u = queue[head++];
     int x = u % W, y = u / W;
@@ -265,57 +274,29 @@ static void escape_directions(steer_flowfield *f, flow_scratch *s) {
       seen[v] = 1;
       queue[tail++] = v;
       set_dir(f, (size_t)v, k ^ 1); /* the step back from v to u leads out */
+      f->blend[v] = unreachable_mask(f, nx, ny);
     }
   }
-}
-
-/* Which neighbors a bilinear blend at each cell takes in: those of the
-   same kind (reachable or not) and, for reachable cells, only along moves
-   allowed from it (never across a blocked corner). A reachable cell's
-   allowed moves all lead to reachable cells. */
-static void blend_masks(steer_flowfield *f, const flow_scratch *s) {
-  const steer_navgrid *g = f->grid;
-  const int W = g->width, H = g->height;
-  size_t c = 0;
-  for (int y = 0; y < H; y++)
-    for (int x = 0; x < W; x++, c++) {
-      if (f->cells[c].dist >= 0) {
-        f->blend[c] = s->moves[c];
-        continue;
-      }
-      unsigned m = 0;
-      for (int k = 0; k < 8; k++) {
-        int nx = x + nav_dx[k], ny = y + nav_dy[k];
-        if (nav_inside(g, nx, ny) && f->cells[(size_t)ny * W + nx].dist < 0)
-          m |= 1u << k;
-      }
-      f->blend[c] = (uint8_t)m;
-    }
 }
 
 /* Recomputes everything from the grid's costs; no allocation needed. */
 static void compute(steer_flowfield *f, flow_scratch *s) {
   for (size_t c = 0; c < f->grid->cells; c++) f->cells[c].dx = f->cells[c].dy = 0;
-  find_moves(f->grid, s->moves);
+  find_moves(f->grid, f->blend); /* the reachable cells' blend masks */
   dijkstra(f, s);
-  descent_directions(f, s);
   escape_directions(f, s);
-  blend_masks(f, s);
   f->version = f->grid->version;
 }
 
 static int scratch_alloc(flow_scratch *s, size_t cells) {
-  s->moves = steer_alloc(NULL, 0, cells);
-  s->at = s->moves ? steer_alloc(NULL, 0, cells * sizeof(int32_t)) : NULL;
+  s->at = steer_alloc(NULL, 0, cells * sizeof(int32_t));
   s->heap = s->at ? steer_alloc(NULL, 0, cells * sizeof(flow_item)) : NULL;
   if (s->heap) return 1;
   if (s->at) steer_alloc(s->at, cells * sizeof(int32_t), 0);
-  if (s->moves) steer_alloc(s->moves, cells, 0);
   return 0;
 }
 
 static void scratch_free(flow_scratch *s, size_t cells) {
-  steer_alloc(s->moves, cells, 0);
   steer_alloc(s->at, cells * sizeof(int32_t), 0);
   steer_alloc(s->heap, cells * sizeof(flow_item), 0);
 }

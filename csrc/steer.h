@@ -492,7 +492,9 @@ STEER_API int steer_navgrid_width(const steer_navgrid *g);
 STEER_API int steer_navgrid_height(const steer_navgrid *g);
 STEER_API double steer_navgrid_cell_size(const steer_navgrid *g);
 STEER_API steer_vec2 steer_navgrid_origin(const steer_navgrid *g);
-/// Bytes the grid holds: 8 per cell, plus 48 per cell once a path was searched.
+/// Bytes the grid holds: 8 per cell, plus 48 per cell once a path was searched
+/// (the search state, kept) and 1 per cell (with a border) once a search used
+/// jump points.
 STEER_API size_t steer_navgrid_memory(const steer_navgrid *g);
 STEER_API double steer_navgrid_cost(const steer_navgrid *g, int cx, int cy);
 /// Changes a cell's cost; flow fields computed before are stale from now on.
@@ -531,7 +533,7 @@ STEER_API int steer_navgrid_line_of_sight(const steer_navgrid *g, int x0, int y0
 typedef struct steer_flowfield steer_flowfield;
 
 /// A field toward the goals (world points; those outside the grid or on
-/// blocked cells reach nothing). 16 bytes per cell, plus 20 per cell while
+/// blocked cells reach nothing). 17 bytes per cell, plus 21 per cell while
 /// it is computed. NULL when memory runs out.
 STEER_API steer_flowfield *steer_flowfield_create(steer_navgrid *g,
                                                   const steer_vec2 *goals,
@@ -542,6 +544,8 @@ STEER_API steer_navgrid *steer_flowfield_grid(const steer_flowfield *f);
 /// Has a cost of its grid changed since the field was computed?
 STEER_API int steer_flowfield_stale(const steer_flowfield *f);
 /// Recomputes the field from the grid's costs now. STEER_ENOMEM changes nothing.
+/// (steer_world_snapshot returns STEER_EINVAL while a program follows a field:
+/// fields are not saved.)
 STEER_API steer_status steer_flowfield_update(steer_flowfield *f);
 /// The cost (world units) from the cell of p to the nearest goal; -1 when p
 /// is outside the grid, on a blocked cell or cannot reach any goal.

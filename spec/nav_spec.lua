@@ -543,6 +543,18 @@ describe("a:flow and the flow entry", function()
   end)
 end)
 
+describe("navigation memory", function()
+  it("is 8 bytes per cell, 48 (+1 with a border) more once a path was searched", function()
+    local W, H = 40, 30
+    local nav = steer.navgrid{ width = W, height = H }
+    local m0 = nav:memory()
+    assert.is_true(m0 >= 8 * W * H and m0 <= 8 * W * H + 256, tostring(m0))
+    nav:path(0.5, 0.5, W - 0.5, H - 0.5)
+    local grown = nav:memory() - m0
+    assert.is_true(grown >= 48 * W * H and grown <= 48 * W * H + (W + 2) * (H + 2) + 256, tostring(grown))
+  end)
+end)
+
 describe("navigation under allocation failure", function()
   -- op(n) with the n-th allocation failing, for n = 0, 1, ... until it
   -- succeeds; every failure raises "not enough memory" and check() holds
