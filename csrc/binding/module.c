@@ -4,6 +4,7 @@
 #define _POSIX_C_SOURCE 199309L /* clock_gettime */
 #include <time.h>
 #include "binding.h"
+#include "nav.h"
 
 /* steer.testing.fail_allocations(n): the next n allocations succeed, the
    ones after fail; nil lifts it. Returns how many allocations were left. */
@@ -55,12 +56,14 @@ int luaopen_steer_core(lua_State *L) {
   static const luaL_Reg constructors[] = {
       {"world", l_world_new},     {"path", l_path_new},
       {"program", l_program_new}, {"restore", l_restore},
+      {"navgrid", l_navgrid_new}, {"navgrid_from_map", l_navgrid_from_map},
       {NULL, NULL}};
   steer_set_allocator(binding_alloc, NULL);
   open_world(L);
   open_agent(L);
   open_path(L);
   open_program(L);
+  open_nav(L);
   lua_newtable(L);
   luaL_setfuncs(L, force_functions, 0);
   luaL_setfuncs(L, constructors, 0);

@@ -4,12 +4,13 @@
 #include <stdio.h>
 #include <string.h>
 #include "binding.h"
+#include "nav.h"
 
 static const char *const behavior_names[] = {
     "seek",        "flee",       "arrive",          "pursue",
     "evade",       "wander",     "avoid_obstacles", "avoid_walls",
     "follow",      "separation", "alignment",       "cohesion",
-    NULL};
+    "flow",        NULL};
 
 static const char *const combine_names[] = {"weighted", "priority",
                                             "prioritized_sum", "dither", NULL};
@@ -27,7 +28,8 @@ static const char *const behavior_params[] = {
     "path target arrival_radius slowing_radius", /* follow */
     "radius",                                /* separation */
     "radius",                                /* alignment */
-    "radius"};                               /* cohesion */
+    "radius",                                /* cohesion */
+    "field slowing_radius"};                 /* flow */
 
 static int find_name(const char *const names[], const char *s) {
   for (int k = 0; names[k]; k++)
@@ -182,6 +184,14 @@ static void read_entry(compiling *c, int idx, steer_entry *e) {
       lua_pop(L, 1);
     } else if (!has_word(params, key)) {
       compile_error(c, "unknown parameter '%s'", key, "");
+    } else if (strcmp(key, "field") == 0) {
+      memset(&e->target, 0, sizeof e->target);
+      e->target.field = test_flowfield(L, -1);
+      if (!e->target.field)
+        compile_error(c, "'field' must be a steer.FlowField, got %s",
+                      luaL_typename(L, -1), "");
+      e->target.kind = STEER_TARGET_FLOW;
+      lua_pop(L, 1);
     } else if (strcmp(key, "target") == 0 || strcmp(key, "path") == 0) {
       e->target = read_target(c, -1);
       lua_pop(L, 1);
@@ -206,7 +216,9 @@ static void read_entry(compiling *c, int idx, steer_entry *e) {
   if (has_word(params, "target") && e->target.kind == STEER_TARGET_NONE)
     compile_error(c, b == STEER_FOLLOW ? "missing path" : "missing target", "",
                   "");
-  if (e->target.kind != STEER_TARGET_NONE)
+  if (b == STEER_FLOW && e->target.kind != STEER_TARGET_FLOW)
+    compile_error(c, "missing field", "", "");
+  if (e->target.kind != STEER_TARGET_NONE && b != STEER_FLOW)
     check_target_kind(c, (steer_behavior)b, &e->target);
 }
 
@@ -516,9 +528,11 @@ static int a_behaviors(lua_State *L) {
       break;
     case STEER_TARGET_AGENT: push_agent(L, env, a.box, e->target.agent); break;
     case STEER_TARGET_PATH: push_path(L, e->target.path); break;
+    case STEER_TARGET_FLOW: push_flowfield(L, e->target.field); break;
     default: lua_pushnil(L); break;
     }
-    lua_setfield(L, -2, e->behavior == STEER_FOLLOW ? "path" : "target");
+    lua_setfield(L, -2, e->behavior == STEER_FOLLOW ? "path"
+                        : e->behavior == STEER_FLOW ? "field" : "target");
     lua_rawseti(L, -2, (int)k + 1);
   }
   return 1;
