@@ -526,7 +526,9 @@ typedef enum steer_nav_failure {
 /// A* from the cell of `from` to the cell of `to` (octile moves when
 /// diagonal, else 4-neighbor moves; the heuristic is the octile or Manhattan
 /// distance; ties go to the smaller heuristic, then the smaller cell
-/// index). *path receives the cell centres of its turning points (smooth:
+/// index; when every passable cell costs the same, the successors are jump
+/// points: the same optimal cost). *path receives the cell centres of its
+/// turning points (smooth:
 /// string-pulled through line of sight that touches no blocked and no
 /// dearer cell), *length its length and *cost its cost, both in world units
 /// (equal without cell costs). STEER_OK with *failure set tells why there is

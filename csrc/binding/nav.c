@@ -1,6 +1,7 @@
 /* nav.c - navigation from Lua: steer.navgrid, steer.navgrid_from_map, the
  * steer.NavGrid methods (costs, cells, paths), steer.FlowField and
  * a:flow(field). Cells are 0-based, as in the Moving AI format. */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include "nav.h"
@@ -78,8 +79,8 @@ static int table_int(lua_State *L, const char *key, int lo, int hi,
     return arg_error(L, "navgrid", 1, "missing '%s'", key);
   }
   double v = lua_tonumber(L, -1);
-  if (lua_type(L, -1) != LUA_TNUMBER || v != (double)(long long)v || v < lo ||
-      v > hi)
+  /* the range first: casting a huge or NaN v would be undefined */
+  if (lua_type(L, -1) != LUA_TNUMBER || !(v >= lo && v <= hi) || v != floor(v))
     arg_error(L, "navgrid", 1, "'%s' must be an integer in [%d, %d]", key, lo,
               hi);
   lua_pop(L, 1);
