@@ -2,6 +2,7 @@
  * entries, and combining them into one force (docs/API.md section 4). */
 #include "agent.h"
 #include "agent_program.h"
+#include "navgrid.h"
 #include "formation.h"
 #include "neighbors.h"
 #include "obstacles.h"
@@ -87,14 +88,11 @@ steer_status steer_agent_set_target(steer_world *w, size_t i, size_t k,
     ext_free(w, fresh);
     return STEER_ENOMEM;
   }
-  if (t.kind == STEER_TARGET_PATH) steer_path_retain(t.path);
-  if (t.kind == STEER_TARGET_FORMATION) steer_formation_retain(t.formation);
+  target_retain(&t);
   steer_target before = own->entries[k].target;
   own->entries[k].target = t;
   formation_retarget(w, i, &before); /* before it may be released */
-  if (before.kind == STEER_TARGET_PATH) steer_path_release(before.path);
-  if (before.kind == STEER_TARGET_FORMATION)
-    steer_formation_release(before.formation);
+  target_release(&before);
   program_analyze(own);
   if (fresh) w->ext[i] = fresh;
   if (state) w->ext[i]->program = state;
@@ -215,6 +213,10 @@ static steer_vec2 entry_force(steer_world *w, size_t i, const steer_entry *e,
   case STEER_ALIGNMENT:
   case STEER_COHESION:
     return flocking_force(w, i, w->program[i], e, walk, stats);
+  case STEER_FLOW:
+    if (e->target.kind != STEER_TARGET_FLOW) return zero;
+    return flow_force(e->target.field, world_pos(w, i), world_vel(w, i),
+                      w->max_speed[i], w->max_force[i], e->slowing_radius);
   default: return tactics_entry_force(w, i, e, es); /* tactics.c */
   }
 }

@@ -4,6 +4,21 @@
 #include <string.h>
 #include "alloc.h"
 #include "program.h"
+#include "navgrid.h"
+
+/* Paths and flow fields are shared between programs: an entry holds a
+   reference to its target's. */
+void target_retain(const steer_target *t) {
+  if (t->kind == STEER_TARGET_PATH) steer_path_retain(t->path);
+  if (t->kind == STEER_TARGET_FLOW) steer_flowfield_retain(t->field);
+  if (t->kind == STEER_TARGET_FORMATION) steer_formation_retain(t->formation);
+}
+void target_release(const steer_target *t) {
+  if (t->kind == STEER_TARGET_PATH) steer_path_release(t->path);
+  if (t->kind == STEER_TARGET_FLOW) steer_flowfield_release(t->field);
+  if (t->kind == STEER_TARGET_FORMATION)
+    steer_formation_release(t->formation);
+}
 #include "tactics.h"
 
 /* ---- programs ----------------------------------------------------------- */
@@ -88,10 +103,7 @@ steer_program *steer_program_create(steer_combine combine, double smoothing,
   if (n) memcpy(p->entries, entries, n * sizeof(steer_entry));
   for (size_t k = 0; k < n; k++) {
     p->entries[k].tag[STEER_TAG_SIZE - 1] = '\0';
-    if (p->entries[k].target.kind == STEER_TARGET_PATH)
-      steer_path_retain(p->entries[k].target.path);
-    if (p->entries[k].target.kind == STEER_TARGET_FORMATION)
-      steer_formation_retain(p->entries[k].target.formation);
+    target_retain(&p->entries[k].target);
   }
   program_analyze(p);
   return p;
@@ -101,11 +113,7 @@ void steer_program_retain(steer_program *p) { p->refs++; }
 
 void steer_program_release(steer_program *p) {
   if (!p || --p->refs > 0) return;
-  for (size_t k = 0; k < p->count; k++)
-    if (p->entries[k].target.kind == STEER_TARGET_PATH)
-      steer_path_release(p->entries[k].target.path);
-    else if (p->entries[k].target.kind == STEER_TARGET_FORMATION)
-      steer_formation_release(p->entries[k].target.formation);
+  for (size_t k = 0; k < p->count; k++) target_release(&p->entries[k].target);
   steer_alloc(p, program_bytes(p->count), 0);
 }
 
@@ -126,6 +134,7 @@ static int target_equal(const steer_target *a, const steer_target *b) {
     return a->point.x == b->point.x && a->point.y == b->point.y;
   case STEER_TARGET_AGENT: return a->agent == b->agent;
   case STEER_TARGET_PATH: return a->path == b->path;
+  case STEER_TARGET_FLOW: return a->field == b->field;
   case STEER_TARGET_FORMATION: return a->formation == b->formation;
   default: return 1;
   }

@@ -57,5 +57,8 @@ program_state *program_state_alloc(steer_allocator *a,
 program_state *program_state_new(steer_allocator *a, const steer_program *p,
                                  int *failed);
 void program_state_free(steer_allocator *a, program_state *s);
+/* A reference to an entry's shared target (a path or flow field), if any. */
+void target_retain(const steer_target *t);
+void target_release(const steer_target *t);
 
 #endif

@@ -101,7 +101,9 @@ static steer_status collect(steer_world *w, refs *paths, refs *programs) {
   for (size_t k = 0; k < programs->count; k++) {
     const steer_program *p = programs->items[k];
     for (size_t e = 0; e < p->count; e++)
-      if (p->entries[e].target.kind == STEER_TARGET_PATH &&
+      if (p->entries[e].target.kind == STEER_TARGET_FLOW)
+        return STEER_EINVAL; /* flow fields are not saved */
+      else if (p->entries[e].target.kind == STEER_TARGET_PATH &&
           ref_add(w, paths, p->entries[e].target.path))
         return STEER_ENOMEM;
   }

@@ -362,6 +362,7 @@ typedef enum steer_behavior {
   STEER_SEEK, STEER_FLEE, STEER_ARRIVE, STEER_PURSUE, STEER_EVADE,
   STEER_WANDER, STEER_AVOID_OBSTACLES, STEER_AVOID_WALLS, STEER_FOLLOW,
   STEER_SEPARATION, STEER_ALIGNMENT, STEER_COHESION,
+  STEER_FLOW, /* along a flow field (steer_agent_flow) */
   /* group and tactical behaviors (tactics.c, formation.c) */
   STEER_OFFSET_PURSUIT, STEER_FOLLOW_LEADER, STEER_FORMATION,
   STEER_INTERPOSE, STEER_HIDE, STEER_QUEUE,
@@ -376,6 +377,7 @@ typedef enum steer_combine {
 typedef enum steer_target_kind {
   STEER_TARGET_NONE, STEER_TARGET_POINT, STEER_TARGET_AGENT,
   STEER_TARGET_PATH,
+  STEER_TARGET_FLOW, /* a flow field: for STEER_FLOW entries */
   STEER_TARGET_FORMATION /* formation entries: the formation joined */
 } steer_target_kind;
 
@@ -388,6 +390,7 @@ typedef struct steer_target {
   steer_vec2 point;
   steer_id agent;
   steer_path *path; /* not owned here: programs retain their paths */
+  struct steer_flowfield *field; /* the same for flow fields */
   struct steer_formation *formation; /* retained by programs, as paths */
 } steer_target;
 
@@ -565,5 +568,115 @@ STEER_API steer_status steer_world_snapshot(steer_world *w, steer_write_fn write
 STEER_API steer_world *steer_world_restore(const void *bytes, size_t n,
                                  steer_alloc_fn alloc, void *alloc_ud,
                                  const char **error);
+
+/* ------------------------------------------------------------------------ */
+/* Navigation on tile grids (navgrid.c, navmap.c, astar.c, flowfield.c,     */
+/* flow_steer.c). Cell (cx, cy), both from 0, covers [ox + cx s,            */
+/* ox + (cx + 1) s) x [oy + cy s, oy + (cy + 1) s). A cell's cost is 0      */
+/* (blocked) or in [1, STEER_NAV_MAX_COST]: the price of entering it, times */
+/* 1 for a straight move and sqrt(2) for a diagonal one. A diagonal move    */
+/* needs both cells beside it passable (no corner cutting). Grids and flow  */
+/* fields are reference counted; a field retains its grid, a program its    */
+/* fields.                                                                  */
+
+typedef struct steer_navgrid steer_navgrid;
+
+#define STEER_NAV_MAX_SIDE 65536           /* cells per row or column */
+#define STEER_NAV_MAX_CELLS (1 << 26)      /* cells per grid */
+#define STEER_NAV_MAX_COST 1e9
+
+/// A grid of width x height cells; costs is row-major (cell (cx, cy) at
+/// cy * width + cx) or NULL for all 1. The caller checks the limits above,
+/// cell_size > 0 and finite numbers. NULL when memory runs out.
+STEER_API steer_navgrid *steer_navgrid_create(int width, int height,
+                                              double cell_size,
+                                              steer_vec2 origin,
+                                              const double *costs);
+/// Moving AI's map format ("type octile", "height H", "width W", "map",
+/// then H lines of W characters; '.', 'G', 'S' cost 1, '@', 'O', 'T', 'W'
+/// are blocked). NULL with *error set when the text is not such a map or
+/// memory runs out.
+STEER_API steer_navgrid *steer_navgrid_from_map(const char *text, size_t n,
+                                                double cell_size,
+                                                steer_vec2 origin,
+                                                const char **error);
+STEER_API void steer_navgrid_retain(steer_navgrid *g);
+STEER_API void steer_navgrid_release(steer_navgrid *g);
+STEER_API int steer_navgrid_width(const steer_navgrid *g);
+STEER_API int steer_navgrid_height(const steer_navgrid *g);
+STEER_API double steer_navgrid_cell_size(const steer_navgrid *g);
+STEER_API steer_vec2 steer_navgrid_origin(const steer_navgrid *g);
+/// Bytes the grid holds: 8 per cell, plus 48 per cell once a path was searched
+/// (the search state, kept) and 1 per cell (with a border) once a search used
+/// jump points.
+STEER_API size_t steer_navgrid_memory(const steer_navgrid *g);
+STEER_API double steer_navgrid_cost(const steer_navgrid *g, int cx, int cy);
+/// Changes a cell's cost; flow fields computed before are stale from now on.
+STEER_API void steer_navgrid_set_cost(steer_navgrid *g, int cx, int cy, double c);
+/// The cell holding world point p: 1 and *cx, *cy, or 0 outside the grid.
+STEER_API int steer_navgrid_cell_of(const steer_navgrid *g, steer_vec2 p,
+                                    int *cx, int *cy);
+STEER_API steer_vec2 steer_navgrid_center_of(const steer_navgrid *g, int cx, int cy);
+
+/// Why steer_navgrid_path found no path.
+typedef enum steer_nav_failure {
+  STEER_NAV_FOUND = 0, STEER_NAV_START_OUTSIDE, STEER_NAV_GOAL_OUTSIDE,
+  STEER_NAV_START_BLOCKED, STEER_NAV_GOAL_BLOCKED, STEER_NAV_UNREACHABLE
+} steer_nav_failure;
+
+/// A* from the cell of `from` to the cell of `to` (octile moves when
+/// diagonal, else 4-neighbor moves; the heuristic is the octile or Manhattan
+/// distance; ties go to the smaller heuristic, then the smaller cell
+/// index; when every passable cell costs the same, the successors are jump
+/// points: the same optimal cost). *path receives the cell centres of its
+/// turning points (smooth:
+/// string-pulled through line of sight that touches no blocked and no
+/// dearer cell), *length its length and *cost its cost, both in world units
+/// (equal without cell costs). STEER_OK with *failure set tells why there is
+/// no path (then *path is NULL); STEER_ENOMEM changes nothing.
+STEER_API steer_status steer_navgrid_path(steer_navgrid *g, steer_vec2 from,
+                                          steer_vec2 to, int smooth,
+                                          int diagonal, steer_path **path,
+                                          double *length, double *cost,
+                                          steer_nav_failure *failure);
+/// Is the straight segment between the centres of two cells clear: every
+/// cell it touches passable (at a grid corner, all four cells around it)?
+STEER_API int steer_navgrid_line_of_sight(const steer_navgrid *g, int x0, int y0,
+                                          int x1, int y1);
+
+/* Flow fields: the cost to the nearest of several goals for every cell
+   (Dijkstra over the octile moves above) and a direction per cell. */
+typedef struct steer_flowfield steer_flowfield;
+
+/// A field toward the goals (world points; those outside the grid or on
+/// blocked cells reach nothing). 17 bytes per cell, plus 21 per cell while
+/// it is computed. NULL when memory runs out.
+STEER_API steer_flowfield *steer_flowfield_create(steer_navgrid *g,
+                                                  const steer_vec2 *goals,
+                                                  size_t n);
+STEER_API void steer_flowfield_retain(steer_flowfield *f);
+STEER_API void steer_flowfield_release(steer_flowfield *f);
+STEER_API steer_navgrid *steer_flowfield_grid(const steer_flowfield *f);
+/// Has a cost of its grid changed since the field was computed?
+STEER_API int steer_flowfield_stale(const steer_flowfield *f);
+/// Recomputes the field from the grid's costs now. STEER_ENOMEM changes nothing.
+/// (steer_world_snapshot returns STEER_EINVAL while a program follows a field:
+/// fields are not saved.)
+STEER_API steer_status steer_flowfield_update(steer_flowfield *f);
+/// The cost (world units) from the cell of p to the nearest goal; -1 when p
+/// is outside the grid, on a blocked cell or cannot reach any goal.
+STEER_API double steer_flowfield_distance(const steer_flowfield *f, steer_vec2 p);
+/// The direction to move at p: bilinear between the four nearest cell
+/// centres of the same kind (reachable or not), normalized; zero in a goal
+/// cell and where no cell reaches a goal.
+STEER_API steer_vec2 steer_flowfield_direction(const steer_flowfield *f, steer_vec2 p);
+/// Agent i's force along the field: desired velocity = direction * max_speed,
+/// slowed down linearly inside slowing_radius of the goal (by the field's
+/// distance), arrive at the goal point in a goal cell; on a blocked or
+/// unreachable cell, or outside the grid, the direction leads to the
+/// nearest reachable cell at full speed; zero when no cell reaches a goal.
+STEER_API steer_vec2 steer_agent_flow(const steer_world *w, size_t i,
+                                      const steer_flowfield *f,
+                                      double slowing_radius);
 
 #endif

@@ -7,7 +7,8 @@
  * (world_ops.h); behavior programs, giving them to agents, retargeting,
  * steering, steps (program_ops.h); snapshots and restores (snapshot_ops.h);
  * and, ending the input, a crowd big enough for a second thread
- * (crowd_op.h); op 0xFD: the group and tactical behaviors in a scratch
+ * (crowd_op.h); op 0xFE: a navigation grid, paths and a flow field
+ * (nav_ops.h); op 0xFD: the group and tactical behaviors in a scratch
  * world of their own (tactics_ops.h). Every number is mapped into the
  * core's documented domain
  * (finite, |x| <= STEER_LIMIT, sizes >= 0, valid enums), so anything the
@@ -28,6 +29,7 @@
 #include "program_ops.h"
 #include "snapshot_ops.h"
 #include "crowd_op.h"
+#include "nav_ops.h"
 #include "tactics_ops.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -100,6 +102,10 @@ static void run(const uint8_t *data, size_t size, int threads, harness *h) {
     if (op == 0xFF) { /* the crowd: rarely drawn, and it ends the input */
       op_crowd(&r, h);
       break;
+    }
+    if (op == 0xFE) { /* navigation: a grid of its own */
+      op_nav(&r, h);
+      continue;
     }
     if (op == 0xFD) { /* issue 15's behaviors, in a world of their own */
       op_tactics(&r, h);

@@ -1,8 +1,14 @@
 rockspec_format = "3.0"
 package = "steer"
 version = "scm-1"
+-- steer is not published: there is no public repository or release archive
+-- to fetch. Build the rock from a checkout with `luarocks make` (README,
+-- "Install"), which uses the files in place and never reads source.url.
+-- `luarocks build` and `luarocks pack` do fetch it: for them, replace the
+-- path below by the absolute path of your clone (they take its committed
+-- HEAD), e.g. "git+file:///home/me/steer".
 source = {
-  url = "git+https://example.invalid/steer.git",
+  url = "git+file:///path/to/your/clone/of/steer",
 }
 description = {
   summary = "Steering behaviors and flocking for game AI, in C, for Lua",
@@ -25,12 +31,15 @@ build = {
     ["steer.meta"] = "lua/steer/meta.lua",
     ["steer.core"] = {
       sources = {
-        "csrc/agent.c", "csrc/agent_program.c", "csrc/alloc.c", "csrc/behaviors.c", "csrc/crowd.c", "csrc/crowd_quad.c", "csrc/flat.c", "csrc/flocking.c", "csrc/grid.c",
-        "csrc/neighbors.c", "csrc/obstacles.c", "csrc/path.c", "csrc/program.c", "csrc/random.c",
-        "csrc/snapshot.c", "csrc/sort.c", "csrc/status.c", "csrc/step.c", "csrc/threads.c",
-        "csrc/world.c",
-        "csrc/binding/agent.c", "csrc/binding/check.c", "csrc/binding/compat.c",
-        "csrc/binding/module.c", "csrc/binding/path.c", "csrc/binding/program.c",
+        "csrc/agent.c", "csrc/agent_program.c", "csrc/alloc.c", "csrc/astar.c",
+        "csrc/behaviors.c", "csrc/crowd.c", "csrc/crowd_quad.c", "csrc/flat.c",
+        "csrc/flocking.c", "csrc/flow_steer.c", "csrc/flowfield.c", "csrc/grid.c",
+        "csrc/navgrid.c", "csrc/navmap.c", "csrc/neighbors.c", "csrc/obstacles.c",
+        "csrc/path.c", "csrc/program.c", "csrc/random.c", "csrc/snapshot.c",
+        "csrc/sort.c", "csrc/status.c", "csrc/step.c", "csrc/threads.c", "csrc/world.c",
+        "csrc/binding/agent.c", "csrc/binding/base.c", "csrc/binding/check.c",
+        "csrc/binding/compat.c", "csrc/binding/forces.c", "csrc/binding/module.c",
+        "csrc/binding/nav.c", "csrc/binding/path.c", "csrc/binding/program.c",
         "csrc/binding/snapshot.c", "csrc/binding/world.c",
         "csrc/tactics.c", "csrc/formation.c", "csrc/binding/formation.c",
       },

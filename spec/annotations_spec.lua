@@ -116,6 +116,10 @@ local function index_table(mt)
     if name == nil then break end
     if type(value) == "table" then return value end
   end
+  -- Lua 5.1's debug.getupvalue cannot read a C closure's upvalues: the
+  -- module's internal table names the agent's methods too
+  local codes = require("steer.core")._ffi
+  if codes and mt == codes.agent_mt then return codes.methods end
   return nil
 end
 

@@ -159,3 +159,42 @@ describe("bulk reads", function()
     assert.matches("world is closed", support.error_of(world.columns, world))
   end)
 end)
+
+describe("what steer.core tells the fast path (core._ffi)", function()
+  local codes = require("steer.core")._ffi
+
+  it("is internal: not copied into the steer table", function()
+    assert.is_nil(steer._ffi)
+  end)
+
+  it("gives every writable field once, sized where writes must be >= 0", function()
+    local names = {}
+    for name, code in pairs(codes.fields) do names[code + 1] = name end
+    assert.are.same({ "x", "y", "vx", "vy", "max_speed", "max_force", "radius", "wander_radius",
+      "wander_distance", "wander_jitter", "wander_angle" }, names)
+    for _, name in ipairs(names) do
+      local must_be_size = not (name == "x" or name == "y" or name == "vx" or name == "vy"
+        or name == "wander_angle")
+      assert.are.equal(must_be_size, codes.sized[name], name)
+    end
+  end)
+
+  it("gives the classic methods, metatables and codes the flat API takes", function()
+    local world = steer.world{}
+    local a = world:add{ vx = 3, vy = 4 }
+    assert.are.equal(getmetatable(a), codes.agent_mt)
+    assert.are.equal(getmetatable(world), codes.world_mt)
+    assert.are.same({ 3, 4 }, { codes.methods.velocity(a) })
+    assert.is_nil(codes.methods.x)
+    -- flat pseudo fields lie beyond the field codes, all distinct; the
+    -- rules' values are checked by the fast path's results above
+    local seen = {}
+    for _, code in pairs(codes.fields) do seen[code] = true end
+    for _, name in ipairs({ "speed", "heading", "position", "velocity" }) do
+      local code = codes.flat[name]
+      assert.is_true(type(code) == "number" and not seen[code], name)
+      seen[code] = true
+    end
+    assert.are.equal(3, #{ codes.rules.separation, codes.rules.alignment, codes.rules.cohesion })
+  end)
+end)

@@ -396,6 +396,7 @@ describe("bad programs", function()
     assert.matches("bad argument #1 to 'set_behaviors' %(entry 1 %('%?'%): unknown behavior 'seeek'%)",
       attempt{ { "seeek", target = { 1, 0 } } })
     assert.matches("unknown combine mode 'best'", attempt{ combine = "best" })
+    assert.matches("combine: string expected, got number", attempt{ combine = 3 })
     assert.matches("entry 2 %('arrive'%): missing target",
       attempt{ { "wander" }, { "arrive" } })
     assert.matches("entry 1 %('separation'%): missing radius", attempt{ { "separation" } })

@@ -362,12 +362,123 @@ function pictures.follow()
   c:save("behavior-follow.svg")
 end
 
+-- ---- navigation (nav:path, flow fields) -------------------------------------------
+
+local NAV_ROWS = {
+  "........................",
+  "..####......#######.....",
+  ".....#............#.....",
+  ".....#..#####.....#..##.",
+  ".....#......#.....#.....",
+  "..#######...#..####.....",
+  "............#...........",
+  ".....####...#.......###.",
+  "........#...######......",
+  "..##....#.........#.....",
+  "...#....#####.....#..#..",
+  "...#..............#..#..",
+  "...#######...######..#..",
+  "........................",
+}
+
+local function nav_grid()
+  local cost, h = {}, #NAV_ROWS
+  for r = 1, h do
+    for c = 1, 24 do cost[#cost + 1] = NAV_ROWS[r]:sub(c, c) == "#" and 0 or 1 end
+  end
+  return steer.navgrid{ width = 24, height = h, cost = cost }
+end
+
+local function draw_cells(c, nav, fill)
+  local w, h = nav:size()
+  for cy = 0, h - 1 do
+    for cx = 0, w - 1 do
+      local color = nav:cost(cx, cy) == 0 and "#8b96ad" or (fill and fill(cx, cy))
+      if color then
+        c:raw(('<rect x="%s" y="%s" width="%s" height="%s" fill="%s"/>'):format(
+          c:x(cx), c:y(cy), num(c.s), num(c.s), color))
+      end
+    end
+  end
+end
+
+local function path_points(p)
+  local pts = {}
+  for k = 1, #p do pts[k] = { p:point(k) } end
+  return pts
+end
+
+function pictures.nav_path()
+  local nav = nav_grid()
+  local raw, raw_len = nav:path(0.5, 13.5, 23.5, 0.5)
+  local smooth, smooth_len = nav:path(0.5, 13.5, 23.5, 0.5, { smooth = true })
+  local world = steer.world{}
+  local a = world:add{ x = 0.5, y = 13.5, max_speed = 4, max_force = 8 }
+  local trails = record({ a }, 300, function()
+    local fx, fy = a:follow(smooth, { arrival_radius = 0.6, slowing_radius = 2 })
+    a:apply(fx, fy, DT)
+  end)
+  local c = canvas("nav:path", ("A* with octile moves that never cut a blocked corner (grey, %.2f"
+    .. " cells, its turning points), the same path with smooth = true (blue, %.2f: string-pulled"
+    .. " through line of sight that touches no blocked cell), and an agent following it (10 s)")
+    :format(raw_len, smooth_len), 24, 14, 26)
+  draw_cells(c, nav)
+  c:polyline(path_points(raw), "#9aa3b5", 2, "6,4")
+  local sp = path_points(smooth)
+  c:polyline(sp, "#2a7fd4", 2)
+  for _, q in ipairs(sp) do c:dot(q[1], q[2], 3.5, "#2a7fd4") end
+  c:target(23.5, 0.5, "#1d2230")
+  draw_trail(c, trails[1], COLORS[1])
+  c:save("nav-path.svg")
+end
+
+function pictures.nav_flow()
+  local nav = nav_grid()
+  local goal = { 21.5, 11.5 }
+  local field = nav:flow(goal[1], goal[2])
+  local far = 0
+  for cy = 0, 13 do
+    for cx = 0, 23 do far = math.max(far, field:distance(cx + 0.5, cy + 0.5) or 0) end
+  end
+  local world = steer.world{}
+  local starts = { {0.5, 0.5}, {8.5, 0.5}, {23.5, 0.5}, {0.5, 13.2}, {10.5, 6.5}, {15.5, 9.5} }
+  local agents = {}
+  for k, s in ipairs(starts) do
+    agents[k] = world:add{ x = s[1], y = s[2], max_speed = 4, max_force = 10 }
+    agents[k]:set_behaviors{ { "flow", field = field, slowing_radius = 2 } }
+  end
+  local trails = record(agents, 330, function() world:step(DT) end)
+  local c = canvas("flow field", "nav:flow(x, y): the exact octile cost to the goal of every cell"
+    .. " (Dijkstra; lighter is nearer), each cell's step toward it (arrows), and agents with the"
+    .. " program { \"flow\", field = f } from six starts: bilinear directions, arrival at the goal (11 s)",
+    24, 14, 26)
+  draw_cells(c, nav, function(cx, cy)
+    local d = field:distance(cx + 0.5, cy + 0.5)
+    if not d then return "#f2d9d9" end
+    local t = d / far
+    return ("#%02x%02x%02x"):format(math.floor(236 - 60 * t), math.floor(243 - 50 * t), 250)
+  end)
+  for cy = 0, 13 do
+    for cx = 0, 23 do
+      local dx, dy = field:direction(cx + 0.5, cy + 0.5)
+      if dx ~= 0 or dy ~= 0 then
+        c:polyline({ {cx + 0.5 - dx * 0.3, cy + 0.5 - dy * 0.3}, {cx + 0.5 + dx * 0.15, cy + 0.5 + dy * 0.15} },
+          "#7d8aa6", 1)
+        c:arrow(cx + 0.5 + dx * 0.2, cy + 0.5 + dy * 0.2, dx, dy, 0.25, "#7d8aa6")
+      end
+    end
+  end
+  c:target(goal[1], goal[2], "#1d2230")
+  for k, t in ipairs(trails) do draw_trail(c, t, COLORS[k]) end
+  c:save("nav-flow.svg")
+end
+
 -- issue 15's pictures live in tools/pictures_tactics.lua
 assert(loadfile((arg[0]:gsub("pictures%.lua$", "pictures_tactics.lua"))))()(pictures,
   { steer = steer, canvas = canvas, record = record, draw_trail = draw_trail,
     colors = COLORS, dt = DT })
 
 local order = { "seek", "flee", "arrive", "pursue", "wander", "avoid_obstacles",
-  "flocking", "follow", "offset_pursuit", "follow_leader", "formation", "interpose",
-  "hide", "queue" }
+  "flocking", "follow", "nav_path", "nav_flow", "offset_pursuit", "follow_leader",
+  "formation", "interpose", "hide", "queue" }
 for _, name in ipairs(order) do pictures[name]() end

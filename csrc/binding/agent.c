@@ -13,26 +13,36 @@ enum {
   F_ALIVE
 };
 
-static const struct {
+/* Every field of a handle; a write must be a number of `kind` (read-only
+   fields have none). */
+static const struct field_name {
   const char *name;
   int code;
+  number_kind kind;
 } field_names[] = {
-    {"x", STEER_X},
-    {"y", STEER_Y},
-    {"vx", STEER_VX},
-    {"vy", STEER_VY},
-    {"max_speed", STEER_MAX_SPEED},
-    {"max_force", STEER_MAX_FORCE},
-    {"radius", STEER_RADIUS},
-    {"wander_radius", STEER_WANDER_RADIUS},
-    {"wander_distance", STEER_WANDER_DISTANCE},
-    {"wander_jitter", STEER_WANDER_JITTER},
-    {"wander_angle", STEER_WANDER_ANGLE},
-    {"id", F_ID},
-    {"speed", F_SPEED},
-    {"heading", F_HEADING},
-    {"alive", F_ALIVE},
-    {NULL, 0}};
+    {"x", STEER_X, NUM_ANY},
+    {"y", STEER_Y, NUM_ANY},
+    {"vx", STEER_VX, NUM_ANY},
+    {"vy", STEER_VY, NUM_ANY},
+    {"max_speed", STEER_MAX_SPEED, NUM_NONNEG},
+    {"max_force", STEER_MAX_FORCE, NUM_NONNEG},
+    {"radius", STEER_RADIUS, NUM_NONNEG},
+    {"wander_radius", STEER_WANDER_RADIUS, NUM_NONNEG},
+    {"wander_distance", STEER_WANDER_DISTANCE, NUM_NONNEG},
+    {"wander_jitter", STEER_WANDER_JITTER, NUM_NONNEG},
+    {"wander_angle", STEER_WANDER_ANGLE, NUM_ANY},
+    {"id", F_ID, NUM_ANY},
+    {"speed", F_SPEED, NUM_ANY},
+    {"heading", F_HEADING, NUM_ANY},
+    {"alive", F_ALIVE, NUM_ANY},
+    {NULL, 0, NUM_ANY}};
+
+/* The field whose code is `code`. */
+static const struct field_name *field_of_code(int code) {
+  for (int k = 0; field_names[k].name; k++)
+    if (field_names[k].code == code) return &field_names[k];
+  return NULL;
+}
 
 static int push_vec(lua_State *L, steer_vec2 v) {
   lua_pushnumber(L, v.x);
@@ -146,10 +156,9 @@ static int a_newindex(lua_State *L) {
                         "cannot set field '%s' of " AGENT_MT
                         ": number expected, got %s",
                         key, luaL_typename(L, 3));
-    /* positions and velocities may be negative; sizes may not */
-    int kind = code <= STEER_VY || code == STEER_WANDER_ANGLE ? 0 : 1;
     char buf[96];
-    const char *problem = number_problem(lua_tonumber(L, 3), kind, buf);
+    const char *problem =
+        number_problem(lua_tonumber(L, 3), field_of_code(code)->kind, buf);
     if (problem)
       return luaL_error(L, "cannot set field '%s' of " AGENT_MT ": %s", key,
                         problem);
@@ -158,26 +167,30 @@ static int a_newindex(lua_State *L) {
     return 0;
   }
   agent_ref a = field_owner(L, 1, key_name(L, 2));
-  if (!lua_isnil(L, 3) && key_name(L, 2)) {
-    /* a new key that misspells a field would leave the field unchanged */
-    push_data(L, 1, a.id, 0);
-    int fresh = lua_isnil(L, -1);
-    if (!fresh) {
-      lua_pushvalue(L, 2);
-      lua_rawget(L, -2);
-      fresh = lua_isnil(L, -1);
-      lua_pop(L, 1);
-    }
+  int assigning = !lua_isnil(L, 3);
+  push_data(L, 1, a.id, 0);
+  /* a new key that misspells a field would leave the field unchanged (a
+     misspelt key is never stored, so only new keys need the check) */
+  int fresh = lua_isnil(L, -1);
+  if (!fresh && assigning) {
+    lua_pushvalue(L, 2);
+    lua_rawget(L, -2);
+    fresh = lua_isnil(L, -1);
     lua_pop(L, 1);
-    const char *meant = fresh ? misspelled_field(key_name(L, 2)) : NULL;
-    if (meant)
-      return luaL_error(L,
-                        "cannot set field '%s' of " AGENT_MT
-                        ": did you mean '%s'?",
-                        key_name(L, 2), meant);
   }
-  push_data(L, 1, a.id, !lua_isnil(L, 3));
-  if (lua_isnil(L, -1)) return 0; /* assigning nil to an absent key */
+  const char *meant =
+      assigning && fresh && key_name(L, 2) ? misspelled_field(key_name(L, 2))
+                                           : NULL;
+  if (meant)
+    return luaL_error(L,
+                      "cannot set field '%s' of " AGENT_MT
+                      ": did you mean '%s'?",
+                      key_name(L, 2), meant);
+  if (lua_isnil(L, -1)) {
+    if (!assigning) return 0; /* assigning nil to an absent key */
+    lua_pop(L, 1);
+    push_data(L, 1, a.id, 1);
+  }
   lua_pushvalue(L, 2);
   lua_pushvalue(L, 3);
   lua_rawset(L, -3);
@@ -268,7 +281,7 @@ static double opt_option(lua_State *L, int idx, const char *fname, int argn,
   if (lua_type(L, -1) != LUA_TNUMBER)
     arg_error(L, fname, argn, "field '%s': number expected, got %s", key,
               luaL_typename(L, -1));
-  double v = validate_num(L, lua_tonumber(L, -1), 1, fname, argn, key);
+  double v = validate_num(L, lua_tonumber(L, -1), NUM_NONNEG, fname, argn, key);
   lua_pop(L, 1);
   return v;
 }
@@ -363,6 +376,55 @@ static int a_world(lua_State *L) {
   lua_getuservalue(L, 1);
   lua_rawgeti(L, -1, ENV_WORLD);
   return 1;
+}
+
+static void set_code(lua_State *L, const char *name, int code) {
+  lua_pushinteger(L, code);
+  lua_setfield(L, -2, name);
+}
+
+/* For lua/steer/ffi.lua, which calls the flat C API on the same agents: the
+   metatable, the classic methods, the steer_field codes with the ones whose
+   writes must be >= 0 (sized), the flat pseudo fields and flocking rules. */
+void set_agent_ffi_codes(lua_State *L) {
+  luaL_getmetatable(L, AGENT_MT);
+  lua_setfield(L, -2, "agent_mt");
+  lua_newtable(L); /* methods */
+  lua_getfield(L, LUA_REGISTRYINDEX, AGENT_MT ".keys");
+  lua_pushnil(L);
+  while (lua_next(L, -2)) {
+    if (lua_isfunction(L, -1)) {
+      lua_pushvalue(L, -2);
+      lua_insert(L, -2);
+      lua_rawset(L, -5);
+    } else {
+      lua_pop(L, 1);
+    }
+  }
+  lua_pop(L, 1);
+  lua_setfield(L, -2, "methods");
+  lua_newtable(L); /* fields */
+  lua_newtable(L); /* sized */
+  for (int k = 0; field_names[k].name; k++) {
+    if (field_names[k].code >= STEER_FIELD_COUNT) continue;
+    lua_pushboolean(L, field_names[k].kind == NUM_NONNEG);
+    lua_setfield(L, -2, field_names[k].name);
+    lua_pushinteger(L, field_names[k].code);
+    lua_setfield(L, -3, field_names[k].name);
+  }
+  lua_setfield(L, -3, "sized");
+  lua_setfield(L, -2, "fields");
+  lua_newtable(L);
+  set_code(L, "speed", STEER_FLAT_SPEED);
+  set_code(L, "heading", STEER_FLAT_HEADING);
+  set_code(L, "position", STEER_FLAT_POSITION);
+  set_code(L, "velocity", STEER_FLAT_VELOCITY);
+  lua_setfield(L, -2, "flat");
+  lua_newtable(L);
+  set_code(L, "separation", STEER_SEPARATION);
+  set_code(L, "alignment", STEER_ALIGNMENT);
+  set_code(L, "cohesion", STEER_COHESION);
+  lua_setfield(L, -2, "rules");
 }
 
 int agent_known_key(lua_State *L, int idx) {

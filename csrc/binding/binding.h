@@ -43,6 +43,13 @@ typedef struct agent_ref {
   steer_id id;
 } agent_ref;
 
+/* The binding is layered as lauxlib under linit: check.c and base.c at the
+   bottom (arguments, memory, types, handles, iterators), one file per type
+   above them (world.c, agent.c, path.c, program.c, snapshot.c, and forces.c
+   for the stateless functions), module.c on top (luaopen_steer_core). The
+   bottom calls no type; types call the bottom and each other's method
+   tables; nothing calls up into module.c. */
+
 /* ---- errors (check.c) -------------------------------------------------
    Messages follow Lua's own: "bad argument #2 to 'seek' (...)"; argument 0
    is a method's self: "calling 'seek' on bad self (...)". */
@@ -53,7 +60,13 @@ int type_error(lua_State *L, int idx, const char *fname, int argn,
    argument") unless status is STEER_OK. */
 void check_status(lua_State *L, steer_status status);
 
-/* ---- numbers: finite, |x| <= STEER_LIMIT ------------------------------- */
+/* ---- numbers (check.c): finite, |x| <= STEER_LIMIT unless NUM_FINITE ---- */
+typedef enum number_kind {
+  NUM_ANY,      /* finite, within the limit (positions, velocities, weights) */
+  NUM_NONNEG,   /* and >= 0 (sizes, radii, speeds) */
+  NUM_POSITIVE, /* and > 0 (dt, cell sizes) */
+  NUM_FINITE    /* finite, of any size (forces that get clamped) */
+} number_kind;
 double check_num(lua_State *L, int idx, const char *fname, int argn);
 double check_nonneg(lua_State *L, int idx, const char *fname, int argn);
 double check_positive(lua_State *L, int idx, const char *fname, int argn);
@@ -64,16 +77,13 @@ double check_integral(lua_State *L, int idx, const char *fname, int argn);
 /* Any finite number, however large (for forces that get clamped). */
 double check_finite(lua_State *L, int idx, const char *fname, int argn);
 /* The same checks on a number already read (field of a table argument);
-   `what` names the field in the message. kind: 0 within the limit, 1 >= 0,
-   2 > 0, 3 finite of any size. */
-double validate_num(lua_State *L, double v, int kind, const char *fname,
-                    int argn, const char *what);
+   `what` names the field in the message. */
+double validate_num(lua_State *L, double v, number_kind kind,
+                    const char *fname, int argn, const char *what);
 /* What is wrong with v for kind (a message in buf), or NULL. */
-const char *number_problem(double v, int kind, char buf[96]);
-/* Is the key at idx a name agents use themselves (a method or a field)? */
-int agent_known_key(lua_State *L, int idx);
+const char *number_problem(double v, number_kind kind, char buf[96]);
 
-/* ---- objects ------------------------------------------------------------ */
+/* ---- objects (check.c) ---------------------------------------------------- */
 lworld *check_world(lua_State *L, int idx, const char *fname, int argn);
 agent_ref check_agent(lua_State *L, int idx, const char *fname, int argn);
 /* A live agent of the same world as `self`. */
@@ -88,14 +98,26 @@ steer_path *check_path(lua_State *L, int idx, const char *fname, int argn);
    tells how many stack slots it took (2 for x, y, else 1). */
 steer_vec2 check_point(lua_State *L, int idx, const agent_ref *self,
                        const char *fname, int argn, int *used);
-/* Reads the table at idx as {x, y} (when it has [1]) or {x =, y =} into *p;
-   returns NULL, or what is wrong ("y: number expected, got nil") in buf. */
+/* Reads the table at idx as {x, y} (when it has [1]) or {x =, y =} into *p
+   (raw reads); returns NULL, or what is wrong ("y: number expected, got
+   nil") in buf. The one place a new point type would be read. */
 const char *table_point(lua_State *L, int idx, steer_vec2 *p, char buf[128]);
 /* Is `key` a likely misspelling of field `name` (not name itself): the
    same but for case and underscores, or, for names of 5 letters or more,
    one letter added, dropped, replaced or two swapped? */
 int is_typo(const char *key, const char *name);
 
+/* ---- memory (base.c) -------------------------------------------------------
+   Every allocation of the core and the binding goes through binding_alloc,
+   which tests can make fail (steer.testing.fail_allocations). */
+void *binding_alloc(void *ud, void *ptr, size_t osize, size_t nsize);
+/* After n more allocations (-1: never), binding_alloc fails; returns the
+   previous count. */
+long binding_allow_allocations(long n);
+
+/* ---- types, handles, iterators (base.c) ------------------------------------ */
+/* Creates metatable `name` with __name set, leaving it on the stack. */
+void new_type(lua_State *L, const char *name);
 /* Pushes the handle of agent `id`; env_idx is the world's env table. */
 void push_agent(lua_State *L, int env_idx, lworld *box, steer_id id);
 /* Pushes an iterator over n agent ids (the live ones when it reaches
@@ -107,15 +129,22 @@ void push_found_iterator(lua_State *L, int env_idx, lworld *box, size_t n);
 size_t collect_query(lua_State *L, lworld *box, double x, double y,
                      double radius, long exclude);
 
-/* ---- memory --------------------------------------------------------------
-   Every allocation of the core and the binding goes through binding_alloc,
-   which tests can make fail (steer.testing.fail_allocations). */
-void *binding_alloc(void *ud, void *ptr, size_t osize, size_t nsize);
-
-/* ---- registration --------------------------------------------------------- */
+/* ---- the types: each open_* registers its metatable ------------------------ */
 void open_world(lua_State *L);  /* leaves nothing on the stack */
+int l_world_new(lua_State *L);
+/* Pushes a new world userdata (its env ready, box->w still NULL). */
+lworld *push_world(lua_State *L);
+
 void open_agent(lua_State *L);
+/* Is the key at idx a name agents use themselves (a method or a field)? */
+int agent_known_key(lua_State *L, int idx);
+/* Fills the table at the top with what lua/steer/ffi.lua needs of
+   steer.Agent: its metatable, methods, field and behavior codes. */
+void set_agent_ffi_codes(lua_State *L);
+
 void open_path(lua_State *L);
+int l_path_new(lua_State *L);
+
 void open_program(lua_State *L);
 int l_program_new(lua_State *L);
 /* The program at idx (a table to compile or a steer.Program) for agents of
@@ -123,10 +152,7 @@ int l_program_new(lua_State *L);
 steer_program *program_arg(lua_State *L, int idx, lworld *world,
                            const char *fname, int argn);
 extern const luaL_Reg program_agent_methods[];
-extern const luaL_Reg program_world_methods[];
-int l_world_new(lua_State *L);
-/* Pushes a new world userdata (its env ready, box->w still NULL). */
-lworld *push_world(lua_State *L);
+
 int l_restore(lua_State *L);
 extern const luaL_Reg snapshot_world_methods[];
 int l_path_new(lua_State *L);
@@ -144,7 +170,8 @@ steer_target formation_target(lua_State *L, int idx, lworld **world,
 void tactics_refuse_snapshot(lua_State *L, steer_world *w);
 /* Pushes a handle of formation f of world box (env: the world's env). */
 void push_formation(lua_State *L, int env, lworld *box, steer_formation *f);
-/* Creates metatable `name` with __name set, leaving it on the stack. */
-void new_type(lua_State *L, const char *name);
+
+/* steer.seek, steer.clamp, ...: the stateless functions (forces.c) */
+extern const luaL_Reg force_functions[];
 
 #endif

@@ -29,27 +29,29 @@ void check_status(lua_State *L, steer_status status) {
   if (status != STEER_OK) luaL_error(L, "%s", steer_status_message(status));
 }
 
-static const char *kind_name[] = {"finite number", "non-negative number",
-                                  "positive number", "finite number"};
+static const char *const kind_name[] = {
+    [NUM_ANY] = "finite number", [NUM_NONNEG] = "non-negative number",
+    [NUM_POSITIVE] = "positive number", [NUM_FINITE] = "finite number"};
 
-const char *number_problem(double v, int kind, char buf[96]) {
+const char *number_problem(double v, number_kind kind, char buf[96]) {
   if (isnan(v)) { /* printf may say -nan */
     snprintf(buf, 96, "%s expected, got nan", kind_name[kind]);
     return buf;
   }
-  if (!isfinite(v) || (kind == 1 && !(v >= 0)) || (kind == 2 && !(v > 0))) {
+  if (!isfinite(v) || (kind == NUM_NONNEG && !(v >= 0)) ||
+      (kind == NUM_POSITIVE && !(v > 0))) {
     snprintf(buf, 96, "%s expected, got %.14g", kind_name[kind], v);
     return buf;
   }
-  if (kind != 3 && fabs(v) > STEER_LIMIT) {
+  if (kind != NUM_FINITE && fabs(v) > STEER_LIMIT) {
     snprintf(buf, 96, "number out of range, |%.14g| > 1e150", v);
     return buf;
   }
   return NULL;
 }
 
-double validate_num(lua_State *L, double v, int kind, const char *fname,
-                    int argn, const char *what) {
+double validate_num(lua_State *L, double v, number_kind kind,
+                    const char *fname, int argn, const char *what) {
   char buf[96];
   const char *problem = number_problem(v, kind, buf);
   if (problem)
@@ -66,23 +68,23 @@ static double read_number(lua_State *L, int idx, const char *fname,
 }
 
 double check_num(lua_State *L, int idx, const char *fname, int argn) {
-  return validate_num(L, read_number(L, idx, fname, argn), 0, fname, argn,
-                      NULL);
+  double v = read_number(L, idx, fname, argn);
+  return validate_num(L, v, NUM_ANY, fname, argn, NULL);
 }
 
 double check_finite(lua_State *L, int idx, const char *fname, int argn) {
-  return validate_num(L, read_number(L, idx, fname, argn), 3, fname, argn,
-                      NULL);
+  double v = read_number(L, idx, fname, argn);
+  return validate_num(L, v, NUM_FINITE, fname, argn, NULL);
 }
 
 double check_nonneg(lua_State *L, int idx, const char *fname, int argn) {
-  return validate_num(L, read_number(L, idx, fname, argn), 1, fname, argn,
-                      NULL);
+  double v = read_number(L, idx, fname, argn);
+  return validate_num(L, v, NUM_NONNEG, fname, argn, NULL);
 }
 
 double check_positive(lua_State *L, int idx, const char *fname, int argn) {
-  return validate_num(L, read_number(L, idx, fname, argn), 2, fname, argn,
-                      NULL);
+  double v = read_number(L, idx, fname, argn);
+  return validate_num(L, v, NUM_POSITIVE, fname, argn, NULL);
 }
 
 double opt_nonneg(lua_State *L, int idx, const char *fname, int argn,
@@ -140,11 +142,13 @@ const char *table_point(lua_State *L, int idx, steer_vec2 *p, char buf[128]) {
   double xy[2];
   for (int k = 0; k < 2; k++) {
     const char *name = k ? "y" : "x";
-    /* x and y through metamethods, so a point type may provide them */
-    if (array)
+    /* raw reads: checking an argument runs no code of the caller's */
+    if (array) {
       lua_rawgeti(L, idx, k + 1);
-    else
-      lua_getfield(L, idx, name);
+    } else {
+      lua_pushstring(L, name);
+      lua_rawget(L, idx);
+    }
     if (lua_type(L, -1) != LUA_TNUMBER) {
       snprintf(buf, 128, "%s: number expected, got %s", name,
                luaL_typename(L, -1));
@@ -154,7 +158,7 @@ const char *table_point(lua_State *L, int idx, steer_vec2 *p, char buf[128]) {
     xy[k] = (double)lua_tonumber(L, -1);
     lua_pop(L, 1);
     char inner[96];
-    const char *problem = number_problem(xy[k], 0, inner);
+    const char *problem = number_problem(xy[k], NUM_ANY, inner);
     if (problem) {
       snprintf(buf, 128, "%s: %s", name, problem);
       return buf;

@@ -1,14 +1,17 @@
 /* program.c - behavior programs from Lua: compiling a program table once
- * into a C program (a:set_behaviors, steer.program), cheap setters for
- * behavior-tree leaves, and world:step. */
+ * into a C program (a:set_behaviors, steer.program) and cheap setters for
+ * behavior-tree leaves. world:step, which runs them, is in world.c. */
 #include <stdio.h>
 #include <string.h>
 #include "binding.h"
+#include "nav.h"
 
 static const char *const behavior_names[] = {
     "seek",        "flee",       "arrive",          "pursue",
     "evade",       "wander",     "avoid_obstacles", "avoid_walls",
     "follow",      "separation", "alignment",       "cohesion",
+    "flow",
+
     "offset_pursuit", "follow_leader", "formation", "interpose", "hide",
     "queue",
     NULL};
@@ -30,6 +33,7 @@ static const char *const behavior_params[] = {
     "radius",                                /* separation */
     "radius",                                /* alignment */
     "radius",                                /* cohesion */
+    "field slowing_radius",                  /* flow */
     "target offset slowing_radius",          /* offset_pursuit */
     "target distance radius slowing_radius", /* follow_leader */
     "formation slowing_radius",              /* formation */
@@ -75,8 +79,8 @@ static int compile_error(compiling *c, const char *fmt, const char *a,
   return arg_error(c->L, c->fname, c->argn, "%s", what);
 }
 
-/* a number field already on the stack top; kind as validate_num */
-static double param_number(compiling *c, const char *key, int kind) {
+/* a number field already on the stack top */
+static double param_number(compiling *c, const char *key, number_kind kind) {
   lua_State *L = c->L;
   if (lua_type(L, -1) != LUA_TNUMBER)
     compile_error(c, "'%s' must be a number, got %s", key,
@@ -222,9 +226,9 @@ static void read_entry(compiling *c, int idx, steer_entry *e) {
     const char *key = lua_tostring(L, -2);
     int avoidance = b == STEER_AVOID_OBSTACLES || b == STEER_AVOID_WALLS;
     if (strcmp(key, "weight") == 0) {
-      e->weight = param_number(c, key, 0);
+      e->weight = param_number(c, key, NUM_ANY);
     } else if (strcmp(key, "probability") == 0) {
-      e->probability = param_number(c, key, 1);
+      e->probability = param_number(c, key, NUM_NONNEG);
       if (e->probability > 1)
         compile_error(c, "probability must be in [0, 1]", "", "");
     } else if (strcmp(key, "tag") == 0) {
@@ -236,22 +240,30 @@ static void read_entry(compiling *c, int idx, steer_entry *e) {
       lua_pop(L, 1);
     } else if (!has_word(params, key)) {
       compile_error(c, "unknown parameter '%s'", key, "");
+    } else if (strcmp(key, "field") == 0) {
+      memset(&e->target, 0, sizeof e->target);
+      e->target.field = test_flowfield(L, -1);
+      if (!e->target.field)
+        compile_error(c, "'field' must be a steer.FlowField, got %s",
+                      luaL_typename(L, -1), "");
+      e->target.kind = STEER_TARGET_FLOW;
+      lua_pop(L, 1);
     } else if (strcmp(key, "target") == 0 || strcmp(key, "path") == 0) {
       e->target = read_target(c, -1);
       lua_pop(L, 1);
     } else if (strcmp(key, "radius") == 0) {
-      e->radius = param_number(c, key, 1);
+      e->radius = param_number(c, key, NUM_NONNEG);
       radius_given = 1;
     } else if (strcmp(key, "feeler_length") == 0) {
-      e->feeler_length = param_number(c, key, 1);
+      e->feeler_length = param_number(c, key, NUM_NONNEG);
     } else if (strcmp(key, "hysteresis") == 0 && avoidance) {
-      e->hysteresis = param_number(c, key, 1);
+      e->hysteresis = param_number(c, key, NUM_NONNEG);
     } else if (strcmp(key, "slowing_radius") == 0) {
-      e->slowing_radius = param_number(c, key, 1);
+      e->slowing_radius = param_number(c, key, NUM_NONNEG);
     } else if (strcmp(key, "arrival_radius") == 0) {
-      e->arrival_radius = param_number(c, key, 1);
+      e->arrival_radius = param_number(c, key, NUM_NONNEG);
     } else if (strcmp(key, "panic_radius") == 0) {
-      e->panic_radius = param_number(c, key, 1);
+      e->panic_radius = param_number(c, key, NUM_NONNEG);
     } else {
       read_tactics_param(c, key, e);
     }
@@ -266,7 +278,9 @@ static void read_entry(compiling *c, int idx, steer_entry *e) {
   if (has_word(params, "target") && e->target.kind == STEER_TARGET_NONE)
     compile_error(c, b == STEER_FOLLOW ? "missing path" : "missing target", "",
                   "");
-  if (e->target.kind != STEER_TARGET_NONE)
+  if (b == STEER_FLOW && e->target.kind != STEER_TARGET_FLOW)
+    compile_error(c, "missing field", "", "");
+  if (e->target.kind != STEER_TARGET_NONE && b != STEER_FLOW)
     check_target_kind(c, (steer_behavior)b, &e->target);
 }
 
@@ -296,18 +310,18 @@ static steer_program *compile(compiling *c, int idx) {
       int m = lua_type(L, -1) == LUA_TSTRING
                   ? find_name(combine_names, lua_tostring(L, -1))
                   : -1;
+      if (lua_type(L, -1) != LUA_TSTRING)
+        compile_error(c, "combine: string expected, got %s",
+                      luaL_typename(L, -1), "");
       if (m < 0)
-        compile_error(c, "unknown combine mode '%s'",
-                      lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1)
-                                                     : luaL_typename(L, -1),
-                      "");
+        compile_error(c, "unknown combine mode '%s'", lua_tostring(L, -1), "");
       combine = (steer_combine)m;
       lua_pop(L, 1);
     } else if (strcmp(key, "smoothing") == 0) {
-      smoothing = param_number(c, key, 1);
+      smoothing = param_number(c, key, NUM_NONNEG);
       if (smoothing > 1) compile_error(c, "smoothing must be in [0, 1]", "", "");
     } else if (strcmp(key, "hold") == 0) {
-      hold = param_number(c, key, 1);
+      hold = param_number(c, key, NUM_NONNEG);
     } else {
       compile_error(c, "unknown program field '%s'", key, "");
     }
@@ -644,9 +658,11 @@ static int a_behaviors(lua_State *L) {
     case STEER_TARGET_FORMATION:
       push_formation(L, env, a.box, e->target.formation);
       break;
+    case STEER_TARGET_FLOW: push_flowfield(L, e->target.field); break;
     default: lua_pushnil(L); break;
     }
     lua_setfield(L, -2, e->behavior == STEER_FOLLOW      ? "path"
+                        : e->behavior == STEER_FLOW      ? "field"
                         : e->behavior == STEER_FORMATION ? "formation"
                         : e->behavior == STEER_INTERPOSE ? "_first"
                                                          : "target");
@@ -663,37 +679,6 @@ static int a_behaviors(lua_State *L) {
   return 1;
 }
 
-/* ---- world methods ------------------------------------------------------ */
-
-static int w_step(lua_State *L) {
-  lworld *box = check_world(L, 1, "step", 0);
-  double dt = check_positive(L, 2, "step", 1);
-  check_status(L, steer_world_step(box->w, dt));
-  return 0;
-}
-
-static void set_integer(lua_State *L, const char *key, size_t v) {
-  lua_pushinteger(L, (lua_Integer)v);
-  lua_setfield(L, -2, key);
-}
-
-/* world:stats(): integers. agents, programs and memory are counted now;
-   stepped, candidates and neighbors are the last step's counters. */
-static int w_stats(lua_State *L) {
-  lworld *box = check_world(L, 1, "stats", 0);
-  steer_stats s = steer_world_stats(box->w);
-  size_t n = steer_world_count(box->w), programs = 0;
-  for (size_t i = 0; i < n; i++) programs += steer_agent_program(box->w, i) != NULL;
-  lua_createtable(L, 0, 6);
-  set_integer(L, "agents", n);
-  set_integer(L, "programs", programs);
-  set_integer(L, "memory", steer_world_memory(box->w));
-  set_integer(L, "stepped", s.agents);
-  set_integer(L, "candidates", s.candidates);
-  set_integer(L, "neighbors", s.neighbors);
-  return 1;
-}
-
 const luaL_Reg program_agent_methods[] = {
     {"set_behaviors", a_set_behaviors},
     {"set_target", a_set_target},
@@ -702,9 +687,6 @@ const luaL_Reg program_agent_methods[] = {
     {"active_behavior", a_active_behavior},
     {"behaviors", a_behaviors},
     {NULL, NULL}};
-
-const luaL_Reg program_world_methods[] = {
-    {"step", w_step}, {"stats", w_stats}, {NULL, NULL}};
 
 void open_program(lua_State *L) {
   static const luaL_Reg meta[] = {

@@ -11,7 +11,12 @@ static int w_snapshot(lua_State *L) {
   tactics_refuse_snapshot(L, box->w); /* issue 15's entries: not kept */
   luaL_Buffer b;
   luaL_buffinit(L, &b);
-  check_status(L, steer_world_snapshot(box->w, add_bytes, &b));
+  steer_status status = steer_world_snapshot(box->w, add_bytes, &b);
+  if (status == STEER_EINVAL) /* add_bytes never fails: a flow field */
+    return arg_error(L, "snapshot", 0,
+                     "an agent's program follows a flow field, which "
+                     "snapshots cannot hold");
+  check_status(L, status);
   luaL_pushresult(&b);
   return 1;
 }

@@ -1,4 +1,5 @@
-/* world.c - the steer.World type: creation, agents, queries, obstacles. */
+/* world.c - the steer.World type: creation, agents, queries, obstacles,
+ * steps and their counters. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -16,7 +17,7 @@ static int opt_field(lua_State *L, int idx, const char *key) {
   return 1;
 }
 
-static double field_number(lua_State *L, int kind, const char *fname,
+static double field_number(lua_State *L, number_kind kind, const char *fname,
                            int argn, const char *key) {
   if (lua_type(L, -1) != LUA_TNUMBER)
     arg_error(L, fname, argn, "field '%s': number expected, got %s", key,
@@ -33,9 +34,9 @@ static steer_world_def read_world_def(lua_State *L) {
   if (lua_isnoneornil(L, 1)) return d;
   if (!lua_istable(L, 1)) type_error(L, 1, "world", 1, "table");
   if (opt_field(L, 1, "cell_size"))
-    d.cell_size = field_number(L, 2, "world", 1, "cell_size");
+    d.cell_size = field_number(L, NUM_POSITIVE, "world", 1, "cell_size");
   if (opt_field(L, 1, "seed")) {
-    double s = field_number(L, 0, "world", 1, "seed");
+    double s = field_number(L, NUM_ANY, "world", 1, "seed");
     /* range first: (long long)s is undefined beyond 2^63 */
     if (s > 9007199254740992.0 || s < -9007199254740992.0 || s != floor(s))
       arg_error(L, "world", 1, "field 'seed': integer expected, got %.14g", s);
@@ -46,22 +47,22 @@ static steer_world_def read_world_def(lua_State *L) {
       arg_error(L, "world", 1, "field 'bounds': table {w, h} expected, got %s",
                 luaL_typename(L, -1));
     lua_rawgeti(L, -1, 1);
-    d.width = field_number(L, 2, "world", 1, "bounds[1]");
+    d.width = field_number(L, NUM_POSITIVE, "world", 1, "bounds[1]");
     lua_rawgeti(L, -1, 2);
-    d.height = field_number(L, 2, "world", 1, "bounds[2]");
+    d.height = field_number(L, NUM_POSITIVE, "world", 1, "bounds[2]");
     lua_pop(L, 1);
   }
   lua_getfield(L, 1, "wrap");
   d.wrap = lua_toboolean(L, -1);
   lua_pop(L, 1);
   if (opt_field(L, 1, "capacity")) {
-    double n = field_number(L, 1, "world", 1, "capacity");
+    double n = field_number(L, NUM_NONNEG, "world", 1, "capacity");
     if (n != (double)(size_t)n || n > 67108864.0)
       arg_error(L, "world", 1, "field 'capacity': integer 0..2^26 expected, got %.14g", n);
     d.capacity = (size_t)n;
   }
   if (opt_field(L, 1, "threads")) {
-    double t = field_number(L, 2, "world", 1, "threads");
+    double t = field_number(L, NUM_POSITIVE, "world", 1, "threads");
     if (t != (double)(int)t || t > STEER_MAX_THREADS)
       arg_error(L, "world", 1, "field 'threads': integer 1..%d expected, got %.14g",
                 STEER_MAX_THREADS, t);
@@ -107,107 +108,35 @@ lworld *push_world(lua_State *L) {
   return box;
 }
 
-/* ---- handles ------------------------------------------------------------- */
-
-void push_agent(lua_State *L, int env_idx, lworld *box, steer_id id) {
-  env_idx = lua_absindex(L, env_idx);
-  lua_rawgeti(L, env_idx, ENV_HANDLES);
-  lua_pushinteger(L, (lua_Integer)id);
-  lua_rawget(L, -2);
-  if (lua_isnil(L, -1)) {
-    lua_pop(L, 1);
-    lagent *a = new_userdata(L, sizeof *a);
-    a->box = box;
-    a->id = id;
-    luaL_getmetatable(L, AGENT_MT);
-    lua_setmetatable(L, -2);
-    lua_pushvalue(L, env_idx);
-    lua_setuservalue(L, -2);
-    lua_pushinteger(L, (lua_Integer)id);
-    lua_pushvalue(L, -2);
-    lua_rawset(L, -4);
-  }
-  lua_remove(L, -2);
-}
-
-/* ---- queries ------------------------------------------------------------- */
-
-typedef struct collector {
-  lworld *box;
-  size_t n;
-  int failed;
-} collector;
-
-static int collect_one(void *ud, size_t index) {
-  collector *c = ud;
-  if (c->n == c->box->found_cap) {
-    size_t cap = c->box->found_cap ? c->box->found_cap * 2 : 64;
-    steer_id *p = binding_alloc(NULL, c->box->found,
-                                c->box->found_cap * sizeof *p, cap * sizeof *p);
-    if (!p) {
-      c->failed = 1;
-      return 1;
-    }
-    c->box->found = p;
-    c->box->found_cap = cap;
-  }
-  c->box->found[c->n++] = steer_world_id_at(c->box->w, index);
-  return 0;
-}
-
-size_t collect_query(lua_State *L, lworld *box, double x, double y,
-                     double radius, long exclude) {
-  collector c = {box, 0, 0};
-  steer_world_query(box->w, x, y, radius, exclude, collect_one, &c);
-  if (c.failed) luaL_error(L, "not enough memory");
-  return c.n;
-}
-
-/* upvalues: env, ids (userdata), next position, count; agents removed since
-   the ids were taken are skipped */
-static int found_iterator(lua_State *L) {
-  lua_rawgeti(L, lua_upvalueindex(1), ENV_WORLD);
-  lworld *box = lua_touserdata(L, -1);
-  const steer_id *ids = lua_touserdata(L, lua_upvalueindex(2));
-  size_t k = (size_t)lua_tonumber(L, lua_upvalueindex(3));
-  size_t n = (size_t)lua_tonumber(L, lua_upvalueindex(4));
-  if (!box->w) return luaL_error(L, "world is closed");
-  /* agents removed since the query are skipped */
-  while (k < n && steer_world_index(box->w, ids[k]) < 0) k++;
-  if (k == n) return 0;
-  lua_pushnumber(L, (lua_Number)(k + 1));
-  lua_replace(L, lua_upvalueindex(3));
-  push_agent(L, lua_upvalueindex(1), box, ids[k]);
-  return 1;
-}
-
-steer_id *push_id_iterator(lua_State *L, int env_idx, size_t n) {
-  env_idx = lua_absindex(L, env_idx);
-  lua_pushvalue(L, env_idx);
-  steer_id *ids = new_userdata(L, n ? n * sizeof *ids : 1);
-  lua_pushnumber(L, 0);
-  lua_pushnumber(L, (lua_Number)n);
-  lua_pushcclosure(L, found_iterator, 4);
-  return ids;
-}
-
-void push_found_iterator(lua_State *L, int env_idx, lworld *box, size_t n) {
-  steer_id *ids = push_id_iterator(L, env_idx, n);
-  if (n) memcpy(ids, box->found, n * sizeof *ids);
-}
-
 /* ---- methods ----------------------------------------------------------- */
 
-static const char *const field_keys[] = {"x", "y", "vx", "vy", "max_speed",
-                                         "max_force", "radius",
-                                         "wander_radius", "wander_distance",
-                                         "wander_jitter", NULL};
+/* The fields world:add and add_many read, in the order of their slots in
+   steer_agent_def (def_slots), and what their values must be. */
+enum { DEF_FIELDS = 10 };
+static const struct def_field {
+  const char *name;
+  number_kind kind;
+} def_fields[DEF_FIELDS + 1] = {
+    {"x", NUM_ANY},          {"y", NUM_ANY},
+    {"vx", NUM_ANY},         {"vy", NUM_ANY},
+    {"max_speed", NUM_NONNEG}, {"max_force", NUM_NONNEG},
+    {"radius", NUM_NONNEG},  {"wander_radius", NUM_NONNEG},
+    {"wander_distance", NUM_NONNEG}, {"wander_jitter", NUM_NONNEG},
+    {NULL, NUM_ANY}};
+
+/* Where def_fields go in d. */
+static void def_slots(steer_agent_def *d, double *slots[DEF_FIELDS]) {
+  double *all[DEF_FIELDS] = {&d->x, &d->y, &d->vx, &d->vy, &d->max_speed,
+                             &d->max_force, &d->radius, &d->wander_radius,
+                             &d->wander_distance, &d->wander_jitter};
+  memcpy(slots, all, sizeof all);
+}
 
 /* Is the key at idx one of the fields world:add reads? */
 static int is_field_key(lua_State *L, int idx) {
   if (lua_type(L, idx) != LUA_TSTRING) return 0;
-  for (int k = 0; field_keys[k]; k++)
-    if (strcmp(lua_tostring(L, idx), field_keys[k]) == 0) return 1;
+  for (int k = 0; def_fields[k].name; k++)
+    if (strcmp(lua_tostring(L, idx), def_fields[k].name) == 0) return 1;
   return 0;
 }
 /* Raises when the string key at idx misspells one of the fields world:add
@@ -216,10 +145,10 @@ static int is_field_key(lua_State *L, int idx) {
 static void check_misspelling(lua_State *L, int idx, const char *fname) {
   if (lua_type(L, idx) != LUA_TSTRING) return;
   const char *key = lua_tostring(L, idx);
-  for (int k = 0; field_keys[k]; k++)
-    if (is_typo(key, field_keys[k]))
+  for (int k = 0; def_fields[k].name; k++)
+    if (is_typo(key, def_fields[k].name))
       arg_error(L, fname, 1, "field '%s': did you mean '%s'?", key,
-                field_keys[k]);
+                def_fields[k].name);
 }
 
 /* world:add{...}: fields of steer_agent_def plus wander parameters; other
@@ -228,15 +157,15 @@ static void check_misspelling(lua_State *L, int idx, const char *fname) {
 static int w_add(lua_State *L) {
   lworld *box = check_world(L, 1, "add", 0);
   steer_agent_def d = steer_agent_def_default();
-  double *slots[] = {&d.x, &d.y, &d.vx, &d.vy, &d.max_speed, &d.max_force,
-                     &d.radius, &d.wander_radius, &d.wander_distance,
-                     &d.wander_jitter};
+  double *slots[DEF_FIELDS];
+  def_slots(&d, slots);
   int custom = 0;
   if (!lua_isnoneornil(L, 2)) {
     if (!lua_istable(L, 2)) type_error(L, 2, "add", 1, "table");
-    for (int k = 0; field_keys[k]; k++) {
-      if (!opt_field(L, 2, field_keys[k])) continue;
-      *slots[k] = field_number(L, k < 4 ? 0 : 1, "add", 1, field_keys[k]);
+    for (int k = 0; def_fields[k].name; k++) {
+      if (!opt_field(L, 2, def_fields[k].name)) continue;
+      *slots[k] =
+          field_number(L, def_fields[k].kind, "add", 1, def_fields[k].name);
     }
     lua_pushnil(L);
     while (lua_next(L, 2)) {
@@ -348,7 +277,8 @@ static int w_query(lua_State *L) {
 }
 
 /* reads field `key` of the table at idx: a required number of `kind` */
-static double need_field(lua_State *L, int idx, int kind, const char *fname,
+static double need_field(lua_State *L, int idx, number_kind kind,
+                         const char *fname,
                          const char *key) {
   lua_getfield(L, idx, key);
   return field_number(L, kind, fname, 1, key);
@@ -357,9 +287,9 @@ static double need_field(lua_State *L, int idx, int kind, const char *fname,
 static int w_add_obstacle(lua_State *L) {
   lworld *box = check_world(L, 1, "add_obstacle", 0);
   if (!lua_istable(L, 2)) type_error(L, 2, "add_obstacle", 1, "table");
-  double x = need_field(L, 2, 0, "add_obstacle", "x");
-  double y = need_field(L, 2, 0, "add_obstacle", "y");
-  double r = need_field(L, 2, 1, "add_obstacle", "radius");
+  double x = need_field(L, 2, NUM_ANY, "add_obstacle", "x");
+  double y = need_field(L, 2, NUM_ANY, "add_obstacle", "y");
+  double r = need_field(L, 2, NUM_NONNEG, "add_obstacle", "radius");
   size_t number;
   check_status(L, steer_world_add_obstacle(box->w, x, y, r, &number));
   lua_pushinteger(L, (lua_Integer)number);
@@ -370,10 +300,10 @@ static int w_add_wall(lua_State *L) {
   lworld *box = check_world(L, 1, "add_wall", 0);
   if (!lua_istable(L, 2)) type_error(L, 2, "add_wall", 1, "table");
   steer_vec2 a, b;
-  a.x = need_field(L, 2, 0, "add_wall", "x1");
-  a.y = need_field(L, 2, 0, "add_wall", "y1");
-  b.x = need_field(L, 2, 0, "add_wall", "x2");
-  b.y = need_field(L, 2, 0, "add_wall", "y2");
+  a.x = need_field(L, 2, NUM_ANY, "add_wall", "x1");
+  a.y = need_field(L, 2, NUM_ANY, "add_wall", "y1");
+  b.x = need_field(L, 2, NUM_ANY, "add_wall", "x2");
+  b.y = need_field(L, 2, NUM_ANY, "add_wall", "y2");
   if (a.x == b.x && a.y == b.y)
     arg_error(L, "add_wall", 1, "wall has zero length");
   size_t number;
@@ -454,14 +384,14 @@ static int w_ids(lua_State *L) {
 typedef struct columns {
   lua_State *L;
   int spec;             /* the table argument */
-  int is_array[10];     /* per field_keys entry */
-  double fixed[10];     /* the value of a number field */
+  int is_array[DEF_FIELDS];  /* per def_fields entry */
+  double fixed[DEF_FIELDS];  /* the value of a number field */
 } columns;
 
 static double column_value(const columns *c, int f, size_t k) {
   if (!c->is_array[f]) return c->fixed[f];
   lua_State *L = c->L;
-  lua_getfield(L, c->spec, field_keys[f]);
+  lua_getfield(L, c->spec, def_fields[f].name);
   lua_rawgeti(L, -1, (int)k + 1);
   double v = lua_tonumber(L, -1);
   lua_pop(L, 2);
@@ -471,10 +401,9 @@ static double column_value(const columns *c, int f, size_t k) {
 static void column_def(void *ud, size_t k, steer_agent_def *d) {
   const columns *c = ud;
   *d = steer_agent_def_default();
-  double *slots[] = {&d->x, &d->y, &d->vx, &d->vy, &d->max_speed,
-                     &d->max_force, &d->radius, &d->wander_radius,
-                     &d->wander_distance, &d->wander_jitter};
-  for (int f = 0; field_keys[f]; f++)
+  double *slots[DEF_FIELDS];
+  def_slots(d, slots);
+  for (int f = 0; def_fields[f].name; f++)
     if (c->is_array[f] || c->fixed[f] == c->fixed[f]) /* given */
       *slots[f] = column_value(c, f, k);
 }
@@ -486,20 +415,21 @@ static int w_add_many(lua_State *L) {
   c.L = L;
   c.spec = 2;
   double n = -1;
-  if (opt_field(L, 2, "n")) n = field_number(L, 1, "add_many", 1, "n");
-  for (int f = 0; field_keys[f]; f++) {
+  if (opt_field(L, 2, "n")) n = field_number(L, NUM_NONNEG, "add_many", 1, "n");
+  for (int f = 0; def_fields[f].name; f++) {
     c.is_array[f] = 0;
     c.fixed[f] = 0.0 / 0.0; /* NaN: not given */
-    lua_getfield(L, 2, field_keys[f]);
+    lua_getfield(L, 2, def_fields[f].name);
     if (lua_istable(L, -1)) {
       double len = (double)lua_rawlen(L, -1);
       if (n >= 0 && len != n)
         arg_error(L, "add_many", 1, "field '%s': %.0f values, expected %.0f",
-                  field_keys[f], len, n);
+                  def_fields[f].name, len, n);
       n = len;
       c.is_array[f] = 1;
     } else if (!lua_isnil(L, -1)) {
-      c.fixed[f] = field_number(L, f < 4 ? 0 : 1, "add_many", 1, field_keys[f]);
+      c.fixed[f] = field_number(L, def_fields[f].kind, "add_many", 1,
+                                def_fields[f].name);
       continue; /* field_number popped it */
     }
     lua_pop(L, 1);
@@ -522,17 +452,19 @@ static int w_add_many(lua_State *L) {
   if (n != (double)(size_t)n || n > 67108864.0) /* 2^26: a world's slots */
     arg_error(L, "add_many", 1, "field 'n': count out of range, got %.14g", n);
   /* every value of every column, before anything is added */
-  for (int f = 0; field_keys[f]; f++) {
+  for (int f = 0; def_fields[f].name; f++) {
     if (!c.is_array[f]) continue;
-    lua_getfield(L, 2, field_keys[f]);
+    lua_getfield(L, 2, def_fields[f].name);
     for (size_t k = 0; k < (size_t)n; k++) {
       lua_rawgeti(L, -1, (int)k + 1);
       char what[64];
-      snprintf(what, sizeof what, "field '%s'[%d]", field_keys[f], (int)k + 1);
+      snprintf(what, sizeof what, "field '%s'[%d]", def_fields[f].name,
+               (int)k + 1);
       if (lua_type(L, -1) != LUA_TNUMBER)
         arg_error(L, "add_many", 1, "%s: number expected, got %s", what,
                   luaL_typename(L, -1));
-      validate_num(L, lua_tonumber(L, -1), f < 4 ? 0 : 1, "add_many", 1, what);
+      validate_num(L, lua_tonumber(L, -1), def_fields[f].kind, "add_many", 1,
+                   what);
       lua_pop(L, 1);
     }
     lua_pop(L, 1);
@@ -618,6 +550,37 @@ static int w_clear_walls(lua_State *L) {
   return 0;
 }
 
+/* ---- steps -------------------------------------------------------------- */
+
+static int w_step(lua_State *L) {
+  lworld *box = check_world(L, 1, "step", 0);
+  double dt = check_positive(L, 2, "step", 1);
+  check_status(L, steer_world_step(box->w, dt));
+  return 0;
+}
+
+static void set_integer(lua_State *L, const char *key, size_t v) {
+  lua_pushinteger(L, (lua_Integer)v);
+  lua_setfield(L, -2, key);
+}
+
+/* world:stats(): integers. agents, programs and memory are counted now;
+   stepped, candidates and neighbors are the last step's counters. */
+static int w_stats(lua_State *L) {
+  lworld *box = check_world(L, 1, "stats", 0);
+  steer_stats s = steer_world_stats(box->w);
+  size_t n = steer_world_count(box->w), programs = 0;
+  for (size_t i = 0; i < n; i++) programs += steer_agent_program(box->w, i) != NULL;
+  lua_createtable(L, 0, 6);
+  set_integer(L, "agents", n);
+  set_integer(L, "programs", programs);
+  set_integer(L, "memory", steer_world_memory(box->w));
+  set_integer(L, "stepped", s.agents);
+  set_integer(L, "candidates", s.candidates);
+  set_integer(L, "neighbors", s.neighbors);
+  return 1;
+}
+
 /* world:close(), __gc and __close: frees the world; idempotent. Handles
    and iterators of a closed world raise "world is closed". */
 static int w_close(lua_State *L) {
@@ -662,6 +625,8 @@ void open_world(lua_State *L) {
       {"velocities", w_velocities},
       {"add_many", w_add_many},
       {"bounds", w_bounds},
+      {"step", w_step},
+      {"stats", w_stats},
       {NULL, NULL}};
   static const luaL_Reg meta[] = {{"__len", w_len},
                                   {"__gc", w_close},
@@ -674,7 +639,6 @@ void open_world(lua_State *L) {
   luaL_setfuncs(L, meta, 0);
   lua_newtable(L);
   luaL_setfuncs(L, methods, 0);
-  luaL_setfuncs(L, program_world_methods, 0);
   luaL_setfuncs(L, snapshot_world_methods, 0);
   lua_setfield(L, -2, "__index");
   lua_pop(L, 1);

@@ -67,6 +67,7 @@ local scenes = {
   require "scenes.path",
   require "scenes.combine",
   require "scenes.guard",
+  require "scenes.nav",
   require "scenes.tactics",
 }
 
@@ -203,6 +204,8 @@ function love.keypressed(key)
     load_scene(index, debug_on)
   elseif key == "escape" then
     love.event.quit()
+  elseif current.key then -- the scene's own keys (scene 6: f)
+    current:key(key)
   end
 end
 

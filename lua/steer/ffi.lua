@@ -20,6 +20,7 @@ local core = require "steer.core"
 -- the file steer.core was loaded from: on package.cpath, or in LÖVE's game
 -- folder or save directory, where LÖVE's own loader finds C modules
 local where = package.searchpath and package.searchpath("steer.core", package.cpath)
+local love = rawget(_G, "love")
 local fs = not where and type(love) == "table" and love.filesystem
 if fs and fs.getRealDirectory then
   local dir = fs.getRealDirectory("steer/core.so")
@@ -48,17 +49,18 @@ size_t steer_world_columns(const steer_world *w, const double **x, const double 
                            const double **vx, const double **vy);
 ]])
 
-local registry = debug.getregistry()
-local agent_mt, world_mt = registry["steer.Agent"], registry["steer.World"]
+-- what steer.core tells its fast path: the types' metatables, the classic
+-- methods, and the codes of fields, flat pseudo fields and flocking rules
+local codes = core._ffi
+local agent_mt, world_mt = codes.agent_mt, codes.world_mt
 local classic_index, classic_newindex = agent_mt.__index, agent_mt.__newindex
--- the classic key table: method name -> C function, field name -> code
-local _, classic_keys = debug.getupvalue(classic_index, 1)
 
 local cast, agent_ptr = ffi.cast, ffi.typeof("steer_lagent *")
 local out = ffi.new("double[2]")
 local LIMIT = core.limit
 local getmetatable, type = getmetatable, type
-local SEPARATION, ALIGNMENT, COHESION = 9, 10, 11 -- steer_behavior codes
+local SEPARATION, ALIGNMENT, COHESION = codes.rules.separation, codes.rules.alignment,
+  codes.rules.cohesion
 
 -- a finite number within the limit / also not negative
 local function ok(v) return type(v) == "number" and v >= -LIMIT and v <= LIMIT end
@@ -71,12 +73,8 @@ local function handle(a)
   return h.box.w, h.id
 end
 
-local methods = {}
-for name, value in pairs(classic_keys) do
-  if type(value) == "function" then methods[name] = value end
-end
-local classic = {}
-for name, f in pairs(methods) do classic[name] = f end
+local methods, classic = {}, {}
+for name, f in pairs(codes.methods) do methods[name], classic[name] = f, f end
 
 -- Builds a method taking a point (x, y): fast when a is an agent and x, y
 -- (and the optional size argument) are valid numbers.
@@ -168,7 +166,8 @@ methods.apply = function(...)
   return classic.apply(...)
 end
 
-local POSITION, VELOCITY, SPEED, HEADING = 102, 103, 100, 101
+local flat = codes.flat
+local POSITION, VELOCITY, SPEED, HEADING = flat.position, flat.velocity, flat.speed, flat.heading
 local function pair_method(name, field)
   local slow = classic[name]
   return function(...)
@@ -185,13 +184,8 @@ methods.velocity = pair_method("velocity", VELOCITY)
 
 -- numeric fields: code, and whether writes must be sizes (>= 0)
 local readable = { speed = SPEED, heading = HEADING }
-local writable, sized = {}, {}
-for name, code in pairs(classic_keys) do
-  if type(code) == "number" and code < 11 then -- the steer_field codes
-    readable[name], writable[name] = code, code
-    sized[name] = code >= 4 and code ~= 10
-  end
-end
+local writable, sized = {}, codes.sized
+for name, code in pairs(codes.fields) do readable[name], writable[name] = code, code end
 
 local function fast_index(a, k)
   local m = methods[k]

@@ -75,7 +75,9 @@ local loaded, core = pcall(require, "steer.core")
 if not loaded then error(advice(tostring(core), rawget(_G, "love")), 0) end
 
 local steer = {}
-for k, v in pairs(core) do steer[k] = v end
+for k, v in pairs(core) do
+  if type(k) ~= "string" or k:sub(1, 1) ~= "_" then steer[k] = v end -- _ffi: internal
+end
 
 --- The LuaJIT FFI fast path for per-agent calls (lua/steer/ffi.lua): its
 -- control table where it is active, false elsewhere (Lua 5.x, JIT off).

@@ -22,7 +22,7 @@
 ---@alias steer.Combine "weighted"|"priority"|"prioritized_sum"|"dither"
 
 ---Behavior names a program entry may use (the agent methods of the same name).
----@alias steer.BehaviorName "seek"|"flee"|"arrive"|"pursue"|"evade"|"wander"|"avoid_obstacles"|"avoid_walls"|"follow"|"separation"|"alignment"|"cohesion"|"offset_pursuit"|"follow_leader"|"formation"|"interpose"|"hide"|"queue"
+---@alias steer.BehaviorName "seek"|"flee"|"arrive"|"pursue"|"evade"|"wander"|"avoid_obstacles"|"avoid_walls"|"follow"|"separation"|"alignment"|"cohesion"|"flow"|"offset_pursuit"|"follow_leader"|"formation"|"interpose"|"hide"|"queue"
 
 ---Which entries of a program a call changes: an index (1-based), a tag or a behavior name.
 ---@alias steer.Which integer|string
@@ -90,6 +90,7 @@ local steer = {}
 ---@field slowing_radius? number arrive, follow
 ---@field panic_radius? number flee: no force beyond it
 ---@field path? steer.Path follow: the path
+---@field field? steer.FlowField flow: the flow field to follow
 ---@field arrival_radius? number seek, arrive, follow
 ---@field offset? steer.Point offset_pursuit: `{x, y}`, x ahead of the target and y to its left, in its frame
 ---@field distance? number follow_leader: how far behind (default 2); hide: behind the obstacle's boundary (1); queue: how far ahead to look (3)
@@ -630,6 +631,140 @@ function Path:point(i) end
 ---Whether the path loops back to its first point.
 ---@return boolean
 function Path:loops() end
+
+-- ---- navigation: steer.NavGrid, steer.FlowField ---------------------------------
+
+---Options of `steer.navgrid`.
+---@class steer.NavGridDef
+---@field width integer cells per row, 1..65536
+---@field height integer cells per column, 1..65536 (width * height <= 2^26)
+---@field cell_size? number side of a cell in world units (default 1, > 0)
+---@field origin? number[] `{x, y}`: the world point of cell (0, 0)'s corner (default {0, 0})
+---@field cost? number[] row-major, cell (cx, cy) at `cy * width + cx + 1`: 0 blocked, else in [1, 1e9], the cost of entering (default all 1)
+
+---A navigation grid of width x height cells; cell (cx, cy), both from 0, covers
+---[ox + cx s, ox + (cx + 1) s) x [oy + cy s, oy + (cy + 1) s).
+---@param def steer.NavGridDef
+---@return steer.NavGrid
+function steer.navgrid(def) end
+
+---A grid from a Moving AI benchmark map (`type octile`, `height`, `width`, `map`,
+---then rows; `.`, `G`, `S` passable, `@`, `O`, `T`, `W` blocked).
+---@param text string the map file's text
+---@param cell_size? number default 1
+---@return steer.NavGrid
+function steer.navgrid_from_map(text, cell_size) end
+
+---Options of `nav:path`.
+---@class steer.PathOptions
+---@field smooth? boolean string-pull the path through line of sight (default false)
+---@field diagonal? boolean octile moves (default true); false: 4-neighbor moves
+
+---@class steer.NavGrid
+local NavGrid = {}
+
+---Sets a cell's cost (0 blocked, else in [1, 1e9]); flow fields built before become stale.
+---@param cx integer
+---@param cy integer
+---@param c number
+---@return steer.NavGrid self
+function NavGrid:set_cost(cx, cy, c) end
+
+---A cell's cost.
+---@param cx integer
+---@param cy integer
+---@return number
+function NavGrid:cost(cx, cy) end
+
+---The cell holding a world point, or nil outside the grid.
+---@param x number
+---@param y number
+---@return integer? cx
+---@return integer? cy
+function NavGrid:cell_of(x, y) end
+
+---The world point at a cell's centre.
+---@param cx integer
+---@param cy integer
+---@return number x
+---@return number y
+function NavGrid:center_of(cx, cy) end
+
+---The cheapest path between the cells of two world points (A*, octile moves, no
+---corner cutting), or nil and a reason ("start outside the grid", "goal outside
+---the grid", "start cell is blocked", "goal cell is blocked", "no path").
+---@param x1 number
+---@param y1 number
+---@param x2 number
+---@param y2 number
+---@param options? steer.PathOptions
+---@return steer.Path|nil path cell centres of the turning points
+---@return number|string length in world units, or the reason
+---@return number? cost the path's cost (equals the length without cell costs)
+function NavGrid:path(x1, y1, x2, y2, options) end
+
+---A flow field toward one goal point, or toward the nearest of several (`{ {x, y}, ... }`).
+---@param x number|number[][]
+---@param y? number
+---@return steer.FlowField
+function NavGrid:flow(x, y) end
+
+---Width and height in cells.
+---@return integer width
+---@return integer height
+function NavGrid:size() end
+
+---Side of a cell in world units.
+---@return number
+function NavGrid:cell_size() end
+
+---The world point of cell (0, 0)'s corner.
+---@return number x
+---@return number y
+function NavGrid:origin() end
+
+---Bytes the grid holds in C.
+---@return integer
+function NavGrid:memory() end
+
+---The cost from every cell to its nearest goal and a direction per cell.
+---@class steer.FlowField
+local FlowField = {}
+
+---The cost from the cell of (x, y) to the nearest goal, in world units; nil
+---outside the grid, on a blocked cell, or where no goal can be reached.
+---@param x number
+---@param y number
+---@return number?
+function FlowField:distance(x, y) end
+
+---The unit direction to move at (x, y) (bilinear between cell centres); zero in a goal cell.
+---@param x number
+---@param y number
+---@return number dx
+---@return number dy
+function FlowField:direction(x, y) end
+
+---Whether a cost of the grid changed since the field was computed.
+---@return boolean
+function FlowField:stale() end
+
+---Recomputes the field from the grid's costs now.
+---@return steer.FlowField self
+function FlowField:update() end
+
+---The field's grid.
+---@return steer.NavGrid
+function FlowField:grid() end
+
+---Force along a flow field: full speed along its direction, slowing inside
+---slowing_radius of the goal, arriving at the goal point in its cell; on a
+---blocked or unreachable cell, toward the nearest reachable cell.
+---@param field steer.FlowField
+---@param slowing_radius? number default 2
+---@return number fx
+---@return number fy
+function Agent:flow(field, slowing_radius) end
 
 -- ---- group and tactical behaviors (docs/API.md section 17) -------------------
 

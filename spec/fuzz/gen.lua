@@ -114,9 +114,15 @@ end
 --- A point argument: an agent or two numbers. Returns the list of values,
 -- the number used, and the index (within it) of the first bad one or nil.
 function G.point(F, rec)
-  if F.rng:chance(0.25) then
+  local r = F.rng:float()
+  if r < 0.25 then
     local h, ok = G.peer(F, rec, false)
     return { h }, 1, (not ok) and 1 or nil
+  end
+  if r < 0.4 then -- one table: {x, y} or {x = x, y = y}
+    local xy, _, bad = G.build(F, { "num", "num" })
+    local t = F.rng:chance(0.5) and { xy[1], xy[2] } or { x = xy[1], y = xy[2] }
+    return { t }, 1, bad and 1 or nil
   end
   local args, n, bad = G.build(F, { "num", "num" })
   -- an agent in the x slot would make it the agent form: keep that apart

@@ -711,6 +711,8 @@ local function flee_post(F, rec, h, args, res)
   G.within(F, "flee", res[1], res[2], h.max_force)
   local tx, ty, panic
   if type(args[1]) == "userdata" then tx, ty, panic = args[1].x, args[1].y, args[2]
+  elseif type(args[1]) == "table" then
+    tx, ty, panic = args[1][1] or args[1].x, args[1][2] or args[1].y, args[2]
   else tx, ty, panic = args[1], args[2], args[3] end
   if panic == nil then return end
   tx, ty, panic = tof(tx), tof(ty), tof(panic)
@@ -1056,6 +1058,7 @@ function O.list(F)
     end },
   }
   for _, op in ipairs(require("fuzz.ops_programs").list(F, O)) do list[#list + 1] = op end
+  for _, op in ipairs(require("fuzz.nav_ops").list(F)) do list[#list + 1] = op end
   for _, op in ipairs(require("fuzz.ops_tactics").list(F, O)) do list[#list + 1] = op end
   return list
 end

@@ -1,0 +1,128 @@
+/* base.c - the binding's bottom layer, below every type: memory, new
+ * types, agent handles, iterators over agent ids and grid queries. Nothing
+ * here knows a method; the type files (world.c, agent.c, path.c,
+ * program.c, snapshot.c) build on it and module.c sits on top. */
+#include <stdlib.h>
+#include <string.h>
+#include "binding.h"
+
+/* ---- memory ------------------------------------------------------------- */
+
+/* Allocation failure injection for tests: after `allowed` more successful
+   allocations, every allocation fails (-1: never). */
+static long allowed = -1;
+
+void *binding_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
+  (void)ud;
+  (void)osize;
+  if (nsize == 0) {
+    free(ptr);
+    return NULL;
+  }
+  if (allowed == 0) return NULL;
+  if (allowed > 0) allowed--;
+  return realloc(ptr, nsize);
+}
+
+long binding_allow_allocations(long n) {
+  long before = allowed;
+  allowed = n < -1 ? -1 : n;
+  return before;
+}
+
+/* ---- types -------------------------------------------------------------- */
+
+void new_type(lua_State *L, const char *name) {
+  luaL_newmetatable(L, name);
+  lua_pushstring(L, name);
+  lua_setfield(L, -2, "__name"); /* 5.1 and LuaJIT do not set it */
+}
+
+/* ---- handles ------------------------------------------------------------- */
+
+void push_agent(lua_State *L, int env_idx, lworld *box, steer_id id) {
+  env_idx = lua_absindex(L, env_idx);
+  lua_rawgeti(L, env_idx, ENV_HANDLES);
+  lua_pushinteger(L, (lua_Integer)id);
+  lua_rawget(L, -2);
+  if (lua_isnil(L, -1)) {
+    lua_pop(L, 1);
+    lagent *a = new_userdata(L, sizeof *a);
+    a->box = box;
+    a->id = id;
+    luaL_getmetatable(L, AGENT_MT);
+    lua_setmetatable(L, -2);
+    lua_pushvalue(L, env_idx);
+    lua_setuservalue(L, -2);
+    lua_pushinteger(L, (lua_Integer)id);
+    lua_pushvalue(L, -2);
+    lua_rawset(L, -4);
+  }
+  lua_remove(L, -2);
+}
+
+/* ---- queries ------------------------------------------------------------- */
+
+typedef struct collector {
+  lworld *box;
+  size_t n;
+  int failed;
+} collector;
+
+static int collect_one(void *ud, size_t index) {
+  collector *c = ud;
+  if (c->n == c->box->found_cap) {
+    size_t cap = c->box->found_cap ? c->box->found_cap * 2 : 64;
+    steer_id *p = binding_alloc(NULL, c->box->found,
+                                c->box->found_cap * sizeof *p, cap * sizeof *p);
+    if (!p) {
+      c->failed = 1;
+      return 1;
+    }
+    c->box->found = p;
+    c->box->found_cap = cap;
+  }
+  c->box->found[c->n++] = steer_world_id_at(c->box->w, index);
+  return 0;
+}
+
+size_t collect_query(lua_State *L, lworld *box, double x, double y,
+                     double radius, long exclude) {
+  collector c = {box, 0, 0};
+  steer_world_query(box->w, x, y, radius, exclude, collect_one, &c);
+  if (c.failed) luaL_error(L, "not enough memory");
+  return c.n;
+}
+
+/* upvalues: env, ids (userdata), next position, count; agents removed since
+   the ids were taken are skipped */
+static int found_iterator(lua_State *L) {
+  lua_rawgeti(L, lua_upvalueindex(1), ENV_WORLD);
+  lworld *box = lua_touserdata(L, -1);
+  const steer_id *ids = lua_touserdata(L, lua_upvalueindex(2));
+  size_t k = (size_t)lua_tonumber(L, lua_upvalueindex(3));
+  size_t n = (size_t)lua_tonumber(L, lua_upvalueindex(4));
+  if (!box->w) return luaL_error(L, "world is closed");
+  /* agents removed since the query are skipped */
+  while (k < n && steer_world_index(box->w, ids[k]) < 0) k++;
+  if (k == n) return 0;
+  lua_pushnumber(L, (lua_Number)(k + 1));
+  lua_replace(L, lua_upvalueindex(3));
+  push_agent(L, lua_upvalueindex(1), box, ids[k]);
+  return 1;
+}
+
+steer_id *push_id_iterator(lua_State *L, int env_idx, size_t n) {
+  env_idx = lua_absindex(L, env_idx);
+  lua_pushvalue(L, env_idx);
+  steer_id *ids = new_userdata(L, n ? n * sizeof *ids : 1);
+  lua_pushnumber(L, 0);
+  lua_pushnumber(L, (lua_Number)n);
+  lua_pushcclosure(L, found_iterator, 4);
+  return ids;
+}
+
+void push_found_iterator(lua_State *L, int env_idx, lworld *box, size_t n) {
+  steer_id *ids = push_id_iterator(L, env_idx, n);
+  if (n) memcpy(ids, box->found, n * sizeof *ids);
+}

@@ -1,0 +1,525 @@
+/* nav.c - navigation from Lua: steer.navgrid, steer.navgrid_from_map, the
+ * steer.NavGrid methods (costs, cells, paths), steer.FlowField and
+ * a:flow(field). Cells are 0-based, as in the Moving AI format. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include "nav.h"
+
+typedef struct lnavgrid {
+  steer_navgrid *g;
+} lnavgrid;
+
+typedef struct lflowfield {
+  steer_flowfield *f;
+} lflowfield;
+
+/* ---- handles -------------------------------------------------------------- */
+
+static steer_navgrid *check_navgrid(lua_State *L, int idx, const char *fname) {
+  lnavgrid *h = luaL_testudata(L, idx, NAVGRID_MT);
+  if (!h || !h->g) type_error(L, idx, fname, 0, NAVGRID_MT);
+  return h->g;
+}
+
+steer_flowfield *test_flowfield(lua_State *L, int idx) {
+  lflowfield *h = luaL_testudata(L, idx, FLOWFIELD_MT);
+  return h ? h->f : NULL;
+}
+
+static steer_flowfield *check_flowfield(lua_State *L, int idx,
+                                        const char *fname, int argn) {
+  steer_flowfield *f = test_flowfield(L, idx);
+  if (!f) type_error(L, idx, fname, argn, FLOWFIELD_MT);
+  return f;
+}
+
+/* A handle with a NULL object: set it once the object exists, so that an
+   error in between leaks nothing. */
+static lnavgrid *push_navgrid_handle(lua_State *L) {
+  lnavgrid *h = new_userdata(L, sizeof *h);
+  h->g = NULL;
+  luaL_getmetatable(L, NAVGRID_MT);
+  lua_setmetatable(L, -2);
+  return h;
+}
+
+static lflowfield *push_flowfield_handle(lua_State *L) {
+  lflowfield *h = new_userdata(L, sizeof *h);
+  h->f = NULL;
+  luaL_getmetatable(L, FLOWFIELD_MT);
+  lua_setmetatable(L, -2);
+  return h;
+}
+
+void push_flowfield(lua_State *L, steer_flowfield *f) {
+  push_flowfield_handle(L)->f = f;
+  steer_flowfield_retain(f);
+}
+
+/* ---- constructors --------------------------------------------------------- */
+
+/* A cost: 0 (blocked) or in [1, STEER_NAV_MAX_COST]. */
+static double validate_cost(lua_State *L, double c, const char *fname,
+                            int argn, const char *what) {
+  validate_num(L, c, 1, fname, argn, what);
+  if (c != 0 && !(c >= 1 && c <= STEER_NAV_MAX_COST))
+    arg_error(L, fname, argn, "%s: cost must be 0 (blocked) or in [1, 1e9], got %.14g",
+              what, c);
+  return c;
+}
+
+/* An integer field of table 1 in [lo, hi]. */
+static int table_int(lua_State *L, const char *key, int lo, int hi,
+                     int def) {
+  lua_getfield(L, 1, key);
+  if (lua_isnil(L, -1)) {
+    lua_pop(L, 1);
+    if (def >= lo) return def;
+    return arg_error(L, "navgrid", 1, "missing '%s'", key);
+  }
+  double v = lua_tonumber(L, -1);
+  /* the range first: casting a huge or NaN v would be undefined */
+  if (lua_type(L, -1) != LUA_TNUMBER || !(v >= lo && v <= hi) || v != floor(v))
+    arg_error(L, "navgrid", 1, "'%s' must be an integer in [%d, %d]", key, lo,
+              hi);
+  lua_pop(L, 1);
+  return (int)v;
+}
+
+static double table_number(lua_State *L, const char *key, int kind,
+                           double def) {
+  lua_getfield(L, 1, key);
+  double v = def;
+  if (!lua_isnil(L, -1)) {
+    if (lua_type(L, -1) != LUA_TNUMBER)
+      arg_error(L, "navgrid", 1, "'%s' must be a number, got %s", key,
+                luaL_typename(L, -1));
+    v = validate_num(L, lua_tonumber(L, -1), kind, "navgrid", 1, key);
+  }
+  lua_pop(L, 1);
+  return v;
+}
+
+/* The whole grid must lie within the limit: width * cell_size too. */
+static void check_extent(lua_State *L, const char *fname, int argn, int w,
+                         int h, double s, steer_vec2 o) {
+  double big = (w > h ? w : h) * s;
+  if (big > STEER_LIMIT || o.x + big > STEER_LIMIT || o.y + big > STEER_LIMIT)
+    arg_error(L, fname, argn, "the grid reaches beyond 1e150 (cell_size %.14g)",
+              s);
+}
+
+static steer_vec2 table_origin(lua_State *L) {
+  steer_vec2 o = {0, 0};
+  lua_getfield(L, 1, "origin");
+  if (!lua_isnil(L, -1)) {
+    if (!lua_istable(L, -1))
+      arg_error(L, "navgrid", 1, "'origin' must be a table {x, y}, got %s",
+                luaL_typename(L, -1));
+    for (int k = 1; k <= 2; k++) {
+      lua_rawgeti(L, -1, k);
+      if (lua_type(L, -1) != LUA_TNUMBER)
+        arg_error(L, "navgrid", 1, "'origin' must be a table {x, y}");
+      double v = validate_num(L, lua_tonumber(L, -1), 0, "navgrid", 1, "origin");
+      if (k == 1) o.x = v; else o.y = v;
+      lua_pop(L, 1);
+    }
+  }
+  lua_pop(L, 1);
+  return o;
+}
+
+static const char *const navgrid_keys[] = {"width", "height", "cell_size",
+                                           "origin", "cost", NULL};
+
+/* steer.navgrid{ width =, height =, cell_size = 1, origin = {0, 0},
+   cost = { row-major flat array } } */
+int l_navgrid_new(lua_State *L) {
+  if (!lua_istable(L, 1)) type_error(L, 1, "navgrid", 1, "table");
+  lua_pushnil(L);
+  while (lua_next(L, 1)) {
+    int known = 0;
+    if (lua_type(L, -2) == LUA_TSTRING)
+      for (int k = 0; navgrid_keys[k]; k++)
+        if (strcmp(lua_tostring(L, -2), navgrid_keys[k]) == 0) known = 1;
+    if (!known)
+      arg_error(L, "navgrid", 1, "unknown field '%s'",
+                lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2)
+                                               : luaL_typename(L, -2));
+    lua_pop(L, 1);
+  }
+  int w = table_int(L, "width", 1, STEER_NAV_MAX_SIDE, 0);
+  int h = table_int(L, "height", 1, STEER_NAV_MAX_SIDE, 0);
+  if ((double)w * h > STEER_NAV_MAX_CELLS)
+    arg_error(L, "navgrid", 1, "more than 2^26 cells (%d x %d)", w, h);
+  double s = table_number(L, "cell_size", 2, 1);
+  steer_vec2 o = table_origin(L);
+  check_extent(L, "navgrid", 1, w, h, s, o);
+  size_t cells = (size_t)w * (size_t)h;
+  double *costs = NULL;
+  lua_getfield(L, 1, "cost");
+  int ci = lua_gettop(L);
+  if (!lua_isnil(L, ci)) {
+    if (!lua_istable(L, ci))
+      arg_error(L, "navgrid", 1, "'cost' must be a table, got %s",
+                luaL_typename(L, ci));
+    if (lua_rawlen(L, ci) != cells)
+      arg_error(L, "navgrid", 1, "'cost' has %d entries, width * height = %d",
+                (int)lua_rawlen(L, ci), (int)cells);
+    /* a Lua-owned buffer: an error while reading leaks nothing */
+    costs = new_userdata(L, cells * sizeof(double));
+    for (size_t k = 0; k < cells; k++) {
+      lua_rawgeti(L, ci, (int)k + 1);
+      if (lua_type(L, -1) != LUA_TNUMBER)
+        arg_error(L, "navgrid", 1, "cost[%d]: number expected, got %s",
+                  (int)k + 1, luaL_typename(L, -1));
+      char what[32];
+      snprintf(what, sizeof what, "cost[%d]", (int)k + 1);
+      costs[k] = validate_cost(L, lua_tonumber(L, -1), "navgrid", 1, what);
+      lua_pop(L, 1);
+    }
+  }
+  lnavgrid *hd = push_navgrid_handle(L);
+  hd->g = steer_navgrid_create(w, h, s, o, costs);
+  if (!hd->g) return luaL_error(L, "not enough memory");
+  return 1;
+}
+
+/* steer.navgrid_from_map(text [, cell_size]) */
+int l_navgrid_from_map(lua_State *L) {
+  size_t n;
+  if (lua_type(L, 1) != LUA_TSTRING)
+    type_error(L, 1, "navgrid_from_map", 1, "string");
+  const char *text = lua_tolstring(L, 1, &n);
+  double s = lua_isnoneornil(L, 2) ? 1 : check_positive(L, 2, "navgrid_from_map", 2);
+  lnavgrid *hd = push_navgrid_handle(L);
+  const char *error;
+  steer_vec2 o = {0, 0};
+  hd->g = steer_navgrid_from_map(text, n, s, o, &error);
+  if (!hd->g) {
+    if (strcmp(error, "not enough memory") == 0)
+      return luaL_error(L, "not enough memory");
+    return arg_error(L, "navgrid_from_map", 1, "%s", error);
+  }
+  int w = steer_navgrid_width(hd->g), h = steer_navgrid_height(hd->g);
+  check_extent(L, "navgrid_from_map", 2, w, h, s, o); /* __gc frees it */
+  return 1;
+}
+
+/* ---- grid methods ----------------------------------------------------------- */
+
+/* Cell coordinates at idx, idx + 1 (argument numbers argn, argn + 1). */
+static void check_cell(lua_State *L, steer_navgrid *g, int idx,
+                       const char *fname, int argn, int *cx, int *cy) {
+  double x = check_integral(L, idx, fname, argn);
+  double y = check_integral(L, idx + 1, fname, argn + 1);
+  if (x < 0 || x >= steer_navgrid_width(g))
+    arg_error(L, fname, argn, "cell x %.14g outside 0..%d", x,
+              steer_navgrid_width(g) - 1);
+  if (y < 0 || y >= steer_navgrid_height(g))
+    arg_error(L, fname, argn + 1, "cell y %.14g outside 0..%d", y,
+              steer_navgrid_height(g) - 1);
+  *cx = (int)x;
+  *cy = (int)y;
+}
+
+static steer_vec2 check_xy(lua_State *L, int idx, const char *fname,
+                           int argn) {
+  steer_vec2 p;
+  p.x = check_num(L, idx, fname, argn);
+  p.y = check_num(L, idx + 1, fname, argn + 1);
+  return p;
+}
+
+static int g_set_cost(lua_State *L) {
+  steer_navgrid *g = check_navgrid(L, 1, "set_cost");
+  int cx, cy;
+  check_cell(L, g, 2, "set_cost", 1, &cx, &cy);
+  double c = validate_cost(L, check_num(L, 4, "set_cost", 3), "set_cost", 3,
+                           "c");
+  steer_navgrid_set_cost(g, cx, cy, c);
+  lua_settop(L, 1);
+  return 1;
+}
+
+static int g_cost(lua_State *L) {
+  steer_navgrid *g = check_navgrid(L, 1, "cost");
+  int cx, cy;
+  check_cell(L, g, 2, "cost", 1, &cx, &cy);
+  lua_pushnumber(L, steer_navgrid_cost(g, cx, cy));
+  return 1;
+}
+
+/* nav:cell_of(x, y) -> cx, cy, or nil outside the grid */
+static int g_cell_of(lua_State *L) {
+  steer_navgrid *g = check_navgrid(L, 1, "cell_of");
+  steer_vec2 p = check_xy(L, 2, "cell_of", 1);
+  int cx, cy;
+  if (!steer_navgrid_cell_of(g, p, &cx, &cy)) {
+    lua_pushnil(L);
+    return 1;
+  }
+  lua_pushinteger(L, cx);
+  lua_pushinteger(L, cy);
+  return 2;
+}
+
+static int g_center_of(lua_State *L) {
+  steer_navgrid *g = check_navgrid(L, 1, "center_of");
+  int cx, cy;
+  check_cell(L, g, 2, "center_of", 1, &cx, &cy);
+  steer_vec2 c = steer_navgrid_center_of(g, cx, cy);
+  lua_pushnumber(L, c.x);
+  lua_pushnumber(L, c.y);
+  return 2;
+}
+
+static int g_size(lua_State *L) {
+  steer_navgrid *g = check_navgrid(L, 1, "size");
+  lua_pushinteger(L, steer_navgrid_width(g));
+  lua_pushinteger(L, steer_navgrid_height(g));
+  return 2;
+}
+
+static int g_cell_size(lua_State *L) {
+  lua_pushnumber(L, steer_navgrid_cell_size(check_navgrid(L, 1, "cell_size")));
+  return 1;
+}
+
+static int g_origin(lua_State *L) {
+  steer_vec2 o = steer_navgrid_origin(check_navgrid(L, 1, "origin"));
+  lua_pushnumber(L, o.x);
+  lua_pushnumber(L, o.y);
+  return 2;
+}
+
+static int g_memory(lua_State *L) {
+  lua_pushinteger(L, (lua_Integer)steer_navgrid_memory(check_navgrid(L, 1, "memory")));
+  return 1;
+}
+
+static int opt_flag(lua_State *L, int idx, const char *key, int def) {
+  lua_getfield(L, idx, key);
+  int v = def;
+  if (!lua_isnil(L, -1)) {
+    if (lua_type(L, -1) != LUA_TBOOLEAN)
+      arg_error(L, "path", 5, "'%s' must be a boolean, got %s", key,
+                luaL_typename(L, -1));
+    v = lua_toboolean(L, -1);
+  }
+  lua_pop(L, 1);
+  return v;
+}
+
+static const char *const failure_reasons[] = {
+    "", "start outside the grid", "goal outside the grid",
+    "start cell is blocked", "goal cell is blocked", "no path"};
+
+/* nav:path(x1, y1, x2, y2 [, { smooth = false, diagonal = true }])
+   -> path, length, cost | nil, reason */
+static int g_path(lua_State *L) {
+  steer_navgrid *g = check_navgrid(L, 1, "path");
+  steer_vec2 a = check_xy(L, 2, "path", 1), b = check_xy(L, 4, "path", 3);
+  int smooth = 0, diagonal = 1;
+  if (!lua_isnoneornil(L, 6)) {
+    if (!lua_istable(L, 6)) type_error(L, 6, "path", 5, "table");
+    lua_pushnil(L);
+    while (lua_next(L, 6)) {
+      const char *key = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : NULL;
+      if (!key || (strcmp(key, "smooth") && strcmp(key, "diagonal")))
+        arg_error(L, "path", 5, "unknown option '%s'",
+                  key ? key : luaL_typename(L, -2));
+      lua_pop(L, 1);
+    }
+    smooth = opt_flag(L, 6, "smooth", 0);
+    diagonal = opt_flag(L, 6, "diagonal", 1);
+  }
+  lpath *h = new_userdata(L, sizeof *h);
+  h->path = NULL;
+  luaL_getmetatable(L, PATH_MT);
+  lua_setmetatable(L, -2);
+  double length, cost;
+  steer_nav_failure failure;
+  check_status(L, steer_navgrid_path(g, a, b, smooth, diagonal, &h->path,
+                                     &length, &cost, &failure));
+  if (failure) {
+    lua_pushnil(L);
+    lua_pushstring(L, failure_reasons[failure]);
+    return 2;
+  }
+  lua_pushnumber(L, length);
+  lua_pushnumber(L, cost);
+  return 3;
+}
+
+/* nav:flow(x, y) or nav:flow{ {x1, y1}, {x2, y2}, ... } -> steer.FlowField */
+static int g_flow(lua_State *L) {
+  steer_navgrid *g = check_navgrid(L, 1, "flow");
+  size_t n = 1;
+  steer_vec2 *goals;
+  if (lua_istable(L, 2)) {
+    n = lua_rawlen(L, 2);
+    if (n == 0) return arg_error(L, "flow", 1, "at least one goal expected");
+    goals = new_userdata(L, n * sizeof *goals);
+    for (size_t k = 0; k < n; k++) {
+      lua_rawgeti(L, 2, (int)k + 1);
+      if (!lua_istable(L, -1))
+        arg_error(L, "flow", 1, "goal %d: table {x, y} expected, got %s",
+                  (int)k + 1, luaL_typename(L, -1));
+      char what[32];
+      snprintf(what, sizeof what, "goal %d", (int)k + 1);
+      for (int c = 1; c <= 2; c++) {
+        lua_rawgeti(L, -1, c);
+        if (lua_type(L, -1) != LUA_TNUMBER)
+          arg_error(L, "flow", 1, "goal %d: number expected at [%d], got %s",
+                    (int)k + 1, c, luaL_typename(L, -1));
+        double v = validate_num(L, lua_tonumber(L, -1), 0, "flow", 1, what);
+        if (c == 1) goals[k].x = v; else goals[k].y = v;
+        lua_pop(L, 1);
+      }
+      lua_pop(L, 1);
+      int cx, cy;
+      if (!steer_navgrid_cell_of(g, goals[k], &cx, &cy))
+        arg_error(L, "flow", 1, "goal %d (%.14g, %.14g) is outside the grid",
+                  (int)k + 1, goals[k].x, goals[k].y);
+    }
+  } else {
+    goals = new_userdata(L, sizeof *goals);
+    goals[0] = check_xy(L, 2, "flow", 1);
+    int cx, cy;
+    if (!steer_navgrid_cell_of(g, goals[0], &cx, &cy))
+      arg_error(L, "flow", 1, "goal (%.14g, %.14g) is outside the grid",
+                goals[0].x, goals[0].y);
+  }
+  lflowfield *h = push_flowfield_handle(L);
+  h->f = steer_flowfield_create(g, goals, n);
+  if (!h->f) return luaL_error(L, "not enough memory");
+  return 1;
+}
+
+static int g_gc(lua_State *L) {
+  lnavgrid *h = luaL_testudata(L, 1, NAVGRID_MT);
+  if (h) {
+    steer_navgrid_release(h->g);
+    h->g = NULL;
+  }
+  return 0;
+}
+
+static int g_tostring(lua_State *L) {
+  steer_navgrid *g = check_navgrid(L, 1, "__tostring");
+  lua_pushfstring(L, NAVGRID_MT " (%d x %d cells)", steer_navgrid_width(g),
+                  steer_navgrid_height(g));
+  return 1;
+}
+
+/* ---- flow field methods ---------------------------------------------------- */
+
+static steer_flowfield *self_field(lua_State *L, const char *fname) {
+  steer_flowfield *f = test_flowfield(L, 1);
+  if (!f) type_error(L, 1, fname, 0, FLOWFIELD_MT);
+  return f;
+}
+
+/* f:distance(x, y) -> cost to the nearest goal, or nil (outside, blocked,
+   unreachable) */
+static int f_distance(lua_State *L) {
+  steer_flowfield *f = self_field(L, "distance");
+  double d = steer_flowfield_distance(f, check_xy(L, 2, "distance", 1));
+  if (d < 0)
+    lua_pushnil(L);
+  else
+    lua_pushnumber(L, d);
+  return 1;
+}
+
+static int f_direction(lua_State *L) {
+  steer_flowfield *f = self_field(L, "direction");
+  steer_vec2 d = steer_flowfield_direction(f, check_xy(L, 2, "direction", 1));
+  lua_pushnumber(L, d.x);
+  lua_pushnumber(L, d.y);
+  return 2;
+}
+
+static int f_stale(lua_State *L) {
+  lua_pushboolean(L, steer_flowfield_stale(self_field(L, "stale")));
+  return 1;
+}
+
+static int f_update(lua_State *L) {
+  check_status(L, steer_flowfield_update(self_field(L, "update")));
+  lua_settop(L, 1);
+  return 1;
+}
+
+static int f_grid(lua_State *L) {
+  steer_navgrid *g = steer_flowfield_grid(self_field(L, "grid"));
+  push_navgrid_handle(L)->g = g;
+  steer_navgrid_retain(g);
+  return 1;
+}
+
+static int f_gc(lua_State *L) {
+  lflowfield *h = luaL_testudata(L, 1, FLOWFIELD_MT);
+  if (h) {
+    steer_flowfield_release(h->f);
+    h->f = NULL;
+  }
+  return 0;
+}
+
+static int f_tostring(lua_State *L) {
+  steer_flowfield *f = self_field(L, "__tostring");
+  steer_navgrid *g = steer_flowfield_grid(f);
+  lua_pushfstring(L, FLOWFIELD_MT " (%d x %d cells%s)", steer_navgrid_width(g),
+                  steer_navgrid_height(g),
+                  steer_flowfield_stale(f) ? ", stale" : "");
+  return 1;
+}
+
+/* a:flow(field [, slowing_radius = 2]) -> fx, fy */
+static int a_flow(lua_State *L) {
+  agent_ref a = check_agent(L, 1, "flow", 0);
+  steer_flowfield *f = check_flowfield(L, 2, "flow", 1);
+  double slowing = opt_nonneg(L, 3, "flow", 2, 2);
+  steer_vec2 force = steer_agent_flow(a.w, a.i, f, slowing);
+  lua_pushnumber(L, force.x);
+  lua_pushnumber(L, force.y);
+  return 2;
+}
+
+static void open_type(lua_State *L, const char *name, const luaL_Reg *meta,
+                      const luaL_Reg *methods) {
+  new_type(L, name);
+  luaL_setfuncs(L, meta, 0);
+  lua_newtable(L);
+  luaL_setfuncs(L, methods, 0);
+  lua_setfield(L, -2, "__index");
+  lua_pop(L, 1);
+}
+
+void open_nav(lua_State *L) {
+  static const luaL_Reg grid_methods[] = {
+      {"set_cost", g_set_cost}, {"cost", g_cost},
+      {"cell_of", g_cell_of},   {"center_of", g_center_of},
+      {"path", g_path},         {"flow", g_flow},
+      {"size", g_size},         {"cell_size", g_cell_size},
+      {"origin", g_origin},     {"memory", g_memory},
+      {NULL, NULL}};
+  static const luaL_Reg grid_meta[] = {
+      {"__gc", g_gc}, {"__tostring", g_tostring}, {NULL, NULL}};
+  static const luaL_Reg field_methods[] = {
+      {"distance", f_distance}, {"direction", f_direction},
+      {"stale", f_stale},       {"update", f_update},
+      {"grid", f_grid},         {NULL, NULL}};
+  static const luaL_Reg field_meta[] = {
+      {"__gc", f_gc}, {"__tostring", f_tostring}, {NULL, NULL}};
+  open_type(L, NAVGRID_MT, grid_meta, grid_methods);
+  open_type(L, FLOWFIELD_MT, field_meta, field_methods);
+  /* a:flow joins the agent methods (open_agent made their key table) */
+  lua_getfield(L, LUA_REGISTRYINDEX, AGENT_MT ".keys");
+  lua_pushcfunction(L, a_flow);
+  lua_setfield(L, -2, "flow");
+  lua_pop(L, 1);
+}

@@ -1,0 +1,195 @@
+/* nav_ops.h - navigation grids, paths and flow fields (part of
+ * fuzz_core.c): a random grid (1x1 to 16x16, all blocked to all open,
+ * costs up to 1e9), paths between random points checked against a brute
+ * force Dijkstra, a flow field toward random goals (outside the grid and
+ * on blocked cells too) with set_cost, staleness and update, and the flow
+ * force on the harness's agents. The process-wide allocator may fail:
+ * STEER_ENOMEM must then leave the grid and the field as they were. */
+
+#define NAV_MAX_SIDE 16
+#define NAV_MAX_CELLS (NAV_MAX_SIDE * NAV_MAX_SIDE)
+
+static double nav_cost(reader *r) {
+  switch (u8(r) % 6) {
+  case 0:
+  case 1: return 0;
+  case 2: return 1 + u8(r) / 16.0;
+  case 3: return (u8(r) & 1) ? 1e9 : 1 + u16(r);
+  default: return 1;
+  }
+}
+
+/* The cheapest cost from cell s to every cell by plain Dijkstra (no heap),
+   with the rules written out again; -1 where unreachable. */
+static void nav_oracle(const double *cost, int W, int H, int s, int diagonal,
+                       double *dist) {
+  int done[NAV_MAX_CELLS] = {0};
+  for (int k = 0; k < W * H; k++) dist[k] = -1;
+  dist[s] = 0;
+  for (;;) {
+    int best = -1;
+    for (int k = 0; k < W * H; k++)
+      if (!done[k] && dist[k] >= 0 && (best < 0 || dist[k] < dist[best])) best = k;
+    if (best < 0) return;
+    done[best] = 1;
+    int x = best % W, y = best / W;
+    for (int dy = -1; dy <= 1; dy++)
+      for (int dx = -1; dx <= 1; dx++) {
+        int nx = x + dx, ny = y + dy, diag = dx && dy;
+        if ((!dx && !dy) || (diag && !diagonal)) continue;
+        if (nx < 0 || ny < 0 || nx >= W || ny >= H || cost[ny * W + nx] <= 0) continue;
+        if (diag && (cost[y * W + nx] <= 0 || cost[ny * W + x] <= 0)) continue;
+        int k = ny * W + nx;
+        double d = dist[best] + cost[k] * (diag ? 1.4142135623730951 : 1);
+        if (!done[k] && (dist[k] < 0 || d < dist[k])) dist[k] = d;
+      }
+  }
+}
+
+/* A world point: a cell centre, a point inside, or anywhere at all. */
+static steer_vec2 nav_point(reader *r, const steer_navgrid *g) {
+  int W = steer_navgrid_width(g), H = steer_navgrid_height(g);
+  steer_vec2 p;
+  switch (u8(r) % 4) {
+  case 0:
+  case 1: return steer_navgrid_center_of(g, u8(r) % W, u8(r) % H);
+  case 2: {
+    steer_vec2 o = steer_navgrid_origin(g);
+    double s = steer_navgrid_cell_size(g);
+    p.x = o.x + (u8(r) / 255.0) * W * s;
+    p.y = o.y + (u8(r) / 255.0) * H * s;
+    return p;
+  }
+  default:
+    p.x = num(r);
+    p.y = num(r);
+    return p;
+  }
+}
+
+static void nav_check_path(reader *r, steer_navgrid *g, const double *cost) {
+  int W = steer_navgrid_width(g), H = steer_navgrid_height(g);
+  steer_vec2 a = nav_point(r, g), b = nav_point(r, g);
+  int smooth = u8(r) & 1, diagonal = (u8(r) % 4) != 0;
+  steer_path *path;
+  double length, c;
+  steer_nav_failure why;
+  steer_status s = steer_navgrid_path(g, a, b, smooth, diagonal, &path, &length, &c, &why);
+  if (s == STEER_ENOMEM) {
+    CHECK(global_alloc.odds != 0, "nav path: ENOMEM from a working allocator");
+    return;
+  }
+  int ax, ay, bx, by;
+  int ina = steer_navgrid_cell_of(g, a, &ax, &ay), inb = steer_navgrid_cell_of(g, b, &bx, &by);
+  double dist[NAV_MAX_CELLS];
+  if (ina && inb && cost[ay * W + ax] > 0) nav_oracle(cost, W, H, ay * W + ax, diagonal, dist);
+  if (why) {
+    CHECK(!path, "nav path: a failure with a path");
+    if (why == STEER_NAV_UNREACHABLE)
+      CHECK(dist[by * W + bx] < 0, "nav path: 'no path' where brute force finds %g",
+            dist[by * W + bx]);
+    return;
+  }
+  CHECK(path && ina && inb, "nav path: found without a path or outside");
+  CHECK(isfinite(length) && isfinite(c) && length >= 0 && length <= c * (1 + 1e-9),
+        "nav path: length %g, cost %g", length, c);
+  double s_ = steer_navgrid_cell_size(g);
+  CHECK(fabs(c - dist[by * W + bx] * s_) <= 1e-9 * fmax(c, 1e-300) + 1e-300,
+        "nav path: cost %.17g, brute force %.17g", c, dist[by * W + bx] * s_);
+  for (size_t k = 0; k < steer_path_count(path); k++) {
+    int cx, cy;
+    steer_vec2 q = steer_path_point(path, k);
+    CHECK(steer_navgrid_cell_of(g, q, &cx, &cy) && cost[cy * W + cx] > 0,
+          "nav path: waypoint %zu on a blocked cell", k);
+    if (k > 0) {
+      int px, py;
+      steer_navgrid_cell_of(g, steer_path_point(path, k - 1), &px, &py);
+      CHECK(steer_navgrid_line_of_sight(g, px, py, cx, cy),
+            "nav path: segment %zu crosses a blocked cell", k);
+    }
+  }
+  steer_path_release(path);
+}
+
+/* Every cell's distance, for comparing a field before and after. */
+static void nav_distances(const steer_flowfield *f, const steer_navgrid *g,
+                          double *out) {
+  int W = steer_navgrid_width(g), H = steer_navgrid_height(g);
+  for (int y = 0; y < H; y++)
+    for (int x = 0; x < W; x++)
+      out[y * W + x] = steer_flowfield_distance(f, steer_navgrid_center_of(g, x, y));
+}
+
+static void nav_check_field(reader *r, harness *h, steer_navgrid *g,
+                            double *cost) {
+  int W = steer_navgrid_width(g), H = steer_navgrid_height(g);
+  steer_vec2 goals[3];
+  size_t n = 1 + u8(r) % 3;
+  for (size_t k = 0; k < n; k++) goals[k] = nav_point(r, g);
+  steer_flowfield *f = steer_flowfield_create(g, goals, n);
+  if (!f) {
+    CHECK(global_alloc.odds != 0, "flow field: NULL from a working allocator");
+    return;
+  }
+  double before[NAV_MAX_CELLS], after[NAV_MAX_CELLS];
+  nav_distances(f, g, before);
+  for (int k = 0; k < W * H; k++) {
+    CHECK(before[k] == -1 || (isfinite(before[k]) && before[k] >= 0),
+          "flow field: distance %g", before[k]);
+    if (cost[k] <= 0) CHECK(before[k] == -1, "flow field: a blocked cell has a distance");
+    steer_vec2 d = steer_flowfield_direction(f, steer_navgrid_center_of(g, k % W, k / W));
+    double l = d.x * d.x + d.y * d.y;
+    CHECK(l == 0 || fabs(l - 1) < 1e-9, "flow field: direction of length^2 %g", l);
+  }
+  /* the force on the harness's agents wherever they are */
+  for (size_t i = 0; i < h->n && i < 8; i++) {
+    long k = steer_world_index(h->w, h->ag[i].id);
+    if (k < 0) continue;
+    double slowing = nonneg(r);
+    steer_vec2 force = steer_agent_flow(h->w, (size_t)k, f, slowing);
+    check_bound("flow force", force,
+                steer_agent_get(h->w, (size_t)k, STEER_MAX_FORCE));
+  }
+  /* a cost changes: stale until updated; a failed update changes nothing */
+  int cx = u8(r) % W, cy = u8(r) % H;
+  double c = nav_cost(r);
+  steer_navgrid_set_cost(g, cx, cy, c);
+  cost[cy * W + cx] = c;
+  CHECK(steer_flowfield_stale(f), "flow field: not stale after set_cost");
+  steer_status s = steer_flowfield_update(f);
+  nav_distances(f, g, after);
+  if (s == STEER_ENOMEM) {
+    CHECK(global_alloc.odds != 0, "flow update: ENOMEM from a working allocator");
+    CHECK(steer_flowfield_stale(f) &&
+              memcmp(before, after, sizeof(double) * (size_t)(W * H)) == 0,
+          "flow update: a failed update changed the field");
+  } else {
+    CHECK(!steer_flowfield_stale(f), "flow field: stale after update");
+    for (int k = 0; k < W * H; k++)
+      if (cost[k] <= 0) CHECK(after[k] == -1, "flow update: a blocked cell has a distance");
+  }
+  steer_flowfield_release(f);
+}
+
+static void op_nav(reader *r, harness *h) {
+  int W = 1 + u8(r) % NAV_MAX_SIDE, H = 1 + u8(r) % NAV_MAX_SIDE;
+  double cost[NAV_MAX_CELLS];
+  int open = u8(r) % 4; /* 0: all blocked, 1: all open, else drawn */
+  for (int k = 0; k < W * H; k++) cost[k] = open == 0 ? 0 : open == 1 ? 1 : nav_cost(r);
+  /* the whole grid within the limit, its cells wide enough beside the
+     origin that each centre lies in its own cell (a cell far narrower than
+     the origin's last digit cannot be told from its neighbors) */
+  double s = fmin(fmax(extent(r), 1e-290), STEER_LIMIT / 32);
+  double far = fmin(s * 1e6, 1e149);
+  steer_vec2 o = {fmax(fmin(num(r), far), -far), fmax(fmin(num(r), far), -far)};
+  steer_navgrid *g = steer_navgrid_create(W, H, s, o, cost);
+  DEBUG("navgrid %d x %d, cell %g%s\n", W, H, s, g ? "" : ": ENOMEM");
+  if (!g) {
+    CHECK(global_alloc.odds != 0, "navgrid: NULL from a working allocator");
+    return;
+  }
+  for (int k = 0, n = 1 + u8(r) % 4; k < n; k++) nav_check_path(r, g, cost);
+  nav_check_field(r, h, g, cost);
+  nav_check_path(r, g, cost); /* after set_cost */
+  steer_navgrid_release(g);
+}

@@ -1,0 +1,328 @@
+--- The fuzzer's navigation operations (steer.navgrid, navgrid_from_map,
+-- the NavGrid and FlowField methods, a:flow and the flow entry): random
+-- grids (1x1, all blocked, random costs), goals on blocked cells and
+-- outside, hostile arguments. Grids are mirrored here (their costs); small
+-- ones are checked against a brute-force Dijkstra. Flow-following agents
+-- live in worlds of their own (snapshots refuse flow programs, so the
+-- shared worlds never get one).
+local V = require "fuzz.values"
+local G = require "fuzz.gen"
+
+local N = {}
+local MAX_NAVS = 4
+local SQRT2 = math.sqrt(2)
+
+local function random_cost(rng, blocked)
+  local r = rng:float()
+  if r < blocked then return 0 end
+  if r < blocked + (1 - blocked) * 0.7 then return 1 end
+  if rng:chance(0.1) then return rng:pick({ 1e9, 1000, 1.5 }) end
+  return 1 + rng:int(0, 8) + rng:int(0, 9) / 10
+end
+
+-- A grid description: width, height, costs (or nil: all 1), cell size, origin.
+local function random_shape(rng)
+  local W, H = rng:int(1, 12), rng:int(1, 12)
+  if rng:chance(0.1) then W, H = 1, 1 end
+  local blocked = rng:pick({ 0, 0.2, 0.4, 1 })
+  local cost
+  if rng:chance(0.85) then
+    cost = {}
+    for k = 1, W * H do cost[k] = random_cost(rng, blocked) end
+  end
+  local cs = rng:pick({ 1, 1, 2, 0.5, 1e-3, 7.25, 1e140 / 12 })
+  local origin = rng:chance(0.5) and { rng:range(-50, 50), rng:range(-50, 50) } or nil
+  return W, H, cost, cs, origin
+end
+
+local function track(F, nav, W, H, cost, cs, ox, oy)
+  local c = {}
+  for k = 1, W * H do c[k] = cost and cost[k] or 1 end
+  local rec = { nav = nav, W = W, H = H, cost = c, cs = cs, ox = ox, oy = oy, fields = {} }
+  F:name(nav, "nav" .. W .. "x" .. H)
+  F.navs = F.navs or {}
+  if #F.navs >= MAX_NAVS then table.remove(F.navs, 1) end
+  F.navs[#F.navs + 1] = rec
+  return rec
+end
+
+local function some_nav(F)
+  if not F.navs or #F.navs == 0 then N.new_grid(F, true) end
+  return F.rng:pick(F.navs)
+end
+
+function N.new_grid(F, valid_only)
+  local rng = F.rng
+  local W, H, cost, cs, origin = random_shape(rng)
+  local def = { width = W, height = H, cost = cost, cell_size = cs, origin = origin }
+  local valid = true
+  if not valid_only and rng:chance(F.bad) then
+    local which = rng:int(1, 7)
+    if which == 1 then def.width = rng:pick({ 0, -1, 1.5, 65537, "3" })
+    elseif which == 2 then def.height = V.any(rng, G.pools(F))
+    elseif which == 3 then def.cell_size = V.bad_number(rng, "pos")
+    elseif which == 4 and cost then cost[rng:int(1, #cost)] = rng:pick({ 0.5, -1, 1e10, 0 / 0, "1" })
+    elseif which == 5 then def.origin = { rng:pick({ 1e151, 0 / 0 }), 0 }
+    elseif which == 6 then def.wdith = 3
+    else def = V.any(rng, G.pools(F)) end
+    valid = nil -- most of these are invalid; some draws happen to be fine
+  end
+  local ok, r = F:call("steer.navgrid", F.steer.navgrid, { def }, 1, valid, { name = "navgrid" })
+  if not ok then return end
+  local nav = r[1]
+  local ox, oy = 0, 0
+  if type(def) == "table" and type(def.origin) == "table" then ox, oy = def.origin[1], def.origin[2] end
+  local w, h = nav:size()
+  if type(def) == "table" and (w ~= def.width or h ~= def.height) then
+    F:fail("nav:size() differs from the definition")
+  end
+  if type(def) == "table" and def.width == W and def.height == H then
+    track(F, nav, W, H, cost, nav:cell_size(), ox, oy)
+  end
+end
+
+local function op_from_map(F)
+  local rng = F.rng
+  local W, H = rng:int(1, 10), rng:int(1, 10)
+  local rows, cost = {}, {}
+  local chars = { ".", "G", "S", "@", "O", "T", "W" }
+  for r = 1, H do
+    local row = {}
+    for c = 1, W do
+      local ch = rng:pick(chars)
+      row[c] = ch
+      cost[(r - 1) * W + c] = (ch == "." or ch == "G" or ch == "S") and 1 or 0
+    end
+    rows[r] = table.concat(row)
+  end
+  local text = ("type octile\nheight %d\nwidth %d\nmap\n%s\n"):format(H, W, table.concat(rows, "\n"))
+  local valid = true
+  if rng:chance(F.bad) then
+    local cut = rng:int(0, #text)
+    text = text:sub(1, cut) .. rng:pick({ "", "x", "\0", "\n\n", "width 0\n" }) .. text:sub(cut + 1)
+    valid = nil
+  end
+  local cs = rng:chance(0.7) and 1 or rng:pick({ 2, 0.25, -1, 0 / 0 })
+  if not V.is_pos(cs) then valid = false end
+  local ok, r = F:call("steer.navgrid_from_map", F.steer.navgrid_from_map, { text, cs }, 2, valid,
+    { name = "navgrid_from_map" })
+  if ok and valid then
+    local rec = track(F, r[1], W, H, cost, cs, 0, 0)
+    for k = 1, W * H do
+      local cx, cy = (k - 1) % W, math.floor((k - 1) / W)
+      if rec.nav:cost(cx, cy) ~= cost[k] then F:fail("navgrid_from_map: cell cost differs") end
+    end
+  end
+end
+
+-- A cell coordinate: mostly inside, sometimes outside or not a number.
+local function cell_arg(F, n)
+  local rng = F.rng
+  if rng:chance(F.bad) then return V.any(rng, G.pools(F)) end
+  if rng:chance(0.1) then return rng:pick({ -1, n, 2 ^ 31, 1.5 }) end
+  return rng:int(0, n - 1)
+end
+
+local function op_cost(F)
+  local rec, rng = some_nav(F), F.rng
+  local cx, cy = cell_arg(F, rec.W), cell_arg(F, rec.H)
+  local inside = V.is_integral(cx) and V.is_integral(cy) and cx >= 0 and cy >= 0 and cx < rec.W and cy < rec.H
+  if rng:chance(0.5) then
+    local c = rng:chance(F.bad) and V.any(rng, G.pools(F)) or random_cost(rng, 0.3)
+    local valid = inside and V.is_num(c) and (c == 0 or (c >= 1 and c <= 1e9))
+    local ok = F:call("nav:set_cost", rec.nav.set_cost, { rec.nav, cx, cy, c }, 4, valid, { name = "set_cost" })
+    if ok then
+      rec.cost[cy * rec.W + cx + 1] = c
+      for _, f in ipairs(rec.fields) do
+        if not f:stale() then F:fail("a field is not stale after set_cost") end
+      end
+    end
+  else
+    local ok, r = F:call("nav:cost", rec.nav.cost, { rec.nav, cx, cy }, 3, inside, { name = "cost" })
+    if ok and r[1] ~= rec.cost[cy * rec.W + cx + 1] + 0.0 then F:fail("nav:cost differs from the mirror") end
+  end
+end
+
+-- A world point around the grid: inside, outside, huge, or hostile.
+local function point_arg(F, rec)
+  local rng = F.rng
+  if rng:chance(F.bad) then return V.any(rng, G.pools(F)), V.num(rng) end
+  if rng:chance(0.1) then return V.num(rng), V.num(rng) end
+  return rec.ox + rng:range(-0.2, 1.2) * rec.W * rec.cs, rec.oy + rng:range(-0.2, 1.2) * rec.H * rec.cs
+end
+
+local function op_cells(F)
+  local rec = some_nav(F)
+  local x, y = point_arg(F, rec)
+  local valid = V.is_num(x) and V.is_num(y)
+  local ok, r = F:call("nav:cell_of", rec.nav.cell_of, { rec.nav, x, y }, 3, valid, { name = "cell_of" })
+  if not ok or r[1] == nil then return end
+  local cx, cy = r[1], r[2]
+  if cx < 0 or cy < 0 or cx >= rec.W or cy >= rec.H then F:fail("cell_of outside the grid") end
+  local ok2, c = F:call("nav:center_of", rec.nav.center_of, { rec.nav, cx, cy }, 3, true,
+    { name = "center_of", numbers = true })
+  if ok2 then
+    local bx, by = rec.nav:cell_of(c[1], c[2])
+    if bx ~= cx or by ~= cy then F:fail("cell_of(center_of(c)) ~= c") end
+  end
+end
+
+-- Brute-force cost from cell (sx, sy) to every cell (small grids only).
+local function oracle(rec, sx, sy, diagonal)
+  local W, H, cost = rec.W, rec.H, rec.cost
+  local function c(x, y)
+    if x < 0 or y < 0 or x >= W or y >= H then return 0 end
+    return cost[y * W + x + 1]
+  end
+  local dist, done = { [sy * W + sx] = 0 }, {}
+  while true do
+    local best, bd
+    for k, d in pairs(dist) do
+      if not done[k] and (not bd or d < bd) then best, bd = k, d end
+    end
+    if not best then return dist end
+    done[best] = true
+    local x, y = best % W, math.floor(best / W)
+    for dy = -1, 1 do
+      for dx = -1, 1 do
+        local diag = dx ~= 0 and dy ~= 0
+        if (dx ~= 0 or dy ~= 0) and (diagonal or not diag) and c(x + dx, y + dy) > 0
+            and (not diag or (c(x + dx, y) > 0 and c(x, y + dy) > 0)) then
+          local k = (y + dy) * W + x + dx
+          local d = bd + c(x + dx, y + dy) * (diag and SQRT2 or 1)
+          if not done[k] and (not dist[k] or d < dist[k]) then dist[k] = d end
+        end
+      end
+    end
+  end
+end
+
+local function op_path(F)
+  local rec, rng = some_nav(F), F.rng
+  local x1, y1 = point_arg(F, rec)
+  local x2, y2 = point_arg(F, rec)
+  local opts = nil
+  if rng:chance(0.6) then opts = { smooth = rng:chance(0.5), diagonal = rng:chance(0.8) } end
+  local valid = V.is_num(x1) and V.is_num(y1) and V.is_num(x2) and V.is_num(y2)
+  if rng:chance(F.bad) then opts = { smooth = V.any(rng, G.pools(F)) }; valid = nil end
+  local ok, r = F:call("nav:path", rec.nav.path, { rec.nav, x1, y1, x2, y2, opts }, 6, valid, { name = "path" })
+  if not ok or valid == nil then return end
+  if r[1] == nil then
+    if type(r[2]) ~= "string" then F:fail("nav:path: no path without a reason") end
+    return
+  end
+  local p, len, cost = r[1], r[2], r[3]
+  if not (V.finite(len) and V.finite(cost) and len >= 0 and len <= cost * (1 + 1e-9)) then
+    F:fail(("nav:path: length %s, cost %s"):format(V.show(len), V.show(cost)))
+  end
+  for k = 1, #p do
+    local px, py = p:point(k)
+    local cx, cy = rec.nav:cell_of(px, py)
+    if not cx or rec.cost[cy * rec.W + cx + 1] == 0 then F:fail("nav:path through a blocked cell") end
+  end
+  -- small grids: the cost is the brute-force optimum
+  if rec.W * rec.H <= 64 and not (opts and opts.smooth) then
+    local sx, sy = rec.nav:cell_of(x1, y1)
+    local gx, gy = rec.nav:cell_of(x2, y2)
+    local want = oracle(rec, sx, sy, not opts or opts.diagonal ~= false)[gy * rec.W + gx]
+    if not want or math.abs(want * rec.cs - cost) > 1e-9 * math.max(1, cost) then
+      F:fail(("nav:path cost %s, brute force %s"):format(V.show(cost), V.show(want and want * rec.cs)))
+    end
+  end
+end
+
+local function op_flow(F)
+  local rec, rng = some_nav(F), F.rng
+  local args, n, valid
+  if rng:chance(0.5) then
+    local x, y = point_arg(F, rec)
+    args, n = { rec.nav, x, y }, 3
+    valid = V.is_num(x) and V.is_num(y) and rec.nav:cell_of(x, y) ~= nil
+  else
+    local goals = {}
+    valid = true
+    for k = 1, rng:int(0, 4) do
+      local x, y = point_arg(F, rec)
+      goals[k] = { x, y }
+      valid = valid and V.is_num(x) and V.is_num(y) and rec.nav:cell_of(x, y) ~= nil
+    end
+    if #goals == 0 then valid = false end
+    args, n = { rec.nav, goals }, 2
+  end
+  local ok, r = F:call("nav:flow", rec.nav.flow, args, n, valid, { name = "flow" })
+  if not ok then return end
+  local f = r[1]
+  if f:stale() then F:fail("a new field is stale") end
+  if #rec.fields >= 3 then table.remove(rec.fields, 1) end
+  rec.fields[#rec.fields + 1] = f
+  for _ = 1, 4 do
+    local x, y = point_arg(F, rec)
+    local dok, d = F:call("f:distance", f.distance, { f, x, y }, 3, V.is_num(x) and V.is_num(y), { name = "distance" })
+    if dok and d[1] ~= nil and not (V.finite(d[1]) and d[1] >= 0) then F:fail("f:distance is " .. V.show(d[1])) end
+    local vok, v = F:call("f:direction", f.direction, { f, x, y }, 3, V.is_num(x) and V.is_num(y),
+      { name = "direction", numbers = true })
+    if vok then
+      local l = v[1] * v[1] + v[2] * v[2]
+      if l ~= 0 and math.abs(l - 1) > 1e-9 then F:fail("f:direction is neither zero nor a unit vector") end
+    end
+  end
+end
+
+local function op_update(F)
+  local rec = some_nav(F)
+  if #rec.fields == 0 then return op_flow(F) end
+  local f = F.rng:pick(rec.fields)
+  local ok = F:call("f:update", f.update, { f }, 1, true, { name = "update" })
+  if ok and f:stale() then F:fail("a field is stale after f:update()") end
+end
+
+-- Agents following a field in a world of their own.
+local function op_follow(F)
+  local rec, rng = some_nav(F), F.rng
+  if #rec.fields == 0 then return op_flow(F) end
+  local f = rng:pick(rec.fields)
+  local w = F.steer.world{}
+  local agents = {}
+  for k = 1, rng:int(1, 4) do
+    local x, y = point_arg(F, rec)
+    if not V.is_num(x) then x = 0 end
+    agents[k] = w:add{ x = x, y = y, vx = rng:range(-3, 3), vy = rng:range(-3, 3),
+      max_speed = rng:pick({ 1, 2.5, 0, 1e150 }), max_force = rng:pick({ 1, 4, 0, 1e150 }) }
+  end
+  local a = agents[1]
+  local slowing = rng:chance(F.bad) and V.any(rng, G.pools(F)) or rng:pick({ nil, 0, 2, 1e150 })
+  local sv = slowing == nil or V.is_nonneg(slowing)
+  F:call("a:flow", a.flow, { a, f, slowing }, 3, sv, { name = "flow", numbers = true })
+  local entry = { "flow", field = f, slowing_radius = rng:pick({ 0, 2, 5 }) }
+  local program = rng:chance(0.5) and { entry } or { entry, { "separation", radius = 1 } }
+  if rng:chance(F.bad) then program[1].field = V.any(rng, G.pools(F)) end
+  for _, h in ipairs(agents) do
+    local ok = pcall(h.set_behaviors, h, program)
+    if not ok then return end
+  end
+  local sok = F:call("world:step", w.step, { w, rng:pick({ 0.05, 0.1, 1 }) }, 2, true, { name = "step" })
+  if sok then
+    for _, h in ipairs(agents) do
+      if not (V.finite(h.x) and V.finite(h.y) and V.finite(h.vx) and V.finite(h.vy)) then
+        F:fail("a flow-following agent is not finite")
+      end
+    end
+  end
+  F:call("world:snapshot", w.snapshot, { w }, 1, false, { name = "snapshot", argn = 0 })
+end
+
+function N.list(F)
+  if type(F.steer.navgrid) ~= "function" then return {} end
+  return {
+    { name = "navgrid", weight = 1, run = function(F) N.new_grid(F, false) end },
+    { name = "navgrid_from_map", weight = 0.5, run = op_from_map },
+    { name = "nav:cost", weight = 1, run = op_cost },
+    { name = "nav:cell_of", weight = 0.5, run = op_cells },
+    { name = "nav:path", weight = 1.5, run = op_path },
+    { name = "nav:flow", weight = 1, run = op_flow },
+    { name = "f:update", weight = 0.5, run = op_update },
+    { name = "a:flow", weight = 1, run = op_follow },
+  }
+end
+
+return N
