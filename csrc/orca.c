@@ -84,7 +84,7 @@ static int solve_on_line(const orca_line *lines, size_t k, double max_speed,
   const orca_line *l = &lines[k];
   double proj = v2_dot(l->point, l->dir);
   double disc = proj * proj + max_speed * max_speed - v2_len2(l->point);
-  if (disc < 0) return 0; /* the line misses the speed disc */
+  if (!(disc >= 0)) return 0; /* misses the speed disc (NaN: too far) */
   double root = sqrt(disc), lo = -proj - root, hi = -proj + root;
   for (size_t j = 0; j < k; j++) {
     /* on line k at t, line j asks t * den <= num */
@@ -187,6 +187,7 @@ steer_vec2 orca_solve(const orca_line *lines, size_t n, size_t n_static,
   if (failed < n)
     solve_deepest(lines, n, n_static, failed < n_static ? n_static : failed,
                   max_speed, &v, scratch);
-  if (!finite2(v)) v = v2_clamp(preferred, max_speed); /* overflowed input */
+  if (!finite2(v)) v = preferred; /* lines too far out for a double */
+  v = v2_clamp(v, max_speed);      /* rounding, or the case above */
   return finite2(v) ? v : v2(0, 0);
 }

@@ -13,6 +13,10 @@
 #include "world.h"
 
 #define POWER_K 1.5 /* the law's scale k, the paper's value */
+/* The force is capped, as in the paper: near grazing contacts (disc -> 0)
+   the law diverges. At most max_force, and at most POWER_CAP * max_speed
+   (reaching full speed from rest in 1 / POWER_CAP s). */
+#define POWER_CAP 4.0
 
 /* The force on the agent from one neighbor, at most `cap` long. */
 static steer_vec2 pair_force(steer_vec2 x, steer_vec2 v, double radius,
@@ -41,7 +45,8 @@ static steer_vec2 pair_force(steer_vec2 x, steer_vec2 v, double radius,
 steer_vec2 steer_agent_avoid_agents(const steer_world *w, size_t i,
                                     double time_horizon, double radius) {
   steer_vec2 p = world_pos(w, i), v = world_vel(w, i), f = {0, 0};
-  double cap = w->max_force[i], r2 = radius * radius;
+  double cap = POWER_CAP * w->max_speed[i], r2 = radius * radius;
+  if (w->max_force[i] < cap) cap = w->max_force[i];
   grid_cursor c;
   grid_cursor_init(&c, &w->grid, w->x, w->y, w->count, p.x, p.y, radius);
   for (int32_t jj; (jj = grid_cursor_next(&c)) >= 0;) {
@@ -53,5 +58,5 @@ steer_vec2 steer_agent_avoid_agents(const steer_world *w, size_t i,
                              w->radius[i] + w->radius[j], time_horizon, cap,
                              i < j ? -1 : 1));
   }
-  return f;
+  return v2_clamp(f, cap);
 }
