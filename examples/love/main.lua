@@ -1,7 +1,7 @@
--- steer demo for LÖVE 11: five scenes of steering behaviors.
+-- steer demo for LÖVE 11: six scenes of steering behaviors.
 --   love examples/love                 (from the repository, after `make`)
 --   love examples/love --test DIR      (scripted run that saves screenshots)
--- Keys: 1-5 scenes, space pause, d debug overlay, r restart, esc quit;
+-- Keys: 1-6 scenes (6: m switches the avoidance), space pause, d debug overlay, r restart, esc quit;
 -- click adds agents.
 
 -- Find steer: first beside main.lua (a shipped copy holds steer/core.so and
@@ -67,6 +67,7 @@ local scenes = {
   require "scenes.path",
   require "scenes.combine",
   require "scenes.guard",
+  require "scenes.crowds",
 }
 
 local current, index, paused, debug_on
@@ -202,6 +203,8 @@ function love.keypressed(key)
     load_scene(index, debug_on)
   elseif key == "escape" then
     love.event.quit()
+  elseif current.key then
+    current:key(key)
   end
 end
 
