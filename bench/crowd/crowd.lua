@@ -53,17 +53,23 @@ local function program(variant, goal)
   end
 end
 
+-- steer's world is bounded (a dense grid, as a game level is): the scene,
+-- centred on the origin, is shifted by OFF into it
+local OFF = 300
+
 local function run_steer(sc, variant, threads)
-  local world = steer.world{ cell_size = 8, threads = threads or 1 }
+  local world = steer.world{ bounds = { 2 * OFF, 2 * OFF }, cell_size = 8, threads = threads or 1 }
   local max_force = variant == "orca_mf" and P.max_speed / P.dt or 1e6
   local agents = {}
   for i, a in ipairs(sc.agents) do
-    local h = world:add{ x = a.x, y = a.y, radius = P.radius, max_speed = P.max_speed, max_force = max_force }
-    h:set_behaviors(program(variant, { a.gx, a.gy }))
+    local h = world:add{ x = a.x + OFF, y = a.y + OFF, radius = P.radius, max_speed = P.max_speed, max_force = max_force }
+    h:set_behaviors(program(variant, { a.gx + OFF, a.gy + OFF }))
     agents[i] = h
   end
-  for _, wl in ipairs(sc.walls) do world:add_wall{ x1 = wl[1], y1 = wl[2], x2 = wl[3], y2 = wl[4] } end
-  local m = S.metrics_new(sc)
+  for _, wl in ipairs(sc.walls) do
+    world:add_wall{ x1 = wl[1] + OFF, y1 = wl[2] + OFF, x2 = wl[3] + OFF, y2 = wl[4] + OFF }
+  end
+  local m = S.metrics_new(sc, OFF)
   local clock = 0
   for step = 1, CAP do
     local t0 = os.clock()

@@ -69,8 +69,9 @@ end
 
 -- ---- metrics (the RVO2 driver computes the same) -----------------------------
 
-function S.metrics_new(sc)
-  local m = { sc = sc, overlap = 0, deep = 0, max_pen = 0, steps = -1, dv = 0, dv_n = 0,
+--- offset: how far the simulation shifted the scene (subtracted here)
+function S.metrics_new(sc, offset)
+  local m = { sc = sc, offset = offset or 0, overlap = 0, deep = 0, max_pen = 0, steps = -1, dv = 0, dv_n = 0,
               finite = true, x = {}, y = {}, vx = {}, vy = {}, len = {} }
   for i, a in ipairs(sc.agents) do
     m.x[i], m.y[i], m.vx[i], m.vy[i], m.len[i] = a.x, a.y, 0, 0, 0
@@ -86,8 +87,9 @@ function S.metrics_step(m, agents)
   local x, y, vx, vy, len = m.x, m.y, m.vx, m.vy, m.len
   local arrived = true
   local cells = {}
+  local off = m.offset
   for i, h in ipairs(agents) do
-    local px, py, qx, qy = h.x, h.y, h.vx, h.vy
+    local px, py, qx, qy = h.x - off, h.y - off, h.vx, h.vy
     if px ~= px or qx ~= qx or py ~= py or qy ~= qy then m.finite = false end
     local dx, dy = qx - vx[i], qy - vy[i]
     m.dv = m.dv + sqrt(dx * dx + dy * dy)
