@@ -292,6 +292,7 @@ static void op_retarget(reader *r, harness *h) {
                                              steer_program_hold(sh), e, n);
   resume_alloc(h);
   CHECK(next != NULL, "program_create failed");
+  steer_program_set_orca(next, steer_program_orca(sh)); /* copies keep it */
   steer_program_release(m->shadow);
   m->shadow = next;
 }
