@@ -53,8 +53,12 @@ typedef struct orca_shape {
 size_t orca_nearby_shapes(const steer_world *w, size_t i, double reach,
                           orca_shape *out, size_t max);
 
-/* The point of shape s nearest the agent (the origin). */
-steer_vec2 orca_shape_nearest(const orca_shape *s);
+/* The half-plane of shape s for an agent of radius `body` moving at vel:
+   beside a wall (its nearest point inside the segment) orca_static_line;
+   past a wall's end, or for a circle, the velocity obstacle of a disc at
+   rest (orca_agent_line, avoided fully). */
+orca_line orca_shape_line(const orca_shape *s, double body, steer_vec2 vel,
+                          double horizon, double dt);
 
 /* The force that turns agent i's program force f into the ORCA velocity
    for a step of dt (program_force calls it last). */

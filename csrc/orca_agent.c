@@ -90,9 +90,8 @@ steer_vec2 steer_agent_orca_velocity(const steer_world *w, size_t i,
   size_t shapes_n = orca_nearby_shapes(
       w, i, o->obstacle_time_horizon * speed, shapes, MAX_SHAPES);
   for (size_t k = 0; k < shapes_n; k++)
-    lines[n++] = orca_static_line(orca_shape_nearest(&shapes[k]),
-                                  body + shapes[k].radius,
-                                  o->obstacle_time_horizon, dt, 1);
+    lines[n++] = orca_shape_line(&shapes[k], body, v,
+                                 o->obstacle_time_horizon, dt);
   size_t n_static = n;
   size_t m = nearest_agents(w, i, o->neighbor_radius, o->max_neighbors, near);
   for (size_t k = 0; k < m; k++) {

@@ -67,10 +67,20 @@ describe("orca half-planes", function()
     local vx, vy = a:orca_velocity(2, 0.5, { obstacle_time_horizon = 2 })
     near(vx, 1, 1e-12, "vx")
     near(vy, 0.5, 1e-12, "vy")
-    world:add_obstacle{ x = 0, y = -4, radius = 2 } -- gap 1 below: v.y >= -0.5
+    -- a circle is a disc at rest: rel_pos (0, -4), R = 3, tau = 2, v = (1, 0):
+    -- w = (1, 2) lies nearest the cut-off circle, n = w / sqrt5,
+    -- u = (1.5 - sqrt5) n: vx + 2 vy >= 1.5 sqrt5 - 4; with vx <= 1 the
+    -- optimum for (2, -3) is the corner vx = 1
+    world:add_obstacle{ x = 0, y = -4, radius = 2 }
     vx, vy = a:orca_velocity(2, -3, { obstacle_time_horizon = 2 })
     near(vx, 1, 1e-12, "vx")
-    near(vy, -0.5, 1e-12, "vy")
+    near(vy, 0.75 * math.sqrt(5) - 2.5, 1e-12, "vy")
+    -- past a wall's end it is a disc too: the end (3, 5) seen from (0, 0)
+    local w2 = steer.world{}
+    local b = w2:add{ x = 0, y = 0, radius = 1, max_speed = 5 }
+    w2:add_wall{ x1 = 3, y1 = 5, x2 = 3, y2 = 9 }
+    vx, vy = b:orca_velocity(0, 0, { obstacle_time_horizon = 2 })
+    assert.are.same({ 0, 0 }, { vx, vy }) -- at rest is safe
   end)
 end)
 
