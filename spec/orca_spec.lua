@@ -75,12 +75,16 @@ describe("orca half-planes", function()
     vx, vy = a:orca_velocity(2, -3, { obstacle_time_horizon = 2 })
     near(vx, 1, 1e-12, "vx")
     near(vy, 0.75 * math.sqrt(5) - 2.5, 1e-12, "vy")
-    -- past a wall's end it is a disc too: the end (3, 5) seen from (0, 0)
+    -- past a wall's end it is a disc too: the end (3, 2) seen from (0, 0)
+    -- at v = (1, 0), R = 1, tau = 2: w = (-0.5, -1), nearest the cut-off
+    -- circle: vx + 2 vy <= 3.5 - sqrt5 / 2; (3, 0) projects onto that line
     local w2 = steer.world{}
-    local b = w2:add{ x = 0, y = 0, radius = 1, max_speed = 5 }
-    w2:add_wall{ x1 = 3, y1 = 5, x2 = 3, y2 = 9 }
-    vx, vy = b:orca_velocity(0, 0, { obstacle_time_horizon = 2 })
-    assert.are.same({ 0, 0 }, { vx, vy }) -- at rest is safe
+    local b = w2:add{ x = 0, y = 0, vx = 1, radius = 1, max_speed = 5 }
+    w2:add_wall{ x1 = 3, y1 = 2, x2 = 3, y2 = 9 }
+    vx, vy = b:orca_velocity(3, 0, { obstacle_time_horizon = 2 })
+    local over = math.sqrt(5) / 2 - 0.5
+    near(vx, 3 - over / 5, 1e-12, "vx past the end")
+    near(vy, -2 * over / 5, 1e-12, "vy past the end")
   end)
 end)
 
