@@ -48,6 +48,12 @@ local function program(variant, goal)
   elseif variant == "avoid_agents" then
     return { go, { "avoid_agents", time_horizon = 3, radius = P.neighbor_radius, weight = 1 },
              { "avoid_walls", feeler_length = 4, weight = 4 } }
+  elseif variant == "separation_100" then -- the issue's "tuned to keep apart"
+    return { { "separation", radius = 4, weight = 100 }, { "avoid_walls", feeler_length = 4, weight = 4 }, go,
+             combine = "priority" }
+  elseif variant:match("^separation_w") then -- weighted, at weight w
+    return { go, { "separation", radius = 4, weight = tonumber(variant:match("%d+")) },
+             { "avoid_walls", feeler_length = 4, weight = 4 } }
   else -- separation only, at the weight the issue calls ordinary
     return { go, { "separation", radius = 4, weight = 4 }, { "avoid_walls", feeler_length = 4, weight = 4 } }
   end
@@ -110,7 +116,12 @@ local function row(name, who, r)
     r.max_pen, r.steps > 0 and tostring(r.steps) or "never", r.dv, r.len, r.ms))
 end
 
-local VARIANTS = FULL and { "orca", "orca_mf", "avoid_agents", "separation" } or { "orca", "separation" }
+local VARIANTS = FULL and { "orca", "orca_mf", "avoid_agents", "separation", "separation_100" }
+  or { "orca", "separation" }
+if os.getenv("CROWD_VARIANTS") then
+  VARIANTS = {}
+  for v in os.getenv("CROWD_VARIANTS"):gmatch("[%w_]+") do VARIANTS[#VARIANTS + 1] = v end
+end
 for _, item in ipairs(LIST) do
   for _, seed in ipairs(SEEDS) do
     local sc = S.make(item[1], item[2], seed)
