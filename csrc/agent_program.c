@@ -7,6 +7,7 @@
 #include "neighbors.h"
 #include "obstacles.h"
 #include "tactics.h"
+#include "orca.h"
 
 /* Allocates what agent i lacks to run program p: its cold state (*ext_out,
    NULL when it has one or p needs none) and a fresh program state. On
@@ -57,6 +58,7 @@ static steer_program *own_program(steer_world *w, size_t i) {
       steer_program_create(p->combine, p->smoothing, p->hold, p->entries,
                            p->count);
   if (!copy) return NULL;
+  steer_program_set_orca(copy, steer_program_orca(p)); /* checked already */
   steer_program_release(p);
   w->program[i] = copy;
   return copy;
@@ -217,6 +219,8 @@ static steer_vec2 entry_force(steer_world *w, size_t i, const steer_entry *e,
     if (e->target.kind != STEER_TARGET_FLOW) return zero;
     return flow_force(e->target.field, world_pos(w, i), world_vel(w, i),
                       w->max_speed[i], w->max_force[i], e->slowing_radius);
+  case STEER_AVOID_AGENTS:
+    return steer_agent_avoid_agents(w, i, e->time_horizon, e->radius);
   default: return tactics_entry_force(w, i, e, es); /* tactics.c */
   }
 }
@@ -311,6 +315,7 @@ steer_vec2 program_force(steer_world *w, size_t i, double dt,
     s->has_smoothed = 1;
     f = s->smoothed;
   }
+  if (p->has_orca) f = orca_force(w, i, f, &p->orca, dt);
   return f;
 }
 

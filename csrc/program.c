@@ -41,6 +41,8 @@ steer_entry steer_entry_default(steer_behavior b) {
   /* tactics: how far behind the leader / behind cover / ahead to look */
   e.distance = b == STEER_FOLLOW_LEADER ? 2 : b == STEER_HIDE ? 1 : 3;
   if (b == STEER_FOLLOW_LEADER) e.radius = 2; /* its separation */
+  e.time_horizon = 3;
+  if (b == STEER_AVOID_AGENTS) e.radius = 10;
   return e;
 }
 
@@ -56,12 +58,15 @@ void program_analyze(steer_program *p) {
   p->needs_ext = p->combine == STEER_DITHER;
   double radius[3] = {-1, -1, -1}; /* separation, alignment, cohesion */
   int rules[3] = {0, 0, 0};
-  p->local = 1;
+  p->local = !p->has_orca;
   p->reach = 0;
   for (size_t k = 0; k < p->count; k++) {
     const steer_entry *e = &p->entries[k];
-    if (e->target.kind == STEER_TARGET_AGENT) p->local = 0;
-    if (tactics_behavior(e->behavior)) p->local = 0; /* leaders, cones */
+    /* agent targets, tactics (leaders, cones), ORCA and avoid_agents read
+       beyond a cell: buffered */
+    if (e->target.kind == STEER_TARGET_AGENT || tactics_behavior(e->behavior) ||
+        e->behavior == STEER_AVOID_AGENTS)
+      p->local = 0;
     if (program_entry_needs_state(e)) p->needs_state = 1;
     if (e->behavior == STEER_WANDER) p->needs_ext = 1;
     if (e->behavior >= STEER_SEPARATION && e->behavior <= STEER_COHESION) {
@@ -75,7 +80,7 @@ void program_analyze(steer_program *p) {
   if (p->fused) flock_rules_init(&p->flock, radius[0], radius[1], radius[2]);
   p->flocking = rules[0] + rules[1] + rules[2] > 0;
   p->pure_flock = p->fused && p->combine == STEER_WEIGHTED &&
-                  p->smoothing < 0 && p->count > 0 &&
+                  p->smoothing < 0 && p->count > 0 && !p->has_orca &&
                   (size_t)(rules[0] + rules[1] + rules[2]) == p->count;
 }
 
@@ -99,6 +104,7 @@ steer_program *steer_program_create(steer_combine combine, double smoothing,
   /* one value for "none", which snapshots keep */
   p->smoothing = smoothing < 0 ? -1 : smoothing;
   p->hold = hold;
+  p->has_orca = 0;
   p->count = n;
   if (n) memcpy(p->entries, entries, n * sizeof(steer_entry));
   for (size_t k = 0; k < n; k++) {
@@ -150,13 +156,22 @@ static int entry_equal(const steer_entry *a, const steer_entry *b) {
          a->hysteresis == b->hysteresis && strcmp(a->tag, b->tag) == 0 &&
          a->offset.x == b->offset.x && a->offset.y == b->offset.y &&
          target_equal(&a->other, &b->other) && a->distance == b->distance &&
-         a->fov == b->fov;
+         a->fov == b->fov && a->time_horizon == b->time_horizon;
+}
+
+static int orca_equal(const steer_orca *a, const steer_orca *b) {
+  if (!a || !b) return a == b;
+  return a->time_horizon == b->time_horizon &&
+         a->obstacle_time_horizon == b->obstacle_time_horizon &&
+         a->neighbor_radius == b->neighbor_radius &&
+         a->max_neighbors == b->max_neighbors;
 }
 
 int steer_program_equal(const steer_program *a, const steer_program *b) {
   if (a == b) return 1;
   if (a->combine != b->combine || a->smoothing != b->smoothing ||
-      a->hold != b->hold || a->count != b->count)
+      a->hold != b->hold || a->count != b->count ||
+      !orca_equal(steer_program_orca(a), steer_program_orca(b)))
     return 0;
   for (size_t k = 0; k < a->count; k++)
     if (!entry_equal(&a->entries[k], &b->entries[k])) return 0;

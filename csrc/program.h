@@ -20,6 +20,8 @@ struct steer_program {
   int local;        /* no agent targets: reads only agents within reach */
   double reach;     /* the widest flocking radius (0 without flocking) */
   flock_rules flock; /* the rules of that walk */
+  int has_orca;      /* orca.c turns its force into a safe velocity */
+  steer_orca orca;
   size_t count;
   steer_entry entries[];
 };

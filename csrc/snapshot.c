@@ -1,6 +1,6 @@
 /* snapshot.c - the complete state of a world as bytes, and back.
  *
- * Format (version 1, every number little-endian, doubles as IEEE-754 bits;
+ * Format (version 2, every number little-endian, doubles as IEEE-754 bits;
  * docs/SNAPSHOT.md describes it field by field): magic, version, world
  * definition, slots, paths, programs, agents, obstacles, walls, then a
  * 64-bit FNV-1a checksum of everything before it. Restoring checks every
@@ -14,7 +14,7 @@
 #include "world.h"
 
 #define MAGIC "STEERSNP"
-#define VERSION 1u
+#define VERSION 2u
 
 /* ---- writing ------------------------------------------------------------ */
 
@@ -115,6 +115,13 @@ static void put_program(writer *wr, const steer_program *p,
   put_u32(wr, (uint32_t)p->combine);
   put_f64(wr, p->smoothing);
   put_f64(wr, p->hold);
+  put_u32(wr, (uint32_t)p->has_orca);
+  if (p->has_orca) {
+    put_f64(wr, p->orca.time_horizon);
+    put_f64(wr, p->orca.obstacle_time_horizon);
+    put_f64(wr, p->orca.neighbor_radius);
+    put_u64(wr, p->orca.max_neighbors);
+  }
   put_u64(wr, p->count);
   for (size_t k = 0; k < p->count; k++) {
     const steer_entry *e = &p->entries[k];
@@ -134,6 +141,7 @@ static void put_program(writer *wr, const steer_program *p,
     put_f64(wr, e->arrival_radius);
     put_f64(wr, e->panic_radius);
     put_f64(wr, e->hysteresis);
+    put_f64(wr, e->time_horizon);
     put_bytes(wr, e->tag, STEER_TAG_SIZE);
   }
 }
@@ -384,6 +392,9 @@ static void read_entry(reader *r, restoring *rs, steer_entry *e) {
   e->arrival_radius = get_size(r);
   e->panic_radius = get_f64(r);
   e->hysteresis = get_size(r);
+  e->time_horizon = get_f64(r);
+  if (!(e->time_horizon > 0))
+    fail(r, "snapshot holds an invalid time horizon");
   const unsigned char *tag = take(r, STEER_TAG_SIZE);
   if (tag) memcpy(e->tag, tag, STEER_TAG_SIZE);
   e->tag[STEER_TAG_SIZE - 1] = '\0';
@@ -392,7 +403,7 @@ static void read_entry(reader *r, restoring *rs, steer_entry *e) {
 }
 
 static void read_programs(reader *r, restoring *rs) {
-  size_t n = get_count(r, 28);
+  size_t n = get_count(r, 32);
   if (r->error) return;
   if (world_grow(rs->w, (void **)&rs->programs, sizeof(steer_program *),
                  &rs->program_cap, n ? n : 1)) {
@@ -402,7 +413,18 @@ static void read_programs(reader *r, restoring *rs) {
   for (size_t k = 0; k < n && !r->error; k++) {
     uint32_t combine = get_u32(r);
     double smoothing = get_f64(r), hold = get_size(r);
-    size_t count = get_count(r, 8 * 13 + STEER_TAG_SIZE);
+    steer_orca orca;
+    int has_orca = get_flag(r);
+    if (has_orca) {
+      orca.time_horizon = get_f64(r);
+      orca.obstacle_time_horizon = get_f64(r);
+      orca.neighbor_radius = get_f64(r);
+      uint64_t most = get_u64(r);
+      orca.max_neighbors = most > STEER_ORCA_MAX_NEIGHBORS ? SIZE_MAX
+                                                           : (size_t)most;
+      if (steer_orca_check(&orca)) fail(r, "snapshot holds an invalid program");
+    }
+    size_t count = get_count(r, 8 * 14 + STEER_TAG_SIZE);
     if (combine >= STEER_COMBINE_COUNT || smoothing > 1)
       fail(r, "snapshot holds an invalid program");
     if (r->error) return;
@@ -420,6 +442,7 @@ static void read_programs(reader *r, restoring *rs) {
                                         entries, count);
     world_alloc(rs->w, entries, bytes, 0);
     if (!r->error && !p) fail(r, "not enough memory");
+    if (p && has_orca) steer_program_set_orca(p, &orca); /* checked */
     if (p) rs->programs[rs->program_count++] = p;
   }
 }

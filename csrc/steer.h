@@ -363,6 +363,7 @@ typedef enum steer_behavior {
   STEER_WANDER, STEER_AVOID_OBSTACLES, STEER_AVOID_WALLS, STEER_FOLLOW,
   STEER_SEPARATION, STEER_ALIGNMENT, STEER_COHESION,
   STEER_FLOW, /* along a flow field (steer_agent_flow) */
+  STEER_AVOID_AGENTS, /* time-to-collision force (docs/API.md section 18) */
   /* group and tactical behaviors (tactics.c, formation.c) */
   STEER_OFFSET_PURSUIT, STEER_FOLLOW_LEADER, STEER_FORMATION,
   STEER_INTERPOSE, STEER_HIDE, STEER_QUEUE,
@@ -411,6 +412,7 @@ typedef struct steer_entry {
   steer_target other;     /* interpose: the second of `between` */
   double distance;        /* follow_leader 2, hide 1, queue 3 */
   double fov;             /* queue: view cone in degrees; 90 */
+  double time_horizon;    /* avoid_agents; 3 */
   char tag[STEER_TAG_SIZE]; /* optional name, "" for none */
 } steer_entry;
 
@@ -452,6 +454,38 @@ STEER_API steer_status steer_agent_set_weight(steer_world *w, size_t i, size_t k
 STEER_API steer_vec2 steer_agent_steering(steer_world *w, size_t i, double dt);
 /// The entry that won the last priority/dither combination, or -1.
 STEER_API long steer_agent_active_entry(const steer_world *w, size_t i);
+
+/* ORCA (docs/API.md section 18): the velocity a program asks for, made the
+   closest one that avoids the neighbors and the static geometry. */
+#define STEER_ORCA_MAX_NEIGHBORS 64
+typedef struct steer_orca {
+  double time_horizon;          /* seconds of safety against agents; 5 */
+  double obstacle_time_horizon; /* ... against obstacles and walls; 2 */
+  double neighbor_radius;       /* agents considered within; 10 */
+  size_t max_neighbors;         /* the nearest ones, <= 64; 10 */
+} steer_orca;
+
+/// The defaults above.
+STEER_API steer_orca steer_orca_default(void);
+/// STEER_EINVAL unless both horizons are > 0 and <= STEER_LIMIT, the radius
+/// is in [0, STEER_LIMIT] and max_neighbors <= STEER_ORCA_MAX_NEIGHBORS.
+STEER_API steer_status steer_orca_check(const steer_orca *o);
+/// Gives a program just created (not shared yet) ORCA (NULL: none).
+STEER_API steer_status steer_program_set_orca(steer_program *p,
+                                              const steer_orca *o);
+/// The program's ORCA parameters, NULL when it has none.
+STEER_API const steer_orca *steer_program_orca(const steer_program *p);
+/// The velocity closest to `preferred` in agent i's ORCA half-planes (its
+/// neighbors and the static geometry), no faster than its max_speed; dt is
+/// the time in which an overlap is to be resolved (> 0).
+STEER_API steer_vec2 steer_agent_orca_velocity(const steer_world *w, size_t i,
+                                               steer_vec2 preferred,
+                                               const steer_orca *o, double dt);
+/// The anticipatory force of agent i against the agents within radius: the
+/// power law of the time to collision (Karamouzas, Skinner, Guy 2014).
+STEER_API steer_vec2 steer_agent_avoid_agents(const steer_world *w, size_t i,
+                                              double time_horizon,
+                                              double radius);
 
 typedef struct steer_stats {
   size_t agents;      /* agents stepped */

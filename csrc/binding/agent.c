@@ -467,6 +467,7 @@ void open_agent(lua_State *L) {
   lua_newtable(L);
   luaL_setfuncs(L, methods, 0);
   luaL_setfuncs(L, program_agent_methods, 0);
+  luaL_setfuncs(L, orca_agent_methods, 0);
   for (int k = 0; field_names[k].name; k++) {
     lua_pushinteger(L, field_names[k].code);
     lua_setfield(L, -2, field_names[k].name);

@@ -146,6 +146,12 @@ void open_path(lua_State *L);
 int l_path_new(lua_State *L);
 
 void open_program(lua_State *L);
+/* orca.c: an orca option (true, or a table of steer_orca fields) at idx
+   into *out, raising with `what` and the field named; 0 for false/nil */
+int read_orca(lua_State *L, int idx, const char *fname, int argn,
+              const char *what, steer_orca *out);
+void push_orca(lua_State *L, const steer_orca *o);
+extern const luaL_Reg orca_agent_methods[];
 int l_program_new(lua_State *L);
 /* The program at idx (a table to compile or a steer.Program) for agents of
    `world`, with a reference for the caller. */

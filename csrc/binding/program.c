@@ -10,8 +10,7 @@ static const char *const behavior_names[] = {
     "seek",        "flee",       "arrive",          "pursue",
     "evade",       "wander",     "avoid_obstacles", "avoid_walls",
     "follow",      "separation", "alignment",       "cohesion",
-    "flow",
-
+    "flow",        "avoid_agents",
     "offset_pursuit", "follow_leader", "formation", "interpose", "hide",
     "queue",
     NULL};
@@ -34,6 +33,7 @@ static const char *const behavior_params[] = {
     "radius",                                /* alignment */
     "radius",                                /* cohesion */
     "field slowing_radius",                  /* flow */
+    "time_horizon radius",                   /* avoid_agents */
     "target offset slowing_radius",          /* offset_pursuit */
     "target distance radius slowing_radius", /* follow_leader */
     "formation slowing_radius",              /* formation */
@@ -264,6 +264,8 @@ static void read_entry(compiling *c, int idx, steer_entry *e) {
       e->arrival_radius = param_number(c, key, NUM_NONNEG);
     } else if (strcmp(key, "panic_radius") == 0) {
       e->panic_radius = param_number(c, key, NUM_NONNEG);
+    } else if (strcmp(key, "time_horizon") == 0) {
+      e->time_horizon = param_number(c, key, NUM_POSITIVE);
     } else {
       read_tactics_param(c, key, e);
     }
@@ -273,7 +275,7 @@ static void read_entry(compiling *c, int idx, steer_entry *e) {
   if (b == STEER_INTERPOSE && e->other.kind == STEER_TARGET_NONE)
     compile_error(c, "missing between", "", "");
   if (has_word(params, "radius") && !has_word(params, "slowing_radius") &&
-      !radius_given)
+      b != STEER_AVOID_AGENTS && !radius_given)
     compile_error(c, "missing radius", "", "");
   if (has_word(params, "target") && e->target.kind == STEER_TARGET_NONE)
     compile_error(c, b == STEER_FOLLOW ? "missing path" : "missing target", "",
@@ -292,6 +294,8 @@ static steer_program *compile(compiling *c, int idx) {
     type_error(L, idx, c->fname, c->argn, "table");
   steer_combine combine = STEER_WEIGHTED;
   double smoothing = -1, hold = 0;
+  steer_orca orca;
+  int has_orca = 0;
   size_t n = lua_rawlen(L, idx);
   lua_pushnil(L);
   while (lua_next(L, idx)) {
@@ -322,6 +326,9 @@ static steer_program *compile(compiling *c, int idx) {
       if (smoothing > 1) compile_error(c, "smoothing must be in [0, 1]", "", "");
     } else if (strcmp(key, "hold") == 0) {
       hold = param_number(c, key, NUM_NONNEG);
+    } else if (strcmp(key, "orca") == 0) {
+      has_orca = read_orca(L, -1, c->fname, c->argn, "orca", &orca);
+      lua_pop(L, 1);
     } else {
       compile_error(c, "unknown program field '%s'", key, "");
     }
@@ -337,6 +344,7 @@ static steer_program *compile(compiling *c, int idx) {
   steer_program *p = steer_program_create(combine, smoothing, hold, entries, n);
   lua_pop(L, 1); /* entries */
   if (!p) luaL_error(L, "not enough memory");
+  if (has_orca) steer_program_set_orca(p, &orca); /* read_orca checked it */
   return p;
 }
 
@@ -618,6 +626,10 @@ static int a_behaviors(lua_State *L) {
     set_number(L, "smoothing", steer_program_smoothing(p));
   if (steer_program_combine(p) == STEER_PRIORITY)
     set_number(L, "hold", steer_program_hold(p));
+  if (steer_program_orca(p)) {
+    push_orca(L, steer_program_orca(p));
+    lua_setfield(L, -2, "orca");
+  }
   for (size_t k = 0; k < n; k++) {
     const steer_entry *e = steer_program_entry(p, k);
     const char *params = behavior_params[e->behavior];
@@ -641,6 +653,8 @@ static int a_behaviors(lua_State *L) {
       set_number(L, "slowing_radius", e->slowing_radius);
     if (e->target.kind == STEER_TARGET_PATH)
       set_number(L, "arrival_radius", e->arrival_radius);
+    if (e->behavior == STEER_AVOID_AGENTS)
+      set_number(L, "time_horizon", e->time_horizon);
     if (e->behavior == STEER_FLEE && e->panic_radius >= 0)
       set_number(L, "panic_radius", e->panic_radius);
     if (e->behavior >= STEER_OFFSET_PURSUIT && e->behavior <= STEER_QUEUE)

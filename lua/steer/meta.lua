@@ -22,7 +22,7 @@
 ---@alias steer.Combine "weighted"|"priority"|"prioritized_sum"|"dither"
 
 ---Behavior names a program entry may use (the agent methods of the same name).
----@alias steer.BehaviorName "seek"|"flee"|"arrive"|"pursue"|"evade"|"wander"|"avoid_obstacles"|"avoid_walls"|"follow"|"separation"|"alignment"|"cohesion"|"flow"|"offset_pursuit"|"follow_leader"|"formation"|"interpose"|"hide"|"queue"
+---@alias steer.BehaviorName "seek"|"flee"|"arrive"|"pursue"|"evade"|"wander"|"avoid_obstacles"|"avoid_walls"|"follow"|"separation"|"alignment"|"cohesion"|"flow"|"avoid_agents"|"offset_pursuit"|"follow_leader"|"formation"|"interpose"|"hide"|"queue"
 
 ---Which entries of a program a call changes: an index (1-based), a tag or a behavior name.
 ---@alias steer.Which integer|string
@@ -97,13 +97,23 @@ local steer = {}
 ---@field fov? number queue: the view cone in degrees, (0, 360] (default 90)
 ---@field between? steer.Point[]|steer.Agent[] interpose: `{a, b}`, two agents or points
 ---@field formation? steer.Formation formation: the formation to join
+---@field time_horizon? number avoid_agents: seconds of anticipation, > 0 (default 3)
 
 ---A behavior program: entries in priority order plus how to combine them.
 ---@class steer.ProgramDef
 ---@field combine? steer.Combine default "weighted"
 ---@field smoothing? number force = lerp(previous, raw, smoothing), in [0, 1]
 ---@field hold? number priority: seconds a winner is kept before another may take over
+---@field orca? boolean|steer.OrcaOptions turns the program's velocity into the closest collision-free one (ORCA, docs/API.md section 18)
 ---@field [integer] steer.BehaviorSpec
+
+---ORCA's parameters (the `orca` program field; `true` takes the defaults).
+---@class steer.OrcaOptions
+---@field time_horizon? number seconds of safety against other agents, > 0 (default 5)
+---@field obstacle_time_horizon? number seconds of safety against obstacles and walls, > 0 (default 2)
+---@field neighbor_radius? number agents considered within this distance (default 10)
+---@field max_neighbors? integer the nearest ones, 0..64 (default 10)
+---@field dt? number a:orca_velocity only: the time to resolve an overlap in (default 1/60)
 
 ---A compiled program, shared by many agents (`steer.program`).
 ---@class steer.Program
@@ -549,6 +559,21 @@ function Agent:alignment(radius) end
 ---@return number fx
 ---@return number fy
 function Agent:cohesion(radius) end
+
+---The velocity closest to (vx, vy) in the agent's ORCA half-planes (neighbors, obstacles, walls), at most max_speed.
+---@param vx number preferred velocity
+---@param vy number
+---@param opts? steer.OrcaOptions default: the program's orca field, else the defaults
+---@return number vx
+---@return number vy
+function Agent:orca_velocity(vx, vy, opts) end
+
+---Anticipatory avoidance: a force from the time to collision with each agent within radius (power law, Karamouzas et al. 2014).
+---@param time_horizon? number seconds, > 0 (default 3)
+---@param radius? number neighbors within it (default 10)
+---@return number fx
+---@return number fy
+function Agent:avoid_agents(time_horizon, radius) end
 
 ---Applies a force for dt: clamp it to max_force, v = clamp(v + f dt, max_speed), p = p + v dt.
 ---@param fx number

@@ -10,7 +10,7 @@ local gfx = require "gfx"
 local W, H = 96, 54   -- world units; 10 pixels each
 
 local scene = {
-  name = "tactics", title = "6 tactics", debug_default = false,
+  name = "tactics", title = "7 tactics", debug_default = false,
   test_click = {300, 300}, test_frames = 480,
   vector_scale = 0.3, force_scale = 0.1,
 }
