@@ -21,6 +21,8 @@ typedef struct lworld {
   steer_program *last_program; /* set_behaviors' last compile, shared */
   steer_id *found;    /* scratch for queries */
   size_t found_cap;
+  unsigned found_gen; /* bumped by every query that refills found (guard.c) */
+  size_t accounted;   /* world memory the Lua collector was told about */
 } lworld;
 
 typedef struct lagent {

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <time.h>
 #include "binding.h"
+#include "guard.h"
 
 
 static steer_vec2 v2_arg(lua_State *L, int i, const char *fname) {
@@ -205,6 +206,7 @@ __attribute__((visibility("default"))) int luaopen_steer_core(lua_State *L) {
   open_agent(L);
   open_path(L);
   open_program(L);
+  open_guard(L);
   lua_newtable(L);
   luaL_setfuncs(L, functions, 0);
   lua_pushliteral(L, STEER_VERSION);

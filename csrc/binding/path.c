@@ -1,13 +1,14 @@
 /* path.c - the steer.Path type: steer.path{ {x, y}, ..., loop = bool }. */
 #include <stdio.h>
 #include "binding.h"
+#include "guard.h"
 
 int l_path_new(lua_State *L) {
   if (!lua_istable(L, 1)) type_error(L, 1, "path", 1, "table");
   size_t n = lua_rawlen(L, 1);
   if (n == 0)
     return arg_error(L, "path", 1, "a path needs at least one point");
-  lua_getfield(L, 1, "loop");
+  raw_field(L, 1, "loop");
   int loop = lua_toboolean(L, -1);
   lua_pop(L, 1);
   /* the points are gathered in a Lua-owned buffer: an error while reading

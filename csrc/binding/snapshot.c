@@ -1,17 +1,29 @@
 /* snapshot.c - world:snapshot() and steer.restore(s). */
+#include <string.h>
 #include "binding.h"
+#include "guard.h"
 
+/* The core writes into a C block (it never calls back into Lua); the
+   block belongs to a userdata, so an error frees it. */
 static int add_bytes(void *ud, const void *bytes, size_t n) {
-  luaL_addlstring(ud, bytes, n);
+  owned_block *b = ud;
+  if (n > SIZE_MAX - b->used || !owned_reserve(b, b->used + n)) return 1;
+  memcpy((char *)b->data + b->used, bytes, n);
+  b->used += n;
   return 0;
 }
 
 static int w_snapshot(lua_State *L) {
   lworld *box = check_world(L, 1, "snapshot", 0);
-  luaL_Buffer b;
-  luaL_buffinit(L, &b);
-  check_status(L, steer_world_snapshot(box->w, add_bytes, &b));
-  luaL_pushresult(&b);
+  owned_block *b = push_owned_block(L);
+  steer_status s =
+      steer_world_snapshot(live_world(L, box, "snapshot"), add_bytes, b);
+  if (s != STEER_OK) {
+    owned_free(b);
+    luaL_error(L, "not enough memory"); /* the writer's or the core's */
+  }
+  lua_pushlstring(L, b->data, b->used);
+  owned_free(b);
   return 1;
 }
 
@@ -28,6 +40,7 @@ int l_restore(lua_State *L) {
     lua_pushstring(L, error);
     return 2;
   }
+  account_world_memory(L, box);
   return 1;
 }
 

@@ -1,0 +1,160 @@
+/* guard.c - the helpers of the re-entrancy discipline (see guard.h). */
+#include <limits.h>
+#include <string.h>
+#include "guard.h"
+
+#define BLOCK_MT "steer.OwnedBlock"
+
+steer_world *live_world(lua_State *L, lworld *box, const char *fname) {
+  if (!box->w) arg_error(L, fname, 0, "world is closed");
+  return box->w;
+}
+
+agent_ref live_agent(lua_State *L, lworld *box, steer_id id,
+                     const char *fname) {
+  steer_world *w = live_world(L, box, fname);
+  long i = steer_world_index(w, id);
+  if (i < 0) arg_error(L, fname, 0, "agent has been removed");
+  agent_ref r = {box, w, (size_t)i, id};
+  return r;
+}
+
+int raw_field(lua_State *L, int idx, const char *key) {
+  idx = lua_absindex(L, idx);
+  lua_pushstring(L, key);
+  lua_rawget(L, idx);
+  return lua_type(L, -1);
+}
+
+/* ---- C blocks owned by Lua ---------------------------------------------- */
+
+owned_block *push_owned_block(lua_State *L) {
+  owned_block *b = new_userdata(L, sizeof *b);
+  memset(b, 0, sizeof *b);
+  luaL_getmetatable(L, BLOCK_MT);
+  lua_setmetatable(L, -2);
+  return b;
+}
+
+int owned_reserve(owned_block *b, size_t need) {
+  if (need <= b->size) return 1;
+  size_t size = b->size < 256 ? 512 : b->size;
+  while (size < need) size = size > SIZE_MAX / 2 ? need : size * 2;
+  void *p = binding_alloc(NULL, b->data, b->size, size);
+  if (!p) return 0;
+  b->data = p;
+  b->size = size;
+  return 1;
+}
+
+void owned_free(owned_block *b) {
+  if (b->data) binding_alloc(NULL, b->data, b->size, 0);
+  b->data = NULL;
+  b->size = b->used = 0;
+}
+
+static int block_gc(lua_State *L) {
+  owned_block *b = luaL_testudata(L, 1, BLOCK_MT);
+  if (b) owned_free(b);
+  return 0;
+}
+
+const double *copy_rows(lua_State *L, lworld *box, const char *fname,
+                        int width, row_count_fn count, row_read_fn read,
+                        size_t *n) {
+  for (;;) {
+    size_t rows = count(live_world(L, box, fname));
+    double *copy = new_userdata(L, rows ? rows * width * sizeof *copy : 1);
+    /* the allocation may have run Lua code: resolve again */
+    steer_world *w = live_world(L, box, fname);
+    size_t now = count(w);
+    if (now <= rows) {
+      for (size_t i = 0; i < now; i++) read(w, i, copy + i * width);
+      *n = now;
+      return copy;
+    }
+    lua_pop(L, 1); /* grown meanwhile */
+  }
+}
+
+/* ---- queries ------------------------------------------------------------- */
+
+/* Collects the query's ids into box->found, resolving everything anew. */
+static size_t collect(lua_State *L, lworld *box, steer_id around, double x,
+                      double y, double radius, const char *fname) {
+  steer_world *w = live_world(L, box, fname);
+  long exclude = -1;
+  if (around) {
+    agent_ref a = live_agent(L, box, around, fname);
+    steer_vec2 p = steer_agent_position(w, a.i);
+    x = p.x;
+    y = p.y;
+    exclude = (long)a.i;
+  }
+  box->found_gen++; /* box->found now holds this query's results */
+  return collect_query(L, box, x, y, radius, exclude);
+}
+
+/* upvalues: env, ids (userdata), next position, count */
+static int query_next(lua_State *L) {
+  lua_rawgeti(L, lua_upvalueindex(1), ENV_WORLD);
+  lworld *box = lua_touserdata(L, -1);
+  const steer_id *ids = lua_touserdata(L, lua_upvalueindex(2));
+  size_t k = (size_t)lua_tonumber(L, lua_upvalueindex(3));
+  size_t n = (size_t)lua_tonumber(L, lua_upvalueindex(4));
+  if (!box->w) return luaL_error(L, "world is closed");
+  /* agents removed since the query are skipped */
+  while (k < n && steer_world_index(box->w, ids[k]) < 0) k++;
+  if (k == n) return 0;
+  lua_pushnumber(L, (lua_Number)(k + 1));
+  lua_replace(L, lua_upvalueindex(3));
+  push_agent(L, lua_upvalueindex(1), box, ids[k]); /* allocates last */
+  return 1;
+}
+
+void push_query_iterator(lua_State *L, int env_idx, lworld *box,
+                         steer_id around, double x, double y, double radius,
+                         const char *fname) {
+  env_idx = lua_absindex(L, env_idx);
+  size_t n = 0;
+  for (int tries = 0;; tries++) {
+    if (tries == 16)
+      luaL_error(L, "'%s': the world keeps changing during the call", fname);
+    n = collect(L, box, around, x, y, radius, fname);
+    unsigned gen = box->found_gen;
+    lua_pushvalue(L, env_idx);
+    /* may run a finalizer that closes the world or queries it again */
+    steer_id *ids = new_userdata(L, n ? n * sizeof *ids : 1);
+    if (box->w && box->found_gen == gen) {
+      if (n) memcpy(ids, box->found, n * sizeof *ids);
+      break;
+    }
+    lua_pop(L, 2);
+  }
+  lua_pushnumber(L, 0);
+  lua_pushnumber(L, (lua_Number)n);
+  lua_pushcclosure(L, query_next, 4);
+}
+
+/* ---- the collector and the world's C memory ------------------------------ */
+
+void account_world_memory(lua_State *L, lworld *box) {
+  if (!box->w) return;
+  size_t now = steer_world_memory(box->w);
+  if (now <= box->accounted) return;
+  size_t kb = (now - box->accounted) / 1024;
+  if (kb < 16) return; /* small growth: not worth a GC step */
+  box->accounted = now;
+#ifdef LUA_GCISRUNNING
+  if (!lua_gc(L, LUA_GCISRUNNING, 0)) return; /* the host stopped it */
+#endif
+  /* as if kb more kilobytes of Lua memory had been allocated */
+  lua_gc(L, LUA_GCSTEP, kb > INT_MAX ? INT_MAX : (int)kb);
+}
+
+void open_guard(lua_State *L) {
+  new_type(L, BLOCK_MT);
+  lua_pushcfunction(L, block_gc);
+  lua_setfield(L, -2, "__gc");
+  lua_pop(L, 1);
+}
