@@ -23,6 +23,7 @@ typedef struct lworld {
   size_t found_cap;
   unsigned found_gen; /* bumped by every query that refills found (guard.c) */
   size_t accounted;   /* world memory the Lua collector was told about */
+  size_t snapshot_size; /* bytes of its last snapshot: the next one's room */
 } lworld;
 
 typedef struct lagent {

@@ -16,12 +16,16 @@ static int add_bytes(void *ud, const void *bytes, size_t n) {
 static int w_snapshot(lua_State *L) {
   lworld *box = check_world(L, 1, "snapshot", 0);
   owned_block *b = push_owned_block(L);
+  /* room for as much as last time: no copying while the block grows */
+  if (box->snapshot_size && !owned_reserve(b, box->snapshot_size + 4096))
+    luaL_error(L, "not enough memory");
   steer_status s =
       steer_world_snapshot(live_world(L, box, "snapshot"), add_bytes, b);
   if (s != STEER_OK) {
     owned_free(b);
     luaL_error(L, "not enough memory"); /* the writer's or the core's */
   }
+  box->snapshot_size = b->used;
   lua_pushlstring(L, b->data, b->used);
   owned_free(b);
   return 1;
