@@ -59,18 +59,17 @@ static size_t program_bytes(size_t n) {
   return sizeof(steer_program) + n * sizeof(steer_entry);
 }
 
-static steer_program *program_alloc(size_t n) {
+static steer_program *program_make(steer_alloc_fn alloc, void *alloc_ud,
+                                   steer_combine combine, double smoothing,
+                                   double hold, const steer_entry *entries,
+                                   size_t n) {
   if (n > (SIZE_MAX - sizeof(steer_program)) / sizeof(steer_entry))
     return NULL;
-  return steer_alloc(NULL, 0, program_bytes(n));
-}
-
-steer_program *steer_program_create(steer_combine combine, double smoothing,
-                                    double hold, const steer_entry *entries,
-                                    size_t n) {
-  steer_program *p = program_alloc(n);
+  steer_program *p = alloc(alloc_ud, NULL, 0, program_bytes(n));
   if (!p) return NULL;
   p->refs = 1;
+  p->alloc = alloc;
+  p->alloc_ud = alloc_ud;
   p->combine = combine;
   /* one value for "none", which snapshots keep */
   p->smoothing = smoothing < 0 ? -1 : smoothing;
@@ -86,6 +85,15 @@ steer_program *steer_program_create(steer_combine combine, double smoothing,
   return p;
 }
 
+steer_program *steer_program_create(steer_combine combine, double smoothing,
+                                    double hold, const steer_entry *entries,
+                                    size_t n) {
+  steer_alloc_fn alloc;
+  void *alloc_ud;
+  steer_get_allocator(&alloc, &alloc_ud);
+  return program_make(alloc, alloc_ud, combine, smoothing, hold, entries, n);
+}
+
 void steer_program_retain(steer_program *p) { p->refs++; }
 
 void steer_program_release(steer_program *p) {
@@ -93,7 +101,7 @@ void steer_program_release(steer_program *p) {
   for (size_t k = 0; k < p->count; k++)
     if (p->entries[k].target.kind == STEER_TARGET_PATH)
       steer_path_release(p->entries[k].target.path);
-  steer_alloc(p, program_bytes(p->count), 0);
+  p->alloc(p->alloc_ud, p, program_bytes(p->count), 0);
 }
 
 steer_combine steer_program_combine(const steer_program *p) {
@@ -203,9 +211,10 @@ steer_program *steer_agent_program(const steer_world *w, size_t i) {
 static steer_program *own_program(steer_world *w, size_t i) {
   steer_program *p = w->program[i];
   if (p->refs == 1) return p;
+  /* the copy is the world's: made (or refused) by its allocator */
   steer_program *copy =
-      steer_program_create(p->combine, p->smoothing, p->hold, p->entries,
-                           p->count);
+      program_make(w->def.alloc, w->def.alloc_ud, p->combine, p->smoothing,
+                   p->hold, p->entries, p->count);
   if (!copy) return NULL;
   steer_program_release(p);
   w->program[i] = copy;

@@ -13,6 +13,8 @@ typedef struct flock_rules {
 
 struct steer_program {
   size_t refs;
+  steer_alloc_fn alloc; /* what made it frees it: the process's allocator, */
+  void *alloc_ud;       /* or a world's for its agents' own copies */
   steer_combine combine;
   double smoothing; /* < 0: none */
   double hold;

@@ -29,6 +29,11 @@ void steer_set_allocator(steer_alloc_fn alloc, void *ud) {
   global_ud = alloc ? ud : NULL;
 }
 
+void steer_get_allocator(steer_alloc_fn *alloc, void **ud) {
+  *alloc = global_alloc;
+  *ud = global_ud;
+}
+
 void *steer_alloc(void *ptr, size_t osize, size_t nsize) {
   return global_alloc(global_ud, ptr, ptr ? osize : 0, nsize);
 }

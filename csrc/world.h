@@ -73,6 +73,8 @@ struct steer_world {
   uint32_t *order;    /* sort scratch: one index per agent */
   size_t order_cap;
   steer_stats stats;  /* of the last step */
+  int simd;           /* steer_world_set_simd's width; 0: the process's */
+  int step_simd;      /* the width of the running step, read once at its start */
 };
 
 /* Allocation through the process-wide allocator (steer_set_allocator). */
@@ -227,8 +229,8 @@ int crowd_quad_force(const steer_world *w, const steer_program *p,
    of API.md section 1 (v2_integrate), then the world's bounds. */
 void crowd_integrate(steer_world *w, size_t from, size_t to,
                      const steer_vec2 *forces, double dt);
-/* The kernel's SIMD width (steer_set_simd), chosen on the first call:
-   call it before a step's threads start. */
+/* The process's SIMD width (steer_set_simd; else the widest). A step uses
+   w->step_simd, chosen before its threads start. */
 int crowd_simd_width(void);
 
 /* Obstacle avoidance whose reach is obstacle + agent radius + extra. */

@@ -2,6 +2,7 @@
 #include <limits.h>
 #include <string.h>
 #include "guard.h"
+#include "hooks.h"
 
 #define BLOCK_MT "steer.OwnedBlock"
 
@@ -29,8 +30,10 @@ int raw_field(lua_State *L, int idx, const char *key) {
 /* ---- C blocks owned by Lua ---------------------------------------------- */
 
 owned_block *push_owned_block(lua_State *L) {
+  state_hooks *hooks = hooks_of(L);
   owned_block *b = new_userdata(L, sizeof *b);
   memset(b, 0, sizeof *b);
+  b->hooks = hooks;
   luaL_getmetatable(L, BLOCK_MT);
   lua_setmetatable(L, -2);
   return b;
@@ -40,7 +43,7 @@ int owned_reserve(owned_block *b, size_t need) {
   if (need <= b->size) return 1;
   size_t size = b->size < 256 ? 512 : b->size;
   while (size < need) size = size > SIZE_MAX / 2 ? need : size * 2;
-  void *p = binding_alloc(NULL, b->data, b->size, size);
+  void *p = binding_alloc(b->hooks, b->data, b->size, size);
   if (!p) return 0;
   b->data = p;
   b->size = size;
@@ -79,6 +82,31 @@ const double *copy_rows(lua_State *L, lworld *box, const char *fname,
 
 /* ---- queries ------------------------------------------------------------- */
 
+typedef struct collector {
+  lworld *box;
+  state_hooks *hooks; /* box->found grows through the state's allocator */
+  size_t n;
+  int failed;
+} collector;
+
+static int collect_one(void *ud, size_t index) {
+  collector *c = ud;
+  lworld *box = c->box;
+  if (c->n == box->found_cap) {
+    size_t cap = box->found_cap ? box->found_cap * 2 : 64;
+    steer_id *p = binding_alloc(c->hooks, box->found,
+                                box->found_cap * sizeof *p, cap * sizeof *p);
+    if (!p) {
+      c->failed = 1;
+      return 1;
+    }
+    box->found = p;
+    box->found_cap = cap;
+  }
+  box->found[c->n++] = steer_world_id_at(box->w, index);
+  return 0;
+}
+
 /* Collects the query's ids into box->found, resolving everything anew. */
 static size_t collect(lua_State *L, lworld *box, steer_id around, double x,
                       double y, double radius, const char *fname) {
@@ -92,7 +120,10 @@ static size_t collect(lua_State *L, lworld *box, steer_id around, double x,
     exclude = (long)a.i;
   }
   box->found_gen++; /* box->found now holds this query's results */
-  return collect_query(L, box, x, y, radius, exclude);
+  collector c = {box, hooks_of(L), 0, 0};
+  steer_world_query(w, x, y, radius, exclude, collect_one, &c);
+  if (c.failed) luaL_error(L, "not enough memory");
+  return c.n;
 }
 
 /* upvalues: env, ids (userdata), next position, count */

@@ -52,6 +52,7 @@ int raw_field(lua_State *L, int idx, const char *key);
 typedef struct owned_block {
   void *data;
   size_t size, used;
+  struct state_hooks *hooks; /* fail_allocations of its state */
 } owned_block;
 owned_block *push_owned_block(lua_State *L);
 /* Grows the block to hold `need` bytes; 0 when out of memory. */

@@ -5,6 +5,7 @@
 #include <time.h>
 #include "binding.h"
 #include "guard.h"
+#include "hooks.h"
 
 
 static steer_vec2 v2_arg(lua_State *L, int i, const char *fname) {
@@ -132,30 +133,29 @@ static int l_prioritized_sum(lua_State *L) {
   return push_vec(L, sum);
 }
 
-/* Allocation failure injection for tests: after `allowed` more successful
-   allocations, every allocation fails (-1: never). */
-static long allowed = -1;
-
+/* The binding's own scratch memory; ud: the state's hooks (fail_allocations
+   of that state), or NULL. */
 void *binding_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
-  (void)ud;
   (void)osize;
   if (nsize == 0) {
     free(ptr);
     return NULL;
   }
-  if (allowed == 0) return NULL;
-  if (allowed > 0) allowed--;
+  if (!hooks_allow(ud)) return NULL;
   return realloc(ptr, nsize);
 }
 
-/* steer.testing.fail_allocations(n): the next n allocations succeed, the
-   ones after fail; nil lifts it. Returns how many allocations were left. */
+/* steer.testing.fail_allocations(n): the next n allocations of this Lua
+   state succeed, the ones after fail; nil lifts it. Returns how many
+   allocations were left. */
 static int l_fail_allocations(lua_State *L) {
-  long before = allowed;
-  allowed = lua_isnoneornil(L, 1)
+  state_hooks *h = hooks_of(L);
+  long before = h->allowed;
+  long allowed = lua_isnoneornil(L, 1)
                 ? -1
                 : (long)check_integral(L, 1, "fail_allocations", 1);
   if (allowed < -1) allowed = -1;
+  h->allowed = allowed;
   if (before < 0)
     lua_pushnil(L);
   else
@@ -172,14 +172,25 @@ static int l_clock(lua_State *L) {
   return 1;
 }
 
-/* steer.testing.simd([width]) -> the width world steps now use (see
-   steer_set_simd; no argument: the widest the CPU offers) */
+/* steer.testing.simd([width]) -> the width this Lua state's world steps
+   now use (see steer_set_simd; no argument: the widest the CPU offers).
+   Each step reads it once, at its start; other states keep theirs. */
 static int l_simd(lua_State *L) {
-  int width = lua_isnoneornil(L, 1)
-                  ? 0
-                  : (int)check_integral(L, 1, "simd", 1);
-  lua_pushinteger(L, steer_set_simd(width));
+  double width = lua_isnoneornil(L, 1) ? 0 : check_integral(L, 1, "simd", 1);
+  state_hooks *h = hooks_of(L);
+  h->simd = steer_world_set_simd(NULL, width < 0 ? 0 : width > 64 ? 64 : (int)width);
+  lua_pushinteger(L, h->simd);
   return 1;
+}
+
+/* steer.testing.memory() -> bytes this Lua state's worlds hold now, and the
+   most they held since the previous call */
+static int l_memory(lua_State *L) {
+  state_hooks *h = hooks_of(L);
+  lua_pushnumber(L, (lua_Number)h->live);
+  lua_pushnumber(L, (lua_Number)h->peak);
+  h->peak = h->live;
+  return 2;
 }
 
 void new_type(lua_State *L, const char *name) {
@@ -201,7 +212,7 @@ __attribute__((visibility("default"))) int luaopen_steer_core(lua_State *L) {
       {"world", l_world_new},   {"path", l_path_new},
       {"program", l_program_new}, {"restore", l_restore},
       {NULL, NULL}};
-  steer_set_allocator(binding_alloc, NULL);
+  open_hooks(L); /* the host's allocator stays as it is */
   open_world(L);
   open_agent(L);
   open_path(L);
@@ -220,6 +231,8 @@ __attribute__((visibility("default"))) int luaopen_steer_core(lua_State *L) {
   lua_setfield(L, -2, "clock");
   lua_pushcfunction(L, l_simd);
   lua_setfield(L, -2, "simd");
+  lua_pushcfunction(L, l_memory);
+  lua_setfield(L, -2, "memory");
   lua_setfield(L, -2, "testing");
   return 1;
 }

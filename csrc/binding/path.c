@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include "binding.h"
 #include "guard.h"
+#include "hooks.h"
 
 int l_path_new(lua_State *L) {
   if (!lua_istable(L, 1)) type_error(L, 1, "path", 1, "table");
@@ -39,7 +40,8 @@ int l_path_new(lua_State *L) {
   p->path = NULL;
   luaL_getmetatable(L, PATH_MT);
   lua_setmetatable(L, -2);
-  p->path = steer_path_create(pts, n, loop);
+  /* paths use the host's allocator: fail_allocations acts here */
+  if (hooks_allow(hooks_of(L))) p->path = steer_path_create(pts, n, loop);
   if (!p->path) return luaL_error(L, "not enough memory");
   return 1;
 }

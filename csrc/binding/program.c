@@ -5,6 +5,7 @@
 #include <string.h>
 #include "binding.h"
 #include "guard.h"
+#include "hooks.h"
 
 static const char *const behavior_names[] = {
     "seek",        "flee",       "arrive",          "pursue",
@@ -267,7 +268,11 @@ static steer_program *compile(compiling *c, int idx) {
     lua_pop(L, 1);
   }
   c->entry = 0;
-  steer_program *p = steer_program_create(combine, smoothing, hold, entries, n);
+  /* programs use the host's allocator: fail_allocations acts here */
+  steer_program *p = hooks_allow(hooks_of(L))
+                         ? steer_program_create(combine, smoothing, hold,
+                                                entries, n)
+                         : NULL;
   lua_pop(L, 1); /* entries */
   if (!p) luaL_error(L, "not enough memory");
   return p;
@@ -565,6 +570,7 @@ static int a_behaviors(lua_State *L) {
 static int w_step(lua_State *L) {
   lworld *box = check_world(L, 1, "step", 0);
   double dt = check_positive(L, 2, "step", 1);
+  steer_world_set_simd(box->w, hooks_of(L)->simd); /* this state's width */
   check_status(L, steer_world_step(box->w, dt));
   return 0;
 }

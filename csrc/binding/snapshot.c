@@ -2,6 +2,7 @@
 #include <string.h>
 #include "binding.h"
 #include "guard.h"
+#include "hooks.h"
 
 /* The core writes into a C block (it never calls back into Lua); the
    block belongs to a userdata, so an error frees it. */
@@ -38,7 +39,8 @@ int l_restore(lua_State *L) {
   const char *bytes = lua_tolstring(L, 1, &n);
   lworld *box = push_world(L);
   const char *error = "?";
-  box->w = steer_world_restore(bytes, n, NULL, NULL, &error);
+  box->w = steer_world_restore(bytes, n, hooks_world_alloc, hooks_of(L),
+                               &error);
   if (!box->w) {
     lua_pushnil(L);
     lua_pushstring(L, error);

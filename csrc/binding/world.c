@@ -4,6 +4,7 @@
 #include <string.h>
 #include "binding.h"
 #include "guard.h"
+#include "hooks.h"
 
 /* ---- steer.world{...} ----------------------------------------------------- */
 
@@ -75,6 +76,8 @@ static steer_world_def read_world_def(lua_State *L) {
 
 int l_world_new(lua_State *L) {
   steer_world_def def = read_world_def(L);
+  def.alloc = hooks_world_alloc; /* the host's, counted per state */
+  def.alloc_ud = hooks_of(L);
   lworld *box = push_world(L);
   box->w = steer_world_create(&def);
   if (!box->w) return luaL_error(L, "not enough memory");
