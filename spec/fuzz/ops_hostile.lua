@@ -157,8 +157,18 @@ local function op_hostile(F)
   return ok
 end
 
+-- steer.testing.memory: this state's world bytes, now and at most
+local function op_memory(F)
+  local ok, r = F:call("steer.testing.memory", F.steer.testing.memory, {}, 0, true,
+    { numbers = true })
+  if ok and not (r[1] >= 0 and r[2] >= r[1]) then
+    F:fail(("steer.testing.memory: live %s, peak %s"):format(tostring(r[1]), tostring(r[2])))
+  end
+end
+
 function H.list()
-  return { { name = "hostile", weight = 0.3, run = op_hostile } }
+  return { { name = "hostile", weight = 0.3, run = op_hostile },
+    { name = "testing.memory", weight = 0.1, run = op_memory } }
 end
 
 return H
