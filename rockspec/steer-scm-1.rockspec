@@ -32,7 +32,7 @@ build = {
         "csrc/binding/agent.c", "csrc/binding/check.c", "csrc/binding/compat.c",
         "csrc/binding/module.c", "csrc/binding/path.c", "csrc/binding/program.c",
         "csrc/binding/snapshot.c", "csrc/binding/world.c",
-        "csrc/binding/guard.c", "csrc/binding/hooks.c",
+        "csrc/binding/guard.c", "csrc/binding/hooks.c", "csrc/binding/ffi_entry.c",
       },
       libraries = { "m", "pthread" },
     },

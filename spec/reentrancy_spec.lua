@@ -384,6 +384,41 @@ describe("Lua code running inside a steer call", function()
     assert_finite_world(w)
   end)
 
+  it("per-agent calls (the LuaJIT FFI path too) survive a finalizer at their n-th allocation", function()
+    -- a chain of finalizers: each arms the next, the last closes the world,
+    -- so the world closes at the call's 1st, 2nd, ... 5th allocation
+    local calls_of = {
+      function(a) return a.x end,
+      function(a) return a:seek(3, 4) end,
+      function(a) a.vx = 2 end,
+      function(a) return a:position() end,
+      function(a) return a:separation(5) end,
+      function(a) return a:world():columns() end,
+    }
+    for k, call in ipairs(calls_of) do
+      for depth = 1, 5 do
+        if call ~= calls_of[6] or (steer.ffi and steer.ffi.enabled) then
+          local w = make_world()
+          local a = w:get(1)
+          local function arm(d)
+            drop_finalizer(function() if d <= 1 then w:close() else arm(d - 1) end end)
+          end
+          hair_trigger(true)
+          collectgarbage("collect")
+          arm(depth)
+          local ok, r = pcall(call, a)
+          hair_trigger(false)
+          collectgarbage("collect")
+          if ok then
+            assert(r == nil or r == r, "call " .. k .. ": NaN")
+          else
+            assert(clear_error(r) or r:find("world is closed", 1, true), r)
+          end
+        end
+      end
+    end
+  end)
+
   it("an error raised by a finalizer mid-add_many frees what the call made", function()
     -- the column copy and the compiled program are owned by Lua: run it many
     -- times and the C memory of the state does not grow

@@ -40,6 +40,32 @@ int steer_flat_set(steer_world *w, uint64_t id, int field, double value);
 size_t steer_world_columns(const steer_world *w, const double **x, const double **y,
                            const double **vx, const double **vy);
 ]])
+-- the binding's entry points (csrc/binding/ffi_entry.c): the flat calls taking
+-- the world's box, so that the world is looked up at the moment of the call
+-- (Lua code, a __gc finalizer, may close it between a read and the call)
+pcall(ffi.cdef, [[
+int steer_box_seek(steer_lworld *b, uint64_t id, double x, double y, double *out);
+int steer_box_flee(steer_lworld *b, uint64_t id, double x, double y, double panic, double *out);
+int steer_box_arrive(steer_lworld *b, uint64_t id, double x, double y, double slowing, double *out);
+int steer_box_pursue(steer_lworld *b, uint64_t id, uint64_t target, int evade, double *out);
+int steer_box_wander(steer_lworld *b, uint64_t id, double *out);
+int steer_box_flock(steer_lworld *b, uint64_t id, int rule, double radius, double *out);
+int steer_box_avoid(steer_lworld *b, uint64_t id, int walls, double feeler, double *out);
+int steer_box_apply(steer_lworld *b, uint64_t id, double fx, double fy, double dt);
+int steer_box_get(steer_lworld *b, uint64_t id, int field, double *out);
+int steer_box_set(steer_lworld *b, uint64_t id, int field, double value);
+long steer_box_columns(steer_lworld *b, const double **x, const double **y,
+                       const double **vx, const double **vy);
+]])
+do -- the call sites below name the flat calls: they get the box versions
+  local lib = C
+  C = {}
+  for _, name in ipairs{ "seek", "flee", "arrive", "pursue", "wander", "flock",
+    "avoid", "apply", "get", "set" } do
+    C["steer_flat_" .. name] = lib["steer_box_" .. name]
+  end
+  C.steer_box_columns = lib.steer_box_columns
+end
 
 local registry = debug.getregistry()
 local agent_mt, world_mt = registry["steer.Agent"], registry["steer.World"]
@@ -57,11 +83,11 @@ local SEPARATION, ALIGNMENT, COHESION = 9, 10, 11 -- steer_behavior codes
 local function ok(v) return type(v) == "number" and v >= -LIMIT and v <= LIMIT end
 local function size(v) return type(v) == "number" and v >= 0 and v <= LIMIT end
 
--- The world and id behind a live handle, or nil (closed world): the flat
--- call then reports a stale id itself.
+-- The world's box and the id behind a handle (the box outlives the
+-- handle's world; the call finds a closed world itself and reports it stale).
 local function handle(a)
   local h = cast(agent_ptr, a)
-  return h.box.w, h.id
+  return h.box, h.id
 end
 
 local methods = {}
@@ -215,9 +241,9 @@ local function world_columns(world)
   if getmetatable(world) ~= world_mt then
     error("bad argument #0 to 'columns' (steer.World expected)", 2)
   end
-  local w = cast(world_ptr, world).w
-  if w == nil then error("calling 'columns' on bad self (world is closed)", 2) end
-  local n = C.steer_world_columns(w, columns, columns + 1, columns + 2, columns + 3)
+  local n = C.steer_box_columns(cast(world_ptr, world), columns, columns + 1,
+    columns + 2, columns + 3)
+  if n < 0 then error("calling 'columns' on bad self (world is closed)", 2) end
   return columns[0], columns[1], columns[2], columns[3], tonumber(n)
 end
 
