@@ -42,7 +42,8 @@ size_t steer_world_columns(const steer_world *w, const double **x, const double 
 ]])
 -- the binding's entry points (csrc/binding/ffi_entry.c): the flat calls taking
 -- the world's box, so that the world is looked up at the moment of the call
--- (Lua code, a __gc finalizer, may close it between a read and the call)
+-- (Lua code, a __gc finalizer, may close it between a read and the call);
+-- the call sites below use them
 pcall(ffi.cdef, [[
 int steer_box_seek(steer_lworld *b, uint64_t id, double x, double y, double *out);
 int steer_box_flee(steer_lworld *b, uint64_t id, double x, double y, double panic, double *out);
@@ -57,15 +58,6 @@ int steer_box_set(steer_lworld *b, uint64_t id, int field, double value);
 long steer_box_columns(steer_lworld *b, const double **x, const double **y,
                        const double **vx, const double **vy);
 ]])
-do -- the call sites below name the flat calls: they get the box versions
-  local lib = C
-  C = {}
-  for _, name in ipairs{ "seek", "flee", "arrive", "pursue", "wander", "flock",
-    "avoid", "apply", "get", "set" } do
-    C["steer_flat_" .. name] = lib["steer_box_" .. name]
-  end
-  C.steer_box_columns = lib.steer_box_columns
-end
 
 local registry = debug.getregistry()
 local agent_mt, world_mt = registry["steer.Agent"], registry["steer.World"]
@@ -114,13 +106,13 @@ local function point_method(name, call, default)
 end
 
 methods.seek = point_method("seek", function(w, id, x, y)
-  return C.steer_flat_seek(w, id, x, y, out)
+  return C.steer_box_seek(w, id, x, y, out)
 end, -1)
 methods.flee = point_method("flee", function(w, id, x, y, r)
-  return C.steer_flat_flee(w, id, x, y, r, out)
+  return C.steer_box_flee(w, id, x, y, r, out)
 end, -1)
 methods.arrive = point_method("arrive", function(w, id, x, y, r)
-  return C.steer_flat_arrive(w, id, x, y, r, out)
+  return C.steer_box_arrive(w, id, x, y, r, out)
 end, 2)
 
 local function chase_method(name, evade)
@@ -130,7 +122,7 @@ local function chase_method(name, evade)
     if getmetatable(a) == agent_mt and getmetatable(b) == agent_mt then
       local w, id = handle(a)
       local wb, target = handle(b)
-      if w ~= nil and w == wb and C.steer_flat_pursue(w, id, target, evade, out) == 0 then
+      if w ~= nil and w == wb and C.steer_box_pursue(w, id, target, evade, out) == 0 then
         return out[0], out[1]
       end
     end
@@ -144,7 +136,7 @@ methods.wander = function(...)
   local a = ...
   if getmetatable(a) == agent_mt then
     local w, id = handle(a)
-    if w ~= nil and C.steer_flat_wander(w, id, out) == 0 then return out[0], out[1] end
+    if w ~= nil and C.steer_box_wander(w, id, out) == 0 then return out[0], out[1] end
   end
   return classic.wander(...)
 end
@@ -163,26 +155,26 @@ local function sized_method(name, call, default)
 end
 
 methods.separation = sized_method("separation", function(w, id, r)
-  return C.steer_flat_flock(w, id, SEPARATION, r, out)
+  return C.steer_box_flock(w, id, SEPARATION, r, out)
 end)
 methods.alignment = sized_method("alignment", function(w, id, r)
-  return C.steer_flat_flock(w, id, ALIGNMENT, r, out)
+  return C.steer_box_flock(w, id, ALIGNMENT, r, out)
 end)
 methods.cohesion = sized_method("cohesion", function(w, id, r)
-  return C.steer_flat_flock(w, id, COHESION, r, out)
+  return C.steer_box_flock(w, id, COHESION, r, out)
 end)
 methods.avoid_obstacles = sized_method("avoid_obstacles", function(w, id, r)
-  return C.steer_flat_avoid(w, id, 0, r, out)
+  return C.steer_box_avoid(w, id, 0, r, out)
 end, 3)
 methods.avoid_walls = sized_method("avoid_walls", function(w, id, r)
-  return C.steer_flat_avoid(w, id, 1, r, out)
+  return C.steer_box_avoid(w, id, 1, r, out)
 end, 3)
 
 methods.apply = function(...)
   local a, fx, fy, dt = ...
   if getmetatable(a) == agent_mt and ok(fx) and ok(fy) and size(dt) and dt > 0 then
     local w, id = handle(a)
-    if w ~= nil and C.steer_flat_apply(w, id, fx, fy, dt) == 0 then return end
+    if w ~= nil and C.steer_box_apply(w, id, fx, fy, dt) == 0 then return end
   end
   return classic.apply(...)
 end
@@ -194,7 +186,7 @@ local function pair_method(name, field)
     local a = ...
     if getmetatable(a) == agent_mt then
       local w, id = handle(a)
-      if w ~= nil and C.steer_flat_get(w, id, field, out) == 0 then return out[0], out[1] end
+      if w ~= nil and C.steer_box_get(w, id, field, out) == 0 then return out[0], out[1] end
     end
     return slow(...)
   end
@@ -218,7 +210,7 @@ local function fast_index(a, k)
   local code = readable[k]
   if code then
     local w, id = handle(a)
-    if w ~= nil and C.steer_flat_get(w, id, code, out) == 0 then return out[0] end
+    if w ~= nil and C.steer_box_get(w, id, code, out) == 0 then return out[0] end
   end
   return classic_index(a, k)
 end
@@ -227,7 +219,7 @@ local function fast_newindex(a, k, v)
   local code = writable[k]
   if code and ok(v) and (v >= 0 or not sized[k]) then
     local w, id = handle(a)
-    if w ~= nil and C.steer_flat_set(w, id, code, v) == 0 then return end
+    if w ~= nil and C.steer_box_set(w, id, code, v) == 0 then return end
   end
   return classic_newindex(a, k, v)
 end
