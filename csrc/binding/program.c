@@ -572,6 +572,7 @@ static int w_step(lua_State *L) {
   double dt = check_positive(L, 2, "step", 1);
   steer_world_set_simd(box->w, hooks_of(L)->simd); /* this state's width */
   check_status(L, steer_world_step(box->w, dt));
+  account_world_memory(L, box); /* a first step allocates its scratch */
   return 0;
 }
 
