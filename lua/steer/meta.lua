@@ -286,6 +286,13 @@ function testing.clock() end
 ---@return integer width
 function testing.simd(width) end
 
+---Bytes the worlds of this Lua state hold now, and the most they held since
+---the previous call (issue 11: dropped worlds are collected in time).
+---fail_allocations and simd also act on this Lua state only.
+---@return number live
+---@return number peak
+function testing.memory() end
+
 ---The LuaJIT fast path for per-agent calls (`require "steer"` loads it):
 ---the methods and fields used in per-agent loops call the C core through the
 ---FFI. Results and errors are the same either way.
