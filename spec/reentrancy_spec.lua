@@ -241,6 +241,11 @@ local calls = {
     return steer.program(hooked({ hooked({ "seek", target = hooked({ 1, 1 }, h) }, h) }, h))
   end,
   ["steer.restore"] = function(w) return steer.restore(w:snapshot()) end,
+  -- the subject has own data: removing it moves that table (an allocation)
+  ["world:remove"] = function(w, a) return w:remove(a) end,
+  ["steer.navgrid"] = function(_, _, h)
+    return steer.navgrid(hooked({ width = 4, height = 3, cost = hooked({ 1, 1, 1, 1, 0, 1, 1, 1, 1, 1, 1, 1 }, h) }, h))
+  end,
 }
 
 -- checks of what a successful call did to its own subject
@@ -251,6 +256,7 @@ local effects = {
   ["a:set_target"] = function(_, a)
     if a.alive then assert.are.same({ 7, 8 }, a:behaviors()[1].target) end
   end,
+  ["world:remove"] = function(_, a) assert.is_false(a.alive) end,
   ["world:positions"] = function(w)
     local p, n = w:positions()
     assert.are.equal(#w, n)

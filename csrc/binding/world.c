@@ -233,7 +233,9 @@ static int w_remove(lua_State *L) {
     lua_rawset(L, -3);
     lua_pop(L, 1);
   }
-  steer_world_remove(box->w, a.id);
+  /* the stores above may have run Lua code (guard.h): resolve again; an
+     agent a finalizer removed meanwhile is simply gone */
+  steer_world_remove(live_world(L, box, "remove"), a.id);
   lua_pushinteger(L, (lua_Integer)a.id);
   lua_pushnil(L);
   lua_rawset(L, env + 1);
