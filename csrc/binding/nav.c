@@ -497,6 +497,7 @@ static int a_flow(lua_State *L) {
   agent_ref a = check_agent(L, 1, "flow", 0);
   steer_flowfield *f = check_flowfield(L, 2, "flow", 1);
   double slowing = opt_nonneg(L, 3, "flow", 2, 2);
+  a = live_agent(L, a.box, a.id, "flow"); /* checks may run Lua (guard.h) */
   steer_vec2 force = steer_agent_flow(a.w, a.i, f, slowing);
   lua_pushnumber(L, force.x);
   lua_pushnumber(L, force.y);
