@@ -268,7 +268,8 @@ function steer.restore(snapshot) end
 ---@class steer.testing
 local testing = {}
 
----The next n allocations succeed and the ones after fail; nil lifts it.
+---The next n allocations of this Lua state succeed and the ones after fail;
+---nil lifts it.
 ---@param n? integer
 ---@return integer? left how many allocations were left before this call (nil: no limit)
 function testing.fail_allocations(n) end
@@ -278,7 +279,7 @@ function testing.fail_allocations(n) end
 ---@return number seconds
 function testing.clock() end
 
----How many agents world steps walk at once in a SIMD register: 4 (AVX,
+---How many agents this Lua state's world steps walk at once in a SIMD register: 4 (AVX,
 ---where the CPU has it), 2 (SSE2, x86-64) or 1; no argument (or more than
 ---the machine offers) picks the widest. Results are bit-identical at every width: this is for tests and
 ---comparisons. Returns the width now in use.
