@@ -54,9 +54,9 @@ steer_program *steer_agent_program(const steer_world *w, size_t i) {
 static steer_program *own_program(steer_world *w, size_t i) {
   steer_program *p = w->program[i];
   if (p->refs == 1) return p;
-  steer_program *copy =
-      steer_program_create(p->combine, p->smoothing, p->hold, p->entries,
-                           p->count);
+  /* the copy is the world's: made (or refused) by its allocator */
+  steer_program *copy = program_make(&w->alloc, p->combine, p->smoothing,
+                                     p->hold, p->entries, p->count);
   if (!copy) return NULL;
   steer_program_set_orca(copy, steer_program_orca(p)); /* checked already */
   steer_program_release(p);

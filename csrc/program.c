@@ -88,18 +88,17 @@ static size_t program_bytes(size_t n) {
   return sizeof(steer_program) + n * sizeof(steer_entry);
 }
 
-static steer_program *program_alloc(size_t n) {
+steer_program *program_make(const steer_allocator *from,
+                            steer_combine combine, double smoothing,
+                            double hold, const steer_entry *entries,
+                            size_t n) {
   if (n > (SIZE_MAX - sizeof(steer_program)) / sizeof(steer_entry))
     return NULL;
-  return steer_alloc(NULL, 0, program_bytes(n));
-}
-
-steer_program *steer_program_create(steer_combine combine, double smoothing,
-                                    double hold, const steer_entry *entries,
-                                    size_t n) {
-  steer_program *p = program_alloc(n);
+  steer_allocator a = {from->fn, from->ud, 0}; /* counts this program only */
+  steer_program *p = alloc_bytes(&a, NULL, 0, program_bytes(n));
   if (!p) return NULL;
   p->refs = 1;
+  p->alloc = a;
   p->combine = combine;
   /* one value for "none", which snapshots keep */
   p->smoothing = smoothing < 0 ? -1 : smoothing;
@@ -115,12 +114,20 @@ steer_program *steer_program_create(steer_combine combine, double smoothing,
   return p;
 }
 
+steer_program *steer_program_create(steer_combine combine, double smoothing,
+                                    double hold, const steer_entry *entries,
+                                    size_t n) {
+  steer_allocator process = alloc_process();
+  return program_make(&process, combine, smoothing, hold, entries, n);
+}
+
 void steer_program_retain(steer_program *p) { p->refs++; }
 
 void steer_program_release(steer_program *p) {
   if (!p || --p->refs > 0) return;
   for (size_t k = 0; k < p->count; k++) target_release(&p->entries[k].target);
-  steer_alloc(p, program_bytes(p->count), 0);
+  steer_allocator a = p->alloc; /* outlives p */
+  alloc_bytes(&a, p, program_bytes(p->count), 0);
 }
 
 steer_combine steer_program_combine(const steer_program *p) {

@@ -71,31 +71,85 @@ static void put_f64(writer *wr, double v) {
   put_u64(wr, bits);
 }
 
-/* Tables that number the paths and programs the world refers to. */
+/* Tables that number the paths and programs the world refers to: items in
+   numbering order, and an open-addressing hash of them (a power-of-two
+   size at most half full; number 0: empty) so that each lookup is O(1) and
+   a snapshot is linear in agents, programs and paths. */
+typedef struct ref_slot {
+  const void *item;
+  size_t number; /* 1-based */
+} ref_slot;
+
 typedef struct refs {
   const void **items;
   size_t count, cap;
+  ref_slot *slots;
+  size_t slot_count;
 } refs;
 
-static size_t ref_index(const refs *r, const void *item) {
-  for (size_t k = 0; k < r->count; k++)
-    if (r->items[k] == item) return k + 1;
-  return 0;
+static ref_slot *find_slot(const refs *r, const void *item) {
+  uint64_t h = (uint64_t)(uintptr_t)item * 0x9E3779B97F4A7C15ull;
+  size_t mask = r->slot_count - 1, k = (size_t)(h >> 32) & mask;
+  while (r->slots[k].number && r->slots[k].item != item) k = (k + 1) & mask;
+  return &r->slots[k];
 }
 
-static steer_status ref_add(steer_world *w, refs *r, const void *item) {
-  if (!item || ref_index(r, item)) return STEER_OK;
-  if (world_grow(w, (void **)&r->items, sizeof(void *), &r->cap, r->count + 1))
-    return STEER_ENOMEM;
-  r->items[r->count++] = item;
+static size_t ref_index(const refs *r, const void *item) {
+  return r->slot_count ? find_slot(r, item)->number : 0;
+}
+
+/* Doubles the hash (or makes its first one) and re-enters every item. */
+static steer_status ref_rehash(steer_world *w, refs *r) {
+  size_t n = r->slot_count ? r->slot_count * 2 : 64;
+  if (n > SIZE_MAX / sizeof(ref_slot)) return STEER_ENOMEM;
+  ref_slot *slots = world_alloc(w, NULL, 0, n * sizeof(ref_slot));
+  if (!slots) return STEER_ENOMEM;
+  memset(slots, 0, n * sizeof(ref_slot));
+  world_alloc(w, r->slots, r->slot_count * sizeof(ref_slot), 0);
+  r->slots = slots;
+  r->slot_count = n;
+  for (size_t k = 0; k < r->count; k++) {
+    ref_slot *slot = find_slot(r, r->items[k]);
+    slot->item = r->items[k];
+    slot->number = k + 1;
+  }
   return STEER_OK;
 }
 
-/* The distinct programs, and the distinct paths of programs and a:follow. */
-static steer_status collect(steer_world *w, refs *paths, refs *programs) {
+/* Numbers item (NULL: 0) if it is new; *number (if given) receives it. */
+static steer_status ref_add(steer_world *w, refs *r, const void *item,
+                            size_t *number) {
+  size_t known = item ? ref_index(r, item) : 0;
+  if (number) *number = known;
+  if (!item || known) return STEER_OK;
+  if (2 * (r->count + 1) > r->slot_count && ref_rehash(w, r))
+    return STEER_ENOMEM;
+  if (world_grow(w, (void **)&r->items, sizeof(void *), &r->cap, r->count + 1))
+    return STEER_ENOMEM;
+  r->items[r->count++] = item;
+  ref_slot *slot = find_slot(r, item);
+  slot->item = item;
+  slot->number = r->count;
+  if (number) *number = r->count;
+  return STEER_OK;
+}
+
+static void ref_free(steer_world *w, refs *r) {
+  world_alloc(w, r->items, r->cap * sizeof(void *), 0);
+  world_alloc(w, r->slots, r->slot_count * sizeof(ref_slot), 0);
+}
+
+/* The distinct programs, and the distinct paths of programs and a:follow;
+   program_of[i] receives the number of agent i's program (one lookup per
+   agent, neighbors sharing one program skip even that). */
+static steer_status collect(steer_world *w, refs *paths, refs *programs,
+                            size_t *program_of) {
   for (size_t i = 0; i < w->count; i++) {
-    if (ref_add(w, programs, w->program[i])) return STEER_ENOMEM;
-    if (w->ext[i] && ref_add(w, paths, w->ext[i]->follow_path))
+    if (i > 0 && w->program[i] == w->program[i - 1])
+      program_of[i] = program_of[i - 1];
+    else if (ref_add(w, programs, w->program[i], &program_of[i]))
+      return STEER_ENOMEM;
+    if (w->ext[i] && ref_add(w, paths, w->ext[i]->follow_path, NULL))
       return STEER_ENOMEM;
   }
   for (size_t k = 0; k < programs->count; k++) {
@@ -104,7 +158,7 @@ static steer_status collect(steer_world *w, refs *paths, refs *programs) {
       if (p->entries[e].target.kind == STEER_TARGET_FLOW)
         return STEER_EINVAL; /* flow fields are not saved */
       else if (p->entries[e].target.kind == STEER_TARGET_PATH &&
-          ref_add(w, paths, p->entries[e].target.path))
+          ref_add(w, paths, p->entries[e].target.path, NULL))
         return STEER_ENOMEM;
   }
   return STEER_OK;
@@ -155,9 +209,9 @@ static void put_program(writer *wr, const steer_program *p,
 #define PUT_COLUMN(name, type, snap) PUT_##snap(w->name[i])
 
 static void put_agent(writer *wr, const steer_world *w, size_t i,
-                      const refs *paths, const refs *programs) {
+                      const refs *paths, size_t program_number) {
   AGENT_COLUMNS(PUT_COLUMN) /* in table order, then the references */
-  put_u64(wr, ref_index(programs, w->program[i]));
+  put_u64(wr, program_number);
   const agent_ext *e = w->ext[i];
   put_u32(wr, e != NULL);
   if (!e) return;
@@ -188,14 +242,19 @@ static void put_agent(writer *wr, const steer_world *w, size_t i,
 
 steer_status steer_world_snapshot(steer_world *w, steer_write_fn write,
                                   void *ud) {
-  refs paths = {NULL, 0, 0}, programs = {NULL, 0, 0};
+  refs paths = {NULL, 0, 0, NULL, 0}, programs = {NULL, 0, 0, NULL, 0};
   steer_status status = STEER_OK;
   if (tactics_in_world(w)) return STEER_EINVAL; /* not snapshotted yet */
   /* the restored world sorts its agents by cell: so does this one, so both
      walk neighbors in the same order from here on; sorted first, paths and
      programs are numbered in the order the agents are written */
   if (!w->grid.sorted) status = world_sort_now(w);
-  if (status == STEER_OK) status = collect(w, &paths, &programs);
+  size_t *program_of = NULL;
+  if (status == STEER_OK && w->count &&
+      !(program_of = world_alloc(w, NULL, 0, w->count * sizeof(size_t))))
+    status = STEER_ENOMEM;
+  if (status == STEER_OK)
+    status = collect(w, &paths, &programs, program_of);
   if (status == STEER_OK) {
     writer wr;
     wr.write = write;
@@ -231,7 +290,7 @@ steer_status steer_world_snapshot(steer_world *w, steer_write_fn write,
       put_program(&wr, programs.items[k], &paths);
     put_u64(&wr, w->count);
     for (size_t i = 0; i < w->count; i++)
-      put_agent(&wr, w, i, &paths, &programs);
+      put_agent(&wr, w, i, &paths, program_of[i]);
     put_u64(&wr, w->obstacle_count);
     for (size_t k = 0; k < w->obstacle_count; k++) {
       put_f64(&wr, w->obstacles[k].x);
@@ -250,8 +309,9 @@ steer_status steer_world_snapshot(steer_world *w, steer_write_fn write,
     flush(&wr);
     if (wr.failed) status = STEER_EINVAL;
   }
-  world_alloc(w, paths.items, paths.cap * sizeof(void *), 0);
-  world_alloc(w, programs.items, programs.cap * sizeof(void *), 0);
+  ref_free(w, &paths);
+  ref_free(w, &programs);
+  world_alloc(w, program_of, program_of ? w->count * sizeof(size_t) : 0, 0);
   return status;
 }
 

@@ -192,6 +192,14 @@ STEER_API void steer_set_allocator(steer_alloc_fn alloc, void *ud);
 /// and comparisons. Set it while no world is stepping.
 STEER_API int steer_set_simd(int width);
 
+/// The allocator steer_set_allocator set (malloc/realloc/free by default), so
+/// that a binding can wrap the host's allocator instead of replacing it.
+STEER_API void steer_get_allocator(steer_alloc_fn *alloc, void **ud);
+/// The SIMD width of this world's steps alone (as steer_set_simd; 0: the
+/// process's). Each step reads it once, at its start. Returns the width used
+/// (w NULL: only tells which width a request gives).
+STEER_API int steer_world_set_simd(steer_world *w, int width);
+
 STEER_API steer_world_def steer_world_def_default(void);
 STEER_API steer_agent_def steer_agent_def_default(void);
 

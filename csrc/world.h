@@ -105,6 +105,8 @@ struct steer_world {
   uint32_t *order;    /* sort scratch: one index per agent */
   size_t order_cap;
   steer_stats stats;  /* of the last step */
+  int simd;           /* steer_world_set_simd's width; 0: the process's */
+  int step_simd;      /* the width of the running step, read once at its start */
 };
 
 /* Allocation through the world's allocator (alloc.h), bytes counted. */

@@ -97,6 +97,9 @@ static void run(const uint8_t *data, size_t size, int threads, harness *h) {
     release_all(h);
     return;
   }
+  /* the run's width, asked for this world alone (steer_world_set_simd) */
+  int width = steer_world_set_simd(NULL, 0);
+  CHECK(steer_world_set_simd(h->w, width) == width, "world SIMD width %d", width);
   while (more(&r)) {
     uint8_t op = u8(&r);
     if (op == 0xFF) { /* the crowd: rarely drawn, and it ends the input */

@@ -3,6 +3,7 @@
 #include <math.h>
 #include <stdio.h>
 #include "binding.h"
+#include "guard.h"
 
 /* Keys of the __index/__newindex lookup table: a field's code (a number),
    or the method itself (a function). */
@@ -273,7 +274,7 @@ static int a_avoid_walls(lua_State *L) {
 static double opt_option(lua_State *L, int idx, const char *fname, int argn,
                          const char *key, double def) {
   if (lua_isnoneornil(L, idx)) return def;
-  lua_getfield(L, idx, key);
+  raw_field(L, idx, key);
   if (lua_isnil(L, -1)) {
     lua_pop(L, 1);
     return def;
@@ -293,6 +294,7 @@ static int a_follow(lua_State *L) {
     type_error(L, 3, "follow", 2, "table");
   double arrival = opt_option(L, 3, "follow", 2, "arrival_radius", 0.6);
   double slowing = opt_option(L, 3, "follow", 2, "slowing_radius", 2);
+  a = live_agent(L, a.box, a.id, "follow"); /* reading options may run Lua */
   steer_vec2 f;
   check_status(L, steer_agent_follow(a.w, a.i, path, arrival, slowing, &f));
   return push_vec(L, f);
@@ -346,10 +348,8 @@ static int a_apply(lua_State *L) {
 static int a_neighbors(lua_State *L) {
   agent_ref a = check_agent(L, 1, "neighbors", 0);
   double r = check_nonneg(L, 2, "neighbors", 1);
-  steer_vec2 p = steer_agent_position(a.w, a.i);
-  size_t n = collect_query(L, a.box, p.x, p.y, r, (long)a.i);
   lua_getuservalue(L, 1);
-  push_found_iterator(L, -1, a.box, n);
+  push_query_iterator(L, -1, a.box, a.id, 0, 0, r, "neighbors");
   return 1;
 }
 

@@ -24,6 +24,9 @@ typedef struct lworld {
   steer_program *last_program; /* set_behaviors' last compile, shared */
   steer_id *found;    /* scratch for queries */
   size_t found_cap;
+  unsigned found_gen; /* bumped by every query that refills found (guard.c) */
+  size_t accounted;   /* world memory the Lua collector was told about */
+  size_t snapshot_size; /* bytes of its last snapshot: the next one's room */
 } lworld;
 
 typedef struct lagent {
@@ -108,12 +111,11 @@ const char *table_point(lua_State *L, int idx, steer_vec2 *p, char buf[128]);
 int is_typo(const char *key, const char *name);
 
 /* ---- memory (base.c) -------------------------------------------------------
-   Every allocation of the core and the binding goes through binding_alloc,
-   which tests can make fail (steer.testing.fail_allocations). */
+   The binding's own C scratch goes through binding_alloc (ud: the calling
+   state's hooks, hooks.h), which tests can make fail
+   (steer.testing.fail_allocations); worlds allocate through
+   hooks_world_alloc, the host's allocator counted per Lua state. */
 void *binding_alloc(void *ud, void *ptr, size_t osize, size_t nsize);
-/* After n more allocations (-1: never), binding_alloc fails; returns the
-   previous count. */
-long binding_allow_allocations(long n);
 
 /* ---- types, handles, iterators (base.c) ------------------------------------ */
 /* Creates metatable `name` with __name set, leaving it on the stack. */
@@ -123,11 +125,6 @@ void push_agent(lua_State *L, int env_idx, lworld *box, steer_id id);
 /* Pushes an iterator over n agent ids (the live ones when it reaches
    them), which the caller writes through the returned pointer. */
 steer_id *push_id_iterator(lua_State *L, int env_idx, size_t n);
-/* Pushes an iterator over the agents in box->found[0..n). */
-void push_found_iterator(lua_State *L, int env_idx, lworld *box, size_t n);
-/* Collects into box->found the agents within radius of (x, y). */
-size_t collect_query(lua_State *L, lworld *box, double x, double y,
-                     double radius, long exclude);
 
 /* ---- the types: each open_* registers its metatable ------------------------ */
 void open_world(lua_State *L);  /* leaves nothing on the stack */

@@ -5,6 +5,8 @@
 #include <string.h>
 #include "binding.h"
 #include "nav.h"
+#include "guard.h"
+#include "hooks.h"
 
 static const char *const behavior_names[] = {
     "seek",        "flee",       "arrive",          "pursue",
@@ -341,7 +343,11 @@ static steer_program *compile(compiling *c, int idx) {
     lua_pop(L, 1);
   }
   c->entry = 0;
-  steer_program *p = steer_program_create(combine, smoothing, hold, entries, n);
+  /* programs use the host's allocator: fail_allocations acts here */
+  steer_program *p = hooks_allow(hooks_of(L))
+                         ? steer_program_create(combine, smoothing, hold,
+                                                entries, n)
+                         : NULL;
   lua_pop(L, 1); /* entries */
   if (!p) luaL_error(L, "not enough memory");
   if (has_orca) steer_program_set_orca(p, &orca); /* read_orca checked it */
@@ -432,6 +438,14 @@ static int a_set_behaviors(lua_State *L) {
   }
   compiling c = {L, "set_behaviors", 1, a.box, 0, "", 0};
   steer_program *p = compile(&c, 2);
+  /* compiling may have run Lua code (a finalizer) that closed the world or
+     removed the agent: find it again; nothing below runs Lua before p is
+     given away or released */
+  if (!a.box->w || steer_world_index(a.box->w, a.id) < 0) {
+    steer_program_release(p);
+    live_agent(L, a.box, a.id, "set_behaviors");
+  }
+  a = live_agent(L, a.box, a.id, "set_behaviors");
   /* a crowd given the same table one agent at a time shares one program */
   if (a.box->last_program && steer_program_equal(a.box->last_program, p)) {
     steer_program_release(p);
@@ -517,6 +531,15 @@ static int a_set_target(lua_State *L) {
     t.point.y = check_num(L, 4, "set_target", 3);
   } else {
     t = read_target(&c, 3);
+    /* reading it may have run Lua code that changed the agent: look the
+       agent and its entry up again */
+    a = live_agent(L, a.box, a.id, "set_target");
+    k = check_entry(L, 2, &a, "set_target", &p);
+    e = steer_program_entry(p, k);
+    c.entry = (int)k + 1;
+    c.behavior = behavior_names[e->behavior];
+    if (!has_word(behavior_params[e->behavior], "target"))
+      compile_error(&c, "takes no target", "", "");
   }
   check_target_kind(&c, e->behavior, &t);
   check_status(L, steer_agent_set_target(a.w, a.i, k, t));
@@ -614,8 +637,19 @@ static void push_tactics_params(lua_State *L, int env, agent_ref *a,
    (every parameter spelled out), or nil */
 static int a_behaviors(lua_State *L) {
   agent_ref a = check_agent(L, 1, "behaviors", 0);
-  const steer_program *p = steer_agent_program(a.w, a.i);
+  /* building the tables may run Lua code that replaces the agent's program:
+     a reference held by a steer.Program userdata keeps it alive, and
+     releases it if an error unwinds the call */
+  lprogram *hold = new_userdata(L, sizeof *hold);
+  hold->p = NULL;
+  hold->world = NULL;
+  luaL_getmetatable(L, PROGRAM_MT);
+  lua_setmetatable(L, -2);
+  a = live_agent(L, a.box, a.id, "behaviors");
+  steer_program *p = (steer_program *)steer_agent_program(a.w, a.i);
   if (!p) return 0;
+  steer_program_retain(p);
+  hold->p = p;
   lua_getuservalue(L, 1);
   int env = lua_gettop(L);
   size_t n = steer_program_count(p);
@@ -690,6 +724,8 @@ static int a_behaviors(lua_State *L) {
     }
     lua_rawseti(L, -2, (int)k + 1);
   }
+  steer_program_release(p);
+  hold->p = NULL;
   return 1;
 }
 

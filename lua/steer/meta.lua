@@ -283,7 +283,8 @@ function steer.restore(snapshot) end
 ---@class steer.testing
 local testing = {}
 
----The next n allocations succeed and the ones after fail; nil lifts it.
+---The next n allocations of this Lua state succeed and the ones after fail;
+---nil lifts it.
 ---@param n? integer
 ---@return integer? left how many allocations were left before this call (nil: no limit)
 function testing.fail_allocations(n) end
@@ -293,13 +294,20 @@ function testing.fail_allocations(n) end
 ---@return number seconds
 function testing.clock() end
 
----How many agents world steps walk at once in a SIMD register: 4 (AVX,
+---How many agents this Lua state's world steps walk at once in a SIMD register: 4 (AVX,
 ---where the CPU has it), 2 (SSE2, x86-64) or 1; no argument (or more than
 ---the machine offers) picks the widest. Results are bit-identical at every width: this is for tests and
 ---comparisons. Returns the width now in use.
 ---@param width? integer
 ---@return integer width
 function testing.simd(width) end
+
+---Bytes the worlds of this Lua state hold now, and the most they held since
+---the previous call (issue 11: dropped worlds are collected in time).
+---fail_allocations and simd also act on this Lua state only.
+---@return number live
+---@return number peak
+function testing.memory() end
 
 ---The LuaJIT fast path for per-agent calls (`require "steer"` loads it):
 ---the methods and fields used in per-agent loops call the C core through the
