@@ -292,6 +292,18 @@ describe("orca and avoid_agents never make NaN", function()
     w2:step(0.5)
     assert.is_true(p.vx * q.vx < 0, "opposite")
   end)
+
+  it("the smallest step: an agent whose safe velocity is its own gets no force", function()
+    -- (v_orca - v) / dt is 0 * inf for dt = 5e-324 (fuzzer seed 20261133)
+    local world = steer.world{}
+    local a = world:add{ x = 0, y = 0, vx = 0.5, vy = 0.25, max_speed = 1, max_force = 2 }
+    a:set_behaviors{ { "flee", target = { 100, 100 } }, combine = "priority", orca = true }
+    local fx, fy = a:steering(4.9406564584124654e-324)
+    assert.are.equal(0, fx)
+    assert.are.equal(0, fy)
+    world:step(4.9406564584124654e-324)
+    assert.are.same({ 0.5, 0.25 }, { a.vx, a.vy })
+  end)
 end)
 
 describe("avoid_agents", function()
