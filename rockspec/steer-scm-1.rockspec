@@ -40,6 +40,8 @@ build = {
         "csrc/binding/agent.c", "csrc/binding/base.c", "csrc/binding/check.c",
         "csrc/binding/compat.c", "csrc/binding/forces.c", "csrc/binding/module.c",
         "csrc/binding/nav.c", "csrc/binding/path.c", "csrc/binding/program.c",
+        "csrc/geo_index.c", "csrc/geometry.c", "csrc/raycast.c", "csrc/contain.c",
+        "csrc/tiles.c", "csrc/level.c", "csrc/binding/level.c",
         "csrc/binding/snapshot.c", "csrc/binding/world.c",
         "csrc/tactics.c", "csrc/formation.c", "csrc/binding/formation.c",
       },
