@@ -217,6 +217,9 @@ static steer_vec2 entry_force(steer_world *w, size_t i, const steer_entry *e,
     if (e->target.kind != STEER_TARGET_FLOW) return zero;
     return flow_force(e->target.field, world_pos(w, i), world_vel(w, i),
                       w->max_speed[i], w->max_force[i], e->slowing_radius);
+  case STEER_CONTAIN:
+    if (e->target.kind != STEER_TARGET_PATH) return zero;
+    return contain_path(w, i, e->target.path, e->feeler_length);
   default: return tactics_entry_force(w, i, e, es); /* tactics.c */
   }
 }

@@ -198,6 +198,11 @@ void geo_ray_segment(const geo_ray *r, steer_vec2 a, steer_vec2 b,
                      size_t index, geo_hit *hit);
 void geo_ray_circle(const geo_ray *r, steer_vec2 c, double radius, int kind,
                     size_t index, geo_hit *hit);
+/* The image shifts lo..hi (in periods of `extent`) of a shape spanning
+   [b0, b1] along one torus axis that can meet [q0, q1] (a ray's box), at
+   most two periods either side of the nearest; just 0 off a torus. */
+void geo_image_range(const geometry *g, double q0, double q1, double b0,
+                     double b1, double extent, double *lo, double *hi);
 /* The ray against every image of a circle (just the circle off a torus)
    that can meet box q. */
 void geo_ray_circle_images(const geometry *g, const geo_ray *r, geo_box q,

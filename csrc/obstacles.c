@@ -1,6 +1,7 @@
 /* obstacles.c - the world's obstacles and walls (kept and indexed by
  * geometry.c) and avoiding them. */
 #include "obstacles.h"
+#include "path.h"
 
 steer_status steer_world_add_obstacle(steer_world *w, double x, double y,
                                       double radius, size_t *number) {
@@ -57,4 +58,10 @@ steer_vec2 steer_agent_avoid_walls(const steer_world *w, size_t i,
                                    double feeler_length) {
   return geometry_avoid_walls(&w->geo, world_pos(w, i), world_vel(w, i),
                               feeler_length);
+}
+
+steer_vec2 contain_path(const steer_world *w, size_t i, const steer_path *path,
+                        double feeler_length) {
+  return geo_contain(world_pos(w, i), world_vel(w, i), path_points(path),
+                     steer_path_count(path), feeler_length);
 }

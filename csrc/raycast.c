@@ -100,14 +100,24 @@ size_t geometry_ray_chunks(const geometry *g, const geo_ray *r) {
 
 /* The image shifts [lo, hi] of a box [b0, b1] that can meet [q0, q1] on a
    torus axis of `extent` (just 0 elsewhere). */
-static void shifts(const geometry *g, double q0, double q1, double b0,
-                   double b1, double extent, double *lo, double *hi) {
+void geo_image_range(const geometry *g, double q0, double q1, double b0,
+                     double b1, double extent, double *lo, double *hi) {
   if (!g->wrap) {
     *lo = *hi = 0;
     return;
   }
-  *lo = ceil((q0 - b1) / extent - 1e-6);
-  *hi = floor((q1 - b0) / extent + 1e-6);
+  /* a shape wider than the torus overlaps the ray with many images: the
+     ones within two periods of the nearest are enough (and finite); a
+     torus too thin to tell images apart has just the one */
+  double mid = floor(((q0 + q1) - (b0 + b1)) * 0.5 / extent + 0.5);
+  if (!isfinite(mid)) {
+    *lo = *hi = 0;
+    return;
+  }
+  double a = ceil((q0 - b1) / extent - 1e-6);
+  double b = floor((q1 - b0) / extent + 1e-6);
+  *lo = a >= mid - 2 ? a : mid - 2; /* (NaN-safe) */
+  *hi = b <= mid + 2 ? b : mid + 2;
 }
 
 /* cur: a cursor over the chunk (made by the caller, so that the next chunk
@@ -123,11 +133,13 @@ static void ray_walls(const geometry *g, const geo_ray *r, geo_box q,
     }
     geo_box b = geo_wall_box(s);
     double x0, x1, y0, y1;
-    shifts(g, q.x0, q.x1, b.x0, b.x1, g->width, &x0, &x1);
-    shifts(g, q.y0, q.y1, b.y0, b.y1, g->height, &y0, &y1);
-    for (double i = x0; i <= x1; i++)
-      for (double j = y0; j <= y1; j++) {
-        steer_vec2 shift = v2(i * g->width, j * g->height);
+    geo_image_range(g, q.x0, q.x1, b.x0, b.x1, g->width, &x0, &x1);
+    geo_image_range(g, q.y0, q.y1, b.y0, b.y1, g->height, &y0, &y1);
+    /* at most 5 x 5 shifts, counted with ints (i++ stands still on a
+       double beyond 2^53) */
+    for (int m = 0; m <= 4 && x0 + m <= x1; m++)
+      for (int n = 0; n <= 4 && y0 + n <= y1; n++) {
+        steer_vec2 shift = v2((x0 + m) * g->width, (y0 + n) * g->height);
         geo_ray_segment(r, v2_add(s->a, shift), v2_add(s->b, shift),
                         (size_t)k, hit);
       }
@@ -138,11 +150,12 @@ void geo_ray_circle_images(const geometry *g, const geo_ray *r, geo_box q,
                            steer_vec2 c, double radius, int kind, size_t index,
                            geo_hit *hit) {
   double x0, x1, y0, y1;
-  shifts(g, q.x0, q.x1, c.x - radius, c.x + radius, g->width, &x0, &x1);
-  shifts(g, q.y0, q.y1, c.y - radius, c.y + radius, g->height, &y0, &y1);
-  for (double i = x0; i <= x1; i++)
-    for (double j = y0; j <= y1; j++) {
-      steer_vec2 image = v2(c.x + i * g->width, c.y + j * g->height);
+  geo_image_range(g, q.x0, q.x1, c.x - radius, c.x + radius, g->width, &x0, &x1);
+  geo_image_range(g, q.y0, q.y1, c.y - radius, c.y + radius, g->height, &y0, &y1);
+  for (int m = 0; m <= 4 && x0 + m <= x1; m++)
+    for (int n = 0; n <= 4 && y0 + n <= y1; n++) {
+      steer_vec2 image = v2(c.x + (x0 + m) * g->width,
+                            c.y + (y0 + n) * g->height);
       geo_ray_circle(r, image, radius, kind, index, hit);
     }
 }

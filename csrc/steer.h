@@ -447,6 +447,7 @@ typedef enum steer_behavior {
   /* group and tactical behaviors (tactics.c, formation.c) */
   STEER_OFFSET_PURSUIT, STEER_FOLLOW_LEADER, STEER_FORMATION,
   STEER_INTERPOSE, STEER_HIDE, STEER_QUEUE,
+  STEER_CONTAIN, /* target: a looped path, the region (steer_agent_contain) */
   STEER_BEHAVIOR_COUNT
 } steer_behavior;
 

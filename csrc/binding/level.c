@@ -758,6 +758,7 @@ static int l_walls_from_tiles(lua_State *L) {
 
 steer_path *region_arg(lua_State *L, int idx, const char *fname, int argn) {
   idx = lua_absindex(L, idx);
+  int top = lua_gettop(L);
   lpath *given = luaL_testudata(L, idx, PATH_MT);
   if (given) {
     if (steer_path_count(given->path) < 3)
@@ -789,6 +790,8 @@ steer_path *region_arg(lua_State *L, int idx, const char *fname, int argn) {
   lua_setmetatable(L, -2);
   p->path = steer_path_create(pts, n, 1);
   if (!p->path) luaL_error(L, "not enough memory");
+  lua_replace(L, top + 1); /* just the path stays: callers may be in lua_next */
+  lua_settop(L, top + 1);
   return p->path;
 }
 

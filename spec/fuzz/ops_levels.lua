@@ -152,7 +152,8 @@ local function op_walls_from_tiles(F)
   end
   local ok, r = F:call("steer.walls_from_tiles", F.steer.walls_from_tiles, args, 6, valid,
     { name = "walls_from_tiles" })
-  if not ok or valid == nil then return r end
+  if not ok then return nil end
+  if valid == nil then return r[1] end
   -- every segment is axis-aligned and the unit edges add up to the boundary
   local units, boundary = 0, 0
   for _, s in ipairs(r[1]) do
