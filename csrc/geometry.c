@@ -160,6 +160,11 @@ static geo_wall make_wall(const geometry *g, steer_vec2 a, steer_vec2 b) {
   s.a = geometry_inside(g, a);
   s.b = g->wrap ? v2_add(s.a, v2_sub(b, a)) : b;
   s.handle = 0;
+  /* a wall too long to move inside the torus within the limit stays put */
+  if (!(fabs(s.b.x) <= STEER_LIMIT && fabs(s.b.y) <= STEER_LIMIT)) {
+    s.a = a;
+    s.b = b;
+  }
   return s;
 }
 
@@ -344,9 +349,11 @@ steer_status geometry_adopt(geometry *g) {
   }
   for (size_t k = 0; k < g->wall_count; k++) {
     uint64_t h = g->walls[k].handle;
-    steer_vec2 in = geometry_inside(g, g->walls[k].a);
+    geo_wall made = make_wall(g, g->walls[k].a, g->walls[k].b);
     if ((!owned(g, h, GEO_WALL, k) && !owned(g, h, GEO_POLYGON, k)) ||
-        in.x != g->walls[k].a.x || in.y != g->walls[k].a.y)
+        made.a.x != g->walls[k].a.x || made.a.y != g->walls[k].a.y ||
+        !(fabs(g->walls[k].b.x) <= STEER_LIMIT &&
+          fabs(g->walls[k].b.y) <= STEER_LIMIT))
       return STEER_EINVAL;
     if (owned(g, h, GEO_POLYGON, k)) g->slots[slot_of(g, h)].index--;
   }
