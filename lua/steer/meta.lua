@@ -22,7 +22,7 @@
 ---@alias steer.Combine "weighted"|"priority"|"prioritized_sum"|"dither"
 
 ---Behavior names a program entry may use (the agent methods of the same name).
----@alias steer.BehaviorName "seek"|"flee"|"arrive"|"pursue"|"evade"|"wander"|"avoid_obstacles"|"avoid_walls"|"follow"|"separation"|"alignment"|"cohesion"|"flow"|"offset_pursuit"|"follow_leader"|"formation"|"interpose"|"hide"|"queue"
+---@alias steer.BehaviorName "seek"|"flee"|"arrive"|"pursue"|"evade"|"wander"|"avoid_obstacles"|"avoid_walls"|"follow"|"separation"|"alignment"|"cohesion"|"flow"|"offset_pursuit"|"follow_leader"|"formation"|"interpose"|"hide"|"queue"|"contain"
 
 ---Which entries of a program a call changes: an index (1-based), a tag or a behavior name.
 ---@alias steer.Which integer|string
@@ -147,7 +147,8 @@ function Polygon:remove() end
 ---@field probability? number for combine = "dither": the chance this behavior is considered
 ---@field target? steer.Target seek, flee, arrive, pursue, evade, follow: what to aim at
 ---@field radius? number separation, alignment, cohesion: the neighbor radius
----@field feeler_length? number avoid_obstacles, avoid_walls (default 3)
+---@field feeler_length? number avoid_obstacles, avoid_walls, contain (default 3)
+---@field region? steer.Region contain: the box, polygon or path to stay inside
 ---@field hysteresis? number avoid_obstacles, avoid_walls: keeps an avoidance going a little longer, against flicker
 ---@field slowing_radius? number arrive, follow
 ---@field panic_radius? number flee: no force beyond it
