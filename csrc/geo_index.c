@@ -209,7 +209,7 @@ void geo_cursor_init(geo_cursor *c, const geo_index *x, geo_box q,
   c->entry = -1;
   c->cell = 0;
   c->count = count;
-  c->snx = c->sny = 0;
+  c->sx0 = c->sy0 = c->snx = c->sny = 0;
   c->skip_large = 0;
   axis_range(x, q.x0, q.x1, x->inv_x, x->ncx, &c->x0, &c->nx);
   axis_range(x, q.y0, q.y1, x->inv_y, x->ncy, &c->y0, &c->ny);
@@ -245,8 +245,9 @@ int32_t geo_cursor_next(geo_cursor *c) {
         c->cx = c->x0 + (int32_t)(c->cell % c->nx);
         c->cy = c->y0 + (int32_t)(c->cell / c->nx);
         c->cell++;
-        if (c->cx - c->sx0 >= 0 && c->cx - c->sx0 < c->snx &&
-            c->cy - c->sy0 >= 0 && c->cy - c->sy0 < c->sny)
+        if (c->snx > 0 && (int64_t)c->cx - c->sx0 >= 0 &&
+            (int64_t)c->cx - c->sx0 < c->snx &&
+            (int64_t)c->cy - c->sy0 >= 0 && (int64_t)c->cy - c->sy0 < c->sny)
           continue; /* walked by the previous box */
         if (x->wrap) {
           c->cx = wrap_cell(c->cx, x->ncx);
