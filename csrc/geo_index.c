@@ -31,11 +31,11 @@ void geo_index_init(geo_index *x, double cell, int wrap, double width,
   }
 }
 
-static void *alloc(const geo_allocator *a, void *p, size_t o, size_t n) {
-  return a->fn(a->ud, p, p ? o : 0, n);
+static void *alloc(steer_allocator *a, void *p, size_t o, size_t n) {
+  return alloc_bytes(a, p, o, n);
 }
 
-void geo_index_free(geo_index *x, const geo_allocator *a) {
+void geo_index_free(geo_index *x, steer_allocator *a) {
   alloc(a, x->heads, x->buckets * sizeof(int32_t), 0);
   alloc(a, x->entries, x->entry_cap * sizeof(geo_entry), 0);
   alloc(a, x->item_head, x->item_cap * sizeof(int32_t), 0);
@@ -102,20 +102,12 @@ static void unlink_entry(geo_index *x, int32_t e) {
     x->heads[bucket_of(x, en->cx, en->cy)] = en->next;
 }
 
-static steer_status grow(const geo_allocator *a, void **arr, size_t size,
+static steer_status grow(steer_allocator *a, void **arr, size_t size,
                          size_t *cap, size_t need) {
-  if (need <= *cap) return STEER_OK;
-  size_t n = *cap < 8 ? 16 : *cap + *cap / 2;
-  if (n < need) n = need;
-  if (n > SIZE_MAX / size) return STEER_ENOMEM;
-  void *p = alloc(a, *arr, *cap * size, n * size);
-  if (!p) return STEER_ENOMEM;
-  *arr = p;
-  *cap = n;
-  return STEER_OK;
+  return alloc_grow(a, arr, size, cap, need);
 }
 
-steer_status geo_index_reserve(geo_index *x, const geo_allocator *a,
+steer_status geo_index_reserve(geo_index *x, steer_allocator *a,
                                size_t items) {
   size_t old = x->item_cap;
   if (grow(a, (void **)&x->item_head, sizeof(int32_t), &x->item_cap, items))
@@ -126,7 +118,7 @@ steer_status geo_index_reserve(geo_index *x, const geo_allocator *a,
 
 /* Room for k more entries in the pool, and buckets for them (a failed
    rehash only leaves longer lists). */
-static steer_status reserve_entries(geo_index *x, const geo_allocator *a,
+static steer_status reserve_entries(geo_index *x, steer_allocator *a,
                                     size_t k) {
   size_t old = x->entry_cap;
   if (grow(a, (void **)&x->entries, sizeof(geo_entry), &x->entry_cap,
@@ -165,7 +157,7 @@ static void add_entry(geo_index *x, int32_t item, int32_t cx, int32_t cy) {
   link_entry(x, e);
 }
 
-steer_status geo_index_insert(geo_index *x, const geo_allocator *a,
+steer_status geo_index_insert(geo_index *x, steer_allocator *a,
                               int32_t item, geo_box b) {
   int32_t x0, y0, nx, ny;
   axis_range(x, b.x0, b.x1, x->inv_x, x->ncx, &x0, &nx);

@@ -16,22 +16,17 @@
  * area, queries are small boxes (a feeler, a ray chunk) whose cells are
  * found by arithmetic, and an edit touches only the cells of one item,
  * never a tree to refit; wrapped worlds need only a modulo. The index knows
- * nothing of the world: its owner passes an allocator.
+ * nothing of the world: its owner passes an allocator (alloc.h).
  */
 #ifndef STEER_GEO_INDEX_H
 #define STEER_GEO_INDEX_H
 
 #include <stddef.h>
 #include <stdint.h>
+#include "alloc.h"
 #include "steer.h"
 
 #define GEO_LARGE_CELLS 1024
-
-/* Allocation in the shape of lua_Alloc (the owner keeps its accounting). */
-typedef struct geo_allocator {
-  steer_alloc_fn fn;
-  void *ud;
-} geo_allocator;
 
 typedef struct geo_box {
   double x0, y0, x1, y1; /* x0 <= x1, y0 <= y1 */
@@ -63,18 +58,18 @@ typedef struct geo_index {
    width/height > 0 with wrap: a torus; otherwise free cells. */
 void geo_index_init(geo_index *x, double cell, int wrap, double width,
                     double height);
-void geo_index_free(geo_index *x, const geo_allocator *a);
+void geo_index_free(geo_index *x, steer_allocator *a);
 
 /* Adds item `item` (< 2^31) covering box b. On STEER_ENOMEM nothing
    changed. An item must not be added twice. */
-steer_status geo_index_insert(geo_index *x, const geo_allocator *a,
+steer_status geo_index_insert(geo_index *x, steer_allocator *a,
                               int32_t item, geo_box b);
 /* Takes item `item` out (nothing when it is not in). Never fails. */
 void geo_index_remove(geo_index *x, int32_t item);
 /* Item `from` (in the index) is now called `to` (not in it). */
 void geo_index_rename(geo_index *x, int32_t from, int32_t to);
 /* Makes sure that items 0..n-1 can be named (geo_index_rename's target). */
-steer_status geo_index_reserve(geo_index *x, const geo_allocator *a,
+steer_status geo_index_reserve(geo_index *x, steer_allocator *a,
                                size_t items);
 
 /* A walk over the items whose cells meet a query box, each at least once

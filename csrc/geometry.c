@@ -5,8 +5,8 @@
 
 static const steer_vec2 zero = {0, 0};
 
-void geometry_init(geometry *g, geo_allocator alloc, double cell, int wrap,
-                   double width, double height) {
+void geometry_init(geometry *g, steer_allocator *alloc, double cell,
+                   int wrap, double width, double height) {
   memset(g, 0, sizeof *g);
   g->alloc = alloc;
   g->wrap = wrap && width > 0 && height > 0;
@@ -18,12 +18,12 @@ void geometry_init(geometry *g, geo_allocator alloc, double cell, int wrap,
 }
 
 static void *gmem(geometry *g, void *p, size_t o, size_t n) {
-  return g->alloc.fn(g->alloc.ud, p, p ? o : 0, n);
+  return alloc_bytes(g->alloc, p, o, n);
 }
 
 void geometry_free(geometry *g) {
-  geo_index_free(&g->obstacle_index, &g->alloc);
-  geo_index_free(&g->wall_index, &g->alloc);
+  geo_index_free(&g->obstacle_index, g->alloc);
+  geo_index_free(&g->wall_index, g->alloc);
   gmem(g, g->obstacles, g->obstacle_cap * sizeof(geo_obstacle), 0);
   gmem(g, g->walls, g->wall_cap * sizeof(geo_wall), 0);
   gmem(g, g->slots, g->slot_cap * sizeof(geo_slot), 0);
@@ -37,15 +37,7 @@ void geometry_free(geometry *g) {
 
 static steer_status grow(geometry *g, void **arr, size_t size, size_t *cap,
                          size_t need) {
-  if (need <= *cap) return STEER_OK;
-  size_t n = *cap < 8 ? 16 : *cap + *cap / 2;
-  if (n < need) n = need;
-  if (n > SIZE_MAX / size) return STEER_ENOMEM;
-  void *p = gmem(g, *arr, *cap * size, n * size);
-  if (!p) return STEER_ENOMEM;
-  *arr = p;
-  *cap = n;
-  return STEER_OK;
+  return alloc_grow(g->alloc, arr, size, cap, need);
 }
 
 /* ---- positions on a torus ----------------------------------------------- */
@@ -152,7 +144,7 @@ steer_status geometry_add_obstacle(geometry *g, double x, double y,
   if (reserve_slot(g) ||
       grow(g, (void **)&g->obstacles, sizeof(geo_obstacle), &g->obstacle_cap,
            k + 1) ||
-      geo_index_insert(&g->obstacle_index, &g->alloc, (int32_t)k,
+      geo_index_insert(&g->obstacle_index, g->alloc, (int32_t)k,
                        geo_obstacle_box(&o)))
     return STEER_ENOMEM;
   uint32_t s = take_slot(g, GEO_OBSTACLE, (uint32_t)k);
@@ -177,7 +169,7 @@ steer_status geometry_add_wall(geometry *g, steer_vec2 a, steer_vec2 b,
   geo_wall s = make_wall(g, a, b);
   if (reserve_slot(g) ||
       grow(g, (void **)&g->walls, sizeof(geo_wall), &g->wall_cap, k + 1) ||
-      geo_index_insert(&g->wall_index, &g->alloc, (int32_t)k, geo_wall_box(&s)))
+      geo_index_insert(&g->wall_index, g->alloc, (int32_t)k, geo_wall_box(&s)))
     return STEER_ENOMEM;
   uint32_t slot = take_slot(g, GEO_WALL, (uint32_t)k);
   s.handle = handle_of(g, slot);
@@ -198,7 +190,7 @@ steer_status geometry_add_polygon(geometry *g, const steer_vec2 *points,
     steer_vec2 a = points[e], b = points[(e + 1) % n];
     if (a.x == b.x && a.y == b.y) continue;
     geo_wall s = make_wall(g, a, b);
-    if (geo_index_insert(&g->wall_index, &g->alloc, (int32_t)(first + added),
+    if (geo_index_insert(&g->wall_index, g->alloc, (int32_t)(first + added),
                          geo_wall_box(&s))) {
       while (added > 0)
         geo_index_remove(&g->wall_index, (int32_t)(first + --added));
@@ -262,10 +254,10 @@ steer_status geometry_set_obstacle(geometry *g, size_t k, double x, double y,
   o.y = c.y;
   o.radius = radius;
   geo_index_remove(&g->obstacle_index, (int32_t)k);
-  if (geo_index_insert(&g->obstacle_index, &g->alloc, (int32_t)k,
+  if (geo_index_insert(&g->obstacle_index, g->alloc, (int32_t)k,
                        geo_obstacle_box(&o))) {
     /* entries just freed are enough to put it back */
-    geo_index_insert(&g->obstacle_index, &g->alloc, (int32_t)k,
+    geo_index_insert(&g->obstacle_index, g->alloc, (int32_t)k,
                      geo_obstacle_box(&g->obstacles[k]));
     return STEER_ENOMEM;
   }
@@ -278,8 +270,8 @@ steer_status geometry_set_wall(geometry *g, size_t k, steer_vec2 a,
   geo_wall s = make_wall(g, a, b);
   s.handle = g->walls[k].handle;
   geo_index_remove(&g->wall_index, (int32_t)k);
-  if (geo_index_insert(&g->wall_index, &g->alloc, (int32_t)k, geo_wall_box(&s))) {
-    geo_index_insert(&g->wall_index, &g->alloc, (int32_t)k,
+  if (geo_index_insert(&g->wall_index, g->alloc, (int32_t)k, geo_wall_box(&s))) {
+    geo_index_insert(&g->wall_index, g->alloc, (int32_t)k,
                      geo_wall_box(&g->walls[k]));
     return STEER_ENOMEM;
   }
@@ -302,16 +294,91 @@ void geometry_clear_walls(geometry *g) {
   clear_kinds(g, 1u << GEO_WALL | 1u << GEO_POLYGON);
 }
 
+/* ---- restoring ------------------------------------------------------------ */
+
+steer_status geometry_reserve(geometry *g, size_t slots, size_t obstacles,
+                              size_t walls) {
+  if (slots > GEO_SLOT_MAX ||
+      grow(g, (void **)&g->slots, sizeof(geo_slot), &g->slot_cap, slots) ||
+      grow(g, (void **)&g->obstacles, sizeof(geo_obstacle), &g->obstacle_cap,
+           obstacles) ||
+      grow(g, (void **)&g->walls, sizeof(geo_wall), &g->wall_cap, walls))
+    return STEER_ENOMEM;
+  return STEER_OK;
+}
+
+/* Does item handle h name a live slot of `kind` whose index is k (any
+   index for polygons, which count their edges)? */
+static int owned(const geometry *g, uint64_t h, geo_kind kind, size_t k) {
+  uint32_t s = slot_of(g, h);
+  if (s == GEO_NONE || g->slots[s].kind != (uint32_t)kind) return 0;
+  return kind == GEO_POLYGON || g->slots[s].index == k;
+}
+
+steer_status geometry_adopt(geometry *g) {
+  size_t n = g->slot_count, listed = 0;
+  for (size_t s = 0; s < n; s++) {
+    const geo_slot *sl = &g->slots[s];
+    if (sl->kind > GEO_POLYGON || sl->gen >= GEO_GEN_MAX + (sl->kind == GEO_FREE))
+      return STEER_EINVAL;
+    if (sl->kind == GEO_OBSTACLE &&
+        (sl->index >= g->obstacle_count ||
+         g->obstacles[sl->index].handle != handle_of(g, (uint32_t)s)))
+      return STEER_EINVAL;
+    if (sl->kind == GEO_WALL &&
+        (sl->index >= g->wall_count ||
+         g->walls[sl->index].handle != handle_of(g, (uint32_t)s)))
+      return STEER_EINVAL;
+  }
+  /* the free list: free slots only, no cycle (at most n steps) */
+  for (uint32_t s = g->free_slot; s != GEO_NONE; s = g->slots[s].index) {
+    if (s >= n || g->slots[s].kind != GEO_FREE ||
+        g->slots[s].gen >= GEO_GEN_MAX || ++listed > n)
+      return STEER_EINVAL;
+  }
+  for (size_t k = 0; k < g->obstacle_count; k++) {
+    const geo_obstacle *o = &g->obstacles[k];
+    steer_vec2 c = v2(o->x, o->y), in = geometry_inside(g, c);
+    if (!owned(g, o->handle, GEO_OBSTACLE, k) || in.x != c.x || in.y != c.y)
+      return STEER_EINVAL;
+  }
+  for (size_t k = 0; k < g->wall_count; k++) {
+    uint64_t h = g->walls[k].handle;
+    steer_vec2 in = geometry_inside(g, g->walls[k].a);
+    if ((!owned(g, h, GEO_WALL, k) && !owned(g, h, GEO_POLYGON, k)) ||
+        in.x != g->walls[k].a.x || in.y != g->walls[k].a.y)
+      return STEER_EINVAL;
+    if (owned(g, h, GEO_POLYGON, k)) g->slots[slot_of(g, h)].index--;
+  }
+  /* every polygon's count of edges was used up exactly */
+  for (size_t s = 0; s < n; s++)
+    if (g->slots[s].kind == GEO_POLYGON && g->slots[s].index != 0)
+      return STEER_EINVAL;
+  for (size_t k = 0; k < g->wall_count; k++)
+    if (owned(g, g->walls[k].handle, GEO_POLYGON, k))
+      g->slots[slot_of(g, g->walls[k].handle)].index++;
+  for (size_t k = 0; k < g->obstacle_count; k++)
+    if (geo_index_insert(&g->obstacle_index, g->alloc, (int32_t)k,
+                         geo_obstacle_box(&g->obstacles[k])))
+      return STEER_ENOMEM;
+  for (size_t k = 0; k < g->wall_count; k++)
+    if (geo_index_insert(&g->wall_index, g->alloc, (int32_t)k,
+                         geo_wall_box(&g->walls[k])))
+      return STEER_ENOMEM;
+  return STEER_OK;
+}
+
 /* ---- feeler avoidance --------------------------------------------------- */
 
 void geo_feeler_start(geo_feeler *f, steer_vec2 p, steer_vec2 v,
-                      double length, double reach) {
+                      double length, double radius, double extra) {
   f->p = p;
   f->ahead = v2_forward(v);
   f->feeler = v2_scale(f->ahead, length);
   f->tip = v2_add(p, f->feeler);
   f->length = length;
-  f->reach = reach;
+  f->radius = radius;
+  f->extra = extra;
   f->best = INFINITY;
   f->index = SIZE_MAX;
   f->away = zero;
@@ -326,7 +393,7 @@ void geo_feeler_obstacle(const geometry *g, geo_feeler *f, size_t k) {
   const geo_obstacle *o = &g->obstacles[k];
   steer_vec2 c = v2(o->x, o->y);
   steer_vec2 from_tip = geo_offset(g, c, f->tip); /* tip - centre */
-  double reach = o->radius + f->reach;
+  double reach = o->radius + f->radius + f->extra;
   if (v2_len2(from_tip) >= reach * reach) return;
   /* of the obstacles the feeler touches, the one nearest the agent */
   double d2 = v2_len2(geo_offset(g, f->p, c));
@@ -366,11 +433,12 @@ geo_box geo_box_around(steer_vec2 a, steer_vec2 b, double pad) {
 }
 
 steer_vec2 geometry_avoid_obstacles(const geometry *g, steer_vec2 p,
-                                    steer_vec2 v, double reach,
+                                    steer_vec2 v, double radius, double extra,
                                     double max_force, double length) {
   if (!g->obstacle_count) return zero;
   geo_feeler f;
-  geo_feeler_start(&f, p, v, length, reach);
+  geo_feeler_start(&f, p, v, length, radius, extra);
+  double reach = radius + extra;
   geo_cursor c;
   geo_cursor_init(&c, &g->obstacle_index, geo_box_around(f.tip, f.tip, reach),
                   g->obstacle_count);
@@ -383,7 +451,7 @@ steer_vec2 geometry_avoid_walls(const geometry *g, steer_vec2 p, steer_vec2 v,
                                 double length) {
   if (!g->wall_count) return zero;
   geo_feeler f;
-  geo_feeler_start(&f, p, v, length, 0);
+  geo_feeler_start(&f, p, v, length, 0, 0);
   geo_cursor c;
   geo_cursor_init(&c, &g->wall_index, geo_box_around(p, f.tip, 0),
                   g->wall_count);

@@ -46,7 +46,7 @@ typedef struct geo_slot {
 } geo_slot;
 
 typedef struct geometry {
-  geo_allocator alloc;
+  steer_allocator *alloc; /* the owner's (a world's), bytes counted there */
   int wrap;
   double width, height;
   geo_obstacle *obstacles;
@@ -91,8 +91,8 @@ geo_box geo_obstacle_box(const geo_obstacle *o);
 geo_box geo_wall_box(const geo_wall *s);
 geo_box geo_box_around(steer_vec2 a, steer_vec2 b, double pad);
 
-void geometry_init(geometry *g, geo_allocator alloc, double cell, int wrap,
-                   double width, double height);
+void geometry_init(geometry *g, steer_allocator *alloc, double cell,
+                   int wrap, double width, double height);
 void geometry_free(geometry *g);
 
 /* Adding: *handle gets the new handle. STEER_ENOMEM changes nothing. */
@@ -125,12 +125,20 @@ uint64_t geometry_next_handle(const geometry *g, unsigned kinds,
 /* Bytes of the slot table and handles (snapshots): live handle count. */
 size_t geometry_handle_count(const geometry *g, unsigned kinds);
 
+/* Restoring (snapshots): room for the arrays, which the caller then fills
+   (slots, slot_count, free_slot, obstacles, walls and their counts); then
+   geometry_adopt checks that they fit together and indexes them: STEER_OK,
+   STEER_EINVAL (inconsistent: the caller discards g) or STEER_ENOMEM. */
+steer_status geometry_reserve(geometry *g, size_t slots, size_t obstacles,
+                              size_t walls);
+steer_status geometry_adopt(geometry *g);
+
 /* ---- feeler avoidance (semantics of API.md, obstacles.c before) -------- */
 
 /* What a feeler found among obstacles so far; index SIZE_MAX: none. */
 typedef struct geo_feeler {
   steer_vec2 p, ahead, feeler, tip; /* feeler = ahead * length */
-  double reach;   /* the agent's radius plus the extra reach */
+  double radius, extra; /* the agent's radius, the extra reach */
   double best;    /* obstacles: squared distance; walls: fraction */
   size_t index;
   steer_vec2 away; /* obstacles: the unit push; walls: the push */
@@ -138,14 +146,15 @@ typedef struct geo_feeler {
 } geo_feeler;
 
 void geo_feeler_start(geo_feeler *f, steer_vec2 p, steer_vec2 v,
-                      double length, double reach);
+                      double length, double radius, double extra);
 /* Tests obstacle / wall k against the feeler, keeping the better one. */
 void geo_feeler_obstacle(const geometry *g, geo_feeler *f, size_t k);
 void geo_feeler_wall(const geometry *g, geo_feeler *f, size_t k);
-/* The force of the nearest obstacle the feeler's tip touches (reach:
-   agent radius + extra), scaled to max_force; zero when none. */
+/* The force of the nearest obstacle the feeler's tip touches (within its
+   radius + the agent's radius + extra), scaled to max_force; zero when
+   none. */
 steer_vec2 geometry_avoid_obstacles(const geometry *g, steer_vec2 p,
-                                    steer_vec2 v, double reach,
+                                    steer_vec2 v, double radius, double extra,
                                     double max_force, double length);
 /* The push away from the first wall the feeler crosses. */
 steer_vec2 geometry_avoid_walls(const geometry *g, steer_vec2 p, steer_vec2 v,
@@ -182,6 +191,11 @@ void geo_ray_segment(const geo_ray *r, steer_vec2 a, steer_vec2 b,
                      size_t index, geo_hit *hit);
 void geo_ray_circle(const geo_ray *r, steer_vec2 c, double radius, int kind,
                     size_t index, geo_hit *hit);
+/* The ray against every image of a circle (just the circle off a torus)
+   that can meet box q. */
+void geo_ray_circle_images(const geometry *g, const geo_ray *r, geo_box q,
+                           steer_vec2 c, double radius, int kind, size_t index,
+                           geo_hit *hit);
 /* The nearest wall or obstacle (kinds: GEO_RAY_* mask) on the ray. */
 void geometry_raycast(const geometry *g, const geo_ray *r, unsigned kinds,
                       geo_hit *hit);

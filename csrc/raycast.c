@@ -38,6 +38,7 @@ void geo_ray_segment(const geo_ray *r, steer_vec2 a, steer_vec2 b,
   double len = v2_len(q);
   steer_vec2 normal = v2(-q.y / len, q.x / len);
   if (v2_dot(normal, r->d) > 0) normal = v2_scale(normal, -1);
+  normal = v2(normal.x + 0.0, normal.y + 0.0); /* no -0 */
   geo_hit_offer(hit, t, v2_add(r->s, v2_scale(r->d, t)), normal,
                 GEO_HIT_WALL, index);
 }
@@ -108,21 +109,27 @@ static void ray_walls(const geometry *g, const geo_ray *r, geo_box q,
   }
 }
 
+void geo_ray_circle_images(const geometry *g, const geo_ray *r, geo_box q,
+                           steer_vec2 c, double radius, int kind, size_t index,
+                           geo_hit *hit) {
+  double x0, x1, y0, y1;
+  shifts(g, q.x0, q.x1, c.x - radius, c.x + radius, g->width, &x0, &x1);
+  shifts(g, q.y0, q.y1, c.y - radius, c.y + radius, g->height, &y0, &y1);
+  for (double i = x0; i <= x1; i++)
+    for (double j = y0; j <= y1; j++) {
+      steer_vec2 image = v2(c.x + i * g->width, c.y + j * g->height);
+      geo_ray_circle(r, image, radius, kind, index, hit);
+    }
+}
+
 static void ray_obstacles(const geometry *g, const geo_ray *r, geo_box q,
                           geo_hit *hit) {
   geo_cursor c;
   geo_cursor_init(&c, &g->obstacle_index, q, g->obstacle_count);
   for (int32_t k; (k = geo_cursor_next(&c)) >= 0;) {
     const geo_obstacle *o = &g->obstacles[k];
-    geo_box b = geo_obstacle_box(o);
-    double x0, x1, y0, y1;
-    shifts(g, q.x0, q.x1, b.x0, b.x1, g->width, &x0, &x1);
-    shifts(g, q.y0, q.y1, b.y0, b.y1, g->height, &y0, &y1);
-    for (double i = x0; i <= x1; i++)
-      for (double j = y0; j <= y1; j++) {
-        steer_vec2 c2 = v2(o->x + i * g->width, o->y + j * g->height);
-        geo_ray_circle(r, c2, o->radius, GEO_HIT_OBSTACLE, (size_t)k, hit);
-      }
+    geo_ray_circle_images(g, r, q, v2(o->x, o->y), o->radius,
+                          GEO_HIT_OBSTACLE, (size_t)k, hit);
   }
 }
 

@@ -29,6 +29,8 @@ build = {
         "csrc/neighbors.c", "csrc/obstacles.c", "csrc/path.c", "csrc/program.c", "csrc/random.c",
         "csrc/snapshot.c", "csrc/sort.c", "csrc/status.c", "csrc/step.c", "csrc/threads.c",
         "csrc/world.c",
+        "csrc/geo_index.c", "csrc/geometry.c", "csrc/raycast.c", "csrc/contain.c", "csrc/tiles.c", "csrc/level.c",
+        "csrc/binding/level.c",
         "csrc/binding/agent.c", "csrc/binding/check.c", "csrc/binding/compat.c",
         "csrc/binding/module.c", "csrc/binding/path.c", "csrc/binding/program.c",
         "csrc/binding/snapshot.c", "csrc/binding/world.c",

@@ -58,10 +58,10 @@ static int same_vec(steer_vec2 a, steer_vec2 b) {
 /* ---- brute force ---------------------------------------------------------- */
 
 static steer_vec2 brute_obstacles(const geometry *g, steer_vec2 p,
-                                  steer_vec2 v, double reach, double max_force,
-                                  double length) {
+                                  steer_vec2 v, double radius, double extra,
+                                  double max_force, double length) {
   geo_feeler f;
-  geo_feeler_start(&f, p, v, length, reach);
+  geo_feeler_start(&f, p, v, length, radius, extra);
   for (size_t k = 0; k < g->obstacle_count; k++) geo_feeler_obstacle(g, &f, k);
   return v2_scale(f.away, max_force);
 }
@@ -69,7 +69,7 @@ static steer_vec2 brute_obstacles(const geometry *g, steer_vec2 p,
 static steer_vec2 brute_walls(const geometry *g, steer_vec2 p, steer_vec2 v,
                               double length) {
   geo_feeler f;
-  geo_feeler_start(&f, p, v, length, 0);
+  geo_feeler_start(&f, p, v, length, 0, 0);
   for (size_t k = 0; k < g->wall_count; k++) geo_feeler_wall(g, &f, k);
   return f.away;
 }
@@ -171,10 +171,11 @@ static void compare_queries(const geometry *g, const layout *L, int rounds) {
     if (g->wrap) p = geometry_inside(g, p);
     steer_vec2 v = v2(uniform(-3, 3), uniform(-3, 3));
     if (unit() < 0.05) v = v2(0, 0);
-    double reach = unit() < 0.1 ? 0 : uniform(0.1, 2);
+    double radius = unit() < 0.1 ? 0 : uniform(0.1, 2);
+    double extra = unit() < 0.5 ? 0 : uniform(0, 1);
     double len = uniform(0, 15);
-    steer_vec2 a = geometry_avoid_obstacles(g, p, v, reach, 1.5, len);
-    steer_vec2 b = brute_obstacles(g, p, v, reach, 1.5, len);
+    steer_vec2 a = geometry_avoid_obstacles(g, p, v, radius, extra, 1.5, len);
+    steer_vec2 b = brute_obstacles(g, p, v, radius, extra, 1.5, len);
     CHECK(same_vec(a, b), "%s avoid_obstacles (%g, %g) vs brute (%g, %g)",
           L->name, a.x, a.y, b.x, b.y);
     a = geometry_avoid_walls(g, p, v, len);
@@ -226,8 +227,8 @@ static void check_handles(const geometry *g, const uint64_t *handles,
 
 static void random_level(const layout *L, int items, int edits) {
   geometry g;
-  geo_allocator a = {test_alloc, NULL};
-  geometry_init(&g, a, L->cell, L->wrap, L->w, L->h);
+  steer_allocator a = {test_alloc, NULL, 0};
+  geometry_init(&g, &a, L->cell, L->wrap, L->w, L->h);
   uint64_t *handles = malloc(sizeof(uint64_t) * (size_t)(items + edits + 8));
   size_t nh = 0;
   for (int i = 0; i < items; i++) add_random(&g, L, handles, &nh);
@@ -269,8 +270,8 @@ static void random_level(const layout *L, int items, int edits) {
 
 static void hand_cases(void) {
   geometry g;
-  geo_allocator a = {test_alloc, NULL};
-  geometry_init(&g, a, 5, 1, 100, 100);
+  steer_allocator a = {test_alloc, NULL, 0};
+  geometry_init(&g, &a, 5, 1, 100, 100);
   uint64_t wall, rock;
   geometry_add_wall(&g, v2(98, 40), v2(104, 40), &wall); /* across the seam */
   geometry_add_obstacle(&g, -1, 50, 2, &rock);            /* kept at x = 99 */
@@ -390,8 +391,8 @@ static int finite_vec(steer_vec2 v) { return isfinite(v.x) && isfinite(v.y); }
 static void huge_numbers(void) {
   for (int wrap = 0; wrap < 2; wrap++) {
     geometry g;
-    geo_allocator a = {test_alloc, NULL};
-    geometry_init(&g, a, 5, wrap, wrap ? 1e150 : 0, wrap ? 3e149 : 0);
+    steer_allocator a = {test_alloc, NULL, 0};
+    geometry_init(&g, &a, 5, wrap, wrap ? 1e150 : 0, wrap ? 3e149 : 0);
     double L = STEER_LIMIT;
     steer_vec2 pts[] = {{-L, -L}, {L, L}, {L, -L}, {0, 0}, {1e-300, 0}};
     for (int i = 0; i < 5; i++)
@@ -405,8 +406,8 @@ static void huge_numbers(void) {
       if (q % 3 == 0) p = v2(uniform(-L, L), uniform(-L, L));
       if (wrap) p = geometry_inside(&g, p);
       double len = q % 2 ? L : 3, reach = q % 4 ? L : 0.5;
-      steer_vec2 f1 = geometry_avoid_obstacles(&g, p, v, reach, L, len);
-      steer_vec2 f2 = brute_obstacles(&g, p, v, reach, L, len);
+      steer_vec2 f1 = geometry_avoid_obstacles(&g, p, v, reach, reach, L, len);
+      steer_vec2 f2 = brute_obstacles(&g, p, v, reach, reach, L, len);
       CHECK(finite_vec(f1) && same_vec(f1, f2), "huge avoid_obstacles");
       f1 = geometry_avoid_walls(&g, p, v, len);
       f2 = brute_walls(&g, p, v, len);
@@ -431,8 +432,8 @@ static void failures(void) {
   layout L = {"failing", 1, 80, 80, 4};
   for (long budget = 0; budget < 40; budget++) {
     geometry g;
-    geo_allocator a = {test_alloc, NULL};
-    geometry_init(&g, a, L.cell, L.wrap, L.w, L.h);
+    steer_allocator a = {test_alloc, NULL, 0};
+    geometry_init(&g, &a, L.cell, L.wrap, L.w, L.h);
     uint64_t handles[400];
     size_t nh = 0;
     allow = budget;
