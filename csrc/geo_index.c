@@ -209,12 +209,25 @@ void geo_cursor_init(geo_cursor *c, const geo_index *x, geo_box q,
   c->entry = -1;
   c->cell = 0;
   c->count = count;
+  c->snx = c->sny = 0;
+  c->skip_large = 0;
   axis_range(x, q.x0, q.x1, x->inv_x, x->ncx, &c->x0, &c->nx);
   axis_range(x, q.y0, q.y1, x->inv_y, x->ncy, &c->y0, &c->ny);
   if (!x->buckets)
     c->phase = 2; /* nothing was ever inserted */
   else
     c->phase = (double)c->nx * c->ny > (double)count + 8 ? 3 : 0;
+}
+
+void geo_cursor_next_box(geo_cursor *c, const geo_cursor *prev, geo_box q) {
+  geo_cursor was = *prev; /* c may be prev */
+  geo_cursor_init(c, was.x, q, was.count);
+  if (was.phase == 3 || c->phase == 3) return; /* scans: nothing to skip */
+  c->sx0 = was.x0;
+  c->sy0 = was.y0;
+  c->snx = was.nx;
+  c->sny = was.ny;
+  c->skip_large = 1;
 }
 
 int32_t geo_cursor_next(geo_cursor *c) {
@@ -232,6 +245,9 @@ int32_t geo_cursor_next(geo_cursor *c) {
         c->cx = c->x0 + (int32_t)(c->cell % c->nx);
         c->cy = c->y0 + (int32_t)(c->cell / c->nx);
         c->cell++;
+        if (c->cx - c->sx0 >= 0 && c->cx - c->sx0 < c->snx &&
+            c->cy - c->sy0 >= 0 && c->cy - c->sy0 < c->sny)
+          continue; /* walked by the previous box */
         if (x->wrap) {
           c->cx = wrap_cell(c->cx, x->ncx);
           c->cy = wrap_cell(c->cy, x->ncy);
@@ -240,7 +256,7 @@ int32_t geo_cursor_next(geo_cursor *c) {
         continue;
       }
       c->phase = 1;
-      c->entry = x->large;
+      c->entry = c->skip_large ? -1 : x->large;
       continue;
     case 3:
       if ((size_t)c->cell < c->count) return (int32_t)c->cell++;

@@ -168,9 +168,11 @@ typedef enum geo_hit_kind { GEO_HIT_WALL = 1, GEO_HIT_OBSTACLE, GEO_HIT_AGENT }
 
 typedef struct geo_hit {
   double fraction; /* in [0, 1]; 2 while nothing is hit */
-  steer_vec2 point, normal;
   int kind;        /* geo_hit_kind, 0 none */
   size_t index;    /* dense number of the wall, obstacle or agent */
+  steer_vec2 a, b; /* what was hit: a wall's ends or a circle's centre and
+                      (b.x) radius, at the image hit */
+  steer_vec2 point, normal; /* filled by geo_hit_finish */
 } geo_hit;
 
 /* The ray from s to s + d. On a torus s lies inside it and d is at most
@@ -182,10 +184,15 @@ typedef struct geo_ray {
 /* A ray between two points: on a torus from a (taken inside it) to the
    nearest image of b. */
 geo_ray geometry_ray(const geometry *g, steer_vec2 a, steer_vec2 b);
+/* No hit yet. */
+geo_hit geo_hit_none(void);
 /* Keeps in *hit the better of it and a hit at `fraction` (lower fraction,
-   then lower kind, then lower index). */
-void geo_hit_offer(geo_hit *hit, double fraction, steer_vec2 point,
-                   steer_vec2 normal, int kind, size_t index);
+   then lower kind, then lower index) on the wall a-b or the circle at a of
+   radius b.x. */
+void geo_hit_offer(geo_hit *hit, double fraction, int kind, size_t index,
+                   steer_vec2 a, steer_vec2 b);
+/* The hit point and the normal (facing the ray) of the best hit. */
+void geo_hit_finish(const geo_ray *r, geo_hit *hit);
 /* The ray against one segment / circle at the given image shift. */
 void geo_ray_segment(const geo_ray *r, steer_vec2 a, steer_vec2 b,
                      size_t index, geo_hit *hit);
@@ -196,7 +203,8 @@ void geo_ray_circle(const geo_ray *r, steer_vec2 c, double radius, int kind,
 void geo_ray_circle_images(const geometry *g, const geo_ray *r, geo_box q,
                            steer_vec2 c, double radius, int kind, size_t index,
                            geo_hit *hit);
-/* The nearest wall or obstacle (kinds: GEO_RAY_* mask) on the ray. */
+/* The nearest wall or obstacle (kinds: GEO_RAY_* mask) on the ray (not
+   finished: see geo_hit_finish). */
 void geometry_raycast(const geometry *g, const geo_ray *r, unsigned kinds,
                       geo_hit *hit);
 /* How a ray is cut into pieces of about two cells (ray casts march them and

@@ -67,7 +67,7 @@ static void ray_agents(const steer_world *w, const geo_ray *r, long ignore,
                                : v2_add(r->s, v2_scale(r->d, t1));
     steer_vec2 mid = v2_scale(v2_add(from, to), 0.5);
     double reach = v2_len(v2_sub(to, from)) * 0.5 + widest;
-    geo_box q = geo_box_around(from, to, 0);
+    geo_box q = geo_box_around(r->s, v2_add(r->s, r->d), 0);
     grid_cursor c;
     grid_cursor_init(&c, &w->grid, w->x, w->y, w->count, mid.x, mid.y,
                      reach + geo_slack(reach, v2_len(mid)));
@@ -83,11 +83,12 @@ static void ray_agents(const steer_world *w, const geo_ray *r, long ignore,
 int steer_world_raycast(const steer_world *w, steer_vec2 a, steer_vec2 b,
                         unsigned kinds, steer_id ignore, steer_ray_hit *out) {
   geo_ray r = geometry_ray(&w->geo, a, b);
-  geo_hit hit = {2, {0, 0}, {0, 0}, 0, 0};
+  geo_hit hit = geo_hit_none();
   geometry_raycast(&w->geo, &r, kinds, &hit);
   if (kinds & STEER_RAY_AGENTS)
     ray_agents(w, &r, ignore ? steer_world_index(w, ignore) : -1, &hit);
   if (!hit.kind) return 0;
+  geo_hit_finish(&r, &hit);
   out->fraction = hit.fraction;
   out->point = hit.point;
   out->normal = hit.normal;

@@ -1,8 +1,9 @@
 /* raycast.c - rays against walls and circles, marched through the
  * geometry's indexes a chunk at a time (geometry.h). */
+#include <string.h>
 #include "geometry.h"
 
-#define CHUNK_CELLS 2.0   /* a chunk spans about this many cells */
+#define CHUNK_CELLS 1.0   /* a chunk spans about this many cells */
 #define CHUNKS_MAX 4096   /* longer rays are one chunk (the index may scan) */
 
 geo_ray geometry_ray(const geometry *g, steer_vec2 a, steer_vec2 b) {
@@ -12,45 +13,67 @@ geo_ray geometry_ray(const geometry *g, steer_vec2 a, steer_vec2 b) {
   return r;
 }
 
-void geo_hit_offer(geo_hit *hit, double fraction, steer_vec2 point,
-                   steer_vec2 normal, int kind, size_t index) {
+geo_hit geo_hit_none(void) {
+  geo_hit h;
+  memset(&h, 0, sizeof h);
+  h.fraction = 2;
+  return h;
+}
+
+void geo_hit_offer(geo_hit *hit, double fraction, int kind, size_t index,
+                   steer_vec2 a, steer_vec2 b) {
   if (fraction > hit->fraction) return;
   if (fraction == hit->fraction &&
       (kind > hit->kind || (kind == hit->kind && index >= hit->index)))
     return;
   hit->fraction = fraction;
-  hit->point = point;
-  hit->normal = normal;
   hit->kind = kind;
   hit->index = index;
+  hit->a = a;
+  hit->b = b;
 }
 
 static double cross(steer_vec2 a, steer_vec2 b) { return a.x * b.y - a.y * b.x; }
+
+void geo_hit_finish(const geo_ray *r, geo_hit *hit) {
+  if (!hit->kind) return;
+  hit->point = v2_add(r->s, v2_scale(r->d, hit->fraction));
+  steer_vec2 n;
+  if (hit->kind == GEO_HIT_WALL) {
+    steer_vec2 q = v2_sub(hit->b, hit->a);
+    double len = v2_len(q);
+    n = v2(-q.y / len, q.x / len);
+    if (v2_dot(n, r->d) > 0) n = v2_scale(n, -1);
+  } else { /* from the centre; a ray starting at it: against the ray */
+    n = v2_normalize(v2_sub(hit->point, hit->a));
+    if (n.x == 0 && n.y == 0) n = v2_scale(v2_forward(r->d), -1);
+  }
+  hit->normal = v2(n.x + 0.0, n.y + 0.0); /* no -0 */
+}
 
 void geo_ray_segment(const geo_ray *r, steer_vec2 a, steer_vec2 b,
                      size_t index, geo_hit *hit) {
   steer_vec2 q = v2_sub(b, a), ap = v2_sub(a, r->s);
   double denom = cross(r->d, q);
   if (denom == 0) return; /* parallel (or a point): no crossing */
-  double t = cross(ap, q) / denom; /* along the ray */
-  double u = cross(ap, r->d) / denom; /* along the wall */
-  if (!(t >= 0 && t <= 1 && u >= 0 && u <= 1) || t > hit->fraction) return;
-  double len = v2_len(q);
-  steer_vec2 normal = v2(-q.y / len, q.x / len);
-  if (v2_dot(normal, r->d) > 0) normal = v2_scale(normal, -1);
-  normal = v2(normal.x + 0.0, normal.y + 0.0); /* no -0 */
-  geo_hit_offer(hit, t, v2_add(r->s, v2_scale(r->d, t)), normal,
-                GEO_HIT_WALL, index);
+  /* t = tn / denom along the ray, u = un / denom along the wall, both in
+     [0, 1]: tested without dividing first */
+  double tn = cross(ap, q), un = cross(ap, r->d);
+  if (denom > 0 ? (tn < 0 || tn > denom || un < 0 || un > denom)
+                : (tn > 0 || tn < denom || un > 0 || un < denom))
+    return;
+  double t = tn / denom;
+  if (t > 1) t = 1;
+  if (t <= hit->fraction) geo_hit_offer(hit, t, GEO_HIT_WALL, index, a, b);
 }
 
 void geo_ray_circle(const geo_ray *r, steer_vec2 c, double radius, int kind,
                     size_t index, geo_hit *hit) {
   steer_vec2 f = v2_sub(r->s, c); /* centre -> start */
   double r2 = radius * radius;
+  steer_vec2 rr = v2(radius, 0);
   if (v2_len2(f) <= r2) { /* starts inside: hit at once */
-    steer_vec2 n = v2_normalize(f);
-    if (n.x == 0 && n.y == 0) n = v2_scale(v2_forward(r->d), -1);
-    geo_hit_offer(hit, 0, r->s, n, kind, index);
+    geo_hit_offer(hit, 0, kind, index, c, rr);
     return;
   }
   double len = v2_len(r->d);
@@ -65,10 +88,7 @@ void geo_ray_circle(const geo_ray *r, steer_vec2 c, double radius, int kind,
   if (dist < 0) dist = 0;
   double t = dist / len;
   if (t > 1) t = 1;
-  if (t > hit->fraction) return;
-  steer_vec2 n = v2_normalize(v2_add(f, v2_scale(u, dist)));
-  if (n.x == 0 && n.y == 0) n = v2_scale(u, -1);
-  geo_hit_offer(hit, t, v2_add(r->s, v2_scale(r->d, t)), n, kind, index);
+  if (t <= hit->fraction) geo_hit_offer(hit, t, kind, index, c, rr);
 }
 
 size_t geometry_ray_chunks(const geometry *g, const geo_ray *r) {
@@ -90,12 +110,17 @@ static void shifts(const geometry *g, double q0, double q1, double b0,
   *hi = floor((q1 - b0) / extent + 1e-6);
 }
 
+/* cur: a cursor over the chunk (made by the caller, so that the next chunk
+   can skip its cells); images of the candidates that can meet box q */
 static void ray_walls(const geometry *g, const geo_ray *r, geo_box q,
-                      geo_hit *hit) {
-  geo_cursor c;
-  geo_cursor_init(&c, &g->wall_index, q, g->wall_count);
+                      geo_cursor *cur, geo_hit *hit) {
+  geo_cursor c = *cur;
   for (int32_t k; (k = geo_cursor_next(&c)) >= 0;) {
     const geo_wall *s = &g->walls[k];
+    if (!g->wrap) {
+      geo_ray_segment(r, s->a, s->b, (size_t)k, hit);
+      continue;
+    }
     geo_box b = geo_wall_box(s);
     double x0, x1, y0, y1;
     shifts(g, q.x0, q.x1, b.x0, b.x1, g->width, &x0, &x1);
@@ -123,9 +148,8 @@ void geo_ray_circle_images(const geometry *g, const geo_ray *r, geo_box q,
 }
 
 static void ray_obstacles(const geometry *g, const geo_ray *r, geo_box q,
-                          geo_hit *hit) {
-  geo_cursor c;
-  geo_cursor_init(&c, &g->obstacle_index, q, g->obstacle_count);
+                          geo_cursor *cur, geo_hit *hit) {
+  geo_cursor c = *cur;
   for (int32_t k; (k = geo_cursor_next(&c)) >= 0;) {
     const geo_obstacle *o = &g->obstacles[k];
     geo_ray_circle_images(g, r, q, v2(o->x, o->y), o->radius,
@@ -140,14 +164,29 @@ void geometry_raycast(const geometry *g, const geo_ray *r, unsigned kinds,
     return;
   size_t n = geometry_ray_chunks(g, r);
   steer_vec2 from = r->s;
+  geo_cursor walls, obstacles; /* each chunk's, for the next one to skip */
+  /* torus images are chosen against the whole ray: a cell skipped in one
+     chunk was walked in the one before, whose box may not reach the image */
+  geo_box whole = geo_box_around(r->s, v2_add(r->s, r->d), 0);
   for (size_t k = 0; k < n; k++) {
     double t1 = k + 1 == n ? 1 : (double)(k + 1) / (double)n;
     steer_vec2 to = k + 1 == n ? v2_add(r->s, r->d)
                                : v2_add(r->s, v2_scale(r->d, t1));
     geo_box q = geo_box_around(from, to, 0);
-    if (kinds & GEO_RAY_WALLS && g->wall_count) ray_walls(g, r, q, hit);
-    if (kinds & GEO_RAY_OBSTACLES && g->obstacle_count)
-      ray_obstacles(g, r, q, hit);
+    if (kinds & GEO_RAY_WALLS && g->wall_count) {
+      if (k == 0)
+        geo_cursor_init(&walls, &g->wall_index, q, g->wall_count);
+      else
+        geo_cursor_next_box(&walls, &walls, q);
+      ray_walls(g, r, whole, &walls, hit);
+    }
+    if (kinds & GEO_RAY_OBSTACLES && g->obstacle_count) {
+      if (k == 0)
+        geo_cursor_init(&obstacles, &g->obstacle_index, q, g->obstacle_count);
+      else
+        geo_cursor_next_box(&obstacles, &obstacles, q);
+      ray_obstacles(g, r, whole, &obstacles, hit);
+    }
     /* every hit before t1 lies in the chunks walked so far */
     if (hit->fraction <= t1) return;
     from = to;

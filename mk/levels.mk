@@ -11,3 +11,16 @@ build/spec/geometry_oracle: spec/c/geometry_oracle.c $(GEO_SRC) $(HEADERS)
 
 geometry-oracle: build/spec/geometry_oracle
 	build/spec/geometry_oracle
+
+# bench/level: the level benchmark (part of `make bench`; smoke run in the
+# suite, spec/levels_spec.lua) and its C ray-cast tool
+BENCH_LEVEL_ENV = LUA_PATH='lua/?.lua;lua/?/init.lua;bench/?.lua;;' LUA_CPATH='build/lua5.4/?.so;;'
+.PHONY: bench-level
+build/bench/level-raycast: bench/level/raycast.c $(CORE_SRC) $(HEADERS)
+	@mkdir -p $(@D)
+	$(CC) $(WARN) -O2 -pthread -Icsrc -o $@ bench/level/raycast.c $(CORE_SRC) -lm
+
+bench-level: build/lua5.4/steer/core.so build/bench/level-raycast
+	$(BENCH_LEVEL_ENV) lua5.4 bench/level.lua full build/bench/level-raycast
+
+bench: bench-level

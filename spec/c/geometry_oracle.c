@@ -116,12 +116,7 @@ static int same_hit(const geo_hit *a, const geo_hit *b) {
          same_vec(a->point, b->point) && same_vec(a->normal, b->normal);
 }
 
-static geo_hit no_hit(void) {
-  geo_hit h;
-  memset(&h, 0, sizeof h);
-  h.fraction = 2;
-  return h;
-}
+static geo_hit no_hit(void) { return geo_hit_none(); }
 
 /* ---- random levels -------------------------------------------------------- */
 
@@ -189,6 +184,8 @@ static void compare_queries(const geometry *g, const layout *L, int rounds) {
     geo_hit h1 = no_hit(), h2 = no_hit();
     geometry_raycast(g, &r, kinds, &h1);
     brute_raycast(g, &r, kinds, &h2);
+    geo_hit_finish(&r, &h1);
+    geo_hit_finish(&r, &h2);
     CHECK(same_hit(&h1, &h2),
           "%s raycast kinds %u: %d #%zu at %.17g vs brute %d #%zu at %.17g",
           L->name, kinds, h1.kind, h1.index, h1.fraction, h2.kind, h2.index,
@@ -281,6 +278,7 @@ static void hand_cases(void) {
   geo_ray r = geometry_ray(&g, v2(1, 45), v2(1, 35));
   geo_hit h = no_hit();
   geometry_raycast(&g, &r, GEO_RAY_WALLS | GEO_RAY_OBSTACLES, &h);
+  geo_hit_finish(&r, &h);
   CHECK(h.kind == GEO_HIT_WALL && h.fraction == 0.5 && h.point.y == 40 &&
             h.normal.x == 0 && h.normal.y == 1,
         "ray meets the seam wall halfway, normal facing it: %d %g (%g %g)",
@@ -289,6 +287,7 @@ static void hand_cases(void) {
   r = geometry_ray(&g, v2(3, 50), v2(-7, 50));
   h = no_hit();
   geometry_raycast(&g, &r, GEO_RAY_OBSTACLES, &h);
+  geo_hit_finish(&r, &h);
   CHECK(h.kind == GEO_HIT_OBSTACLE && h.fraction == 0.2 && h.point.x == 1 &&
             h.normal.x == 1,
         "ray meets the obstacle across the seam at x = 1: %g %g", h.fraction,
@@ -416,6 +415,8 @@ static void huge_numbers(void) {
       geo_hit h1 = no_hit(), h2 = no_hit();
       geometry_raycast(&g, &r, 3, &h1);
       if (!wrap) brute_raycast(&g, &r, 3, &h2); /* torus images: too many */
+      geo_hit_finish(&r, &h1);
+      geo_hit_finish(&r, &h2);
       CHECK(!h1.kind || (isfinite(h1.fraction) && finite_vec(h1.point) &&
                          finite_vec(h1.normal)),
             "huge raycast finite");
