@@ -134,20 +134,40 @@ static void ray_walls(const geometry *g, const geo_ray *r, geo_box q,
   }
 }
 
+/* Of the shifts [*lo, *hi] of a circle centred at c on a torus axis of
+   `extent`, the ones nearest (along this axis) to some point of [q0, q1],
+   one more each side against rounding. Why that is enough: the distance to
+   an image is sqrt(dx^2 + dy^2), so for every point the nearest image on
+   each axis is the nearest image, and the first point of the ray inside
+   any image is inside its nearest one. Bounded work, whatever the radius:
+   the ray spans at most half the torus. */
+static void nearest_shifts(double q0, double q1, double c, double extent,
+                           double *lo, double *hi) {
+  double first = floor((q0 - c) / extent + 0.5) - 1;
+  double last = floor((q1 - c) / extent + 0.5) + 1;
+  if (first > *lo) *lo = first;
+  if (last < *hi) *hi = last;
+}
+
 void geo_ray_circle_images(const geometry *g, const geo_ray *r, geo_box q,
                            steer_vec2 c, double radius, int kind, size_t index,
                            geo_hit *hit) {
-  /* a circle reaching half the torus's diagonal covers every point with one
-     of its images: the ray starts inside the nearest one (and the image
-     loop below would run (radius / extent)^2 times) */
-  if (g->wrap && 2 * radius >= hypot(g->width, g->height)) {
-    steer_vec2 nearest = v2_sub(r->s, geo_offset(g, c, r->s));
+  if (!g->wrap) {
+    geo_ray_circle(r, c, radius, kind, index, hit);
+    return;
+  }
+  /* a ray starting inside the circle hits the image nearest its start
+     (images overlap when the diameter reaches the torus: one choice) */
+  steer_vec2 nearest = v2_sub(r->s, geo_offset(g, c, r->s));
+  if (v2_len2(v2_sub(r->s, nearest)) <= radius * radius) {
     geo_ray_circle(r, nearest, radius, kind, index, hit);
     return;
   }
   double x0, x1, y0, y1;
   shifts(g, q.x0, q.x1, c.x - radius, c.x + radius, g->width, &x0, &x1);
   shifts(g, q.y0, q.y1, c.y - radius, c.y + radius, g->height, &y0, &y1);
+  nearest_shifts(q.x0, q.x1, c.x, g->width, &x0, &x1);
+  nearest_shifts(q.y0, q.y1, c.y, g->height, &y0, &y1);
   for (double i = x0; i <= x1; i++)
     for (double j = y0; j <= y1; j++) {
       steer_vec2 image = v2(c.x + i * g->width, c.y + j * g->height);

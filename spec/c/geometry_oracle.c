@@ -97,6 +97,13 @@ static void brute_raycast(const geometry *g, const geo_ray *r, unsigned kinds,
   if (kinds & GEO_RAY_OBSTACLES)
     for (size_t k = 0; k < g->obstacle_count; k++) {
       const geo_obstacle *o = &g->obstacles[k];
+      /* the rule for a ray starting inside (images may overlap): the image
+         nearest the start, as geo_offset (the torus's own) picks it */
+      steer_vec2 near = v2_sub(r->s, geo_offset(g, v2(o->x, o->y), r->s));
+      if (g->wrap && v2_len2(v2_sub(r->s, near)) <= o->radius * o->radius) {
+        geo_ray_circle(r, near, o->radius, GEO_HIT_OBSTACLE, k, hit);
+        continue;
+      }
       int KX = periods(g, 2 * o->radius, W);
       int KY = periods(g, 2 * o->radius, H);
       for (int i = -KX; i <= KX; i++)
