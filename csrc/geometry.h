@@ -198,8 +198,11 @@ void geo_ray_segment(const geo_ray *r, steer_vec2 a, steer_vec2 b,
                      size_t index, geo_hit *hit);
 void geo_ray_circle(const geo_ray *r, steer_vec2 c, double radius, int kind,
                     size_t index, geo_hit *hit);
-/* The ray against every image of a circle (just the circle off a torus)
-   that can meet box q. */
+/* The ray against the images of a circle (just the circle off a torus)
+   that can give its first hit: a ray starting inside the image nearest its
+   start hits that one at 0; otherwise the images that meet box q and are,
+   on each axis, nearest to some point of q (at most 4 per axis for a ray,
+   whatever the radius and the torus: see raycast.c). */
 void geo_ray_circle_images(const geometry *g, const geo_ray *r, geo_box q,
                            steer_vec2 c, double radius, int kind, size_t index,
                            geo_hit *hit);
