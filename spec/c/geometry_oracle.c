@@ -468,6 +468,9 @@ int main(void) {
       {"free", 0, 0, 0, 5},          {"free-fine", 0, 0, 0, 1.5},
       {"clamped-bounds", 0, 120, 90, 5}, {"torus", 1, 100, 60, 5},
       {"torus-odd", 1, 97.3, 41.9, 7},   {"thin-torus", 1, 30, 9, 4},
+      /* circles far wider than the torus on x: many images, of which the
+         ray casts test only the nearest ones */
+      {"needle-torus", 1, 1.5, 41, 0.5},
   };
   hand_cases();
   for (size_t i = 0; i < sizeof layouts / sizeof *layouts; i++) {
