@@ -209,7 +209,8 @@ void geo_cursor_init(geo_cursor *c, const geo_index *x, geo_box q,
   c->entry = -1;
   c->cell = 0;
   c->count = count;
-  c->sx0 = c->sy0 = c->snx = c->sny = 0;
+  c->sx0 = c->sy0 = c->snx = c->sny = 0; /* nothing walked (no garbage in
+                                             geo_cursor_next's subtraction) */
   c->skip_large = 0;
   axis_range(x, q.x0, q.x1, x->inv_x, x->ncx, &c->x0, &c->nx);
   axis_range(x, q.y0, q.y1, x->inv_y, x->ncy, &c->y0, &c->ny);

@@ -203,8 +203,11 @@ void geo_ray_circle(const geo_ray *r, steer_vec2 c, double radius, int kind,
    most two periods either side of the nearest; just 0 off a torus. */
 void geo_image_range(const geometry *g, double q0, double q1, double b0,
                      double b1, double extent, double *lo, double *hi);
-/* The ray against every image of a circle (just the circle off a torus)
-   that can meet box q. */
+/* The ray against the images of a circle (just the circle off a torus)
+   that can give its first hit: a ray starting inside the image nearest its
+   start hits that one at 0; otherwise the images that meet box q and are,
+   on each axis, nearest to some point of q (at most 4 per axis for a ray,
+   whatever the radius and the torus: see raycast.c). */
 void geo_ray_circle_images(const geometry *g, const geo_ray *r, geo_box q,
                            steer_vec2 c, double radius, int kind, size_t index,
                            geo_hit *hit);

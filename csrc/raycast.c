@@ -146,12 +146,42 @@ static void ray_walls(const geometry *g, const geo_ray *r, geo_box q,
   }
 }
 
+/* Of the shifts [*lo, *hi] of a circle centred at c on a torus axis of
+   `extent`, the ones nearest (along this axis) to some point of [q0, q1],
+   one more each side against rounding. Why that is enough: the distance to
+   an image is sqrt(dx^2 + dy^2), so for every point the nearest image on
+   each axis is the nearest image, and the first point of the ray inside
+   any image is inside its nearest one. Bounded work, whatever the radius:
+   the ray spans at most half the torus. */
+static void nearest_shifts(double q0, double q1, double c, double extent,
+                           double *lo, double *hi) {
+  double first = floor((q0 - c) / extent + 0.5) - 1;
+  double last = floor((q1 - c) / extent + 0.5) + 1;
+  if (first > *lo) *lo = first;
+  if (last < *hi) *hi = last;
+}
+
 void geo_ray_circle_images(const geometry *g, const geo_ray *r, geo_box q,
                            steer_vec2 c, double radius, int kind, size_t index,
                            geo_hit *hit) {
+  if (!g->wrap) {
+    geo_ray_circle(r, c, radius, kind, index, hit);
+    return;
+  }
+  /* a ray starting inside the circle hits the image nearest its start
+     (images overlap when the diameter reaches the torus: one choice) */
+  steer_vec2 nearest = v2_sub(r->s, geo_offset(g, c, r->s));
+  if (v2_len2(v2_sub(r->s, nearest)) <= radius * radius) {
+    geo_ray_circle(r, nearest, radius, kind, index, hit);
+    return;
+  }
   double x0, x1, y0, y1;
   geo_image_range(g, q.x0, q.x1, c.x - radius, c.x + radius, g->width, &x0, &x1);
   geo_image_range(g, q.y0, q.y1, c.y - radius, c.y + radius, g->height, &y0, &y1);
+  nearest_shifts(q.x0, q.x1, c.x, g->width, &x0, &x1);
+  nearest_shifts(q.y0, q.y1, c.y, g->height, &y0, &y1);
+  /* at most 5 x 5 shifts, counted with ints (i++ stands still on a double
+     beyond 2^53) */
   for (int m = 0; m <= 4 && x0 + m <= x1; m++)
     for (int n = 0; n <= 4 && y0 + n <= y1; n++) {
       steer_vec2 image = v2(c.x + (x0 + m) * g->width,

@@ -342,7 +342,10 @@ typedef struct steer_ray_hit {
 } steer_ray_hit;
 /// The nearest hit on the segment a -> b (on a torus: to the nearest image
 /// of b) among `kinds`, leaving out agent `ignore` (0: none). A ray that
-/// starts inside a circle hits it at fraction 0. Ties: walls, then
+/// starts inside a circle hits it at fraction 0 (on a torus the normal is
+/// from the image nearest the start). Bounded work on a torus whatever the
+/// radii and the torus's size; keep walls no longer than the torus on
+/// either axis (the Lua binding refuses longer ones). Ties: walls, then
 /// obstacles, then agents, then the lower index. Returns 0 when nothing is
 /// hit.
 STEER_API int steer_world_raycast(const steer_world *w, steer_vec2 a, steer_vec2 b,

@@ -2,6 +2,7 @@
  * steer.Polygon handles, world:add_obstacle/add_wall/add_polygon/add_walls,
  * world:obstacles()/walls(), world:raycast/line_of_sight/query_box,
  * steer.walls_from_tiles and agent:contain. */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include "binding.h"
@@ -68,6 +69,17 @@ static void push_shape_kind(lua_State *L, int env, lworld *box,
     lua_rawset(L, -4);
   }
   lua_remove(L, -2);
+}
+
+/* On a torus a wall spans at most the world on each axis (a longer one
+   would meet itself: docs/API.md section 3.6); refused with an error. */
+static void check_span(lua_State *L, lworld *box, steer_vec2 a, steer_vec2 b,
+                       const char *fname, int argn, const char *where) {
+  steer_world_def d = steer_world_get_def(live_world(L, box, fname));
+  if (d.wrap && (fabs(b.x - a.x) > d.width || fabs(b.y - a.y) > d.height))
+    arg_error(L, fname, argn,
+              "%swall is longer than the wrapped world (%g by %g)", where,
+              d.width, d.height);
 }
 
 /* The same for a shape of the live world box->w (its kind read first). */
@@ -199,6 +211,7 @@ static int shape_newindex(lua_State *L) {
     if (v[0] == v[2] && v[1] == v[3])
       arg_error(L, fname, 0, "field '%s': wall would have zero length", key);
     steer_vec2 a = {v[0], v[1]}, b = {v[2], v[3]};
+    check_span(L, o->box, a, b, fname, 0, "");
     check_status(L, steer_world_set_wall(o->box->w, i, a, b));
     return 0;
   }
@@ -391,6 +404,7 @@ static int w_add_wall(lua_State *L) {
   if (!lua_istable(L, 2)) type_error(L, 2, "add_wall", 1, "table");
   steer_vec2 a, b;
   read_wall(L, 2, "add_wall", 1, "", &a, &b);
+  check_span(L, box, a, b, "add_wall", 1, "");
   lua_getuservalue(L, 1);
   int env = lua_gettop(L);
   push_own_data(L, 2, wall_keys);
@@ -444,6 +458,8 @@ static int w_add_polygon(lua_State *L) {
     arg_error(L, "add_polygon", 1, "field 'closed': boolean expected, got %s",
               luaL_typename(L, -1));
   lua_pop(L, 1);
+  for (size_t k = 0; k + 1 < n || (closed && k < n); k++)
+    check_span(L, box, pts[k], pts[(k + 1) % n], "add_polygon", 1, "edge: ");
   lua_getuservalue(L, 1);
   int env = lua_gettop(L);
   push_own_data(L, 2, polygon_keys);
@@ -472,6 +488,7 @@ static int w_add_walls(lua_State *L) {
     snprintf(where, sizeof where, "wall %d: ", (int)k + 1);
     read_wall(L, lua_gettop(L), "add_walls", 1, where, &ends[2 * k],
               &ends[2 * k + 1]);
+    check_span(L, box, ends[2 * k], ends[2 * k + 1], "add_walls", 1, where);
     lua_pop(L, 1);
   }
   steer_world *w = live_world(L, box, "add_walls"); /* Lua ran above */

@@ -74,6 +74,14 @@ static steer_vec2 brute_walls(const geometry *g, steer_vec2 p, steer_vec2 v,
   return f.away;
 }
 
+/* Periods either side of a shape's own position that a brute force tries
+   on a torus axis: enough for any image of a shape `extent` long to reach
+   a ray (the ray spans at most half the torus). */
+static int periods(const geometry *g, double extent, double period) {
+  if (!g->wrap) return 0;
+  return 2 + (int)ceil(extent / period);
+}
+
 /* Every image the ray's box can meet (for shapes wider than the torus,
    the ones geo_image_range keeps: two periods either side) against every
    shape, no index. */
@@ -97,8 +105,21 @@ static void brute_raycast(const geometry *g, const geo_ray *r, unsigned kinds,
   if (kinds & GEO_RAY_OBSTACLES)
     for (size_t k = 0; k < g->obstacle_count; k++) {
       const geo_obstacle *o = &g->obstacles[k];
-      geo_ray_circle_images(g, r, q, v2(o->x, o->y), o->radius,
-                            GEO_HIT_OBSTACLE, k, hit);
+      /* the rule for a ray starting inside (images may overlap): the image
+         nearest the start, as geo_offset (the torus's own) picks it */
+      steer_vec2 near = v2_sub(r->s, geo_offset(g, v2(o->x, o->y), r->s));
+      if (g->wrap && v2_len2(v2_sub(r->s, near)) <= o->radius * o->radius) {
+        geo_ray_circle(r, near, o->radius, GEO_HIT_OBSTACLE, k, hit);
+        continue;
+      }
+      int KX = periods(g, 2 * o->radius, W);
+      int KY = periods(g, 2 * o->radius, H);
+      for (int i = -KX; i <= KX; i++)
+        for (int j = -KY; j <= KY; j++) {
+          steer_vec2 c = v2(o->x + (double)i * W, o->y + (double)j * H);
+          if (!g->wrap) c = v2(o->x, o->y);
+          geo_ray_circle(r, c, o->radius, GEO_HIT_OBSTACLE, k, hit);
+        }
     }
 }
 
@@ -455,6 +476,9 @@ int main(void) {
       {"free", 0, 0, 0, 5},          {"free-fine", 0, 0, 0, 1.5},
       {"clamped-bounds", 0, 120, 90, 5}, {"torus", 1, 100, 60, 5},
       {"torus-odd", 1, 97.3, 41.9, 7},   {"thin-torus", 1, 30, 9, 4},
+      /* circles far wider than the torus on x: many images, of which the
+         ray casts test only the nearest ones */
+      {"needle-torus", 1, 1.5, 41, 0.5},
   };
   hand_cases();
   for (size_t i = 0; i < sizeof layouts / sizeof *layouts; i++) {

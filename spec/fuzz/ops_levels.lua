@@ -44,6 +44,12 @@ local function inside_torus(rec, x, y)
   return x >= 0 and x < rec.W and y >= 0 and y < rec.H
 end
 
+--- Whether a wall from (x1, y1) to (x2, y2) fits the world: on a torus a
+-- wall spans at most the world on each axis.
+local function fits(rec, x1, y1, x2, y2)
+  return rec.kind ~= "wrap" or (math.abs(x2 - x1) <= rec.W and math.abs(y2 - y1) <= rec.H)
+end
+
 local function op_add_obstacle(F)
   local rec = live_world(F)
   if not rec then return end
@@ -89,6 +95,7 @@ local function op_add_wall(F)
     valid = V.is_num(t[key])
   end
   if valid and t.x1 == t.x2 and t.y1 == t.y2 then valid = false end
+  if valid and not fits(rec, t.x1, t.y1, t.x2, t.y2) then valid = false end
   local ok, r = F:call(rec.name .. ":add_wall", rec.w.add_wall, { rec.w, t }, 2, valid,
     { name = "add_wall", argn = (not valid) and 1 or nil })
   if not ok then return end
@@ -120,6 +127,15 @@ local function op_add_polygon(F)
     valid = valid and V.is_num(t[k])
   end
   if rng:chance(F.bad) then t.closed = "yes"; valid = false end
+  if valid then
+    local closed = t.closed ~= false
+    for k = 1, n do
+      local j = k % n + 1
+      if (k < n or closed) and not fits(rec, t[2 * k - 1], t[2 * k], t[2 * j - 1], t[2 * j]) then
+        valid = false
+      end
+    end
+  end
   local ok, r = F:call(rec.name .. ":add_polygon", rec.w.add_polygon, { rec.w, t }, 2, valid,
     { name = "add_polygon", argn = (not valid) and 1 or nil })
   if not ok then return end
@@ -184,6 +200,9 @@ local function op_add_walls(F)
   local list = op_walls_from_tiles(F)
   if type(list) ~= "table" then list = {} end
   local valid = true
+  for _, w in ipairs(list) do
+    if not fits(rec, w.x1, w.y1, w.x2, w.y2) then valid = false end
+  end
   if rng:chance(F.bad * 3) then
     if #list > 0 and rng:chance(0.5) then
       list[rng:int(1, #list)].y2 = V.any(rng, G.pools(F))
