@@ -296,3 +296,81 @@ describe("ray casts on a torus much smaller than the shapes", function()
     assert.are.same({ a.id, b.id }, seen)
   end)
 end)
+
+-- hide and orca read the level through the geometry index: the same answers
+-- as a scan of every obstacle (hide's cover search grows its box until no
+-- farther obstacle can beat the best spot).
+describe("hide through the geometry index", function()
+  local function wrap(d, extent)
+    if not extent then return d end
+    return d - extent * math.floor(d / extent + 0.5)
+  end
+
+  local function brute_hide(w, prey, hx, hy, distance, W, H)
+    local best, bx, by
+    for o in w:obstacles() do
+      local cx = prey.x + wrap(o.x - prey.x, W)
+      local cy = prey.y + wrap(o.y - prey.y, H)
+      local ax, ay = cx - hx, cy - hy
+      local len = math.sqrt(ax * ax + ay * ay)
+      if len > 0 then
+        local sx = cx + ax / len * (o.radius + distance)
+        local sy = cy + ay / len * (o.radius + distance)
+        local d = (sx - prey.x) ^ 2 + (sy - prey.y) ^ 2
+        if not best or d < best then best, bx, by = d, sx, sy end
+      end
+    end
+    return bx, by
+  end
+
+  for _, case in ipairs({ { "bounded" }, { "torus", 400, 300 } }) do
+    it("picks the spot a scan of every obstacle picks (" .. case[1] .. ")", function()
+      local W, H = case[2], case[3]
+      local w = W and steer.world{ bounds = { W, H }, wrap = true, seed = 5 }
+        or steer.world{ seed = 5 }
+      local seed = 12345
+      local function rnd(lo, hi)
+        seed = (seed * 1103515245 + 12345) % 2147483648
+        return lo + (hi - lo) * seed / 2147483648
+      end
+      for _ = 1, 400 do
+        w:add_obstacle{ x = rnd(0, 400), y = rnd(0, 300), radius = rnd(0.5, 6) }
+      end
+      local checked = 0
+      for _ = 1, 60 do
+        local prey = w:add{ x = rnd(0, 400), y = rnd(0, 300), vx = rnd(-1, 1), max_speed = 3, max_force = 5 }
+        local hx, hy = rnd(0, 400), rnd(0, 300)
+        local distance = rnd(0, 4)
+        local sx, sy = brute_hide(w, prey, prey.x + wrap(hx - prey.x, W), prey.y + wrap(hy - prey.y, H),
+          distance, W, H)
+        local fx, fy = prey:hide({ hx, hy }, distance, 5)
+        local ex, ey = prey:arrive(sx, sy, 5)
+        assert.is_true(math.abs(fx - ex) < 1e-9 and math.abs(fy - ey) < 1e-9,
+          string.format("hide %g, %g; scan %g, %g", fx, fy, ex, ey))
+        checked = checked + 1
+      end
+      assert.are.equal(60, checked)
+    end)
+  end
+end)
+
+describe("walls on a torus", function()
+  it("are refused when longer than the wrapped world, by every call", function()
+    local w = steer.world{ bounds = { 20, 10 }, wrap = true }
+    local function refused(f, where)
+      local ok, err = pcall(f)
+      assert.is_false(ok)
+      assert.is_truthy(tostring(err):find(where .. "wall is longer than the wrapped world (20 by 10)", 1, true), err)
+    end
+    refused(function() w:add_wall{ x1 = 0, y1 = 0, x2 = 21, y2 = 0 } end, "")
+    refused(function() w:add_polygon{ 0, 0, 5, 0, 5, 11 } end, "edge: ")
+    refused(function() w:add_walls{ { x1 = 0, y1 = 0, x2 = 1, y2 = 0 }, { x1 = 0, y1 = 0, x2 = 0, y2 = 10.5 } } end, "wall 2: ")
+    assert.are.equal(0, select(2, w:segments())) -- nothing added by the refused calls
+    local s = w:add_wall{ x1 = 0, y1 = 0, x2 = 20, y2 = 0 } -- exactly the world: allowed
+    refused(function() s.x2 = 25 end, "")
+    assert.are.same({ 0, 0, 20, 0 }, { s.x1, s.y1, s.x2, s.y2 })
+    -- a bounded world takes any length
+    local b = steer.world{ bounds = { 20, 10 } }
+    assert.is_truthy(b:add_wall{ x1 = 0, y1 = 0, x2 = 100, y2 = 0 })
+  end)
+end)
