@@ -24,3 +24,9 @@ bench-level: build/lua5.4/steer/core.so build/bench/level-raycast
 	$(BENCH_LEVEL_ENV) lua5.4 bench/level.lua full build/bench/level-raycast
 
 bench: bench-level
+
+# the smoke level alone (also run by spec/levels_spec.lua), in `make check`
+.PHONY: bench-level-smoke
+CHECKS += bench-level-smoke
+bench-level-smoke: build/lua5.4/steer/core.so
+	$(BENCH_LEVEL_ENV) lua5.4 bench/level.lua smoke
