@@ -102,7 +102,8 @@ const steer_path *steer_agent_path(const steer_world *w, size_t i,
   if (p && e->program)
     for (size_t k = 0; k < p->count; k++) {
       const steer_target *t = &p->entries[k].target;
-      if (t->kind == STEER_TARGET_PATH && (!path || t->path == path)) {
+      if (t->kind == STEER_TARGET_PATH && (!path || t->path == path) &&
+          p->entries[k].behavior != STEER_CONTAIN) { /* a region, not a route */
         *index = e->program->entries[k].waypoint;
         return t->path;
       }

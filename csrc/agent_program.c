@@ -221,6 +221,9 @@ static steer_vec2 entry_force(steer_world *w, size_t i, const steer_entry *e,
                       w->max_speed[i], w->max_force[i], e->slowing_radius);
   case STEER_AVOID_AGENTS:
     return steer_agent_avoid_agents(w, i, e->time_horizon, e->radius);
+  case STEER_CONTAIN:
+    if (e->target.kind != STEER_TARGET_PATH) return zero;
+    return contain_path(w, i, e->target.path, e->feeler_length);
   default: return tactics_entry_force(w, i, e, es); /* tactics.c */
   }
 }

@@ -1,6 +1,7 @@
 /* path.c - immutable, reference-counted polylines for path following. */
 #include <string.h>
 #include "alloc.h"
+#include "path.h"
 
 struct steer_path {
   size_t refs;
@@ -29,6 +30,8 @@ void steer_path_release(steer_path *path) {
 }
 
 size_t steer_path_count(const steer_path *path) { return path->count; }
+
+const steer_vec2 *path_points(const steer_path *path) { return path->points; }
 
 steer_vec2 steer_path_point(const steer_path *path, size_t i) {
   return path->points[i];

@@ -48,7 +48,8 @@ steer_entry steer_entry_default(steer_behavior b) {
 
 /* Bookkeeping an entry needs from each agent running it. */
 int program_entry_needs_state(const steer_entry *e) {
-  return e->target.kind == STEER_TARGET_PATH || e->hysteresis > 0 ||
+  return (e->target.kind == STEER_TARGET_PATH && e->behavior != STEER_CONTAIN) ||
+         e->hysteresis > 0 ||
          tactics_behavior(e->behavior); /* frames kept at rest */
 }
 

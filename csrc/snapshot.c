@@ -2,7 +2,8 @@
  *
  * Format (version 2, every number little-endian, doubles as IEEE-754 bits;
  * docs/SNAPSHOT.md describes it field by field): magic, version, world
- * definition, slots, paths, programs, agents, obstacles, walls, then a
+ * definition, slots, paths, programs, agents, shapes (handle slots,
+ * obstacles, walls), then a
  * 64-bit FNV-1a checksum of everything before it. Restoring checks every
  * count, index and number, so a corrupt or truncated snapshot is refused
  * with a message, never trusted.
@@ -208,6 +209,33 @@ static void put_program(writer *wr, const steer_program *p,
 #define PUT_REF(v)
 #define PUT_COLUMN(name, type, snap) PUT_##snap(w->name[i])
 
+/* the geometry's handle slots, then obstacles and walls with
+   their handles */
+static void put_geometry(writer *wr, const geometry *g) {
+  put_u64(wr, g->slot_count);
+  put_u32(wr, g->free_slot);
+  for (size_t s = 0; s < g->slot_count; s++) {
+    put_u32(wr, g->slots[s].kind);
+    put_u32(wr, g->slots[s].gen);
+    put_u32(wr, g->slots[s].index);
+  }
+  put_u64(wr, g->obstacle_count);
+  for (size_t k = 0; k < g->obstacle_count; k++) {
+    put_f64(wr, g->obstacles[k].x);
+    put_f64(wr, g->obstacles[k].y);
+    put_f64(wr, g->obstacles[k].radius);
+    put_u64(wr, g->obstacles[k].handle);
+  }
+  put_u64(wr, g->wall_count);
+  for (size_t k = 0; k < g->wall_count; k++) {
+    put_f64(wr, g->walls[k].a.x);
+    put_f64(wr, g->walls[k].a.y);
+    put_f64(wr, g->walls[k].b.x);
+    put_f64(wr, g->walls[k].b.y);
+    put_u64(wr, g->walls[k].handle);
+  }
+}
+
 static void put_agent(writer *wr, const steer_world *w, size_t i,
                       const refs *paths, size_t program_number) {
   AGENT_COLUMNS(PUT_COLUMN) /* in table order, then the references */
@@ -291,19 +319,7 @@ steer_status steer_world_snapshot(steer_world *w, steer_write_fn write,
     put_u64(&wr, w->count);
     for (size_t i = 0; i < w->count; i++)
       put_agent(&wr, w, i, &paths, program_of[i]);
-    put_u64(&wr, w->obstacle_count);
-    for (size_t k = 0; k < w->obstacle_count; k++) {
-      put_f64(&wr, w->obstacles[k].x);
-      put_f64(&wr, w->obstacles[k].y);
-      put_f64(&wr, w->obstacles[k].radius);
-    }
-    put_u64(&wr, w->wall_count);
-    for (size_t k = 0; k < w->wall_count; k++) {
-      put_f64(&wr, w->walls[k].a.x);
-      put_f64(&wr, w->walls[k].a.y);
-      put_f64(&wr, w->walls[k].b.x);
-      put_f64(&wr, w->walls[k].b.y);
-    }
+    put_geometry(&wr, &w->geo);
     uint64_t sum = wr.hash;
     put_u64(&wr, sum);
     flush(&wr);
@@ -637,6 +653,55 @@ static int check_slots(reader *r, const steer_world *w) {
   return 1;
 }
 
+static void read_geometry(reader *r, geometry *g) {
+  size_t slots = get_count(r, 12);
+  uint32_t free_slot = get_u32(r);
+  if (r->error) return;
+  if (geometry_reserve(g, slots, 0, 0)) {
+    fail(r, slots > GEO_SLOT_MAX ? "snapshot holds too many shapes"
+                                 : "not enough memory");
+    return;
+  }
+  for (size_t s = 0; s < slots; s++) {
+    g->slots[s].kind = get_u32(r);
+    g->slots[s].gen = get_u32(r);
+    g->slots[s].index = get_u32(r);
+  }
+  g->slot_count = slots;
+  g->free_slot = free_slot;
+  size_t obstacles = get_count(r, 32);
+  if (r->error) return;
+  if (geometry_reserve(g, slots, obstacles, 0)) {
+    fail(r, "not enough memory");
+    return;
+  }
+  for (size_t k = 0; k < obstacles; k++) {
+    g->obstacles[k].x = get_f64(r);
+    g->obstacles[k].y = get_f64(r);
+    g->obstacles[k].radius = get_size(r);
+    g->obstacles[k].handle = get_u64(r);
+  }
+  g->obstacle_count = r->error ? 0 : obstacles;
+  size_t walls = get_count(r, 40);
+  if (r->error) return;
+  if (geometry_reserve(g, slots, obstacles, walls)) {
+    fail(r, "not enough memory");
+    return;
+  }
+  for (size_t k = 0; k < walls; k++) {
+    g->walls[k].a.x = get_f64(r);
+    g->walls[k].a.y = get_f64(r);
+    g->walls[k].b.x = get_f64(r);
+    g->walls[k].b.y = get_f64(r);
+    g->walls[k].handle = get_u64(r);
+  }
+  g->wall_count = r->error ? 0 : walls;
+  if (r->error) return;
+  steer_status st = geometry_adopt(g);
+  if (st == STEER_EINVAL) fail(r, "snapshot holds inconsistent shapes");
+  if (st == STEER_ENOMEM) fail(r, "not enough memory");
+}
+
 static void read_world_body(reader *r, restoring *rs) {
   steer_world *w = rs->w;
   w->slot_count = get_count(r, 8);
@@ -671,22 +736,7 @@ static void read_world_body(reader *r, restoring *rs) {
   for (size_t i = 0; i < n; i++)
     if (!read_agent(r, rs, i)) return;
   if (!check_slots(r, w)) return;
-  size_t obstacles = get_count(r, 24);
-  for (size_t k = 0; k < obstacles && !r->error; k++) {
-    double x = get_f64(r), y = get_f64(r), radius = get_size(r);
-    if (!r->error && steer_world_add_obstacle(w, x, y, radius, NULL))
-      fail(r, "not enough memory");
-  }
-  size_t walls = get_count(r, 32);
-  for (size_t k = 0; k < walls && !r->error; k++) {
-    steer_vec2 a, b;
-    a.x = get_f64(r);
-    a.y = get_f64(r);
-    b.x = get_f64(r);
-    b.y = get_f64(r);
-    if (!r->error && steer_world_add_wall(w, a, b, NULL))
-      fail(r, "not enough memory");
-  }
+  read_geometry(r, &w->geo);
 }
 
 steer_world *steer_world_restore(const void *bytes, size_t n,

@@ -284,6 +284,84 @@ STEER_API void steer_world_clear_obstacles(steer_world *w);
 STEER_API void steer_world_clear_walls(steer_world *w);
 
 /* ------------------------------------------------------------------------ */
+/* Level geometry (docs/API.md, levels): every obstacle and wall has a      */
+/* handle, a polygon is walls under one handle; all of it is indexed in     */
+/* space, so avoidance and queries cost what is near them. On a torus an    */
+/* obstacle's centre and a wall's first end are kept inside it (the second  */
+/* end follows, so a wall may cross the seam).                              */
+
+typedef uint64_t steer_shape; /* a handle; 0 is never one */
+typedef enum steer_shape_kind {
+  STEER_SHAPE_NONE, STEER_SHAPE_OBSTACLE, STEER_SHAPE_WALL,
+  STEER_SHAPE_POLYGON
+} steer_shape_kind;
+
+/// The handle of obstacle i / wall i (0-based; a polygon's edge gives the
+/// polygon's handle).
+STEER_API steer_shape steer_world_obstacle_shape(const steer_world *w, size_t i);
+STEER_API steer_shape steer_world_wall_shape(const steer_world *w, size_t i);
+/// The kind of a live handle (STEER_SHAPE_NONE when removed) and, for an
+/// obstacle or a wall, its 0-based index in *index (a polygon: its edges).
+STEER_API steer_shape_kind steer_world_shape(const steer_world *w, steer_shape h,
+                                             size_t *index);
+/// Removes what the handle names (STEER_EINVAL when it is stale).
+STEER_API steer_status steer_world_remove_shape(steer_world *w, steer_shape h);
+/// Moves or resizes obstacle i / wall i; STEER_ENOMEM leaves it as it was.
+STEER_API steer_status steer_world_set_obstacle(steer_world *w, size_t i, double x,
+                                                double y, double radius);
+STEER_API steer_status steer_world_set_wall(steer_world *w, size_t i, steer_vec2 a,
+                                            steer_vec2 b);
+/// The edges of a polyline (closed: the last point joins the first) as walls
+/// under one handle; zero-length edges are left out.
+STEER_API steer_status steer_world_add_polygon(steer_world *w, const steer_vec2 *points,
+                                               size_t n, int closed, steer_shape *h);
+/// Live handles of the kinds (a mask of 1 << steer_shape_kind) in a stable
+/// order that survives removals: 0 starts, 0 ends.
+STEER_API steer_shape steer_world_next_shape(const steer_world *w, unsigned kinds,
+                                             steer_shape after);
+/// The boundary of the solid (non-zero) tiles of a w x h map as segments
+/// out[2k] -> out[2k + 1], collinear edges merged, each with its solid side
+/// on its left (y up). Tile (c, r) = solid[r * w + c] covers [ox + c cell,
+/// ox + (c + 1) cell] x [oy + r cell, oy + (r + 1) cell]. Writes at most cap
+/// segments, returns how many there are (out may be NULL to count).
+STEER_API size_t steer_walls_from_tiles(const unsigned char *solid, size_t w,
+                                        size_t h, double cell, double ox,
+                                        double oy, steer_vec2 *out, size_t cap);
+
+/// What a ray cast looks at (a mask).
+enum { STEER_RAY_WALLS = 1, STEER_RAY_OBSTACLES = 2, STEER_RAY_AGENTS = 4 };
+typedef enum steer_hit_kind {
+  STEER_HIT_NONE, STEER_HIT_WALL, STEER_HIT_OBSTACLE, STEER_HIT_AGENT
+} steer_hit_kind;
+typedef struct steer_ray_hit {
+  double fraction;         /* along the ray, in [0, 1] */
+  steer_vec2 point, normal; /* the normal faces the ray */
+  steer_hit_kind kind;
+  steer_shape shape;       /* the wall's or obstacle's handle */
+  steer_id agent;          /* the agent hit */
+} steer_ray_hit;
+/// The nearest hit on the segment a -> b (on a torus: to the nearest image
+/// of b) among `kinds`, leaving out agent `ignore` (0: none). A ray that
+/// starts inside a circle hits it at fraction 0 (on a torus the normal is
+/// from the image nearest the start). Bounded work on a torus whatever the
+/// radii and the torus's size; keep walls no longer than the torus on
+/// either axis (the Lua binding refuses longer ones). Ties: walls, then
+/// obstacles, then agents, then the lower index. Returns 0 when nothing is
+/// hit.
+STEER_API int steer_world_raycast(const steer_world *w, steer_vec2 a, steer_vec2 b,
+                                  unsigned kinds, steer_id ignore,
+                                  steer_ray_hit *hit);
+/// 1 when no wall or obstacle lies on the segment a -> b.
+STEER_API int steer_world_line_of_sight(const steer_world *w, steer_vec2 a,
+                                        steer_vec2 b);
+/// Calls visit(ud, index) for every agent whose centre lies in the box
+/// [x1, x2] x [y1, y2] (on a torus: any image of it); the visitor may stop
+/// the query by returning nonzero.
+STEER_API void steer_world_query_box(const steer_world *w, double x1, double y1,
+                                     double x2, double y2, steer_visit_fn visit,
+                                     void *ud);
+
+/* ------------------------------------------------------------------------ */
 /* Agent behaviors: each returns a force for agent i and changes nothing but */
 /* that agent's own bookkeeping (wander angle, generator, path progress).   */
 /* Targets are points; on a torus the shortest wrapped offset is used.      */
@@ -303,6 +381,12 @@ STEER_API steer_vec2 steer_agent_avoid_obstacles(const steer_world *w, size_t i,
                                        double feeler_length);
 STEER_API steer_vec2 steer_agent_avoid_walls(const steer_world *w, size_t i,
                                    double feeler_length);
+/// Containment: when the tip of a feeler of feeler_length along the agent's
+/// heading is outside the polygon points[0 .. n-1] (even-odd rule), the
+/// offset from the tip to the polygon's nearest boundary point; else zero.
+STEER_API steer_vec2 steer_agent_contain(const steer_world *w, size_t i,
+                                         const steer_vec2 *points, size_t n,
+                                         double feeler_length);
 /// Path following; the agent remembers its waypoint on `path` (following a
 /// different path starts that one at its first waypoint).
 STEER_API steer_status steer_agent_follow(steer_world *w, size_t i, steer_path *path,
@@ -375,6 +459,7 @@ typedef enum steer_behavior {
   /* group and tactical behaviors (tactics.c, formation.c) */
   STEER_OFFSET_PURSUIT, STEER_FOLLOW_LEADER, STEER_FORMATION,
   STEER_INTERPOSE, STEER_HIDE, STEER_QUEUE,
+  STEER_CONTAIN, /* target: a looped path, the region (steer_agent_contain) */
   STEER_BEHAVIOR_COUNT
 } steer_behavior;
 

@@ -141,17 +141,23 @@ steer_vec2 steer_agent_interpose(const steer_world *w, size_t i,
 }
 
 /* The hiding spot behind obstacle k from `hunter` (0 when the hunter is
-   at its centre: no side is behind). The world's obstacle list is the one
-   place hide reads geometry. */
+   at its centre: no side is behind). */
 static int hiding_spot(const steer_world *w, size_t i, size_t k,
                        steer_vec2 hunter, double distance, steer_vec2 *spot) {
-  double o[3];
-  steer_world_obstacle(w, k, o);
-  steer_vec2 centre = seen(w, i, v2(o[0], o[1]));
+  const geo_obstacle *o = &w->geo.obstacles[k];
+  steer_vec2 centre = seen(w, i, v2(o->x, o->y));
   steer_vec2 away = v2_normalize(v2_sub(centre, hunter));
   if (away.x == 0 && away.y == 0) return 0;
-  *spot = v2_add(centre, v2_scale(away, o[2] + distance));
+  *spot = v2_add(centre, v2_scale(away, o->radius + distance));
   return 1;
+}
+
+/* Did the cursor see every obstacle (a scan, or a box covering the whole
+   torus)? */
+static int saw_everything(const geo_cursor *c) {
+  const geo_index *x = c->x;
+  return c->phase != 0 || (x->wrap && x->ncx > 0 && c->nx >= x->ncx &&
+                           c->ny >= x->ncy);
 }
 
 steer_vec2 steer_agent_hide(const steer_world *w, size_t i, steer_pose hunter,
@@ -159,16 +165,32 @@ steer_vec2 steer_agent_hide(const steer_world *w, size_t i, steer_pose hunter,
   steer_vec2 p = world_pos(w, i), h = seen(w, i, hunter.position);
   steer_vec2 best = zero, spot;
   double best_d = HUGE_VAL;
+  size_t best_k = 0;
   int found = 0;
-  size_t n = steer_world_obstacle_count(w);
-  for (size_t k = 0; k < n; k++) {
-    if (!hiding_spot(w, i, k, h, distance, &spot)) continue;
-    double d = v2_len2(v2_sub(spot, p));
-    if (!found || d < best_d) {
-      best = spot;
-      best_d = d;
-      found = 1;
+  const geometry *g = &w->geo;
+  /* The obstacles come from the geometry index in growing boxes around the
+     agent. One outside a box of half-size R has its centre farther than R +
+     its radius from p, so its spot is farther than R - distance: once the
+     best spot is that near, no other can beat it. Ties go to the lower
+     obstacle number, as a scan in order would. */
+  double inv = g->obstacle_index.inv_x;
+  double reach = inv > 0 ? 1 / inv : 1; /* a cell */
+  for (int done = g->obstacle_count == 0; !done; reach *= 2) {
+    geo_cursor c;
+    geo_cursor_init(&c, &g->obstacle_index, geo_box_around(p, p, reach),
+                    g->obstacle_count);
+    done = saw_everything(&c) || !(reach < 1e300);
+    for (int32_t k; (k = geo_cursor_next(&c)) >= 0;) {
+      if (!hiding_spot(w, i, (size_t)k, h, distance, &spot)) continue;
+      double d = v2_len2(v2_sub(spot, p));
+      if (!found || d < best_d || (d == best_d && (size_t)k < best_k)) {
+        best = spot;
+        best_d = d;
+        best_k = (size_t)k;
+        found = 1;
+      }
     }
+    if (found && sqrt(best_d) <= reach - distance) done = 1;
   }
   if (!found) /* no cover: evade */
     return steer_evade(p, world_vel(w, i), h, hunter.velocity,

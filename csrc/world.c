@@ -39,6 +39,7 @@ steer_world *steer_world_create(const steer_world_def *def) {
   w->alloc.bytes = sizeof *w;
   w->free_slot = SLOT_NONE;
   grid_init(&w->grid, d.cell_size, d.wrap, d.width, d.height);
+  geometry_init(&w->geo, &w->alloc, d.cell_size, d.wrap, d.width, d.height);
   /* a crowd of known size gets exactly the room it needs, once */
   if (d.capacity > 0 &&
       (world_reserve_agents(w, d.capacity) ||
@@ -72,8 +73,7 @@ void steer_world_destroy(steer_world *w) {
   grid_free(&w->grid, &w->alloc);
   world_alloc(w, w->agent_block, w->capacity * AGENT_BYTES, 0);
   world_alloc(w, w->slots, w->slot_cap * sizeof(slot_info), 0);
-  world_alloc(w, w->obstacles, w->obstacle_cap * sizeof(obstacle), 0);
-  world_alloc(w, w->walls, w->wall_cap * sizeof(wall), 0);
+  geometry_free(&w->geo);
   w->def.alloc(w->def.alloc_ud, w, sizeof *w, 0);
 }
 
@@ -184,28 +184,9 @@ void world_place(steer_world *w, size_t i, steer_vec2 p) {
   w->y[i] = p.y;
 }
 
-/* fmod is exact and cannot overflow (d / extent can, on a thin torus); for
-   |d| < extent, the usual case, the result is d -+ extent either way */
-static double wrap_delta(double d, double extent) {
-  double half = extent * 0.5;
-  if (d > half || d < -half) {
-    d = fmod(d, extent);
-    if (d > half)
-      d -= extent;
-    else if (d < -half)
-      d += extent;
-  }
-  return d;
-}
-
 steer_vec2 steer_world_offset(const steer_world *w, steer_vec2 a,
                               steer_vec2 b) {
-  steer_vec2 d = v2_sub(b, a);
-  if (w->grid.mode == GRID_WRAP) {
-    d.x = wrap_delta(d.x, w->def.width);
-    d.y = wrap_delta(d.y, w->def.height);
-  }
-  return d;
+  return geo_offset(&w->geo, a, b); /* the geometry has the same torus */
 }
 
 static void ext_init(steer_world *w, size_t i, agent_ext *e);

@@ -11,9 +11,12 @@
  * The core's files call only into files below them, bottom first:
  *   alloc, vec.h, invariant.h, threads, random, behaviors, status
  *   grid, path, flocking           (know nothing of worlds)
+ *   geo_index, geometry, raycast,  (level geometry: know nothing of
+ *     contain, tiles                worlds either)
  *   program                        (programs and their per-agent state)
  *   world                          (this layout: storage, ids, fields)
  *   agent, obstacles, neighbors    (one agent's behaviors)
+ *   level                          (the world's geometry: handles, rays)
  *   agent_program                  (an agent's program and its force)
  *   crowd (crowd_quad), sort       (the step's kernel, the order by cell)
  *   step, snapshot, flat           (the whole world; FFI entry points)
@@ -22,6 +25,7 @@
 #define STEER_WORLD_H
 
 #include "alloc.h"
+#include "geometry.h"
 #include "grid.h"
 #include "invariant.h"
 #include "program.h"
@@ -71,14 +75,6 @@ typedef struct agent_ext {
 #define AGENT_COLUMN_SIZE(name, type, snap) +sizeof(type)
 #define AGENT_BYTES (0 AGENT_COLUMNS(AGENT_COLUMN_SIZE))
 
-typedef struct obstacle {
-  double x, y, radius;
-} obstacle;
-
-typedef struct wall {
-  steer_vec2 a, b;
-} wall;
-
 struct steer_world {
   steer_world_def def;
   steer_allocator alloc; /* def's allocator; counts the world's bytes */
@@ -94,10 +90,7 @@ struct steer_world {
 
   steer_grid grid;  /* grid.sorted: agents ordered by bucket */
 
-  obstacle *obstacles;
-  size_t obstacle_count, obstacle_cap;
-  wall *walls;
-  size_t wall_count, wall_cap;
+  geometry geo;      /* obstacles and walls, indexed (geometry.h) */
 
   struct steer_pool *pool; /* the step's threads, made at the first step */
   steer_vec2 *forces; /* step scratch: one force per agent */

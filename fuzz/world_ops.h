@@ -461,9 +461,94 @@ static void op_flat(reader *r, harness *h) {
           out[1], want.x, want.y);
 }
 
+/* Level geometry (issue 12): polygons, removing and moving shapes, ray
+   casts, line of sight, box queries, tile maps and containment; every
+   answer finite and consistent with the counts. */
+static void op_level(reader *r, harness *h) {
+  uint8_t what = u8(r) % 8;
+  steer_vec2 a = {num(r), num(r)}, b = {num(r), num(r)};
+  if (what == 0) {
+    steer_vec2 pts[6] = {a, b, {num(r), num(r)}, {num(r), num(r)}, a, b};
+    steer_shape s;
+    steer_world_add_polygon(h->w, pts, 2 + u8(r) % 5, u8(r) & 1, &s);
+  } else if (what == 1 || what == 2) { /* remove or move a shape */
+    size_t n = what == 1 ? steer_world_obstacle_count(h->w)
+                         : steer_world_wall_count(h->w);
+    if (n) {
+      size_t k = u8(r) % n, at;
+      steer_shape s = what == 1 ? steer_world_obstacle_shape(h->w, k)
+                                : steer_world_wall_shape(h->w, k);
+      steer_shape_kind kind = steer_world_shape(h->w, s, &at);
+      CHECK(kind != STEER_SHAPE_NONE, "a listed shape is live");
+      if (u8(r) & 1) {
+        CHECK(steer_world_remove_shape(h->w, s) == STEER_OK &&
+                  steer_world_shape(h->w, s, NULL) == STEER_SHAPE_NONE &&
+                  steer_world_remove_shape(h->w, s) == STEER_EINVAL,
+              "a removed shape is stale");
+      } else if (kind == STEER_SHAPE_OBSTACLE) {
+        steer_world_set_obstacle(h->w, at, a.x, a.y, nonneg(r));
+      } else if (kind == STEER_SHAPE_WALL) {
+        steer_world_set_wall(h->w, at, a, b);
+      }
+    }
+  } else if (what == 3 || what == 4) {
+    steer_ray_hit hit;
+    unsigned kinds = u8(r) & 7;
+    steer_id ignore = h->n ? h->ag[u8(r) % h->n].id : 0;
+    if (steer_world_raycast(h->w, a, b, kinds, ignore, &hit)) {
+      CHECK(hit.fraction >= 0 && hit.fraction <= 1 && finite2(hit.point) &&
+                finite2(hit.normal) && fabs(len2d(hit.normal) - 1) < 1e-9,
+            "ray hit at %g", hit.fraction);
+      CHECK(hit.kind != STEER_HIT_AGENT || hit.agent != ignore,
+            "the ignored agent was hit");
+    }
+    int sight = steer_world_line_of_sight(h->w, a, b);
+    CHECK(sight == !steer_world_raycast(h->w, a, b,
+                                        STEER_RAY_WALLS | STEER_RAY_OBSTACLES,
+                                        0, &hit),
+          "line of sight disagrees with the ray cast");
+  } else if (what == 5) { /* box query against every agent */
+    found got;
+    size_t want = 0;
+    memset(&got, 0, sizeof got);
+    steer_world_query_box(h->w, a.x, a.y, b.x, b.y, visit, &got);
+    const steer_world_def def = steer_world_get_def(h->w);
+    if (world_mode(&def) != 1) {
+      for (size_t i = 0; i < h->n; i++) {
+        steer_vec2 p = steer_agent_position(h->w, i);
+        want += p.x >= fmin(a.x, b.x) && p.x <= fmax(a.x, b.x) &&
+                p.y >= fmin(a.y, b.y) && p.y <= fmax(a.y, b.y);
+      }
+      CHECK(got.count == want, "query_box found %zu of %zu", got.count, want);
+    }
+  } else if (what == 6) { /* a tile map into walls */
+    unsigned char tiles[36];
+    size_t w = 1 + u8(r) % 6, hh = 1 + u8(r) % 6;
+    for (size_t k = 0; k < w * hh; k++) tiles[k] = u8(r) & 1;
+    steer_vec2 seg[2 * 84];
+    double cell = positive(r);
+    size_t n = steer_walls_from_tiles(tiles, w, hh, cell, 0, 0, seg, 84);
+    CHECK(n <= 84, "%zu segments for %zu tiles", n, w * hh);
+    for (size_t k = 0; k < n && k < 84; k++)
+      if (seg[2 * k].x != seg[2 * k + 1].x || seg[2 * k].y != seg[2 * k + 1].y)
+        steer_world_add_wall(h->w, seg[2 * k], seg[2 * k + 1], NULL);
+  } else if (h->n) { /* containment */
+    steer_vec2 box[4] = {a, {b.x, a.y}, b, {a.x, b.y}};
+    size_t i = pick(r, h);
+    steer_vec2 f = steer_agent_contain(h->w, i, box, 4, nonneg(r));
+    CHECK(finite2(f), "contain is not finite");
+  }
+  h->obstacles = steer_world_obstacle_count(h->w);
+  h->walls = steer_world_wall_count(h->w);
+}
+
 static void op_obstacle(reader *r, harness *h) {
   size_t number;
-  uint8_t what = u8(r) % 4;
+  uint8_t what = u8(r) % 5;
+  if (what == 4) {
+    op_level(r, h);
+    return;
+  }
   if (what == 0) {
     double x = num(r), y = num(r);
     if (steer_world_add_obstacle(h->w, x, y, nonneg(r), &number) == STEER_OK)

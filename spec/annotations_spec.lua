@@ -150,7 +150,8 @@ for _, name in ipairs{ "steer.World:remove", "steer.World:clear_obstacles",
     "steer.Agent:set_target", "steer.Agent:set_weight",
     "steer.DebugView:watch", "steer.DebugView:unwatch", "steer.DebugView:show_world",
     "steer.DebugView:set_force", "steer.DebugView:draw_agent",
-    "steer.DebugView:draw_geometry", "steer.DebugView:draw" } do
+    "steer.DebugView:draw_geometry", "steer.DebugView:draw",
+    "steer.Obstacle:remove", "steer.Wall:remove", "steer.Polygon:remove" } do
   NO_RESULT[name] = true
 end
 

@@ -201,6 +201,25 @@ local calls = {
   ["world:velocities"] = function(w, _, h) return w:velocities(h and hooked({}, h)) end,
   ["world:ids"] = function(w, _, h) return w:ids(h and hooked({}, h)) end,
   ["world:obstacles"] = function(w) return w:obstacles() end,
+  -- the level calls (binding/level.c)
+  ["world:add_polygon"] = function(w, _, h)
+    return w:add_polygon(hooked({ 0, 0, 5, 0, 5, 5, zone = "pit" }, h))
+  end,
+  ["world:add_walls"] = function(w, _, h)
+    return w:add_walls(hooked({ hooked({ x1 = 0, y1 = 0, x2 = 5, y2 = 0 }, h) }, h))
+  end,
+  ["world:raycast"] = function(w, _, h)
+    return w:raycast(0, 0, 60, 60, hooked({ agents = true }, h))
+  end,
+  ["world:line_of_sight (proxy)"] = function(w, _, h)
+    return w:line_of_sight(hooked({ 0, 0 }, h), proxy({ x = 60, y = 60 }, h))
+  end,
+  ["world:query_box"] = function(w) return w:query_box(0, 0, 100, 100) end,
+  ["world:segments"] = function(w) return w:segments() end,
+  ["world:clear_walls"] = function(w) return w:clear_walls() end,
+  ["steer.walls_from_tiles"] = function(_, _, h)
+    return steer.walls_from_tiles(hooked({ 1, 0, 0, 1 }, h), 2, 2, 1)
+  end,
   ["world:walls"] = function(w) return w:walls() end,
   ["world:stats"] = function(w) return w:stats() end,
   ["world:snapshot"] = function(w) return w:snapshot() end,

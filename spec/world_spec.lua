@@ -445,21 +445,27 @@ describe("positions in bounded worlds", function()
 end)
 
 describe("obstacles and walls of a world", function()
-  it("are listed, numbered and cleared", function()
+  it("are handles, iterated and cleared", function()
     local w = steer.world{}
-    assert.are.equal(1, w:add_obstacle{ x = 1, y = 2, radius = 3 })
-    assert.are.equal(2, w:add_obstacle{ x = -1, y = 0, radius = 0 })
-    assert.are.equal(1, w:add_wall{ x1 = 0, y1 = 0, x2 = 1, y2 = 1 })
-    assert.are.same({ { x = 1, y = 2, radius = 3 }, { x = -1, y = 0, radius = 0 } },
-      w:obstacles())
-    assert.are.same({ { x1 = 0, y1 = 0, x2 = 1, y2 = 1 } }, w:walls())
+    local o1 = w:add_obstacle{ x = 1, y = 2, radius = 3 }
+    local o2 = w:add_obstacle{ x = -1, y = 0, radius = 0 }
+    local s = w:add_wall{ x1 = 0, y1 = 0, x2 = 1, y2 = 1 }
+    local seen = {}
+    for o in w:obstacles() do seen[#seen + 1] = { o.x, o.y, o.radius } end
+    assert.are.same({ { 1, 2, 3 }, { -1, 0, 0 } }, seen)
+    local walls = {}
+    for h in w:walls() do walls[#walls + 1] = h end
+    assert.are.same({ s }, walls)
+    assert.are.same({ 0, 0, 1, 1 }, { s.x1, s.y1, s.x2, s.y2 })
+    assert.are.equal(o1, (w:obstacles()(w)))
     -- tip (-1.5, 0): both obstacles are touched, the one at (-1, 0) is nearer
     local a = w:add{ x = -3, vx = 1, radius = 0.6 }
     eq("obstacle felt", -1, 0, a:avoid_obstacles(1.5))
     w:clear_obstacles()
     w:clear_walls()
-    assert.are.same({}, w:obstacles())
-    assert.are.same({}, w:walls())
+    assert.is_nil(w:obstacles()(w))
+    assert.is_nil(w:walls()(w))
+    assert.is_false(o2.alive)
     eq("nothing left", 0, 0, a:avoid_obstacles(1.5))
   end)
 end)

@@ -170,7 +170,7 @@ local function draw_trail(c, trail, color, wrap_w, wrap_h)
 end
 
 local function draw_obstacles(c, world)
-  for _, o in ipairs(world:obstacles()) do
+  for o in world:obstacles() do
     c:circle(o.x, o.y, o.radius, OBSTACLE_FILL, OBSTACLE_EDGE)
   end
 end

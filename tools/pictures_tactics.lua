@@ -98,7 +98,7 @@ return function(pictures, h)
     local agents = { hunter, prey[1], prey[2], prey[3] }
     local trails = record(agents, 300, function() world:step(DT) end)
     local c = canvas("hide", "a hunter (orange) walks right; each prey runs to the spot 0.8 behind the obstacle nearest to it as seen from the hunter, and moves round the rock as the hunter passes (10 s)", 24, 16, 22)
-    for _, o in ipairs(world:obstacles()) do c:circle(o.x, o.y, o.radius, "#dfe4ee", "#8b96ad") end
+    for o in world:obstacles() do c:circle(o.x, o.y, o.radius, "#dfe4ee", "#8b96ad") end
     for k, t in ipairs(trails) do draw_trail(c, t, COLORS[k]) end
     c:save("tactics-hide.svg")
   end

@@ -234,7 +234,8 @@ do
     s:update(DT)
   end
   local n, speed, inside, finite = 0, 0, 0, true
-  local obstacles = s.world:obstacles()
+  local obstacles = {} -- handles, collected once
+  for o in s.world:obstacles() do obstacles[#obstacles + 1] = o end
   for a in s.world:agents() do
     n = n + 1
     max_speed = a.max_speed

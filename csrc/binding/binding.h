@@ -176,5 +176,13 @@ void push_formation(lua_State *L, int env, lworld *box, steer_formation *f);
 
 /* steer.seek, steer.clamp, ...: the stateless functions (forces.c) */
 extern const luaL_Reg force_functions[];
+/* Level geometry (level.c): its world and agent methods, installed after
+   open_world and open_agent; steer.walls_from_tiles. */
+void open_levels(lua_State *L);
+extern const luaL_Reg level_functions[];
+/* A containment region at idx - {x1, y1, x2, y2} (a box), a polygon
+   {x1, y1, x2, y2, x3, y3, ...} or a steer.Path - as a loop path, whose
+   steer.Path userdata is pushed (it owns the path). */
+steer_path *region_arg(lua_State *L, int idx, const char *fname, int argn);
 
 #endif

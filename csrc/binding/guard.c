@@ -145,6 +145,29 @@ void push_query_iterator(lua_State *L, int env_idx, lworld *box,
   }
 }
 
+/* The same for the agents inside a box (world:query_box). */
+void push_box_iterator(lua_State *L, int env_idx, lworld *box,
+                       const double v[4], const char *fname) {
+  env_idx = lua_absindex(L, env_idx);
+  for (int tries = 0;; tries++) {
+    if (tries == 16)
+      luaL_error(L, "'%s': the world keeps changing during the call", fname);
+    steer_world *w = live_world(L, box, fname);
+    box->found_gen++; /* box->found now holds this query's results */
+    collector c = {box, hooks_of(L), 0, 0};
+    steer_world_query_box(w, v[0], v[1], v[2], v[3], collect_one, &c);
+    if (c.failed) luaL_error(L, "not enough memory");
+    unsigned gen = box->found_gen;
+    /* may run a finalizer that closes the world or queries it again */
+    steer_id *ids = push_id_iterator(L, env_idx, c.n);
+    if (box->w && box->found_gen == gen) {
+      if (c.n) memcpy(ids, box->found, c.n * sizeof *ids);
+      return;
+    }
+    lua_pop(L, 1);
+  }
+}
+
 /* ---- the collector and the world's C memory ------------------------------ */
 
 void account_world_memory(lua_State *L, lworld *box) {

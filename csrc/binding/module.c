@@ -83,10 +83,12 @@ int luaopen_steer_core(lua_State *L) {
   open_nav(L);
   open_tactics(L);
   open_guard(L);
+  open_levels(L);
   lua_newtable(L);
   luaL_setfuncs(L, force_functions, 0);
   luaL_setfuncs(L, constructors, 0);
   luaL_setfuncs(L, tactics_functions, 0);
+  luaL_setfuncs(L, level_functions, 0);
   lua_pushliteral(L, STEER_VERSION);
   lua_setfield(L, -2, "version");
   lua_pushnumber(L, STEER_LIMIT);

@@ -15,6 +15,8 @@ static const char *const behavior_names[] = {
     "flow",        "avoid_agents",
     "offset_pursuit", "follow_leader", "formation", "interpose", "hide",
     "queue",
+
+    "contain",
     NULL};
 
 static const char *const combine_names[] = {"weighted", "priority",
@@ -41,7 +43,8 @@ static const char *const behavior_params[] = {
     "formation slowing_radius",              /* formation */
     "between slowing_radius",                /* interpose */
     "target distance slowing_radius",        /* hide */
-    "distance fov slowing_radius"};          /* queue */
+    "distance fov slowing_radius",           /* queue */
+    "region feeler_length"};                 /* contain */
 
 static int find_name(const char *const names[], const char *s) {
   for (int k = 0; names[k]; k++)
@@ -67,6 +70,7 @@ typedef struct compiling {
   int entry;       /* 1-based, 0 for the program table itself */
   const char *behavior;
   int pin;         /* stack index of a table that keeps that world alive */
+  int keep, kept;  /* a table holding the paths "contain" regions make */
 } compiling;
 
 static int compile_error(compiling *c, const char *fmt, const char *a,
@@ -250,6 +254,11 @@ static void read_entry(compiling *c, int idx, steer_entry *e) {
                       luaL_typename(L, -1), "");
       e->target.kind = STEER_TARGET_FLOW;
       lua_pop(L, 1);
+    } else if (strcmp(key, "region") == 0) { /* contain */
+      e->target.kind = STEER_TARGET_PATH;
+      e->target.path = region_arg(L, -1, c->fname, c->argn);
+      lua_rawseti(L, c->keep, ++c->kept); /* alive until compiled */
+      lua_pop(L, 1);
     } else if (strcmp(key, "target") == 0 || strcmp(key, "path") == 0) {
       e->target = read_target(c, -1);
       lua_pop(L, 1);
@@ -279,6 +288,8 @@ static void read_entry(compiling *c, int idx, steer_entry *e) {
   if (has_word(params, "radius") && !has_word(params, "slowing_radius") &&
       b != STEER_AVOID_AGENTS && !radius_given)
     compile_error(c, "missing radius", "", "");
+  if (b == STEER_CONTAIN && e->target.kind == STEER_TARGET_NONE)
+    compile_error(c, "missing region", "", "");
   if (has_word(params, "target") && e->target.kind == STEER_TARGET_NONE)
     compile_error(c, b == STEER_FOLLOW ? "missing path" : "missing target", "",
                   "");
@@ -335,6 +346,8 @@ static steer_program *compile(compiling *c, int idx) {
       compile_error(c, "unknown program field '%s'", key, "");
     }
   }
+  lua_newtable(L);
+  c->keep = lua_gettop(L);
   steer_entry *entries = new_userdata(L, (n ? n : 1) * sizeof(steer_entry));
   for (size_t k = 0; k < n; k++) {
     c->entry = (int)k + 1;
@@ -348,7 +361,7 @@ static steer_program *compile(compiling *c, int idx) {
                          ? steer_program_create(combine, smoothing, hold,
                                                 entries, n)
                          : NULL;
-  lua_pop(L, 1); /* entries */
+  lua_pop(L, 2); /* entries, keep */
   if (!p) luaL_error(L, "not enough memory");
   if (has_orca) steer_program_set_orca(p, &orca); /* read_orca checked it */
   return p;
@@ -373,7 +386,7 @@ int l_program_new(lua_State *L) {
   lua_newtable(L);
   lua_pushvalue(L, -1);
   lua_setuservalue(L, -3);
-  compiling c = {L, "program", 1, NULL, 0, "", lua_gettop(L)};
+  compiling c = {L, "program", 1, NULL, 0, "", lua_gettop(L), 0, 0};
   lp->p = compile(&c, 1);
   lp->world = c.world;
   lua_pop(L, 1);
@@ -417,7 +430,7 @@ steer_program *program_arg(lua_State *L, int idx, lworld *world,
     steer_program_retain(lp->p);
     return lp->p;
   }
-  compiling c = {L, fname, argn, world, 0, "", 0};
+  compiling c = {L, fname, argn, world, 0, "", 0, 0, 0};
   return compile(&c, idx);
 }
 
@@ -436,7 +449,7 @@ static int a_set_behaviors(lua_State *L) {
     set_program(L, &a, lp->p);
     return 0;
   }
-  compiling c = {L, "set_behaviors", 1, a.box, 0, "", 0};
+  compiling c = {L, "set_behaviors", 1, a.box, 0, "", 0, 0, 0};
   steer_program *p = compile(&c, 2);
   /* compiling may have run Lua code (a finalizer) that closed the world or
      removed the agent: find it again; nothing below runs Lua before p is
@@ -518,7 +531,7 @@ static int a_set_target(lua_State *L) {
   size_t k = check_entry(L, 2, &a, "set_target", &p);
   const steer_entry *e = steer_program_entry(p, k);
   compiling c = {L, "set_target", 2, a.box, (int)k + 1,
-                 behavior_names[e->behavior], 0};
+                 behavior_names[e->behavior], 0, 0, 0};
   if (e->behavior == STEER_FORMATION || e->behavior == STEER_INTERPOSE)
     return set_tactics_target(L, &c, &a, k, e->behavior);
   if (!has_word(behavior_params[e->behavior], "target"))
@@ -685,7 +698,7 @@ static int a_behaviors(lua_State *L) {
     }
     if (has_word(params, "slowing_radius"))
       set_number(L, "slowing_radius", e->slowing_radius);
-    if (e->target.kind == STEER_TARGET_PATH)
+    if (e->target.kind == STEER_TARGET_PATH && e->behavior != STEER_CONTAIN)
       set_number(L, "arrival_radius", e->arrival_radius);
     if (e->behavior == STEER_AVOID_AGENTS)
       set_number(L, "time_horizon", e->time_horizon);
@@ -713,6 +726,7 @@ static int a_behaviors(lua_State *L) {
                         : e->behavior == STEER_FLOW      ? "field"
                         : e->behavior == STEER_FORMATION ? "formation"
                         : e->behavior == STEER_INTERPOSE ? "_first"
+                        : e->behavior == STEER_CONTAIN   ? "region"
                                                          : "target");
     if (e->behavior == STEER_INTERPOSE) { /* between = {first, other} */
       lua_getfield(L, -1, "between");

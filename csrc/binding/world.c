@@ -1,5 +1,5 @@
-/* world.c - the steer.World type: creation, agents, queries, obstacles,
- * steps and their counters. */
+/* world.c - the steer.World type: creation, agents, queries, steps and
+ * their counters (the level's geometry is binding/level.c's). */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -291,44 +291,6 @@ static int w_query(lua_State *L) {
   return 1;
 }
 
-/* reads field `key` of the table at idx: a required number of `kind` */
-static double need_field(lua_State *L, int idx, number_kind kind,
-                         const char *fname,
-                         const char *key) {
-  raw_field(L, idx, key);
-  return field_number(L, kind, fname, 1, key);
-}
-
-static int w_add_obstacle(lua_State *L) {
-  lworld *box = check_world(L, 1, "add_obstacle", 0);
-  if (!lua_istable(L, 2)) type_error(L, 2, "add_obstacle", 1, "table");
-  double x = need_field(L, 2, NUM_ANY, "add_obstacle", "x");
-  double y = need_field(L, 2, NUM_ANY, "add_obstacle", "y");
-  double r = need_field(L, 2, NUM_NONNEG, "add_obstacle", "radius");
-  size_t number;
-  check_status(L, steer_world_add_obstacle(live_world(L, box, "add_obstacle"),
-                                           x, y, r, &number));
-  lua_pushinteger(L, (lua_Integer)number);
-  return 1;
-}
-
-static int w_add_wall(lua_State *L) {
-  lworld *box = check_world(L, 1, "add_wall", 0);
-  if (!lua_istable(L, 2)) type_error(L, 2, "add_wall", 1, "table");
-  steer_vec2 a, b;
-  a.x = need_field(L, 2, NUM_ANY, "add_wall", "x1");
-  a.y = need_field(L, 2, NUM_ANY, "add_wall", "y1");
-  b.x = need_field(L, 2, NUM_ANY, "add_wall", "x2");
-  b.y = need_field(L, 2, NUM_ANY, "add_wall", "y2");
-  if (a.x == b.x && a.y == b.y)
-    arg_error(L, "add_wall", 1, "wall has zero length");
-  size_t number;
-  check_status(L, steer_world_add_wall(live_world(L, box, "add_wall"), a, b,
-                                       &number));
-  lua_pushinteger(L, (lua_Integer)number);
-  return 1;
-}
-
 /* The table to fill: argument 2 when given (reused), else a new one. */
 static int fill_target(lua_State *L, const char *fname, size_t slots) {
   if (lua_isnoneornil(L, 2)) {
@@ -534,58 +496,6 @@ static int w_bounds(lua_State *L) {
   return 3;
 }
 
-/* world:obstacles() -> { {x =, y =, radius =}, ... } */
-static int w_obstacles(lua_State *L) {
-  lworld *box = check_world(L, 1, "obstacles", 0);
-  size_t n;
-  const double *copy = copy_rows(L, box, "obstacles", 3,
-                                 steer_world_obstacle_count,
-                                 steer_world_obstacle, &n);
-  lua_createtable(L, (int)n, 0);
-  for (size_t i = 0; i < n; i++) {
-    const double *o = copy + 3 * i;
-    lua_createtable(L, 0, 3);
-    lua_pushnumber(L, o[0]);
-    lua_setfield(L, -2, "x");
-    lua_pushnumber(L, o[1]);
-    lua_setfield(L, -2, "y");
-    lua_pushnumber(L, o[2]);
-    lua_setfield(L, -2, "radius");
-    lua_rawseti(L, -2, (int)i + 1);
-  }
-  return 1;
-}
-
-/* world:walls() -> { {x1 =, y1 =, x2 =, y2 =}, ... } */
-static int w_walls(lua_State *L) {
-  static const char *const keys[] = {"x1", "y1", "x2", "y2"};
-  lworld *box = check_world(L, 1, "walls", 0);
-  size_t n;
-  const double *copy = copy_rows(L, box, "walls", 4, steer_world_wall_count,
-                                 steer_world_wall, &n);
-  lua_createtable(L, (int)n, 0);
-  for (size_t i = 0; i < n; i++) {
-    const double *s = copy + 4 * i;
-    lua_createtable(L, 0, 4);
-    for (int k = 0; k < 4; k++) {
-      lua_pushnumber(L, s[k]);
-      lua_setfield(L, -2, keys[k]);
-    }
-    lua_rawseti(L, -2, (int)i + 1);
-  }
-  return 1;
-}
-
-static int w_clear_obstacles(lua_State *L) {
-  steer_world_clear_obstacles(check_world(L, 1, "clear_obstacles", 0)->w);
-  return 0;
-}
-
-static int w_clear_walls(lua_State *L) {
-  steer_world_clear_walls(check_world(L, 1, "clear_walls", 0)->w);
-  return 0;
-}
-
 /* ---- steps -------------------------------------------------------------- */
 
 static int w_step(lua_State *L) {
@@ -653,12 +563,6 @@ void open_world(lua_State *L) {
       {"get", w_get},
       {"agents", w_agents},
       {"query", w_query},
-      {"add_obstacle", w_add_obstacle},
-      {"add_wall", w_add_wall},
-      {"obstacles", w_obstacles},
-      {"walls", w_walls},
-      {"clear_obstacles", w_clear_obstacles},
-      {"clear_walls", w_clear_walls},
       {"close", w_close},
       {"positions", w_positions},
       {"ids", w_ids},

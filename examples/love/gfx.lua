@@ -131,7 +131,7 @@ function gfx.step(world, dt, view)
 end
 
 function gfx.obstacles(world)
-  for _, o in ipairs(world:obstacles()) do
+  for o in world:obstacles() do
     lg.setColor(gfx.colors.obstacle)
     lg.circle("fill", o.x, o.y, o.radius, 48)
     lg.setColor(gfx.colors.obstacle_edge)
@@ -143,7 +143,8 @@ function gfx.walls(world, width)
   lg.setColor(gfx.colors.wall)
   local old = lg.getLineWidth()
   lg.setLineWidth(width or old * 3)
-  for _, s in ipairs(world:walls()) do lg.line(s.x1, s.y1, s.x2, s.y2) end
+  local seg, n = world:segments() -- polygon and tile-map edges too
+  for k = 0, n - 1 do lg.line(seg[4 * k + 1], seg[4 * k + 2], seg[4 * k + 3], seg[4 * k + 4]) end
   lg.setLineWidth(old)
 end
 

@@ -240,7 +240,7 @@ local function cross(ax, ay, bx, by) return ax * by - ay * bx end
 -- the obstacle avoid_obstacles reacts to (same test as the library)
 local function draw_threat_obstacle(self, world, wrap, a, px, py, tx, ty)
   local best, hit = math.huge, nil
-  for _, o in ipairs(world:obstacles()) do
+  for o in world:obstacles() do
     local dx, dy = offset(wrap, o.x, o.y, tx, ty)
     local reach = o.radius + a.radius
     if dx * dx + dy * dy < reach * reach then
@@ -255,7 +255,9 @@ end
 -- the wall avoid_walls reacts to: the first one the feeler crosses
 local function draw_threat_wall(self, world, wrap, px, py, fx, fy)
   local nearest, hit = math.huge, nil
-  for _, s in ipairs(world:walls()) do
+  local seg, n = world:segments()
+  for k = 0, n - 1 do
+    local s = { x1 = seg[4 * k + 1], y1 = seg[4 * k + 2], x2 = seg[4 * k + 3], y2 = seg[4 * k + 4] }
     local ax, ay = s.x2 - s.x1, s.y2 - s.y1
     local qx, qy = offset(wrap, px, py, s.x1, s.y1)
     local denom = cross(fx, fy, ax, ay)
@@ -367,10 +369,13 @@ end
 ---@param world steer.World
 function View:draw_geometry(world)
   if self.show.obstacles then
-    for _, o in ipairs(world:obstacles()) do self.circle(o.x, o.y, o.radius, "obstacle") end
+    for o in world:obstacles() do self.circle(o.x, o.y, o.radius, "obstacle") end
   end
   if self.show.walls then
-    for _, s in ipairs(world:walls()) do self.line(s.x1, s.y1, s.x2, s.y2, "wall") end
+    local seg, n = world:segments()
+    for k = 0, n - 1 do
+      self.line(seg[4 * k + 1], seg[4 * k + 2], seg[4 * k + 3], seg[4 * k + 4], "wall")
+    end
   end
 end
 

@@ -22,7 +22,7 @@
 ---@alias steer.Combine "weighted"|"priority"|"prioritized_sum"|"dither"
 
 ---Behavior names a program entry may use (the agent methods of the same name).
----@alias steer.BehaviorName "seek"|"flee"|"arrive"|"pursue"|"evade"|"wander"|"avoid_obstacles"|"avoid_walls"|"follow"|"separation"|"alignment"|"cohesion"|"flow"|"avoid_agents"|"offset_pursuit"|"follow_leader"|"formation"|"interpose"|"hide"|"queue"
+---@alias steer.BehaviorName "seek"|"flee"|"arrive"|"pursue"|"evade"|"wander"|"avoid_obstacles"|"avoid_walls"|"follow"|"separation"|"alignment"|"cohesion"|"flow"|"avoid_agents"|"offset_pursuit"|"follow_leader"|"formation"|"interpose"|"hide"|"queue"|"contain"
 
 ---Which entries of a program a call changes: an index (1-based), a tag or a behavior name.
 ---@alias steer.Which integer|string
@@ -58,18 +58,80 @@ local steer = {}
 ---@field wander_jitter? number default 0.5
 ---@field [string] any the agent's own data; a key that misspells a field (`maxSpeed`, `max_sped`) raises "did you mean ...?"
 
----An obstacle: a circle.
+---An obstacle's definition: a circle, plus the game's own keys.
+---@class steer.ObstacleDef
+---@field x number
+---@field y number
+---@field radius number >= 0
+---@field [string] any the obstacle's own data
+
+---A wall's definition: a segment from (x1, y1) to (x2, y2), plus the game's own keys.
+---@class steer.WallDef
+---@field x1 number
+---@field y1 number
+---@field x2 number
+---@field y2 number
+---@field [string] any the wall's own data
+
+---A circle obstacle's handle. Writing x, y or radius moves it (the spatial
+---index follows). A removed handle raises like a removed agent.
 ---@class steer.Obstacle
 ---@field x number
 ---@field y number
 ---@field radius number
+---@field id integer read-only, stable
+---@field kind "obstacle" read-only
+---@field alive boolean read-only
+---@field [string] any the obstacle's own data
+local Obstacle = {}
 
----A wall: a segment from (x1, y1) to (x2, y2).
+---Removes the obstacle from its world.
+function Obstacle:remove() end
+
+---A wall's handle. Writing x1, y1, x2 or y2 moves it.
 ---@class steer.Wall
 ---@field x1 number
 ---@field y1 number
 ---@field x2 number
 ---@field y2 number
+---@field id integer read-only, stable
+---@field kind "wall" read-only
+---@field alive boolean read-only
+---@field [string] any the wall's own data
+local Wall = {}
+
+---Removes the wall from its world.
+function Wall:remove() end
+
+---A polygon's handle: its edges are walls (solid inside, seen from both sides).
+---@class steer.Polygon
+---@field edges integer read-only: how many walls it has
+---@field id integer read-only, stable
+---@field kind "polygon" read-only
+---@field alive boolean read-only
+---@field [string] any the polygon's own data
+local Polygon = {}
+
+---Removes the polygon (every edge) from its world.
+function Polygon:remove() end
+
+---A segment as steer.walls_from_tiles returns it and world:add_walls takes it.
+---@class steer.Segment
+---@field x1 number
+---@field y1 number
+---@field x2 number
+---@field y2 number
+
+---What world:raycast looks at (defaults: walls and obstacles, not agents).
+---@class steer.RayFilter
+---@field walls? boolean default true
+---@field obstacles? boolean default true
+---@field agents? boolean default false
+---@field ignore? steer.Agent an agent the ray passes through (its caster)
+
+---A containment region: {x1, y1, x2, y2} (a box from two corners), a polygon
+---{x1, y1, x2, y2, x3, y3, ...} (flat, at least 3 points) or a steer.Path.
+---@alias steer.Region number[]|steer.Path
 
 ---Options of `a:follow`.
 ---@class steer.FollowOptions
@@ -85,7 +147,8 @@ local steer = {}
 ---@field probability? number for combine = "dither": the chance this behavior is considered
 ---@field target? steer.Target seek, flee, arrive, pursue, evade, follow: what to aim at
 ---@field radius? number separation, alignment, cohesion: the neighbor radius
----@field feeler_length? number avoid_obstacles, avoid_walls (default 3)
+---@field feeler_length? number avoid_obstacles, avoid_walls, contain (default 3)
+---@field region? steer.Region contain: the box, polygon or path to stay inside
 ---@field hysteresis? number avoid_obstacles, avoid_walls: keeps an avoidance going a little longer, against flicker
 ---@field slowing_radius? number arrive, follow
 ---@field panic_radius? number flee: no force beyond it
@@ -255,6 +318,19 @@ function steer.priority(max_force, ...) end
 ---@return number fy
 function steer.prioritized_sum(max_force, ...) end
 
+---The boundary of a tile map's solid (non-zero or true) tiles as segments,
+---collinear edges merged, each with its solid side on its left (y up). Tile
+---(c, r) (0-based) is tiles[r * w + c + 1] and covers [ox + c cell, ox + (c+1) cell]
+---x [oy + r cell, oy + (r+1) cell].
+---@param tiles (number|boolean)[] w * h tiles, row by row
+---@param w integer
+---@param h integer
+---@param cell_size number > 0
+---@param origin_x? number default 0
+---@param origin_y? number default 0
+---@return steer.Segment[]
+function steer.walls_from_tiles(tiles, w, h, cell_size, origin_x, origin_y) end
+
 ---A new world (all fields optional).
 ---@param def? steer.WorldDef
 ---@return steer.World
@@ -358,29 +434,81 @@ function World:agents() end
 ---@return fun(): steer.Agent?
 function World:query(x, y, radius) end
 
----Adds a circle obstacle; returns its 1-based number.
----@param def steer.Obstacle
----@return integer
+---Adds a circle obstacle (other keys are its own data); returns its handle.
+---On a torus its centre is kept inside it.
+---@param def steer.ObstacleDef
+---@return steer.Obstacle
 function World:add_obstacle(def) end
 
----Adds a wall segment; returns its 1-based number.
----@param def steer.Wall
----@return integer
+---Adds a wall segment (other keys are its own data); returns its handle.
+---@param def steer.WallDef
+---@return steer.Wall
 function World:add_wall(def) end
 
----A copy of the obstacles.
----@return steer.Obstacle[]
+---Adds the edges of a polygon `{ x1, y1, x2, y2, ..., closed = true }` as walls
+---under one handle (closed = false: a polyline). Solid inside; either winding.
+---@param def table flat coordinates, at least 2 points, plus closed and own keys
+---@return steer.Polygon
+function World:add_polygon(def) end
+
+---Adds many walls at once (all or, out of memory, none); returns how many.
+---@param list steer.Segment[]
+---@return integer
+function World:add_walls(list) end
+
+---Iterates the obstacles' handles (removing while iterating is fine).
+---@return fun(): steer.Obstacle?
 function World:obstacles() end
 
----A copy of the walls.
----@return steer.Wall[]
+---Iterates the handles of walls and polygons.
+---@return fun(): (steer.Wall|steer.Polygon)?
 function World:walls() end
+
+---Every wall segment (polygon edges included) as a flat table
+---{x1, y1, x2, y2, ...} for drawing, reusing t; and the segment count.
+---@param t? number[]
+---@return number[] segments
+---@return integer n
+function World:segments(t) end
 
 ---Removes every obstacle.
 function World:clear_obstacles() end
 
----Removes every wall.
+---Removes every wall and polygon.
 function World:clear_walls() end
+
+---The nearest hit on the segment (x1, y1) -> (x2, y2) (on a torus: to the
+---nearest image of the end), or nil. Allocates no table.
+---@param x1 number
+---@param y1 number
+---@param x2 number
+---@param y2 number
+---@param filter? steer.RayFilter
+---@return number? fraction in [0, 1]
+---@return number hit_x
+---@return number hit_y
+---@return number normal_x
+---@return number normal_y
+---@return "wall"|"obstacle"|"agent" kind
+---@return steer.Wall|steer.Polygon|steer.Obstacle|steer.Agent handle
+function World:raycast(x1, y1, x2, y2, filter) end
+
+---True when no wall or obstacle lies between a and b; each end is an agent,
+---a point {x, y} / {x =, y =}, or two numbers x, y.
+---@param a steer.Agent|number[]|number
+---@param b steer.Agent|number[]|number
+---@param ... number
+---@return boolean
+function World:line_of_sight(a, b, ...) end
+
+---Iterates the agents whose centre lies in the box (corners in any order;
+---on a torus, any image), found when called.
+---@param x1 number
+---@param y1 number
+---@param x2 number
+---@param y2 number
+---@return fun(): steer.Agent?
+function World:query_box(x1, y1, x2, y2) end
 
 ---Steps every agent's program by dt: all forces from one snapshot, then all
 ---integrations (agents without a program coast), then the grid.
@@ -536,6 +664,15 @@ function Agent:avoid_obstacles(feeler_length) end
 ---@return number fx
 ---@return number fy
 function Agent:avoid_walls(feeler_length) end
+
+---Steer back inside a region before leaving it: when the feeler's tip (length
+---default 3) is outside, the offset from the tip to the region's nearest
+---boundary point.
+---@param region steer.Region
+---@param feeler_length? number >= 0
+---@return number fx
+---@return number fy
+function Agent:contain(region, feeler_length) end
 
 ---Follow a path waypoint by waypoint, arriving at the last one.
 ---@param path steer.Path

@@ -418,74 +418,6 @@ local function op_old_iterator(F)
   end
 end
 
-local function op_obstacle(F)
-  local rec = some_world(F)
-  local rng = F.rng
-  local t, valid, bad = {}, true, nil
-  local x, y = G.near(F, rec)
-  t.x, t.y, t.radius = x, y, rng:chance(0.9) and rng:range(0, 5) or V.size(rng)
-  if rng:chance(F.bad * 3) then
-    local key = rng:pick({ "x", "y", "radius" })
-    t[key] = rng:chance(0.5) and V.bad_number(rng, key == "radius" and "nonneg" or nil)
-      or V.any(rng, G.pools(F))
-    valid = (key == "radius" and V.is_nonneg or V.is_num)(t[key])
-  end
-  local arg = t
-  if rng:chance(0.02) then arg = V.any(rng, G.pools(F)); valid = false end
-  local ok, r = F:call(rec.name .. ":add_obstacle", F.wmethods.add_obstacle, { rec.w, arg }, 2,
-    valid, { name = "add_obstacle", argn = (not valid) and 1 or nil })
-  if ok then
-    rec.obstacles = rec.obstacles + 1
-    if r[1] ~= rec.obstacles then F:fail("add_obstacle returned " .. V.show(r[1])) end
-    local list = rec.w:obstacles()
-    local o = list[#list]
-    if #list ~= rec.obstacles or o.x ~= tof(t.x) or o.y ~= tof(t.y) or o.radius ~= tof(t.radius) then
-      F:fail("world:obstacles() does not list the obstacle as added")
-    end
-  end
-end
-
-local function op_wall(F)
-  local rec = some_world(F)
-  local rng = F.rng
-  local t = {}
-  t.x1, t.y1 = G.near(F, rec)
-  if rng:chance(0.05) then t.x2, t.y2 = t.x1, t.y1
-  else t.x2, t.y2 = V.cap(t.x1 + rng:range(-10, 10)), V.cap(t.y1 + rng:range(-10, 10)) end
-  local valid = true
-  if rng:chance(F.bad * 3) then
-    local key = rng:pick({ "x1", "y1", "x2", "y2" })
-    t[key] = rng:chance(0.5) and V.bad_number(rng) or V.any(rng, G.pools(F))
-    valid = V.is_num(t[key])
-  end
-  if valid and t.x1 == t.x2 and t.y1 == t.y2 then valid = false end
-  local ok, r = F:call(rec.name .. ":add_wall", F.wmethods.add_wall, { rec.w, t }, 2, valid,
-    { name = "add_wall", argn = (not valid) and 1 or nil })
-  if ok then
-    rec.walls = rec.walls + 1
-    if r[1] ~= rec.walls then F:fail("add_wall returned " .. V.show(r[1])) end
-    local s = rec.w:walls()[rec.walls]
-    if #rec.w:walls() ~= rec.walls or s.x1 ~= tof(t.x1) or s.y1 ~= tof(t.y1)
-      or s.x2 ~= tof(t.x2) or s.y2 ~= tof(t.y2) then
-      F:fail("world:walls() does not list the wall as added")
-    end
-  end
-end
-
-local function op_clear(F)
-  local rec = some_world(F)
-  if F.rng:chance(0.5) then
-    F:call(rec.name .. ":clear_obstacles", F.wmethods.clear_obstacles, { rec.w }, 1, true)
-    rec.obstacles = 0
-  else
-    F:call(rec.name .. ":clear_walls", F.wmethods.clear_walls, { rec.w }, 1, true)
-    rec.walls = 0
-  end
-  if #rec.w:obstacles() ~= rec.obstacles or #rec.w:walls() ~= rec.walls then
-    F:fail("obstacle or wall count differs after clearing")
-  end
-end
-
 --- A world method called on something that is not a live world.
 local function op_bad_world_self(F)
   local names = { "add", "remove", "get", "agents", "query", "add_obstacle", "add_wall",
@@ -1039,9 +971,6 @@ function O.list(F)
     { name = "agents", weight = 1, run = op_iterate },
     { name = "query", weight = 6, run = op_query },
     { name = "old iterator", weight = 1, run = op_old_iterator },
-    { name = "add_obstacle", weight = 1, run = op_obstacle },
-    { name = "add_wall", weight = 1, run = op_wall },
-    { name = "clear", weight = 0.2, run = op_clear },
     { name = "bad world self", weight = 0.5, run = op_bad_world_self },
     { name = "tostring", weight = 0.3, run = op_tostring },
     { name = "read field", weight = 4, run = op_read_field },
@@ -1083,6 +1012,7 @@ function O.list(F)
   for _, op in ipairs(require("fuzz.nav_ops").list(F)) do list[#list + 1] = op end
   for _, op in ipairs(require("fuzz.ops_tactics").list(F, O)) do list[#list + 1] = op end
   for _, op in ipairs(require("fuzz.ops_hostile").list()) do list[#list + 1] = op end
+  for _, op in ipairs(require("fuzz.ops_levels").list(F, O)) do list[#list + 1] = op end
   return list
 end
 

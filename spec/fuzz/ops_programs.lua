@@ -299,7 +299,7 @@ function P.list(F, O)
     if #F.worlds >= 4 then return end
     local rec2 = O.track_world(F, w2, rec.kind, rec.W, rec.H)
     -- a restored world starts with the obstacles and walls it was saved with
-    rec2.obstacles, rec2.walls = #w2:obstacles(), #w2:walls()
+    require("fuzz.ops_levels").recount(rec2)
     for a in w2:agents() do O.track_agent(F, rec2, a) end
     F:check(M.check_world(rec2))
     if not corrupt then

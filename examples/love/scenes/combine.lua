@@ -71,7 +71,8 @@ end
 -- and how often each entry won the last combination (priority only)
 local function measure(panel)
   local inside, overlaps, winners = 0, 0, {}
-  local obstacles = panel.world:obstacles()
+  local obstacles = {} -- handles, collected once
+  for o in panel.world:obstacles() do obstacles[#obstacles + 1] = o end
   for a in panel.world:agents() do
     for _, o in ipairs(obstacles) do
       if steer.length(a.x - o.x, a.y - o.y) < o.radius then inside = inside + 1 end

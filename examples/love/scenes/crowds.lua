@@ -132,7 +132,7 @@ function scene:draw()
   local lg = love.graphics
   lg.setColor(gfx.colors.wall)
   lg.setLineWidth(0.4)
-  for _, s in ipairs(self.world:walls()) do lg.line(s.x1, s.y1, s.x2, s.y2) end
+  for s in self.world:walls() do lg.line(s.x1, s.y1, s.x2, s.y2) end
   for _, a in ipairs(self.agents) do
     lg.setColor(a.side > 0 and gfx.colors.pursuer or gfx.colors.evader)
     lg.circle("line", a.x, a.y, RADIUS, 12)

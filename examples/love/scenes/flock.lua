@@ -26,7 +26,7 @@ local FLOCK = steer.program{
 }
 
 local function inside_obstacle(world, x, y, margin)
-  for _, o in ipairs(world:obstacles()) do
+  for o in world:obstacles() do
     local dx, dy = x - o.x, y - o.y
     if dx * dx + dy * dy < (o.radius + margin) ^ 2 then return true end
   end

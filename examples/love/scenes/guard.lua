@@ -1,11 +1,11 @@
 -- Scene 5: guards run a small behavior tree. They patrol a loop; on seeing
--- the player (the mouse; walls block the view) they chase, search where
+-- the player (the mouse; walls block the view: world:line_of_sight) they
+-- chase, search where
 -- the player was last seen, then go back to the patrol. Each leaf only
 -- switches the guard's steering program (compiled once) or retargets it,
 -- at decision rate; world:step runs the programs.
 local steer = require "steer"
 local gfx = require "gfx"
-local geometry = require "geometry"
 
 local W, H = 96, 54   -- world units; 10 pixels each
 local SIGHT = 20      -- how far a guard sees
@@ -19,24 +19,55 @@ local scene = {
 }
 scene.__index = scene
 
-local WALLS = {
-  {30, 0, 30, 20}, {30, 34, 30, 54}, {62, 14, 62, 40}, {44, 27, 56, 27},
+-- the level is a tile map (2 x 2 units a tile, 48 x 27 tiles, # solid):
+-- steer.walls_from_tiles turns it into merged wall segments
+local TILE = 2
+local MAP = {
+  "...............#................................",
+  "...............#................................",
+  "...............#................................",
+  "...............#................................",
+  "...............#................................",
+  "...............#................................",
+  "...............#................................",
+  "...............#...............#................",
+  "...............#...............#................",
+  "...............#...............#................",
+  "...............................#................",
+  "...............................#................",
+  "...............................#................",
+  "......................######...#................",
+  "...............................#................",
+  "...............................#................",
+  "...............................#................",
+  "...............#...............#................",
+  "...............#...............#................",
+  "...............#...............#................",
+  "...............#................................",
+  "...............#................................",
+  "...............#................................",
+  "...............#................................",
+  "...............#................................",
+  "...............#................................",
+  "...............#................................",
 }
--- A navigation grid of the walls (cells of 2 units; a cell a wall touches
--- is blocked): searching guards walk nav:path's routes around them.
-local function nav_of_walls()
-  local cw, ch, cost = W / 2, H / 2, {}
-  for k = 1, cw * ch do cost[k] = 1 end
-  for _, s in ipairs(WALLS) do
-    for cy = math.floor(math.min(s[2], s[4]) / 2 - 0.5), math.ceil(math.max(s[2], s[4]) / 2 - 0.5) do
-      for cx = math.floor(math.min(s[1], s[3]) / 2 - 0.5), math.ceil(math.max(s[1], s[3]) / 2 - 0.5) do
-        if cx >= 0 and cy >= 0 and cx < cw and cy < ch then cost[cy * cw + cx + 1] = 0 end
-      end
-    end
+
+local function tiles()
+  local t = {}
+  for r, row in ipairs(MAP) do
+    for c = 1, #row do t[(r - 1) * #row + c] = row:sub(c, c) == "#" end
   end
-  return steer.navgrid{ width = cw, height = ch, cell_size = 2, cost = cost }
+  return t, #MAP[1], #MAP
 end
 
+-- A navigation grid of the same tiles (a solid tile is blocked): searching
+-- guards walk nav:path's routes around the walls.
+local function nav_of_tiles()
+  local t, w, h = tiles()
+  local cost = {}
+  for k = 1, w * h do cost[k] = t[k] and 0 or 1 end
+  return steer.navgrid{ width = w, height = h, cell_size = TILE, cost = cost }
+end
 -- the loop crosses no wall: it passes the gap at x = 30 both ways
 local PATROL = {
   {12, 10}, {12, 44}, {24, 30}, {38, 30}, {52, 42}, {82, 46}, {84, 10}, {52, 10},
@@ -79,7 +110,7 @@ local function sees_player(g, s)
   local p = s.player
   local dx, dy = p.x - g.x, p.y - g.y
   local d = steer.length(dx, dy)
-  local seen = d < SIGHT and not geometry.blocked(s.world, g.x, g.y, p.x, p.y)
+  local seen = d < SIGHT and s.world:line_of_sight(g, p)
   if seen and d > 1e-6 then
     local hx, hy = steer.normalize(g.vx, g.vy)
     if hx ~= 0 or hy ~= 0 then
@@ -120,7 +151,7 @@ local function patrol(g, s)
     local best, dmin = 1, math.huge
     for k, p in ipairs(PATROL) do
       local d = steer.length(p[1] - g.x, p[2] - g.y)
-      if d < dmin and not geometry.blocked(s.world, g.x, g.y, p[1], p[2]) then
+      if d < dmin and s.world:line_of_sight(g, p) then
         best, dmin = k, d
       end
     end
@@ -174,11 +205,10 @@ function scene.new(rng)
   local self = setmetatable({}, scene)
   self.cam = gfx.camera(10, 0, 0)
   self.world = steer.world{ bounds = {W, H}, seed = rng:random(1, 1e6) }
-  for _, s in ipairs(WALLS) do
-    self.world:add_wall{ x1 = s[1], y1 = s[2], x2 = s[3], y2 = s[4] }
-  end
+  local t, w, h = tiles()
+  self.world:add_walls(steer.walls_from_tiles(t, w, h, TILE))
   self.patrol = steer.path(PATROL)
-  self.nav = nav_of_walls()
+  self.nav = nav_of_tiles()
   self.player = self.world:add{ x = 70, y = 30, radius = 0.8, max_speed = 1e3 }
   compile(self)
   self.guards = {}

@@ -1,0 +1,468 @@
+/* geometry.c - obstacles, walls and their handles in spatial indexes, and
+ * feeler avoidance against them (geometry.h). */
+#include <string.h>
+#include "geometry.h"
+
+static const steer_vec2 zero = {0, 0};
+
+void geometry_init(geometry *g, steer_allocator *alloc, double cell,
+                   int wrap, double width, double height) {
+  memset(g, 0, sizeof *g);
+  g->alloc = alloc;
+  g->wrap = wrap && width > 0 && height > 0;
+  g->width = width;
+  g->height = height;
+  g->free_slot = GEO_NONE;
+  geo_index_init(&g->obstacle_index, cell, g->wrap, width, height);
+  geo_index_init(&g->wall_index, cell, g->wrap, width, height);
+}
+
+static void *gmem(geometry *g, void *p, size_t o, size_t n) {
+  return alloc_bytes(g->alloc, p, o, n);
+}
+
+void geometry_free(geometry *g) {
+  geo_index_free(&g->obstacle_index, g->alloc);
+  geo_index_free(&g->wall_index, g->alloc);
+  gmem(g, g->obstacles, g->obstacle_cap * sizeof(geo_obstacle), 0);
+  gmem(g, g->walls, g->wall_cap * sizeof(geo_wall), 0);
+  gmem(g, g->slots, g->slot_cap * sizeof(geo_slot), 0);
+  g->obstacles = NULL;
+  g->walls = NULL;
+  g->slots = NULL;
+  g->obstacle_count = g->wall_count = g->slot_count = 0;
+  g->obstacle_cap = g->wall_cap = g->slot_cap = 0;
+  g->free_slot = GEO_NONE;
+}
+
+static steer_status grow(geometry *g, void **arr, size_t size, size_t *cap,
+                         size_t need) {
+  return alloc_grow(g->alloc, arr, size, cap, need);
+}
+
+/* ---- positions on a torus ----------------------------------------------- */
+
+static double wrap_coord(double v, double extent) {
+  v = fmod(v, extent);
+  if (v < 0) v += extent;
+  return v < extent ? v : 0; /* -tiny + extent can round up to extent */
+}
+
+steer_vec2 geometry_inside(const geometry *g, steer_vec2 p) {
+  if (!g->wrap) return p;
+  return v2(wrap_coord(p.x, g->width), wrap_coord(p.y, g->height));
+}
+
+geo_box geo_obstacle_box(const geo_obstacle *o) {
+  geo_box b = {o->x - o->radius, o->y - o->radius, o->x + o->radius,
+               o->y + o->radius};
+  return b;
+}
+
+geo_box geo_wall_box(const geo_wall *s) {
+  geo_box b = {fmin(s->a.x, s->b.x), fmin(s->a.y, s->b.y),
+               fmax(s->a.x, s->b.x), fmax(s->a.y, s->b.y)};
+  return b;
+}
+
+/* ---- handles ------------------------------------------------------------ */
+
+static uint64_t handle_of(const geometry *g, uint32_t slot) {
+  return (uint64_t)g->slots[slot].gen * GEO_SLOT_MAX + slot + 1;
+}
+
+/* The slot of a live handle, or GEO_NONE. */
+static uint32_t slot_of(const geometry *g, uint64_t handle) {
+  if (handle == 0) return GEO_NONE;
+  uint64_t slot = (handle - 1) % GEO_SLOT_MAX, gen = (handle - 1) / GEO_SLOT_MAX;
+  if (slot >= g->slot_count || g->slots[slot].kind == GEO_FREE ||
+      g->slots[slot].gen != gen)
+    return GEO_NONE;
+  return (uint32_t)slot;
+}
+
+/* Room for one more slot (taking it cannot fail afterwards). */
+static steer_status reserve_slot(geometry *g) {
+  if (g->free_slot != GEO_NONE) return STEER_OK;
+  if (g->slot_count >= GEO_SLOT_MAX) return STEER_ENOMEM;
+  return grow(g, (void **)&g->slots, sizeof(geo_slot), &g->slot_cap,
+              g->slot_count + 1);
+}
+
+static uint32_t take_slot(geometry *g, geo_kind kind, uint32_t index) {
+  uint32_t s;
+  if (g->free_slot != GEO_NONE) {
+    s = g->free_slot;
+    g->free_slot = g->slots[s].index;
+  } else {
+    s = (uint32_t)g->slot_count++;
+    g->slots[s].gen = 0;
+  }
+  g->slots[s].kind = kind;
+  g->slots[s].index = index;
+  return s;
+}
+
+static void free_slot(geometry *g, uint32_t s) {
+  g->slots[s].kind = GEO_FREE;
+  /* a slot whose generation is used up is retired, never reused */
+  if (++g->slots[s].gen >= GEO_GEN_MAX) return;
+  g->slots[s].index = g->free_slot;
+  g->free_slot = s;
+}
+
+geo_kind geometry_kind(const geometry *g, uint64_t handle, size_t *index) {
+  uint32_t s = slot_of(g, handle);
+  if (s == GEO_NONE) return GEO_FREE;
+  if (index) *index = g->slots[s].index;
+  return (geo_kind)g->slots[s].kind;
+}
+
+uint64_t geometry_next_handle(const geometry *g, unsigned kinds,
+                              uint64_t after) {
+  size_t s = after ? (size_t)((after - 1) % GEO_SLOT_MAX) + 1 : 0;
+  for (; s < g->slot_count; s++)
+    if (g->slots[s].kind != GEO_FREE && (kinds >> g->slots[s].kind & 1))
+      return handle_of(g, (uint32_t)s);
+  return 0;
+}
+
+size_t geometry_handle_count(const geometry *g, unsigned kinds) {
+  size_t n = 0;
+  for (size_t s = 0; s < g->slot_count; s++)
+    if (g->slots[s].kind != GEO_FREE && (kinds >> g->slots[s].kind & 1)) n++;
+  return n;
+}
+
+/* ---- adding ------------------------------------------------------------- */
+
+steer_status geometry_add_obstacle(geometry *g, double x, double y,
+                                   double radius, uint64_t *handle) {
+  size_t k = g->obstacle_count;
+  steer_vec2 c = geometry_inside(g, v2(x, y));
+  geo_obstacle o = {c.x, c.y, radius, 0};
+  if (reserve_slot(g) ||
+      grow(g, (void **)&g->obstacles, sizeof(geo_obstacle), &g->obstacle_cap,
+           k + 1) ||
+      geo_index_insert(&g->obstacle_index, g->alloc, (int32_t)k,
+                       geo_obstacle_box(&o)))
+    return STEER_ENOMEM;
+  uint32_t s = take_slot(g, GEO_OBSTACLE, (uint32_t)k);
+  o.handle = handle_of(g, s);
+  g->obstacles[k] = o;
+  g->obstacle_count++;
+  if (handle) *handle = o.handle;
+  return STEER_OK;
+}
+
+static geo_wall make_wall(const geometry *g, steer_vec2 a, steer_vec2 b) {
+  geo_wall s;
+  s.a = geometry_inside(g, a);
+  s.b = g->wrap ? v2_add(s.a, v2_sub(b, a)) : b;
+  s.handle = 0;
+  /* a wall too long to move inside the torus within the limit stays put */
+  if (!(fabs(s.b.x) <= STEER_LIMIT && fabs(s.b.y) <= STEER_LIMIT)) {
+    s.a = a;
+    s.b = b;
+  }
+  return s;
+}
+
+steer_status geometry_add_wall(geometry *g, steer_vec2 a, steer_vec2 b,
+                               uint64_t *handle) {
+  size_t k = g->wall_count;
+  geo_wall s = make_wall(g, a, b);
+  if (reserve_slot(g) ||
+      grow(g, (void **)&g->walls, sizeof(geo_wall), &g->wall_cap, k + 1) ||
+      geo_index_insert(&g->wall_index, g->alloc, (int32_t)k, geo_wall_box(&s)))
+    return STEER_ENOMEM;
+  uint32_t slot = take_slot(g, GEO_WALL, (uint32_t)k);
+  s.handle = handle_of(g, slot);
+  g->walls[k] = s;
+  g->wall_count++;
+  if (handle) *handle = s.handle;
+  return STEER_OK;
+}
+
+steer_status geometry_add_polygon(geometry *g, const steer_vec2 *points,
+                                  size_t n, int closed, uint64_t *handle) {
+  size_t edges = n < 2 ? 0 : closed && n > 2 ? n : n - 1;
+  size_t first = g->wall_count, added = 0;
+  if (reserve_slot(g) || grow(g, (void **)&g->walls, sizeof(geo_wall),
+                              &g->wall_cap, first + edges))
+    return STEER_ENOMEM;
+  for (size_t e = 0; e < edges; e++) {
+    steer_vec2 a = points[e], b = points[(e + 1) % n];
+    if (a.x == b.x && a.y == b.y) continue;
+    geo_wall s = make_wall(g, a, b);
+    if (geo_index_insert(&g->wall_index, g->alloc, (int32_t)(first + added),
+                         geo_wall_box(&s))) {
+      while (added > 0)
+        geo_index_remove(&g->wall_index, (int32_t)(first + --added));
+      return STEER_ENOMEM;
+    }
+    g->walls[first + added++] = s;
+  }
+  uint32_t slot = take_slot(g, GEO_POLYGON, (uint32_t)added);
+  uint64_t id = handle_of(g, slot);
+  for (size_t e = 0; e < added; e++) g->walls[first + e].handle = id;
+  g->wall_count += added;
+  if (handle) *handle = id;
+  return STEER_OK;
+}
+
+/* ---- removing and moving ------------------------------------------------ */
+
+/* Takes dense item k out, moving the last one into its place. */
+static void remove_obstacle_at(geometry *g, size_t k) {
+  size_t last = --g->obstacle_count;
+  geo_index_remove(&g->obstacle_index, (int32_t)k);
+  if (k != last) {
+    geo_index_rename(&g->obstacle_index, (int32_t)last, (int32_t)k);
+    g->obstacles[k] = g->obstacles[last];
+    uint32_t s = slot_of(g, g->obstacles[k].handle);
+    g->slots[s].index = (uint32_t)k;
+  }
+}
+
+static void remove_wall_at(geometry *g, size_t k) {
+  size_t last = --g->wall_count;
+  geo_index_remove(&g->wall_index, (int32_t)k);
+  if (k != last) {
+    geo_index_rename(&g->wall_index, (int32_t)last, (int32_t)k);
+    g->walls[k] = g->walls[last];
+    uint32_t s = slot_of(g, g->walls[k].handle);
+    if (g->slots[s].kind == GEO_WALL) g->slots[s].index = (uint32_t)k;
+  }
+}
+
+steer_status geometry_remove(geometry *g, uint64_t handle) {
+  uint32_t s = slot_of(g, handle);
+  if (s == GEO_NONE) return STEER_EINVAL;
+  switch (g->slots[s].kind) {
+  case GEO_OBSTACLE: remove_obstacle_at(g, g->slots[s].index); break;
+  case GEO_WALL: remove_wall_at(g, g->slots[s].index); break;
+  default: /* a polygon: its edges, from the back so none is skipped */
+    for (size_t k = g->wall_count; k-- > 0;)
+      if (g->walls[k].handle == handle) remove_wall_at(g, k);
+    break;
+  }
+  free_slot(g, s);
+  return STEER_OK;
+}
+
+steer_status geometry_set_obstacle(geometry *g, size_t k, double x, double y,
+                                   double radius) {
+  geo_obstacle o = g->obstacles[k];
+  steer_vec2 c = geometry_inside(g, v2(x, y));
+  o.x = c.x;
+  o.y = c.y;
+  o.radius = radius;
+  geo_index_remove(&g->obstacle_index, (int32_t)k);
+  if (geo_index_insert(&g->obstacle_index, g->alloc, (int32_t)k,
+                       geo_obstacle_box(&o))) {
+    /* entries just freed are enough to put it back */
+    geo_index_insert(&g->obstacle_index, g->alloc, (int32_t)k,
+                     geo_obstacle_box(&g->obstacles[k]));
+    return STEER_ENOMEM;
+  }
+  g->obstacles[k] = o;
+  return STEER_OK;
+}
+
+steer_status geometry_set_wall(geometry *g, size_t k, steer_vec2 a,
+                               steer_vec2 b) {
+  geo_wall s = make_wall(g, a, b);
+  s.handle = g->walls[k].handle;
+  geo_index_remove(&g->wall_index, (int32_t)k);
+  if (geo_index_insert(&g->wall_index, g->alloc, (int32_t)k, geo_wall_box(&s))) {
+    geo_index_insert(&g->wall_index, g->alloc, (int32_t)k,
+                     geo_wall_box(&g->walls[k]));
+    return STEER_ENOMEM;
+  }
+  g->walls[k] = s;
+  return STEER_OK;
+}
+
+/* Removes every handle of the kinds (a mask of 1 << geo_kind). */
+static void clear_kinds(geometry *g, unsigned kinds) {
+  for (uint64_t h = geometry_next_handle(g, kinds, 0); h;
+       h = geometry_next_handle(g, kinds, h))
+    geometry_remove(g, h);
+}
+
+void geometry_clear_obstacles(geometry *g) {
+  clear_kinds(g, 1u << GEO_OBSTACLE);
+}
+
+void geometry_clear_walls(geometry *g) {
+  clear_kinds(g, 1u << GEO_WALL | 1u << GEO_POLYGON);
+}
+
+/* ---- restoring ------------------------------------------------------------ */
+
+steer_status geometry_reserve(geometry *g, size_t slots, size_t obstacles,
+                              size_t walls) {
+  if (slots > GEO_SLOT_MAX ||
+      grow(g, (void **)&g->slots, sizeof(geo_slot), &g->slot_cap, slots) ||
+      grow(g, (void **)&g->obstacles, sizeof(geo_obstacle), &g->obstacle_cap,
+           obstacles) ||
+      grow(g, (void **)&g->walls, sizeof(geo_wall), &g->wall_cap, walls))
+    return STEER_ENOMEM;
+  return STEER_OK;
+}
+
+/* Does item handle h name a live slot of `kind` whose index is k (any
+   index for polygons, which count their edges)? */
+static int owned(const geometry *g, uint64_t h, geo_kind kind, size_t k) {
+  uint32_t s = slot_of(g, h);
+  if (s == GEO_NONE || g->slots[s].kind != (uint32_t)kind) return 0;
+  return kind == GEO_POLYGON || g->slots[s].index == k;
+}
+
+steer_status geometry_adopt(geometry *g) {
+  size_t n = g->slot_count, listed = 0;
+  for (size_t s = 0; s < n; s++) {
+    const geo_slot *sl = &g->slots[s];
+    if (sl->kind > GEO_POLYGON || sl->gen >= GEO_GEN_MAX + (sl->kind == GEO_FREE))
+      return STEER_EINVAL;
+    if (sl->kind == GEO_OBSTACLE &&
+        (sl->index >= g->obstacle_count ||
+         g->obstacles[sl->index].handle != handle_of(g, (uint32_t)s)))
+      return STEER_EINVAL;
+    if (sl->kind == GEO_WALL &&
+        (sl->index >= g->wall_count ||
+         g->walls[sl->index].handle != handle_of(g, (uint32_t)s)))
+      return STEER_EINVAL;
+  }
+  /* the free list: free slots only, no cycle (at most n steps) */
+  for (uint32_t s = g->free_slot; s != GEO_NONE; s = g->slots[s].index) {
+    if (s >= n || g->slots[s].kind != GEO_FREE ||
+        g->slots[s].gen >= GEO_GEN_MAX || ++listed > n)
+      return STEER_EINVAL;
+  }
+  for (size_t k = 0; k < g->obstacle_count; k++) {
+    const geo_obstacle *o = &g->obstacles[k];
+    steer_vec2 c = v2(o->x, o->y), in = geometry_inside(g, c);
+    if (!owned(g, o->handle, GEO_OBSTACLE, k) || in.x != c.x || in.y != c.y)
+      return STEER_EINVAL;
+  }
+  for (size_t k = 0; k < g->wall_count; k++) {
+    uint64_t h = g->walls[k].handle;
+    geo_wall made = make_wall(g, g->walls[k].a, g->walls[k].b);
+    if ((!owned(g, h, GEO_WALL, k) && !owned(g, h, GEO_POLYGON, k)) ||
+        made.a.x != g->walls[k].a.x || made.a.y != g->walls[k].a.y ||
+        !(fabs(g->walls[k].b.x) <= STEER_LIMIT &&
+          fabs(g->walls[k].b.y) <= STEER_LIMIT))
+      return STEER_EINVAL;
+    if (owned(g, h, GEO_POLYGON, k)) g->slots[slot_of(g, h)].index--;
+  }
+  /* every polygon's count of edges was used up exactly */
+  for (size_t s = 0; s < n; s++)
+    if (g->slots[s].kind == GEO_POLYGON && g->slots[s].index != 0)
+      return STEER_EINVAL;
+  for (size_t k = 0; k < g->wall_count; k++)
+    if (owned(g, g->walls[k].handle, GEO_POLYGON, k))
+      g->slots[slot_of(g, g->walls[k].handle)].index++;
+  for (size_t k = 0; k < g->obstacle_count; k++)
+    if (geo_index_insert(&g->obstacle_index, g->alloc, (int32_t)k,
+                         geo_obstacle_box(&g->obstacles[k])))
+      return STEER_ENOMEM;
+  for (size_t k = 0; k < g->wall_count; k++)
+    if (geo_index_insert(&g->wall_index, g->alloc, (int32_t)k,
+                         geo_wall_box(&g->walls[k])))
+      return STEER_ENOMEM;
+  return STEER_OK;
+}
+
+/* ---- feeler avoidance --------------------------------------------------- */
+
+void geo_feeler_start(geo_feeler *f, steer_vec2 p, steer_vec2 v,
+                      double length, double radius, double extra) {
+  f->p = p;
+  f->ahead = v2_forward(v);
+  f->feeler = v2_scale(f->ahead, length);
+  f->tip = v2_add(p, f->feeler);
+  f->length = length;
+  f->radius = radius;
+  f->extra = extra;
+  f->best = INFINITY;
+  f->index = SIZE_MAX;
+  f->away = zero;
+}
+
+/* Is (key, k) before the best so far (ties: the lower dense number)? */
+static int better(const geo_feeler *f, double key, size_t k) {
+  return key < f->best || (key == f->best && k < f->index);
+}
+
+void geo_feeler_obstacle(const geometry *g, geo_feeler *f, size_t k) {
+  const geo_obstacle *o = &g->obstacles[k];
+  steer_vec2 c = v2(o->x, o->y);
+  steer_vec2 from_tip = geo_offset(g, c, f->tip); /* tip - centre */
+  double reach = o->radius + f->radius + f->extra;
+  if (v2_len2(from_tip) >= reach * reach) return;
+  /* of the obstacles the feeler touches, the one nearest the agent */
+  double d2 = v2_len2(geo_offset(g, f->p, c));
+  if (!better(f, d2, k)) return;
+  f->best = d2;
+  f->index = k;
+  f->away = v2_normalize(from_tip);
+  /* a tip exactly on the centre has no direction: turn left */
+  if (f->away.x == 0 && f->away.y == 0) f->away = v2(-f->ahead.y, f->ahead.x);
+}
+
+static double cross(steer_vec2 a, steer_vec2 b) { return a.x * b.y - a.y * b.x; }
+
+void geo_feeler_wall(const geometry *g, geo_feeler *f, size_t k) {
+  const geo_wall *s = &g->walls[k];
+  steer_vec2 feeler = f->feeler;
+  steer_vec2 along = v2_sub(s->b, s->a);
+  steer_vec2 to_a = geo_offset(g, f->p, s->a);
+  double denom = cross(feeler, along);
+  if (denom == 0) return; /* parallel: the feeler cannot cross it */
+  double at = cross(to_a, along) / denom;  /* along the feeler, 0..1 */
+  double on = cross(to_a, feeler) / denom; /* along the wall, 0..1 */
+  if (at < 0 || at > 1 || on < 0 || on > 1 || !better(f, at, k)) return;
+  f->best = at;
+  f->index = k;
+  /* not normalize(): a wall shorter than 1e-5 still has a normal */
+  double wall_len = v2_len(along);
+  steer_vec2 normal = v2(-along.y / wall_len, along.x / wall_len);
+  if (v2_dot(normal, feeler) > 0) normal = v2_scale(normal, -1);
+  f->away = v2_scale(normal, (1 - at) * f->length);
+}
+
+geo_box geo_box_around(steer_vec2 a, steer_vec2 b, double pad) {
+  geo_box q = {fmin(a.x, b.x) - pad, fmin(a.y, b.y) - pad,
+               fmax(a.x, b.x) + pad, fmax(a.y, b.y) + pad};
+  return q;
+}
+
+steer_vec2 geometry_avoid_obstacles(const geometry *g, steer_vec2 p,
+                                    steer_vec2 v, double radius, double extra,
+                                    double max_force, double length) {
+  if (!g->obstacle_count) return zero;
+  geo_feeler f;
+  geo_feeler_start(&f, p, v, length, radius, extra);
+  double reach = radius + extra;
+  geo_cursor c;
+  geo_cursor_init(&c, &g->obstacle_index, geo_box_around(f.tip, f.tip, reach),
+                  g->obstacle_count);
+  for (int32_t k; (k = geo_cursor_next(&c)) >= 0;)
+    geo_feeler_obstacle(g, &f, (size_t)k);
+  return v2_scale(f.away, max_force);
+}
+
+steer_vec2 geometry_avoid_walls(const geometry *g, steer_vec2 p, steer_vec2 v,
+                                double length) {
+  if (!g->wall_count) return zero;
+  geo_feeler f;
+  geo_feeler_start(&f, p, v, length, 0, 0);
+  geo_cursor c;
+  geo_cursor_init(&c, &g->wall_index, geo_box_around(p, f.tip, 0),
+                  g->wall_count);
+  for (int32_t k; (k = geo_cursor_next(&c)) >= 0;)
+    geo_feeler_wall(g, &f, (size_t)k);
+  return f.away;
+}

@@ -1,0 +1,237 @@
+/* raycast.c - rays against walls and circles, marched through the
+ * geometry's indexes a chunk at a time (geometry.h). */
+#include <string.h>
+#include "geometry.h"
+
+#define CHUNK_CELLS 1.0   /* a chunk spans about this many cells */
+#define CHUNKS_MAX 4096   /* longer rays are one chunk (the index may scan) */
+
+geo_ray geometry_ray(const geometry *g, steer_vec2 a, steer_vec2 b) {
+  geo_ray r;
+  r.s = geometry_inside(g, a);
+  r.d = geo_offset(g, a, b);
+  return r;
+}
+
+geo_hit geo_hit_none(void) {
+  geo_hit h;
+  memset(&h, 0, sizeof h);
+  h.fraction = 2;
+  return h;
+}
+
+void geo_hit_offer(geo_hit *hit, double fraction, int kind, size_t index,
+                   steer_vec2 a, steer_vec2 b) {
+  if (fraction > hit->fraction) return;
+  if (fraction == hit->fraction &&
+      (kind > hit->kind || (kind == hit->kind && index >= hit->index)))
+    return;
+  hit->fraction = fraction;
+  hit->kind = kind;
+  hit->index = index;
+  hit->a = a;
+  hit->b = b;
+}
+
+static double cross(steer_vec2 a, steer_vec2 b) { return a.x * b.y - a.y * b.x; }
+
+void geo_hit_finish(const geo_ray *r, geo_hit *hit) {
+  if (!hit->kind) return;
+  hit->point = v2_add(r->s, v2_scale(r->d, hit->fraction));
+  steer_vec2 n;
+  if (hit->kind == GEO_HIT_WALL) {
+    steer_vec2 q = v2_sub(hit->b, hit->a);
+    double len = v2_len(q);
+    n = v2(-q.y / len, q.x / len);
+    if (v2_dot(n, r->d) > 0) n = v2_scale(n, -1);
+  } else { /* from the centre; a ray starting at it: against the ray */
+    n = v2_normalize(v2_sub(hit->point, hit->a));
+    if (n.x == 0 && n.y == 0) n = v2_scale(v2_forward(r->d), -1);
+  }
+  hit->normal = v2(n.x + 0.0, n.y + 0.0); /* no -0 */
+}
+
+void geo_ray_segment(const geo_ray *r, steer_vec2 a, steer_vec2 b,
+                     size_t index, geo_hit *hit) {
+  steer_vec2 q = v2_sub(b, a), ap = v2_sub(a, r->s);
+  double denom = cross(r->d, q);
+  if (denom == 0) return; /* parallel (or a point): no crossing */
+  /* t = tn / denom along the ray, u = un / denom along the wall, both in
+     [0, 1]: tested without dividing first */
+  double tn = cross(ap, q), un = cross(ap, r->d);
+  if (denom > 0 ? (tn < 0 || tn > denom || un < 0 || un > denom)
+                : (tn > 0 || tn < denom || un > 0 || un < denom))
+    return;
+  double t = tn / denom;
+  if (t > 1) t = 1;
+  if (t <= hit->fraction) geo_hit_offer(hit, t, GEO_HIT_WALL, index, a, b);
+}
+
+void geo_ray_circle(const geo_ray *r, steer_vec2 c, double radius, int kind,
+                    size_t index, geo_hit *hit) {
+  steer_vec2 f = v2_sub(r->s, c); /* centre -> start */
+  double r2 = radius * radius;
+  steer_vec2 rr = v2(radius, 0);
+  if (v2_len2(f) <= r2) { /* starts inside: hit at once */
+    geo_hit_offer(hit, 0, kind, index, c, rr);
+    return;
+  }
+  double len = v2_len(r->d);
+  if (len == 0) return;
+  steer_vec2 u = v2_direction(r->d, len);
+  double proj = -v2_dot(f, u); /* distance to the closest approach */
+  if (proj < 0) return;        /* heading away */
+  double perp2 = v2_len2(v2_add(f, v2_scale(u, proj)));
+  if (perp2 > r2) return;
+  double dist = proj - sqrt(r2 - perp2);
+  if (dist > len) return;
+  if (dist < 0) dist = 0;
+  double t = dist / len;
+  if (t > 1) t = 1;
+  if (t <= hit->fraction) geo_hit_offer(hit, t, kind, index, c, rr);
+}
+
+size_t geometry_ray_chunks(const geometry *g, const geo_ray *r) {
+  double cells = fmax(fabs(r->d.x) * g->wall_index.inv_x,
+                      fabs(r->d.y) * g->wall_index.inv_y);
+  double n = ceil(cells / CHUNK_CELLS);
+  return n >= 1 && n <= CHUNKS_MAX ? (size_t)n : 1;
+}
+
+/* The image shifts [lo, hi] of a box [b0, b1] that can meet [q0, q1] on a
+   torus axis of `extent` (just 0 elsewhere). */
+void geo_image_range(const geometry *g, double q0, double q1, double b0,
+                     double b1, double extent, double *lo, double *hi) {
+  if (!g->wrap) {
+    *lo = *hi = 0;
+    return;
+  }
+  /* a shape wider than the torus overlaps the ray with many images: the
+     ones within two periods of the nearest are enough (and finite); a
+     torus too thin to tell images apart has just the one */
+  double mid = floor(((q0 + q1) - (b0 + b1)) * 0.5 / extent + 0.5);
+  if (!isfinite(mid)) {
+    *lo = *hi = 0;
+    return;
+  }
+  double a = ceil((q0 - b1) / extent - 1e-6);
+  double b = floor((q1 - b0) / extent + 1e-6);
+  *lo = a >= mid - 2 ? a : mid - 2; /* (NaN-safe) */
+  *hi = b <= mid + 2 ? b : mid + 2;
+}
+
+/* cur: a cursor over the chunk (made by the caller, so that the next chunk
+   can skip its cells); images of the candidates that can meet box q */
+static void ray_walls(const geometry *g, const geo_ray *r, geo_box q,
+                      geo_cursor *cur, geo_hit *hit) {
+  geo_cursor c = *cur;
+  for (int32_t k; (k = geo_cursor_next(&c)) >= 0;) {
+    const geo_wall *s = &g->walls[k];
+    if (!g->wrap) {
+      geo_ray_segment(r, s->a, s->b, (size_t)k, hit);
+      continue;
+    }
+    geo_box b = geo_wall_box(s);
+    double x0, x1, y0, y1;
+    geo_image_range(g, q.x0, q.x1, b.x0, b.x1, g->width, &x0, &x1);
+    geo_image_range(g, q.y0, q.y1, b.y0, b.y1, g->height, &y0, &y1);
+    /* at most 5 x 5 shifts, counted with ints (i++ stands still on a
+       double beyond 2^53) */
+    for (int m = 0; m <= 4 && x0 + m <= x1; m++)
+      for (int n = 0; n <= 4 && y0 + n <= y1; n++) {
+        steer_vec2 shift = v2((x0 + m) * g->width, (y0 + n) * g->height);
+        geo_ray_segment(r, v2_add(s->a, shift), v2_add(s->b, shift),
+                        (size_t)k, hit);
+      }
+  }
+}
+
+/* Of the shifts [*lo, *hi] of a circle centred at c on a torus axis of
+   `extent`, the ones nearest (along this axis) to some point of [q0, q1],
+   one more each side against rounding. Why that is enough: the distance to
+   an image is sqrt(dx^2 + dy^2), so for every point the nearest image on
+   each axis is the nearest image, and the first point of the ray inside
+   any image is inside its nearest one. Bounded work, whatever the radius:
+   the ray spans at most half the torus. */
+static void nearest_shifts(double q0, double q1, double c, double extent,
+                           double *lo, double *hi) {
+  double first = floor((q0 - c) / extent + 0.5) - 1;
+  double last = floor((q1 - c) / extent + 0.5) + 1;
+  if (first > *lo) *lo = first;
+  if (last < *hi) *hi = last;
+}
+
+void geo_ray_circle_images(const geometry *g, const geo_ray *r, geo_box q,
+                           steer_vec2 c, double radius, int kind, size_t index,
+                           geo_hit *hit) {
+  if (!g->wrap) {
+    geo_ray_circle(r, c, radius, kind, index, hit);
+    return;
+  }
+  /* a ray starting inside the circle hits the image nearest its start
+     (images overlap when the diameter reaches the torus: one choice) */
+  steer_vec2 nearest = v2_sub(r->s, geo_offset(g, c, r->s));
+  if (v2_len2(v2_sub(r->s, nearest)) <= radius * radius) {
+    geo_ray_circle(r, nearest, radius, kind, index, hit);
+    return;
+  }
+  double x0, x1, y0, y1;
+  geo_image_range(g, q.x0, q.x1, c.x - radius, c.x + radius, g->width, &x0, &x1);
+  geo_image_range(g, q.y0, q.y1, c.y - radius, c.y + radius, g->height, &y0, &y1);
+  nearest_shifts(q.x0, q.x1, c.x, g->width, &x0, &x1);
+  nearest_shifts(q.y0, q.y1, c.y, g->height, &y0, &y1);
+  /* at most 5 x 5 shifts, counted with ints (i++ stands still on a double
+     beyond 2^53) */
+  for (int m = 0; m <= 4 && x0 + m <= x1; m++)
+    for (int n = 0; n <= 4 && y0 + n <= y1; n++) {
+      steer_vec2 image = v2(c.x + (x0 + m) * g->width,
+                            c.y + (y0 + n) * g->height);
+      geo_ray_circle(r, image, radius, kind, index, hit);
+    }
+}
+
+static void ray_obstacles(const geometry *g, const geo_ray *r, geo_box q,
+                          geo_cursor *cur, geo_hit *hit) {
+  geo_cursor c = *cur;
+  for (int32_t k; (k = geo_cursor_next(&c)) >= 0;) {
+    const geo_obstacle *o = &g->obstacles[k];
+    geo_ray_circle_images(g, r, q, v2(o->x, o->y), o->radius,
+                          GEO_HIT_OBSTACLE, (size_t)k, hit);
+  }
+}
+
+void geometry_raycast(const geometry *g, const geo_ray *r, unsigned kinds,
+                      geo_hit *hit) {
+  if (!(kinds & GEO_RAY_WALLS && g->wall_count) &&
+      !(kinds & GEO_RAY_OBSTACLES && g->obstacle_count))
+    return;
+  size_t n = geometry_ray_chunks(g, r);
+  steer_vec2 from = r->s;
+  geo_cursor walls, obstacles; /* each chunk's, for the next one to skip */
+  /* torus images are chosen against the whole ray: a cell skipped in one
+     chunk was walked in the one before, whose box may not reach the image */
+  geo_box whole = geo_box_around(r->s, v2_add(r->s, r->d), 0);
+  for (size_t k = 0; k < n; k++) {
+    double t1 = k + 1 == n ? 1 : (double)(k + 1) / (double)n;
+    steer_vec2 to = k + 1 == n ? v2_add(r->s, r->d)
+                               : v2_add(r->s, v2_scale(r->d, t1));
+    geo_box q = geo_box_around(from, to, 0);
+    if (kinds & GEO_RAY_WALLS && g->wall_count) {
+      if (k == 0)
+        geo_cursor_init(&walls, &g->wall_index, q, g->wall_count);
+      else
+        geo_cursor_next_box(&walls, &walls, q);
+      ray_walls(g, r, whole, &walls, hit);
+    }
+    if (kinds & GEO_RAY_OBSTACLES && g->obstacle_count) {
+      if (k == 0)
+        geo_cursor_init(&obstacles, &g->obstacle_index, q, g->obstacle_count);
+      else
+        geo_cursor_next_box(&obstacles, &obstacles, q);
+      ray_obstacles(g, r, whole, &obstacles, hit);
+    }
+    /* every hit before t1 lies in the chunks walked so far */
+    if (hit->fraction <= t1) return;
+    from = to;
+  }
+}

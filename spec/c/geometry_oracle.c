@@ -1,0 +1,493 @@
+/* geometry_oracle.c - the geometry module's indexed answers against brute
+ * force scans, exactly (bit for bit): random levels in free and wrapped
+ * layouts (geometry across the seam, degenerate walls and obstacles, huge
+ * items), interleaved with removals and moves, ray casts, handles, tile
+ * maps and containment, and allocation failures. Prints "N passed, N
+ * failed"; exits nonzero on a failure. Built by mk/levels.mk, run by
+ * spec/levels_spec.lua. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "geometry.h"
+
+static int passed, failed;
+
+#define CHECK(cond, ...)                                   \
+  do {                                                     \
+    if (cond) {                                            \
+      passed++;                                            \
+    } else {                                               \
+      failed++;                                            \
+      if (failed < 20) {                                   \
+        printf("FAIL %s:%d: ", __FILE__, __LINE__);        \
+        printf(__VA_ARGS__);                               \
+        printf("\n");                                      \
+      }                                                    \
+    }                                                      \
+  } while (0)
+
+static uint32_t rng = 12345;
+static double unit(void) {
+  rng = rng * 1103515245u + 12345u;
+  return (double)(rng >> 8) / 16777216.0;
+}
+static double uniform(double a, double b) { return a + (b - a) * unit(); }
+
+static long allow = -1; /* allocations left before failing; -1 never */
+static size_t live_bytes;
+
+static void *test_alloc(void *ud, void *p, size_t o, size_t n) {
+  (void)ud;
+  if (n == 0) {
+    live_bytes -= o;
+    free(p);
+    return NULL;
+  }
+  if (allow == 0) return NULL;
+  if (allow > 0) allow--;
+  void *q = realloc(p, n);
+  if (q) live_bytes += n - o;
+  return q;
+}
+
+static int same_vec(steer_vec2 a, steer_vec2 b) {
+  return memcmp(&a.x, &b.x, sizeof a.x) == 0 &&
+         memcmp(&a.y, &b.y, sizeof a.y) == 0;
+}
+
+/* ---- brute force ---------------------------------------------------------- */
+
+static steer_vec2 brute_obstacles(const geometry *g, steer_vec2 p,
+                                  steer_vec2 v, double radius, double extra,
+                                  double max_force, double length) {
+  geo_feeler f;
+  geo_feeler_start(&f, p, v, length, radius, extra);
+  for (size_t k = 0; k < g->obstacle_count; k++) geo_feeler_obstacle(g, &f, k);
+  return v2_scale(f.away, max_force);
+}
+
+static steer_vec2 brute_walls(const geometry *g, steer_vec2 p, steer_vec2 v,
+                              double length) {
+  geo_feeler f;
+  geo_feeler_start(&f, p, v, length, 0, 0);
+  for (size_t k = 0; k < g->wall_count; k++) geo_feeler_wall(g, &f, k);
+  return f.away;
+}
+
+/* Periods either side of a shape's own position that a brute force tries
+   on a torus axis: enough for any image of a shape `extent` long to reach
+   a ray (the ray spans at most half the torus). */
+static int periods(const geometry *g, double extent, double period) {
+  if (!g->wrap) return 0;
+  return 2 + (int)ceil(extent / period);
+}
+
+/* Every image the ray's box can meet (for shapes wider than the torus,
+   the ones geo_image_range keeps: two periods either side) against every
+   shape, no index. */
+static void brute_raycast(const geometry *g, const geo_ray *r, unsigned kinds,
+                          geo_hit *hit) {
+  double W = g->width, H = g->height;
+  geo_box q = geo_box_around(r->s, v2_add(r->s, r->d), 0);
+  double x0, x1, y0, y1;
+  if (kinds & GEO_RAY_WALLS)
+    for (size_t k = 0; k < g->wall_count; k++) {
+      const geo_wall *s = &g->walls[k];
+      geo_box b = geo_wall_box(s);
+      geo_image_range(g, q.x0, q.x1, b.x0, b.x1, W, &x0, &x1);
+      geo_image_range(g, q.y0, q.y1, b.y0, b.y1, H, &y0, &y1);
+      for (int m = 0; m <= 4 && x0 + m <= x1; m++)
+        for (int n = 0; n <= 4 && y0 + n <= y1; n++) {
+          steer_vec2 sh = v2((x0 + m) * W, (y0 + n) * H);
+          geo_ray_segment(r, v2_add(s->a, sh), v2_add(s->b, sh), k, hit);
+        }
+    }
+  if (kinds & GEO_RAY_OBSTACLES)
+    for (size_t k = 0; k < g->obstacle_count; k++) {
+      const geo_obstacle *o = &g->obstacles[k];
+      /* the rule for a ray starting inside (images may overlap): the image
+         nearest the start, as geo_offset (the torus's own) picks it */
+      steer_vec2 near = v2_sub(r->s, geo_offset(g, v2(o->x, o->y), r->s));
+      if (g->wrap && v2_len2(v2_sub(r->s, near)) <= o->radius * o->radius) {
+        geo_ray_circle(r, near, o->radius, GEO_HIT_OBSTACLE, k, hit);
+        continue;
+      }
+      int KX = periods(g, 2 * o->radius, W);
+      int KY = periods(g, 2 * o->radius, H);
+      for (int i = -KX; i <= KX; i++)
+        for (int j = -KY; j <= KY; j++) {
+          steer_vec2 c = v2(o->x + (double)i * W, o->y + (double)j * H);
+          if (!g->wrap) c = v2(o->x, o->y);
+          geo_ray_circle(r, c, o->radius, GEO_HIT_OBSTACLE, k, hit);
+        }
+    }
+}
+
+static int same_hit(const geo_hit *a, const geo_hit *b) {
+  if (a->kind != b->kind) return 0;
+  if (!a->kind) return 1;
+  return a->index == b->index &&
+         memcmp(&a->fraction, &b->fraction, sizeof(double)) == 0 &&
+         same_vec(a->point, b->point) && same_vec(a->normal, b->normal);
+}
+
+static geo_hit no_hit(void) { return geo_hit_none(); }
+
+/* ---- random levels -------------------------------------------------------- */
+
+typedef struct layout {
+  const char *name;
+  int wrap;
+  double w, h, cell;
+} layout;
+
+static steer_vec2 random_point(const layout *L) {
+  double w = L->w > 0 ? L->w : 200, h = L->h > 0 ? L->h : 200;
+  return v2(uniform(-0.2 * w, 1.2 * w), uniform(-0.2 * h, 1.2 * h));
+}
+
+static void add_random(geometry *g, const layout *L, uint64_t *handles,
+                       size_t *nh) {
+  double kind = unit();
+  double big = L->w > 0 ? fmax(L->w, L->h) : 300;
+  steer_vec2 p = random_point(L);
+  uint64_t id = 0;
+  steer_status s;
+  if (kind < 0.4) {
+    double r = unit() < 0.1 ? 0 : unit() < 0.03 ? uniform(0.2, 1.5) * big
+                                                : uniform(0.1, 4);
+    s = geometry_add_obstacle(g, p.x, p.y, r, &id);
+  } else if (kind < 0.85) {
+    double len = unit() < 0.05 ? uniform(0.5, 2) * big : uniform(0, 12);
+    double ang = unit() < 0.3 ? floor(uniform(0, 4)) * 1.5707963267948966
+                              : uniform(0, 6.283185307179586);
+    steer_vec2 q = v2(p.x + len * cos(ang), p.y + len * sin(ang));
+    if (unit() < 0.05) q = p; /* degenerate: a point */
+    s = geometry_add_wall(g, p, q, &id);
+  } else {
+    steer_vec2 pts[6];
+    size_t n = 2 + (size_t)(unit() * 4);
+    for (size_t i = 0; i < n; i++)
+      pts[i] = unit() < 0.15 && i ? pts[i - 1]
+                                  : v2(p.x + uniform(-8, 8), p.y + uniform(-8, 8));
+    s = geometry_add_polygon(g, pts, n, unit() < 0.7, &id);
+  }
+  if (s == STEER_OK) handles[(*nh)++] = id;
+}
+
+static void compare_queries(const geometry *g, const layout *L, int rounds) {
+  for (int q = 0; q < rounds; q++) {
+    steer_vec2 p = random_point(L);
+    if (g->wrap) p = geometry_inside(g, p);
+    steer_vec2 v = v2(uniform(-3, 3), uniform(-3, 3));
+    if (unit() < 0.05) v = v2(0, 0);
+    double radius = unit() < 0.1 ? 0 : uniform(0.1, 2);
+    double extra = unit() < 0.5 ? 0 : uniform(0, 1);
+    double len = uniform(0, 15);
+    steer_vec2 a = geometry_avoid_obstacles(g, p, v, radius, extra, 1.5, len);
+    steer_vec2 b = brute_obstacles(g, p, v, radius, extra, 1.5, len);
+    CHECK(same_vec(a, b), "%s avoid_obstacles (%g, %g) vs brute (%g, %g)",
+          L->name, a.x, a.y, b.x, b.y);
+    a = geometry_avoid_walls(g, p, v, len);
+    b = brute_walls(g, p, v, len);
+    CHECK(same_vec(a, b), "%s avoid_walls (%g, %g) vs brute (%g, %g)", L->name,
+          a.x, a.y, b.x, b.y);
+    steer_vec2 e = unit() < 0.5 ? v2_add(p, v2(uniform(-20, 20), uniform(-20, 20)))
+                                : random_point(L);
+    geo_ray r = geometry_ray(g, p, e);
+    unsigned kinds = 1 + (unsigned)(unit() * 3);
+    geo_hit h1 = no_hit(), h2 = no_hit();
+    geometry_raycast(g, &r, kinds, &h1);
+    brute_raycast(g, &r, kinds, &h2);
+    geo_hit_finish(&r, &h1);
+    geo_hit_finish(&r, &h2);
+    CHECK(same_hit(&h1, &h2),
+          "%s raycast kinds %u: %d #%zu at %.17g vs brute %d #%zu at %.17g",
+          L->name, kinds, h1.kind, h1.index, h1.fraction, h2.kind, h2.index,
+          h2.fraction);
+  }
+}
+
+static void check_handles(const geometry *g, const uint64_t *handles,
+                          size_t nh) {
+  size_t live = 0;
+  for (size_t i = 0; i < nh; i++) {
+    size_t k;
+    geo_kind kind = geometry_kind(g, handles[i], &k);
+    if (kind == GEO_FREE) continue;
+    live++;
+    if (kind == GEO_OBSTACLE)
+      CHECK(k < g->obstacle_count && g->obstacles[k].handle == handles[i],
+            "obstacle handle points at its obstacle");
+    if (kind == GEO_WALL)
+      CHECK(k < g->wall_count && g->walls[k].handle == handles[i],
+            "wall handle points at its wall");
+    if (kind == GEO_POLYGON) {
+      size_t edges = 0;
+      for (size_t w = 0; w < g->wall_count; w++)
+        edges += g->walls[w].handle == handles[i];
+      CHECK(edges == k, "polygon owns %zu edges, slot says %zu", edges, k);
+    }
+  }
+  size_t walked = 0;
+  for (uint64_t h = geometry_next_handle(g, ~0u, 0); h;
+       h = geometry_next_handle(g, ~0u, h))
+    walked++;
+  CHECK(walked == live && walked == geometry_handle_count(g, ~0u),
+        "iteration sees %zu handles, %zu live", walked, live);
+}
+
+static void random_level(const layout *L, int items, int edits) {
+  geometry g;
+  steer_allocator a = {test_alloc, NULL, 0};
+  geometry_init(&g, &a, L->cell, L->wrap, L->w, L->h);
+  uint64_t *handles = malloc(sizeof(uint64_t) * (size_t)(items + edits + 8));
+  size_t nh = 0;
+  for (int i = 0; i < items; i++) add_random(&g, L, handles, &nh);
+  compare_queries(&g, L, 300);
+  for (int e = 0; e < edits; e++) {
+    double what = unit();
+    if (what < 0.35 && nh) { /* remove, then the stale handle raises */
+      size_t i = (size_t)(unit() * (double)nh);
+      steer_status s = geometry_remove(&g, handles[i]);
+      if (s == STEER_OK)
+        CHECK(geometry_remove(&g, handles[i]) == STEER_EINVAL &&
+                  geometry_kind(&g, handles[i], NULL) == GEO_FREE,
+              "a removed handle is stale");
+    } else if (what < 0.7 && nh) { /* move */
+      size_t k, i = (size_t)(unit() * (double)nh);
+      geo_kind kind = geometry_kind(&g, handles[i], &k);
+      steer_vec2 p = random_point(L);
+      if (kind == GEO_OBSTACLE)
+        geometry_set_obstacle(&g, k, p.x, p.y, uniform(0, 3));
+      else if (kind == GEO_WALL)
+        geometry_set_wall(&g, k, p, v2_add(p, v2(uniform(-9, 9), uniform(-9, 9))));
+    } else {
+      add_random(&g, L, handles, &nh);
+    }
+    if (e % 25 == 0) compare_queries(&g, L, 40);
+  }
+  compare_queries(&g, L, 300);
+  check_handles(&g, handles, nh);
+  geometry_clear_walls(&g);
+  CHECK(g.wall_count == 0 && geometry_handle_count(&g, 1u << GEO_WALL |
+                                                       1u << GEO_POLYGON) == 0,
+        "clear_walls leaves no wall handle");
+  compare_queries(&g, L, 50);
+  geometry_free(&g);
+  free(handles);
+}
+
+/* ---- hand-computed cases ---------------------------------------------------- */
+
+static void hand_cases(void) {
+  geometry g;
+  steer_allocator a = {test_alloc, NULL, 0};
+  geometry_init(&g, &a, 5, 1, 100, 100);
+  uint64_t wall, rock;
+  geometry_add_wall(&g, v2(98, 40), v2(104, 40), &wall); /* across the seam */
+  geometry_add_obstacle(&g, -1, 50, 2, &rock);            /* kept at x = 99 */
+  CHECK(g.obstacles[0].x == 99 && g.walls[0].b.x == 104,
+        "positions are kept inside the torus, the far end follows");
+  /* a ray from x = 1 going down crosses the wall's image at x = 2 */
+  geo_ray r = geometry_ray(&g, v2(1, 45), v2(1, 35));
+  geo_hit h = no_hit();
+  geometry_raycast(&g, &r, GEO_RAY_WALLS | GEO_RAY_OBSTACLES, &h);
+  geo_hit_finish(&r, &h);
+  CHECK(h.kind == GEO_HIT_WALL && h.fraction == 0.5 && h.point.y == 40 &&
+            h.normal.x == 0 && h.normal.y == 1,
+        "ray meets the seam wall halfway, normal facing it: %d %g (%g %g)",
+        h.kind, h.fraction, h.normal.x, h.normal.y);
+  /* the obstacle at x = 99 r 2 seen from x = 3 going left (through the seam) */
+  r = geometry_ray(&g, v2(3, 50), v2(-7, 50));
+  h = no_hit();
+  geometry_raycast(&g, &r, GEO_RAY_OBSTACLES, &h);
+  geo_hit_finish(&r, &h);
+  CHECK(h.kind == GEO_HIT_OBSTACLE && h.fraction == 0.2 && h.point.x == 1 &&
+            h.normal.x == 1,
+        "ray meets the obstacle across the seam at x = 1: %g %g", h.fraction,
+        h.point.x);
+  /* the feeler of an agent at x = 1 heading down touches the seam wall */
+  steer_vec2 f = geometry_avoid_walls(&g, v2(1, 42), v2(0, -1), 4);
+  CHECK(f.x == 0 && f.y == 2, "avoid_walls pushes up by the overshoot: %g %g",
+        f.x, f.y);
+  geometry_free(&g);
+
+  /* containment: a 10 x 10 box */
+  steer_vec2 box[4] = {{0, 0}, {10, 0}, {10, 10}, {0, 10}};
+  CHECK(geo_inside(box, 4, v2(5, 5)) && !geo_inside(box, 4, v2(11, 5)),
+        "inside the box");
+  f = geo_contain(v2(8, 5), v2(1, 0), box, 4, 3);
+  CHECK(f.x == -1 && f.y == 0, "contain: tip 1 past x = 10: (%g, %g)", f.x, f.y);
+  f = geo_contain(v2(5, 5), v2(1, 0), box, 4, 3);
+  CHECK(f.x == 0 && f.y == 0, "contain: tip inside, no force");
+  steer_vec2 tri[3] = {{0, 0}, {10, 0}, {0, 10}};
+  f = geo_contain(v2(4, 4), v2(1, 1), tri, 3, 4 * 1.4142135623730951);
+  CHECK(fabs(f.x + 3) < 1e-12 && fabs(f.y + 3) < 1e-12,
+        "contain: back to the hypotenuse (%g, %g)", f.x, f.y);
+}
+
+/* ---- tile maps ---------------------------------------------------------------- */
+
+static void tile_maps(void) {
+  /* hand case: a 3 x 2 map with an L of solid tiles
+       row 1: 1 0 0
+       row 0: 1 1 0      -> 6 merged segments */
+  unsigned char L[6] = {1, 1, 0, 1, 0, 0};
+  steer_vec2 seg[32];
+  size_t n = geo_walls_from_tiles(L, 3, 2, 2, 10, 20, seg, 16);
+  CHECK(n == 6, "the L has 6 boundary segments, got %zu", n);
+  double perimeter = 0;
+  for (size_t i = 0; i < n && i < 16; i++)
+    perimeter += v2_len(v2_sub(seg[2 * i + 1], seg[2 * i]));
+  CHECK(perimeter == 16, "the L's perimeter is 8 tile sides of 2, got %g",
+        perimeter);
+  CHECK(seg[0].x == 10 && seg[0].y == 20 && seg[1].x == 14 && seg[1].y == 20,
+        "bottom edge merged, solid on its left: (%g %g)-(%g %g)", seg[0].x,
+        seg[0].y, seg[1].x, seg[1].y);
+
+  /* random maps: the unit edges of the segments are exactly the boundary,
+     oriented with the solid tile on the left, and no two segments could
+     merge */
+  for (int trial = 0; trial < 200; trial++) {
+    size_t w = 1 + (size_t)(unit() * 9), h = 1 + (size_t)(unit() * 9);
+    unsigned char t[100];
+    for (size_t i = 0; i < w * h; i++) t[i] = unit() < 0.45 ? (unsigned char)(1 + unit() * 3) : 0;
+    size_t count = geo_walls_from_tiles(t, w, h, 1, 0, 0, NULL, 0);
+    steer_vec2 *s = malloc(sizeof(steer_vec2) * 2 * (count + 1));
+    CHECK(geo_walls_from_tiles(t, w, h, 1, 0, 0, s, count) == count,
+          "counting and filling agree");
+    /* edge sets as counts per directed unit edge */
+    int got = 0, want = 0, bad = 0;
+    for (size_t i = 0; i < count; i++) {
+      steer_vec2 a = s[2 * i], b = s[2 * i + 1];
+      steer_vec2 d = v2((b.x > a.x) - (b.x < a.x), (b.y > a.y) - (b.y < a.y));
+      double len = fabs(b.x - a.x) + fabs(b.y - a.y);
+      for (double k = 0; k < len; k++) {
+        steer_vec2 p = v2(a.x + d.x * k, a.y + d.y * k);
+        /* the tiles left and right of the unit edge from p along d (y up) */
+        long px = (long)p.x, py = (long)p.y, lc, lr, rc, rr;
+        if (d.x > 0) { lc = px; lr = py; rc = px; rr = py - 1; }
+        else if (d.x < 0) { lc = px - 1; lr = py - 1; rc = px - 1; rr = py; }
+        else if (d.y > 0) { lc = px - 1; lr = py; rc = px; rr = py; }
+        else { lc = px; lr = py - 1; rc = px - 1; rr = py - 1; }
+        int left = lc >= 0 && lr >= 0 && (size_t)lc < w && (size_t)lr < h && t[lr * (long)w + lc];
+        int right = rc >= 0 && rr >= 0 && (size_t)rc < w && (size_t)rr < h && t[rr * (long)w + rc];
+        if (!left || right) bad++;
+        got++;
+      }
+    }
+    for (size_t r = 0; r <= h; r++)
+      for (size_t c = 0; c <= w; c++) {
+        int here = r < h && c < w && t[r * w + c];
+        int below = r > 0 && c < w && t[(r - 1) * w + c];
+        int left = c > 0 && r < h && t[r * w + c - 1];
+        if (c < w) want += here != below;
+        if (r < h) want += here != left;
+      }
+    CHECK(got == want && bad == 0, "map %zux%zu: %d unit edges, %d boundary, %d misplaced", w, h, got, want, bad);
+    int mergeable = 0;
+    for (size_t i = 0; i < count; i++)
+      for (size_t j = 0; j < count; j++)
+        if (i != j && s[2 * i + 1].x == s[2 * j].x && s[2 * i + 1].y == s[2 * j].y) {
+          steer_vec2 d1 = v2_sub(s[2 * i + 1], s[2 * i]), d2 = v2_sub(s[2 * j + 1], s[2 * j]);
+          if (d1.x * d2.y - d1.y * d2.x == 0 && v2_dot(d1, d2) > 0) mergeable++;
+        }
+    CHECK(mergeable == 0, "no collinear runs left unmerged (%d)", mergeable);
+    free(s);
+  }
+}
+
+/* ---- numbers at the limit: no overflow, still exact ------------------------ */
+
+static int finite_vec(steer_vec2 v) { return isfinite(v.x) && isfinite(v.y); }
+
+static void huge_numbers(void) {
+  for (int wrap = 0; wrap < 2; wrap++) {
+    geometry g;
+    steer_allocator a = {test_alloc, NULL, 0};
+    geometry_init(&g, &a, 5, wrap, wrap ? 1e150 : 0, wrap ? 3e149 : 0);
+    double L = STEER_LIMIT;
+    steer_vec2 pts[] = {{-L, -L}, {L, L}, {L, -L}, {0, 0}, {1e-300, 0}};
+    for (int i = 0; i < 5; i++)
+      for (int j = 0; j < 5; j++) {
+        geometry_add_wall(&g, pts[i], pts[j], NULL);
+        geometry_add_obstacle(&g, pts[i].x, pts[j].y, i == j ? L : 1, NULL);
+      }
+    layout lay = {"huge", wrap, wrap ? 1e150 : 0, wrap ? 3e149 : 0, 5};
+    for (int q = 0; q < 200; q++) {
+      steer_vec2 p = pts[q % 5], v = v2(uniform(-L, L), uniform(-L, L));
+      if (q % 3 == 0) p = v2(uniform(-L, L), uniform(-L, L));
+      if (wrap) p = geometry_inside(&g, p);
+      double len = q % 2 ? L : 3, reach = q % 4 ? L : 0.5;
+      steer_vec2 f1 = geometry_avoid_obstacles(&g, p, v, reach, reach, L, len);
+      steer_vec2 f2 = brute_obstacles(&g, p, v, reach, reach, L, len);
+      CHECK(finite_vec(f1) && same_vec(f1, f2), "huge avoid_obstacles");
+      f1 = geometry_avoid_walls(&g, p, v, len);
+      f2 = brute_walls(&g, p, v, len);
+      CHECK(finite_vec(f1) && same_vec(f1, f2), "huge avoid_walls");
+      geo_ray r = geometry_ray(&g, p, pts[(q + 1) % 5]);
+      geo_hit h1 = no_hit(), h2 = no_hit();
+      geometry_raycast(&g, &r, 3, &h1);
+      brute_raycast(&g, &r, 3, &h2);
+      geo_hit_finish(&r, &h1);
+      geo_hit_finish(&r, &h2);
+      CHECK(!h1.kind || (isfinite(h1.fraction) && finite_vec(h1.point) &&
+                         finite_vec(h1.normal)),
+            "huge raycast finite");
+      CHECK(same_hit(&h1, &h2), "huge raycast vs brute");
+    }
+    (void)lay;
+    geometry_free(&g);
+  }
+}
+
+/* ---- allocation failures ------------------------------------------------------- */
+
+static void failures(void) {
+  layout L = {"failing", 1, 80, 80, 4};
+  for (long budget = 0; budget < 40; budget++) {
+    geometry g;
+    steer_allocator a = {test_alloc, NULL, 0};
+    geometry_init(&g, &a, L.cell, L.wrap, L.w, L.h);
+    uint64_t handles[400];
+    size_t nh = 0;
+    allow = budget;
+    for (int i = 0; i < 200; i++) {
+      size_t before_o = g.obstacle_count, before_w = g.wall_count;
+      size_t before_h = geometry_handle_count(&g, ~0u);
+      size_t had = nh;
+      add_random(&g, &L, handles, &nh);
+      if (nh == had)
+        CHECK(g.obstacle_count == before_o && g.wall_count == before_w &&
+                  geometry_handle_count(&g, ~0u) == before_h,
+              "a failed add changes nothing");
+    }
+    allow = -1;
+    compare_queries(&g, &L, 30);
+    check_handles(&g, handles, nh);
+    geometry_free(&g);
+  }
+  CHECK(live_bytes == 0, "every byte freed (%zu left)", live_bytes);
+}
+
+int main(void) {
+  layout layouts[] = {
+      {"free", 0, 0, 0, 5},          {"free-fine", 0, 0, 0, 1.5},
+      {"clamped-bounds", 0, 120, 90, 5}, {"torus", 1, 100, 60, 5},
+      {"torus-odd", 1, 97.3, 41.9, 7},   {"thin-torus", 1, 30, 9, 4},
+      /* circles far wider than the torus on x: many images, of which the
+         ray casts test only the nearest ones */
+      {"needle-torus", 1, 1.5, 41, 0.5},
+  };
+  hand_cases();
+  for (size_t i = 0; i < sizeof layouts / sizeof *layouts; i++) {
+    random_level(&layouts[i], 60, 200);
+    random_level(&layouts[i], 600, 300);
+  }
+  tile_maps();
+  huge_numbers();
+  failures();
+  printf("%d passed, %d failed\n", passed, failed);
+  return failed != 0;
+}

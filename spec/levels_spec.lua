@@ -1,0 +1,376 @@
+-- Game levels: static geometry in spatial indexes, handles, polygons, tile
+-- maps, ray casts, line of sight, query_box and containment (issue 12).
+
+describe("geometry index (C oracle)", function()
+  it("gives the brute force scan's answers bit for bit", function()
+    -- spec/c/geometry_oracle.c: random levels, torus seams, degenerate and
+    -- huge items, edits, ray casts, tile maps, allocation failures (built and
+    -- run without the ASan runtime that `make asan` preloads into busted)
+    local ok = os.execute("env -u LD_PRELOAD make -s build/spec/geometry_oracle >/dev/null")
+    assert.is_true(ok == true or ok == 0, "building the oracle failed")
+    local p = assert(io.popen("env -u LD_PRELOAD build/spec/geometry_oracle 2>&1"))
+    local out = p:read("*a")
+    p:close()
+    local good, bad = out:match("(%d+) passed, (%d+) failed")
+    assert.is_truthy(good, out)
+    assert.are.equal("0", bad, out)
+    assert.is_true(tonumber(good) > 50000, out)
+  end)
+end)
+
+local steer = require "steer"
+
+local function list(iter, state)
+  local t = {}
+  for v in iter, state do t[#t + 1] = v end
+  return t
+end
+
+describe("level geometry handles", function()
+  it("read, write, keep their own data and raise once removed", function()
+    local w = steer.world{}
+    local o = w:add_obstacle{ x = 1, y = 2, radius = 3, name = "rock" }
+    local s = w:add_wall{ x1 = 0, y1 = 0, x2 = 4, y2 = 0, team = 2 }
+    assert.are.same({ 1, 2, 3, "obstacle", "rock", true }, { o.x, o.y, o.radius, o.kind, o.name, o.alive })
+    assert.are.same({ 0, 0, 4, 0, "wall", 2 }, { s.x1, s.y1, s.x2, s.y2, s.kind, s.team })
+    o.x, o.radius, o.hp = 10, 0.5, 7
+    assert.are.same({ 10, 0.5, 7 }, { o.x, o.radius, o.hp })
+    -- moving it moves what avoidance sees: the feeler of an agent at (7, 2) heading +x
+    local a = w:add{ x = 6.5, y = 2, vx = 1, radius = 0.5 }
+    local fx = a:avoid_obstacles(3)
+    assert.is_true(fx < 0)
+    assert.has_error(function() s.x2 = 0 end) -- zero length
+    assert.has_error(function() o.id = 3 end)
+    o:remove()
+    assert.is_false(o.alive)
+    local ok, err = pcall(function() return o.x end)
+    assert.is_false(ok)
+    assert.is_truthy(err:find("obstacle has been removed", 1, true))
+    assert.is_false(pcall(function() return o.name end))
+    assert.is_false(pcall(o.remove, o))
+    assert.are.same({ 0, 0 }, { a:avoid_obstacles(3) })
+    assert.are.same({ s }, list(w:walls()))
+  end)
+
+  it("iterate in a stable order while some are removed", function()
+    local w = steer.world{}
+    local made = {}
+    for k = 1, 10 do made[k] = w:add_obstacle{ x = k, y = 0, radius = 1 } end
+    local seen = {}
+    for o in w:obstacles() do
+      seen[#seen + 1] = o.x
+      if o.x % 2 == 1 then o:remove() end
+    end
+    assert.are.same({ 1, 2, 3, 4, 5, 6, 7, 8, 9, 10 }, seen)
+    assert.are.equal(5, #list(w:obstacles()))
+  end)
+
+  it("polygons are walls under one handle, solid inside", function()
+    local w = steer.world{}
+    local p = w:add_polygon{ 0, 0, 10, 0, 10, 10, 0, 10, zone = "pit" }
+    assert.are.same({ "polygon", 4, "pit" }, { p.kind, p.edges, p.zone })
+    local seg, n = w:segments()
+    assert.are.equal(4, n)
+    assert.are.equal(16, #seg)
+    local f = w:raycast(-5, 5, 15, 5)
+    assert.are.equal(0.25, f)
+    local open = w:add_polygon{ 20, 0, 30, 0, 30, 10, closed = false }
+    assert.are.equal(2, open.edges)
+    p:remove()
+    local _, left = w:segments()
+    assert.are.equal(2, left)
+    assert.is_nil(w:raycast(-5, 5, 15, 5))
+  end)
+end)
+
+describe("world:raycast", function()
+  it("returns the nearest hit, its normal, kind and handle", function()
+    local w = steer.world{}
+    local far = w:add_wall{ x1 = 8, y1 = -5, x2 = 8, y2 = 5 }
+    local near = w:add_wall{ x1 = 5, y1 = -5, x2 = 5, y2 = 5 }
+    local rock = w:add_obstacle{ x = 3, y = 0, radius = 1 }
+    local f, hx, hy, nx, ny, kind, h = w:raycast(0, 0, 10, 0)
+    assert.are.same({ 0.2, 2, 0, -1, 0, "obstacle" }, { f, hx, hy, nx, ny, kind })
+    assert.are.equal(rock, h)
+    f, hx, hy, nx, ny, kind, h = w:raycast(0, 0, 10, 0, { obstacles = false })
+    assert.are.same({ 0.5, 5, 0, -1, 0, "wall" }, { f, hx, hy, nx, ny, kind })
+    assert.are.equal(near, h)
+    -- from the other side the normal faces the ray
+    f, hx, hy, nx, ny, kind, h = w:raycast(10, 0, 0, 0)
+    assert.are.same({ 0.2, 8, 0, 1, 0 }, { f, hx, hy, nx, ny })
+    assert.are.equal(far, h)
+    -- agents only when asked, and not the one ignored
+    local a = w:add{ x = 1, y = 0, radius = 0.5 }
+    assert.are.equal("obstacle", select(6, w:raycast(0, 0, 10, 0)))
+    f, hx, hy, nx, ny, kind, h = w:raycast(0, 0, 10, 0, { agents = true })
+    assert.are.same({ 0.05, 0.5, 0, -1, 0, "agent" }, { f, hx, hy, nx, ny, kind })
+    assert.are.equal(a, h)
+    assert.are.equal("obstacle", select(6, w:raycast(0, 0, 10, 0, { agents = true, ignore = a })))
+    -- a ray starting inside a circle hits it at once
+    assert.are.equal(0, (w:raycast(3, 0.5, 3, 10)))
+    assert.is_nil(w:raycast(0, 20, 10, 20))
+    assert.has_error(function() w:raycast(0, 0, 1, 1, { wals = true }) end)
+    assert.has_error(function() w:raycast(0, 0, 1, math.huge) end)
+  end)
+
+  it("sees geometry across a torus seam", function()
+    local w = steer.world{ bounds = { 100, 100 }, wrap = true }
+    local wall = w:add_wall{ x1 = 98, y1 = 40, x2 = 104, y2 = 40 }
+    local rock = w:add_obstacle{ x = -1, y = 50, radius = 2 }
+    assert.are.equal(99, rock.x)
+    local f, hx, hy, nx, ny, kind, h = w:raycast(1, 45, 1, 35)
+    assert.are.same({ 0.5, 1, 40, 0, 1, "wall" }, { f, hx, hy, nx, ny, kind })
+    assert.are.equal(wall, h)
+    f, hx, hy, nx, ny, kind, h = w:raycast(3, 50, -7, 50)
+    assert.are.same({ 0.2, 1, 50, 1, 0, "obstacle" }, { f, hx, hy, nx, ny, kind })
+    assert.are.equal(rock, h)
+    -- line of sight from x = 96 to x = 4 goes through the seam, past the rock
+    assert.is_false(w:line_of_sight(96, 50, 4, 50))
+    assert.is_true(w:line_of_sight(96, 60, 4, 60))
+  end)
+end)
+
+describe("world:line_of_sight and world:query_box", function()
+  it("take agents and points; query_box is exact at its edges", function()
+    local w = steer.world{}
+    w:add_wall{ x1 = 5, y1 = -5, x2 = 5, y2 = 5 }
+    local a = w:add{ x = 0, y = 0 }
+    local b = w:add{ x = 10, y = 0 }
+    local c = w:add{ x = 0, y = 10 }
+    assert.is_false(w:line_of_sight(a, b))
+    assert.is_true(w:line_of_sight(a, c))
+    assert.is_true(w:line_of_sight({ 0, 6 }, { x = 10, y = 6 }))
+    assert.is_false(w:line_of_sight(a, 10, 0))
+    assert.has_error(function() w:line_of_sight(a, "x") end)
+    local found = {}
+    for ag in w:query_box(10, 10, 0, 0) do found[#found + 1] = ag end
+    assert.are.equal(3, #found)
+    found = list(w:query_box(-1, -1, 1, 11))
+    assert.are.equal(2, #found)
+    local t = steer.world{ bounds = { 20, 20 }, wrap = true }
+    local d = t:add{ x = 19.5, y = 1 }
+    assert.are.same({ d }, list(t:query_box(-1, 0, 1, 2))) -- its image at -0.5
+  end)
+end)
+
+describe("tile maps", function()
+  it("give the merged boundary of the solid tiles", function()
+    -- an L: row 0 (bottom) = 1 1 0, row 1 = 1 0 0; cells of 2 from (10, 20)
+    local walls = steer.walls_from_tiles({ 1, 1, 0, 1, 0, 0 }, 3, 2, 2, 10, 20)
+    assert.are.equal(6, #walls)
+    assert.are.same({ x1 = 10, y1 = 20, x2 = 14, y2 = 20 }, walls[1]) -- bottom, merged
+    local perimeter = 0
+    for _, s in ipairs(walls) do
+      perimeter = perimeter + math.abs(s.x2 - s.x1) + math.abs(s.y2 - s.y1)
+    end
+    assert.are.equal(16, perimeter)
+    local w = steer.world{}
+    assert.are.equal(6, w:add_walls(walls))
+    assert.are.equal(6, #list(w:walls()))
+    assert.is_false(w:line_of_sight(9, 21, 15, 21))
+    assert.has_error(function() steer.walls_from_tiles({ 1 }, 2, 2, 1) end)
+    assert.has_error(function() w:add_walls{ { x1 = 0, y1 = 0, x2 = 0, y2 = 0 } } end)
+    assert.are.equal(6, #list(w:walls())) -- nothing added by the failed call
+  end)
+end)
+
+describe("containment", function()
+  it("steers back before the feeler leaves a box or a polygon", function()
+    local w = steer.world{}
+    local a = w:add{ x = 8, y = 5, vx = 1 }
+    assert.are.same({ -1, 0 }, { a:contain({ 0, 0, 10, 10 }, 3) })
+    assert.are.same({ 0, 0 }, { a:contain({ 0, 0, 10, 10 }, 1) })
+    local fx, fy = a:contain({ 0, 0, 10, 0, 10, 10, 0, 10 }, 3)
+    assert.are.same({ -1, 0 }, { fx, fy })
+    -- as a program entry it keeps a crowd inside a box without a clamp
+    for k = 1, 20 do
+      local b = w:add{ x = 5, y = 5, vx = math.cos(k), vy = math.sin(k), max_speed = 2, max_force = 4 }
+      b:set_behaviors{ combine = "priority", { "contain", region = { 0, 0, 10, 10 }, feeler_length = 2 },
+        { "wander" } }
+    end
+    for _ = 1, 300 do w:step(0.05) end
+    for b in w:agents() do
+      if b ~= a then
+        assert.is_true(b.x > -0.5 and b.x < 10.5 and b.y > -0.5 and b.y < 10.5)
+      end
+    end
+  end)
+end)
+
+describe("snapshots of a level", function()
+  it("carry the geometry and its handles' ids", function()
+    local w = steer.world{ bounds = { 50, 50 }, wrap = true }
+    local o = w:add_obstacle{ x = 3, y = 4, radius = 1 }
+    w:add_wall{ x1 = 48, y1 = 1, x2 = 53, y2 = 1 }
+    local p = w:add_polygon{ 10, 10, 20, 10, 15, 18 }
+    w:add_obstacle{ x = 30, y = 30, radius = 2 }:remove()
+    local c = assert(steer.restore(w:snapshot()))
+    local function shapes(world)
+      local t = {}
+      for s in world:obstacles() do t[#t + 1] = { s.id, s.x, s.y, s.radius } end
+      for s in world:walls() do t[#t + 1] = { s.id, s.kind } end
+      local seg = world:segments()
+      t[#t + 1] = seg
+      return t
+    end
+    assert.are.same(shapes(w), shapes(c))
+    -- the next shape gets the same id in both
+    assert.are.equal(w:add_obstacle{ x = 0, y = 0, radius = 1 }.id,
+      c:add_obstacle{ x = 0, y = 0, radius = 1 }.id)
+    assert.are.equal(w:snapshot(), c:snapshot())
+    assert.is_true(o.alive and p.alive)
+  end)
+end)
+
+describe("bench/level", function()
+  it("runs its smoke level and reports finite figures", function()
+    -- the interpreter running the specs (its build is first on LUA_CPATH)
+    local lua = rawget(_G, "jit") and "luajit" or "lua5.4"
+    local p = assert(io.popen(lua .. " bench/level.lua smoke 2>&1"))
+    local out = p:read("*a")
+    p:close()
+    assert.is_truthy(out:find("level 100+100, torus", 1, true), out)
+    assert.is_truthy(out:match("(%d+) passed, 0 failed"), out)
+  end)
+end)
+
+-- Torus images of circles: a circle whose diameter spans many periods on an
+-- axis (a thin torus, a huge radius) is tested through the images nearest
+-- the ray on that axis only, so these finish at once, with exact answers.
+describe("ray casts on a torus much smaller than the shapes", function()
+  local steer = require "steer"
+
+  it("hits an agent of radius 0.5 in a torus 1e-300 wide", function()
+    local w = steer.world{ bounds = { 1e-300, 47 }, wrap = true }
+    local a = w:add{ x = 0, y = 20, radius = 0.5 }
+    -- along y from 10 to 30: the agent's edge at y = 19.5, 9.5 / 20 of the way
+    local f, hx, hy, nx, ny, kind, h = w:raycast(0, 10, 0, 30, { agents = true })
+    assert.are.equal(0.475, f)
+    assert.is_true(math.abs(hy - 19.5) < 1e-12 and hx == 0)
+    -- the images along x tie; the first wins, its centre 1e-300 aside
+    assert.is_true(math.abs(nx) < 1e-12 and ny == -1 and kind == "agent")
+    assert.are.equal(a, h)
+    -- (0, 57) is seen at its nearest image (0, 10): the ray goes down
+    f, hx, hy, nx, ny, kind = w:raycast(0, 30, 0, 57, { agents = true })
+    assert.is_true(math.abs(f - 0.475) < 1e-12 and math.abs(hy - 20.5) < 1e-12)
+    assert.is_true(math.abs(nx) < 1e-12 and ny == 1 and kind == "agent")
+    -- beside it: nothing (its images along x merge into a band 1 wide in y only)
+    assert.is_nil(w:raycast(0, 21, 0, 40, { agents = true }))
+  end)
+
+  it("blocks line of sight with an obstacle in a torus 1e-300 wide", function()
+    local w = steer.world{ bounds = { 1e-300, 47 }, wrap = true }
+    w:add_obstacle{ x = 5, y = 20, radius = 0.5 }
+    assert.is_false(w:line_of_sight(3, 10, 7, 30))
+    assert.is_true(w:line_of_sight(3, 21, 7, 40))
+    local f, _, hy, _, ny, kind = w:raycast(3, 30, 7, 10)
+    assert.are.equal(0.475, f)
+    assert.is_true(math.abs(hy - 20.5) < 1e-12 and ny == 1 and kind == "obstacle")
+  end)
+
+  it("starts inside a circle far wider than the torus: fraction 0, the nearest image's normal", function()
+    local w = steer.world{ bounds = { 1e-300, 47 }, wrap = true }
+    w:add_obstacle{ x = 0, y = 0, radius = 5e5 }
+    local f, hx, hy, nx, ny, kind = w:raycast(0, 10, 0, 30)
+    assert.are.same({ 0, 0, 10, 0, 1, "obstacle" }, { f, hx, hy, nx, ny, kind })
+    local u = steer.world{ bounds = { 1, 1 }, wrap = true }
+    local b = u:add{ x = 0.5, y = 0.5, radius = 5e5 }
+    local f2, hx2, hy2, nx2, ny2, kind2, h2 = u:raycast(0.25, 0.5, 0.75, 0.5, { agents = true })
+    assert.are.same({ 0, 0.25, 0.5, -1, 0, "agent" }, { f2, hx2, hy2, nx2, ny2, kind2 })
+    assert.are.equal(b, h2)
+  end)
+
+  it("runs a ray 1e6 long in a world 1 wide to the far end's nearest image", function()
+    local w = steer.world{ bounds = { 1, 1 }, wrap = true }
+    w:add_obstacle{ x = 0.6, y = 0.5, radius = 0.05 }
+    -- (1e6 + 0.75, 0.5) is seen at (0.75, 0.5): the ray is 0.5 long
+    local f, hx, hy, nx, ny, kind = w:raycast(0.25, 0.5, 1e6 + 0.75, 0.5)
+    assert.is_true(math.abs(f - 0.6) < 1e-12 and math.abs(hx - 0.55) < 1e-12)
+    assert.are.same({ 0.5, -1, 0, "obstacle" }, { hy, nx, ny, kind })
+    -- a box 1e6 wide holds every agent once
+    local a = w:add{ x = 0.2, y = 0.2, radius = 0.5 }
+    local b = w:add{ x = 0.9, y = 0.9, radius = 5e5 }
+    local seen = {}
+    for agent in w:query_box(-5e5, -5e5, 5e5, 5e5) do seen[#seen + 1] = agent.id end
+    table.sort(seen)
+    assert.are.same({ a.id, b.id }, seen)
+  end)
+end)
+
+-- hide and orca read the level through the geometry index: the same answers
+-- as a scan of every obstacle (hide's cover search grows its box until no
+-- farther obstacle can beat the best spot).
+describe("hide through the geometry index", function()
+  local function wrap(d, extent)
+    if not extent then return d end
+    return d - extent * math.floor(d / extent + 0.5)
+  end
+
+  local function brute_hide(w, prey, hx, hy, distance, W, H)
+    local best, bx, by
+    for o in w:obstacles() do
+      local cx = prey.x + wrap(o.x - prey.x, W)
+      local cy = prey.y + wrap(o.y - prey.y, H)
+      local ax, ay = cx - hx, cy - hy
+      local len = math.sqrt(ax * ax + ay * ay)
+      if len > 0 then
+        local sx = cx + ax / len * (o.radius + distance)
+        local sy = cy + ay / len * (o.radius + distance)
+        local d = (sx - prey.x) ^ 2 + (sy - prey.y) ^ 2
+        if not best or d < best then best, bx, by = d, sx, sy end
+      end
+    end
+    return bx, by
+  end
+
+  for _, case in ipairs({ { "bounded" }, { "torus", 400, 300 } }) do
+    it("picks the spot a scan of every obstacle picks (" .. case[1] .. ")", function()
+      local W, H = case[2], case[3]
+      local w = W and steer.world{ bounds = { W, H }, wrap = true, seed = 5 }
+        or steer.world{ seed = 5 }
+      local seed = 12345
+      local function rnd(lo, hi)
+        seed = (seed * 1103515245 + 12345) % 2147483648
+        return lo + (hi - lo) * seed / 2147483648
+      end
+      for _ = 1, 400 do
+        w:add_obstacle{ x = rnd(0, 400), y = rnd(0, 300), radius = rnd(0.5, 6) }
+      end
+      local checked = 0
+      for _ = 1, 60 do
+        local prey = w:add{ x = rnd(0, 400), y = rnd(0, 300), vx = rnd(-1, 1), max_speed = 3, max_force = 5 }
+        local hx, hy = rnd(0, 400), rnd(0, 300)
+        local distance = rnd(0, 4)
+        local sx, sy = brute_hide(w, prey, prey.x + wrap(hx - prey.x, W), prey.y + wrap(hy - prey.y, H),
+          distance, W, H)
+        local fx, fy = prey:hide({ hx, hy }, distance, 5)
+        local ex, ey = prey:arrive(sx, sy, 5)
+        assert.is_true(math.abs(fx - ex) < 1e-9 and math.abs(fy - ey) < 1e-9,
+          string.format("hide %g, %g; scan %g, %g", fx, fy, ex, ey))
+        checked = checked + 1
+      end
+      assert.are.equal(60, checked)
+    end)
+  end
+end)
+
+describe("walls on a torus", function()
+  it("are refused when longer than the wrapped world, by every call", function()
+    local w = steer.world{ bounds = { 20, 10 }, wrap = true }
+    local function refused(f, where)
+      local ok, err = pcall(f)
+      assert.is_false(ok)
+      assert.is_truthy(tostring(err):find(where .. "wall is longer than the wrapped world (20 by 10)", 1, true), err)
+    end
+    refused(function() w:add_wall{ x1 = 0, y1 = 0, x2 = 21, y2 = 0 } end, "")
+    refused(function() w:add_polygon{ 0, 0, 5, 0, 5, 11 } end, "edge: ")
+    refused(function() w:add_walls{ { x1 = 0, y1 = 0, x2 = 1, y2 = 0 }, { x1 = 0, y1 = 0, x2 = 0, y2 = 10.5 } } end, "wall 2: ")
+    assert.are.equal(0, select(2, w:segments())) -- nothing added by the refused calls
+    local s = w:add_wall{ x1 = 0, y1 = 0, x2 = 20, y2 = 0 } -- exactly the world: allowed
+    refused(function() s.x2 = 25 end, "")
+    assert.are.same({ 0, 0, 20, 0 }, { s.x1, s.y1, s.x2, s.y2 })
+    -- a bounded world takes any length
+    local b = steer.world{ bounds = { 20, 10 } }
+    assert.is_truthy(b:add_wall{ x1 = 0, y1 = 0, x2 = 100, y2 = 0 })
+  end)
+end)
