@@ -12,4 +12,8 @@
 steer_vec2 program_force(steer_world *w, size_t i, double dt,
                          const flock_sums *gathered, steer_stats *stats);
 
+/* Starts agent i's path entries at their `start` waypoints (its program
+   and state set; world.c's add_many calls it too). */
+void program_state_begin(steer_world *w, size_t i);
+
 #endif

@@ -13,6 +13,7 @@
  * torus goes two at a time too. */
 #include "agent_program.h"
 #include "crowd.h"
+#include "orientation.h"
 
 static size_t spans_length(const flock_span *spans, int n) {
   size_t len = 0;
@@ -239,7 +240,14 @@ void crowd_row_forces(steer_world *w, size_t r, double dt, steer_vec2 *forces,
 /* Agent i moves by force f (the grid is relinked when the step sorts). */
 static void integrate_one(steer_world *w, size_t i, steer_vec2 f, double dt) {
   steer_vec2 p, v;
-  world_integrate(w, i, f, dt, &p, &v);
+  if (body_moves(w, i)) /* turning: its program's angular steering too */
+    body_integrate(w, i, f,
+                   w->program[i] && w->program[i]->angular
+                       ? w->ext[i]->body.angular_force
+                       : 0,
+                   dt, &p, &v);
+  else
+    world_integrate(w, i, f, dt, &p, &v);
   w->x[i] = p.x;
   w->y[i] = p.y;
   w->vx[i] = v.x;
@@ -270,7 +278,8 @@ void crowd_integrate(steer_world *w, size_t from, size_t to,
       __m128d inside =
           _mm_and_pd(_mm_and_pd(_mm_cmpge_pd(px, zero), _mm_cmplt_pd(px, width)),
                      _mm_and_pd(_mm_cmpge_pd(py, zero), _mm_cmplt_pd(py, height)));
-      if (any(rare) || _mm_movemask_pd(inside) != 3) {
+      if (any(rare) || _mm_movemask_pd(inside) != 3 || body_moves(w, i) ||
+          body_moves(w, i + 1)) {
         integrate_one(w, i, forces[i - from], dt);
         integrate_one(w, i + 1, forces[i + 1 - from], dt);
         continue;

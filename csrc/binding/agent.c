@@ -28,6 +28,14 @@ static const struct {
     {"wander_distance", STEER_WANDER_DISTANCE},
     {"wander_jitter", STEER_WANDER_JITTER},
     {"wander_angle", STEER_WANDER_ANGLE},
+    {"angle", STEER_ANGLE},
+    {"angular_velocity", STEER_ANGULAR_VELOCITY},
+    {"max_turn_rate", STEER_MAX_TURN_RATE},
+    {"max_angular_acceleration", STEER_MAX_ANGULAR_ACCELERATION},
+    {"min_speed", STEER_MIN_SPEED},
+    {"group", STEER_GROUP},
+    {"ghost", STEER_GHOST},
+    {"turn_velocity", STEER_TURN_VELOCITY},
     {"id", F_ID},
     {"speed", F_SPEED},
     {"heading", F_HEADING},
@@ -101,6 +109,8 @@ static int a_index(lua_State *L) {
       lua_pushnumber(L, steer_agent_speed(a.w, a.i));
     else if (code == F_HEADING)
       lua_pushnumber(L, steer_agent_heading(a.w, a.i));
+    else if (turn_is_body_field(code))
+      turn_push_field(L, &a, code);
     else
       lua_pushnumber(L, steer_agent_get(a.w, a.i, (steer_field)code));
     return 1;
@@ -125,6 +135,10 @@ static int a_newindex(lua_State *L) {
     if (code >= STEER_FIELD_COUNT)
       return luaL_error(L, "field '%s' of " AGENT_MT " is read-only", key);
     agent_ref a = field_owner(L, 1, key);
+    if (turn_is_body_field(code)) {
+      turn_set_field(L, &a, code, key);
+      return 0;
+    }
     if (lua_type(L, 3) != LUA_TNUMBER)
       return luaL_error(L,
                         "cannot set field '%s' of " AGENT_MT
@@ -245,8 +259,14 @@ static int a_follow(lua_State *L) {
     type_error(L, 3, "follow", 2, "table");
   double arrival = opt_option(L, 3, "follow", 2, "arrival_radius", 0.6);
   double slowing = opt_option(L, 3, "follow", 2, "slowing_radius", 2);
+  double corridor = opt_option(L, 3, "follow", 2, "path_radius", -1);
+  double look_ahead = opt_option(L, 3, "follow", 2, "look_ahead", 1);
   steer_vec2 f;
-  check_status(L, steer_agent_follow(a.w, a.i, path, arrival, slowing, &f));
+  check_status(L, corridor >= 0
+                      ? steer_agent_follow_corridor(a.w, a.i, path, corridor,
+                                                    look_ahead, slowing, &f)
+                      : steer_agent_follow(a.w, a.i, path, arrival, slowing,
+                                           &f));
   return push_vec(L, f);
 }
 
@@ -291,7 +311,8 @@ static int a_apply(lua_State *L) {
   f.x = check_finite(L, 2, "apply", 1);
   f.y = check_finite(L, 3, "apply", 2);
   double dt = check_positive(L, 4, "apply", 3);
-  steer_agent_apply(a.w, a.i, f, dt);
+  double angular = lua_isnoneornil(L, 5) ? 0 : check_finite(L, 5, "apply", 4);
+  check_status(L, steer_agent_apply_turning(a.w, a.i, f, angular, dt));
   return 0;
 }
 
@@ -370,6 +391,7 @@ void open_agent(lua_State *L) {
   lua_newtable(L);
   luaL_setfuncs(L, methods, 0);
   luaL_setfuncs(L, program_agent_methods, 0);
+  luaL_setfuncs(L, turn_agent_methods, 0);
   for (int k = 0; field_names[k].name; k++) {
     lua_pushinteger(L, field_names[k].code);
     lua_setfield(L, -2, field_names[k].name);

@@ -114,6 +114,16 @@ lworld *push_world(lua_State *L);
 int l_restore(lua_State *L);
 extern const luaL_Reg snapshot_world_methods[];
 int l_path_new(lua_State *L);
+/* ---- orientation, groups, paths (turn.c) ---- */
+extern const luaL_Reg turn_agent_methods[];
+int turn_is_body_field(int code);  /* angle ... turn_velocity */
+int turn_is_def_key(const char *key);
+void turn_push_field(lua_State *L, const agent_ref *a, int code);
+/* writes the value at stack index 3 into field `code` */
+void turn_set_field(lua_State *L, const agent_ref *a, int code,
+                    const char *key);
+/* world:add's body fields of the table at idx into *d */
+void turn_read_def(lua_State *L, int idx, steer_agent_def *d);
 /* Creates metatable `name` with __name set, leaving it on the stack. */
 void new_type(lua_State *L, const char *name);
 

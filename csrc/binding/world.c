@@ -194,6 +194,7 @@ static const char *const field_keys[] = {"x", "y", "vx", "vy", "max_speed",
 /* Is the key at idx one of the fields world:add reads? */
 static int is_field_key(lua_State *L, int idx) {
   if (lua_type(L, idx) != LUA_TSTRING) return 0;
+  if (turn_is_def_key(lua_tostring(L, idx))) return 1;
   for (int k = 0; field_keys[k]; k++)
     if (strcmp(lua_tostring(L, idx), field_keys[k]) == 0) return 1;
   return 0;
@@ -214,6 +215,7 @@ static int w_add(lua_State *L) {
       if (!opt_field(L, 2, field_keys[k])) continue;
       *slots[k] = field_number(L, k < 4 ? 0 : 1, "add", 1, field_keys[k]);
     }
+    turn_read_def(L, 2, &d);
     lua_pushnil(L);
     while (lua_next(L, 2)) {
       lua_pop(L, 1);

@@ -153,8 +153,8 @@ methods.avoid_walls = sized_method("avoid_walls", function(w, id, r)
 end, 3)
 
 methods.apply = function(...)
-  local a, fx, fy, dt = ...
-  if getmetatable(a) == agent_mt and ok(fx) and ok(fy) and size(dt) and dt > 0 then
+  local a, fx, fy, dt, angular = ...
+  if angular == nil and getmetatable(a) == agent_mt and ok(fx) and ok(fy) and size(dt) and dt > 0 then
     local w, id = handle(a)
     if w ~= nil and C.steer_flat_apply(w, id, fx, fy, dt) == 0 then return end
   end
@@ -176,13 +176,16 @@ end
 methods.position = pair_method("position", POSITION)
 methods.velocity = pair_method("velocity", VELOCITY)
 
--- numeric fields: code, and whether writes must be sizes (>= 0)
+-- numeric fields: code, and whether writes must be sizes (>= 0): the
+-- steer_field codes up to STEER_MIN_SPEED (group, ghost and turn_velocity,
+-- an integer and booleans, go to the classic binding)
+local ANGLE, ANGULAR_VELOCITY, MIN_SPEED = 11, 12, 15
 local readable = { speed = SPEED, heading = HEADING }
 local writable, sized = {}, {}
 for name, code in pairs(classic_keys) do
-  if type(code) == "number" and code < 11 then -- the steer_field codes
+  if type(code) == "number" and code <= MIN_SPEED then
     readable[name], writable[name] = code, code
-    sized[name] = code >= 4 and code ~= 10
+    sized[name] = code >= 4 and code ~= 10 and code ~= ANGLE and code ~= ANGULAR_VELOCITY
   end
 end
 

@@ -19,7 +19,7 @@
 ---@alias steer.Combine "weighted"|"priority"|"prioritized_sum"|"dither"
 
 ---Behavior names a program entry may use (the agent methods of the same name).
----@alias steer.BehaviorName "seek"|"flee"|"arrive"|"pursue"|"evade"|"wander"|"avoid_obstacles"|"avoid_walls"|"follow"|"separation"|"alignment"|"cohesion"
+---@alias steer.BehaviorName "seek"|"flee"|"arrive"|"pursue"|"evade"|"wander"|"avoid_obstacles"|"avoid_walls"|"follow"|"separation"|"alignment"|"cohesion"|"face"|"look_where_going"|"match_orientation"
 
 ---Which entries of a program a call changes: an index (1-based), a tag or a behavior name.
 ---@alias steer.Which integer|string
@@ -53,6 +53,14 @@ local steer = {}
 ---@field wander_radius? number default 1.2
 ---@field wander_distance? number default 2
 ---@field wander_jitter? number default 0.5
+---@field angle? number facing in radians, kept in (-pi, pi] (default 0)
+---@field angular_velocity? number rad/s (default 0)
+---@field max_turn_rate? number rad/s, >= 0 (default steer.limit: unlimited)
+---@field max_angular_acceleration? number rad/s^2, >= 0 (default steer.limit: unlimited)
+---@field min_speed? number a moving agent never goes slower (default 0)
+---@field turn_velocity? boolean the velocity's direction turns at most max_turn_rate * dt per step (default false)
+---@field group? integer 0..31 (default 0): which flocking entries count it (their `groups`)
+---@field ghost? boolean never anyone's neighbor, but can be a target (default false)
 ---@field [string] any the agent's own data
 
 ---An obstacle: a circle.
@@ -72,6 +80,8 @@ local steer = {}
 ---@class steer.FollowOptions
 ---@field arrival_radius? number advance to the next waypoint within this distance (default 0.6)
 ---@field slowing_radius? number arrive at the last waypoint slowing down within it (default 2)
+---@field path_radius? number follow as a corridor of this half-width (default: waypoint by waypoint)
+---@field look_ahead? number corridor: seconds of prediction (default 1)
 
 ---One entry of a behavior program: `{ "seek", target = player, weight = 2 }`.
 ---Entries take their method's parameters by name.
@@ -88,12 +98,19 @@ local steer = {}
 ---@field panic_radius? number flee: no force beyond it
 ---@field path? steer.Path follow: the path
 ---@field arrival_radius? number seek, arrive, follow
+---@field groups? integer[] separation, alignment, cohesion: the groups (0..31) that count as neighbors (default all)
+---@field fov? number separation, alignment, cohesion: view cone in degrees around the facing, (0, 360] (default 360)
+---@field falloff? "inverse"|"linear"|"inverse_square" separation: how a neighbor's push falls with distance (default "inverse")
+---@field path_radius? number follow: the corridor's half-width (default: waypoint by waypoint)
+---@field look_ahead? number follow in a corridor: seconds of prediction (default 1)
+---@field start? integer|"nearest" follow: the waypoint to begin at (default 1)
 
 ---A behavior program: entries in priority order plus how to combine them.
 ---@class steer.ProgramDef
 ---@field combine? steer.Combine default "weighted"
 ---@field smoothing? number force = lerp(previous, raw, smoothing), in [0, 1]
 ---@field hold? number priority: seconds a winner is kept before another may take over
+---@field turn? "velocity" the angle follows the velocity within the agent's turn limits
 ---@field [integer] steer.BehaviorSpec
 
 ---A compiled program, shared by many agents (`steer.program`).
@@ -448,6 +465,14 @@ function World:columns() end
 ---@field speed number read-only: the length of the velocity
 ---@field heading number read-only: atan2(vy, vx)
 ---@field alive boolean read-only: false once removed
+---@field angle number facing in radians, kept in (-pi, pi]
+---@field angular_velocity number rad/s
+---@field max_turn_rate number rad/s (steer.limit: unlimited)
+---@field max_angular_acceleration number rad/s^2 (steer.limit: unlimited)
+---@field min_speed number a moving agent never goes slower
+---@field turn_velocity boolean the velocity turns at most max_turn_rate * dt per step; the agent faces it
+---@field group integer 0..31
+---@field ghost boolean never anyone's neighbor, but can be a target
 ---@field [string] any the agent's own data
 local Agent = {}
 
@@ -537,11 +562,35 @@ function Agent:alignment(radius) end
 ---@return number fy
 function Agent:cohesion(radius) end
 
----Applies a force for dt: clamp it to max_force, v = clamp(v + f dt, max_speed), p = p + v dt.
+---Applies a force for dt: clamp it to max_force, v = clamp(v + f dt, max_speed), p = p + v dt;
+---and an angular acceleration: omega = clamp(omega + angular dt, max_turn_rate), angle += omega dt.
 ---@param fx number
 ---@param fy number
 ---@param dt number > 0
-function Agent:apply(fx, fy, dt) end
+---@param angular? number rad/s^2 (default 0)
+function Agent:apply(fx, fy, dt, angular) end
+
+---The angular acceleration turning the agent toward a point or agent within one step of dt.
+---@param x number|steer.Agent
+---@param y? number
+---@param dt? number > 0 (default 1/60)
+---@return number angular rad/s^2
+function Agent:face(x, y, dt) end
+
+---The angular acceleration turning the agent toward its velocity (braking when still).
+---@param dt? number > 0 (default 1/60)
+---@return number angular
+function Agent:look_where_going(dt) end
+
+---The angular acceleration turning the agent toward another agent's angle.
+---@param other steer.Agent
+---@param dt? number > 0 (default 1/60)
+---@return number angular
+function Agent:match_orientation(other, dt) end
+
+---Moves the agent along the path it follows: it heads for waypoint k (1-based) next.
+---@param k integer
+function Agent:set_path_index(k) end
 
 ---Iterates over the other agents within radius.
 ---@param radius number

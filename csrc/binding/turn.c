@@ -1,0 +1,157 @@
+/* turn.c - orientation, groups and paths from Lua (issue 14): the body
+ * fields of agents (angle, turn limits, group, ghost), the angular methods
+ * (face, look_where_going, match_orientation) and a:set_path_index. */
+#include <string.h>
+#include "binding.h"
+
+/* The fields world:add and agents take besides steer_agent_def's numbers:
+   name, field code, validation kind (0 any, 1 >= 0; 4 group, 5 boolean). */
+static const struct {
+  const char *name;
+  int code, kind;
+} body_fields[] = {{"angle", STEER_ANGLE, 0},
+                   {"angular_velocity", STEER_ANGULAR_VELOCITY, 0},
+                   {"max_turn_rate", STEER_MAX_TURN_RATE, 1},
+                   {"max_angular_acceleration",
+                    STEER_MAX_ANGULAR_ACCELERATION, 1},
+                   {"min_speed", STEER_MIN_SPEED, 1},
+                   {"group", STEER_GROUP, 4},
+                   {"ghost", STEER_GHOST, 5},
+                   {"turn_velocity", STEER_TURN_VELOCITY, 5},
+                   {NULL, 0, 0}};
+
+static int body_kind(int code) {
+  for (int k = 0; body_fields[k].name; k++)
+    if (body_fields[k].code == code) return body_fields[k].kind;
+  return -1;
+}
+
+int turn_is_body_field(int code) { return body_kind(code) >= 0; }
+
+int turn_is_def_key(const char *key) {
+  for (int k = 0; body_fields[k].name; k++)
+    if (strcmp(body_fields[k].name, key) == 0) return 1;
+  return 0;
+}
+
+/* The value at idx for field `name` of kind, or raises through fail(). */
+static const char *body_problem(lua_State *L, int idx, int kind, double *out,
+                                char buf[96]) {
+  if (kind == 5) {
+    if (lua_type(L, idx) != LUA_TBOOLEAN) return "boolean expected";
+    *out = lua_toboolean(L, idx);
+    return NULL;
+  }
+  if (lua_type(L, idx) != LUA_TNUMBER) return "number expected";
+  *out = lua_tonumber(L, idx);
+  if (kind == 4)
+    return *out >= 0 && *out <= 31 && *out == (double)(int)*out
+               ? NULL
+               : "integer 0..31 expected";
+  return number_problem(*out, kind, buf);
+}
+
+void turn_push_field(lua_State *L, const agent_ref *a, int code) {
+  double v = steer_agent_get(a->w, a->i, (steer_field)code);
+  if (body_kind(code) == 5)
+    lua_pushboolean(L, v != 0);
+  else if (code == STEER_GROUP)
+    lua_pushinteger(L, (lua_Integer)v);
+  else
+    lua_pushnumber(L, v);
+}
+
+void turn_set_field(lua_State *L, const agent_ref *a, int code,
+                    const char *key) {
+  char buf[96];
+  double v;
+  const char *problem = body_problem(L, 3, body_kind(code), &v, buf);
+  if (problem)
+    luaL_error(L, "cannot set field '%s' of " AGENT_MT ": %s%s%s", key,
+               problem, lua_type(L, 3) == LUA_TNUMBER ? "" : ", got ",
+               lua_type(L, 3) == LUA_TNUMBER ? "" : luaL_typename(L, 3));
+  check_status(L, steer_agent_set(a->w, a->i, (steer_field)code, v));
+}
+
+void turn_read_def(lua_State *L, int idx, steer_agent_def *d) {
+  double *slots[] = {&d->angle, &d->angular_velocity, &d->max_turn_rate,
+                     &d->max_angular_acceleration, &d->min_speed};
+  for (int k = 0; body_fields[k].name; k++) {
+    lua_getfield(L, idx, body_fields[k].name);
+    if (lua_isnil(L, -1)) {
+      lua_pop(L, 1);
+      continue;
+    }
+    char buf[96];
+    double v;
+    const char *problem = body_problem(L, -1, body_fields[k].kind, &v, buf);
+    if (problem)
+      arg_error(L, "add", 1, "field '%s': %s%s%s", body_fields[k].name,
+                problem, lua_type(L, -1) == LUA_TNUMBER ? "" : ", got ",
+                lua_type(L, -1) == LUA_TNUMBER ? "" : luaL_typename(L, -1));
+    lua_pop(L, 1);
+    if (k < 5)
+      *slots[k] = v;
+    else if (body_fields[k].code == STEER_GROUP)
+      d->group = (int)v;
+    else if (body_fields[k].code == STEER_GHOST)
+      d->ghost = v != 0;
+    else
+      d->turn_velocity = v != 0;
+  }
+}
+
+/* ---- angular methods ------------------------------------------------------ */
+
+/* the optional dt after `used` argument slots (default a 60 Hz frame) */
+static double opt_dt(lua_State *L, int idx, const char *fname, int argn) {
+  if (lua_isnoneornil(L, idx)) return 1.0 / 60;
+  return check_positive(L, idx, fname, argn);
+}
+
+/* a:face(x, y [, dt]) or a:face(agent [, dt]) -> angular acceleration */
+static int a_face(lua_State *L) {
+  agent_ref a = check_agent(L, 1, "face", 0);
+  int used;
+  steer_vec2 t = check_point(L, 2, &a, "face", 1, &used);
+  double dt = opt_dt(L, 2 + used, "face", 1 + used);
+  lua_pushnumber(L, steer_agent_face(a.w, a.i, t, dt));
+  return 1;
+}
+
+static int a_look_where_going(lua_State *L) {
+  agent_ref a = check_agent(L, 1, "look_where_going", 0);
+  double dt = opt_dt(L, 2, "look_where_going", 1);
+  lua_pushnumber(L, steer_agent_look_where_going(a.w, a.i, dt));
+  return 1;
+}
+
+static int a_match_orientation(lua_State *L) {
+  agent_ref a = check_agent(L, 1, "match_orientation", 0);
+  agent_ref b = check_peer(L, 2, &a, "match_orientation", 1);
+  double dt = opt_dt(L, 3, "match_orientation", 2);
+  lua_pushnumber(L, steer_agent_match_orientation(a.w, a.i, b.i, dt));
+  return 1;
+}
+
+/* a:set_path_index(k): the 1-based waypoint to head for on the path the
+   agent follows */
+static int a_set_path_index(lua_State *L) {
+  agent_ref a = check_agent(L, 1, "set_path_index", 0);
+  double k = check_integral(L, 2, "set_path_index", 1);
+  size_t at;
+  const steer_path *path = steer_agent_path(a.w, a.i, NULL, &at);
+  if (!path) arg_error(L, "set_path_index", 0, "agent follows no path");
+  if (k < 1 || k > (double)steer_path_count(path))
+    arg_error(L, "set_path_index", 1, "waypoint out of range 1..%d, got %.14g",
+              (int)steer_path_count(path), k);
+  check_status(L, steer_agent_set_path_index(a.w, a.i, (size_t)k - 1));
+  return 0;
+}
+
+const luaL_Reg turn_agent_methods[] = {
+    {"face", a_face},
+    {"look_where_going", a_look_where_going},
+    {"match_orientation", a_match_orientation},
+    {"set_path_index", a_set_path_index},
+    {NULL, NULL}};

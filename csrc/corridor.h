@@ -1,0 +1,24 @@
+/* corridor.h - path following as a corridor, and where a path entry
+ * starts (internal). */
+#ifndef STEER_CORRIDOR_H
+#define STEER_CORRIDOR_H
+
+#include "world.h"
+
+/* The force that keeps agent i in the corridor of half-width path_radius
+   around `path`: it predicts its position look_ahead seconds ahead and,
+   only when that prediction leaves the corridor (or does not advance),
+   seeks the point max_speed * look_ahead further along the path than its
+   own projection (arriving at the end of an open path). *waypoint is the
+   end of the segment it is on, advanced as it passes segments. */
+steer_vec2 corridor_force(const steer_world *w, size_t i,
+                          const steer_path *path, size_t *waypoint,
+                          double path_radius, double look_ahead,
+                          double slowing_radius);
+
+/* The 0-based waypoint an entry with `start` (steer_entry.start) begins at
+   for agent i: start itself (at most the last), or the nearest one. */
+size_t path_start(const steer_world *w, size_t i, const steer_path *path,
+                  long start);
+
+#endif
