@@ -153,13 +153,12 @@ static steer_vec2 flocking_force(steer_world *w, size_t i,
                                  const steer_program *p, const steer_entry *e,
                                  flock_walk *walk, steer_stats *stats) {
   if (!p->fused) /* several entries of one rule: a walk for each */
-    return flock_rule_alone(w, i, e->behavior, e->radius, stats);
+    return flock_entry_alone(w, i, e, stats);
   if (!walk->done)
     flock_gather(w, i, &p->flock, flock_fast_ok(w, &p->flock), &walk->sums,
                  stats);
   walk->done = 1;
-  return flock_rule_force(e->behavior, &walk->sums, world_vel(w, i),
-                          w->max_speed[i]);
+  return flock_force(w, i, e, &walk->sums);
 }
 
 /* The unweighted force of entry k for agent i. */

@@ -65,10 +65,13 @@ steer_vec2 corridor_force(const steer_world *w, size_t i,
   steer_vec2 on_path = v2_add(a, v2_scale(v2_sub(b, a), t_future));
   double off2 = v2_len2(v2_sub(future, on_path));
   int last = !loop && k + 1 == n;
-  int advancing = t_future > t_now || (t_future == 1 && !last);
-  if (advancing && off2 <= path_radius * path_radius) return v2(0, 0);
-  /* seek max_speed * look_ahead further along than the agent itself */
+  /* cruising: the prediction is at least half the distance the agent
+     could cover further along (or past this segment toward the next) */
   double ahead = max_speed * look_ahead;
+  double advance = (t_future - t_now) * v2_len(v2_sub(b, a));
+  int cruising = advance >= 0.5 * ahead || (t_future == 1 && !last);
+  if (cruising && off2 <= path_radius * path_radius) return v2(0, 0);
+  /* seek max_speed * look_ahead further along than the agent itself */
   steer_vec2 target = v2_add(a, v2_scale(v2_sub(b, a), t_now));
   for (size_t hops = 0; hops <= n; hops++) {
     double left = v2_len(v2_sub(b, target));

@@ -185,12 +185,15 @@ static void cell_forces(steer_world *w, size_t b, double dt,
                       (int32_t)(b / (size_t)g->ncx), spans);
   size_t candidates = spans_length(spans, n) - 1; /* not itself */
   const steer_program *known = NULL; /* the last program asked about */
-  int known_walkable = 0;
+  int known_walkable = 0, width = simd_width;
   for (size_t i = from; i < to;) {
     const steer_program *p = w->program[i];
     if (p != known) {
       known = p;
       known_walkable = walkable(w, p);
+      /* groups, view cones, falloffs and ghosts: the scalar walk */
+      width = known_walkable && (p->flock.filtered || w->ghosts) ? 1
+                                                                 : simd_width;
     }
     if (!known_walkable) {
       general_force(w, i, dt, forces, base, stats);
@@ -199,16 +202,16 @@ static void cell_forces(steer_world *w, size_t b, double dt,
     }
     /* up to simd_width agents of this cell with program p, one per lane */
     int take = 1;
-    while (take < simd_width && i + (size_t)take < to &&
+    while (take < width && i + (size_t)take < to &&
            w->program[i + (size_t)take] == p)
       take++;
-    /* the lanes' stores fill `simd_width` slots, even for fewer agents */
-    make_room(w, bt, p, simd_width, dt, forces, base, stats);
+    /* the lanes' stores fill `width` slots, even for fewer agents */
+    make_room(w, bt, p, width, dt, forces, base, stats);
     double *out = &bt->sum[0][bt->n];
-    if (simd_width == 4) {
+    if (width == 4) {
       crowd_quad_walk(w, i, take, &p->flock, spans, n, out, BATCH);
 #if defined(__SSE2__)
-    } else if (simd_width == 2) {
+    } else if (width == 2) {
       pair_walk(w, i, take, &p->flock, spans, n, out, BATCH);
 #endif
     } else {

@@ -60,10 +60,19 @@ void program_analyze(steer_program *p) {
   /* the state and the body (angle, angular steering) hang off the ext */
   if (p->needs_state || p->turns) p->needs_ext = 1;
   p->fused = rules[0] <= 1 && rules[1] <= 1 && rules[2] <= 1;
-  if (p->fused) flock_rules_init(&p->flock, radius[0], radius[1], radius[2]);
+  if (p->fused) {
+    flock_rules_init(&p->flock, radius[0], radius[1], radius[2]);
+    for (size_t k = 0; k < p->count; k++) {
+      const steer_entry *e = &p->entries[k];
+      if (e->behavior >= STEER_SEPARATION && e->behavior <= STEER_COHESION)
+        flock_rules_filter(&p->flock, (int)(e->behavior - STEER_SEPARATION),
+                           e->groups, e->fov, e->falloff);
+    }
+  }
   p->flocking = rules[0] + rules[1] + rules[2] > 0;
   p->pure_flock = p->fused && p->combine == STEER_WEIGHTED &&
                   p->smoothing < 0 && p->count > 0 && !p->turns &&
+                  !p->flock.filtered &&
                   (size_t)(rules[0] + rules[1] + rules[2]) == p->count;
 }
 

@@ -273,6 +273,15 @@ STEER_API void steer_world_query(const steer_world *w, double x, double y,
                        double radius, long exclude, steer_visit_fn visit,
                        void *ud);
 
+/// steer_world_query counting only agents of `groups` (bit g: group g)
+/// within a view cone of fov degrees around `angle` (fov 360: all round).
+/// Ghost agents are never visited, by either query.
+STEER_API void steer_world_query_filtered(const steer_world *w, double x,
+                                          double y, double radius,
+                                          long exclude, uint32_t groups,
+                                          double fov, double angle,
+                                          steer_visit_fn visit, void *ud);
+
 /* Obstacles (circles) and walls (segments). Both return a 1-based number. */
 STEER_API steer_status steer_world_add_obstacle(steer_world *w, double x, double y,
                                       double radius, size_t *number);

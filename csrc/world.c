@@ -2,6 +2,7 @@
 #include <math.h>
 #include <string.h>
 #include "agent_program.h" /* program_state_begin, for add_many */
+#include "neighbor_filter.h"
 #include "orientation.h"
 #include "threads.h"
 #include "world.h"
@@ -558,6 +559,17 @@ steer_status steer_agent_seed(steer_world *w, size_t i, uint32_t state) {
 void steer_world_query(const steer_world *w, double x, double y,
                        double radius, long exclude, steer_visit_fn visit,
                        void *ud) {
+  steer_world_query_filtered(w, x, y, radius, exclude, STEER_ALL_GROUPS, 360,
+                             0, visit, ud);
+}
+
+void steer_world_query_filtered(const steer_world *w, double x, double y,
+                                double radius, long exclude, uint32_t groups,
+                                double fov, double angle,
+                                steer_visit_fn visit, void *ud) {
+  neighbor_filter f;
+  neighbor_filter_init(&f, groups, fov, angle);
+  int filtered = w->ghosts || groups != STEER_ALL_GROUPS || f.cone;
   steer_vec2 q = v2(x, y);
   if (w->grid.mode == GRID_WRAP) q = world_contain(w, q);
   double r2 = radius * radius;
@@ -566,6 +578,9 @@ void steer_world_query(const steer_world *w, double x, double y,
   for (int32_t j; (j = grid_cursor_next(&c)) >= 0;) {
     if (j == exclude) continue;
     steer_vec2 d = steer_world_offset(w, q, world_pos(w, (size_t)j));
-    if (v2_len2(d) <= r2 && visit(ud, (size_t)j)) return;
+    if (v2_len2(d) > r2 ||
+        (filtered && !neighbor_filter_pass(&f, w->group_bit[j], d.x, d.y)))
+      continue;
+    if (visit(ud, (size_t)j)) return;
   }
 }

@@ -189,3 +189,248 @@ describe("orientation", function()
     support.all_finite(a.x, a.y, a.vx, a.vy, a.angle, a.angular_velocity)
   end)
 end)
+
+describe("groups, view cones and ghosts", function()
+  -- A at the origin, B at (1, 0) in group 1, C at (0, 1.5) in group 0;
+  -- one step of 0.1 with forces far below max_force: v = f * 0.1
+  local function trio(entry, opts)
+    opts = opts or {}
+    local world = steer.world{}
+    local a = world:add{ max_speed = 100, max_force = opts.max_force or 100 }
+    local b = world:add{ x = opts.bx or 1, y = 0, group = 1, ghost = opts.ghost }
+    local c = world:add{ x = 0, y = 1.5 }
+    a:set_behaviors{ entry }
+    world:step(0.1)
+    return a, b, c, world
+  end
+
+  it("every group counts by default (the textbook's mean)", function()
+    local a = trio{ "separation", radius = 2 }
+    -- mean of -(1, 0)/1 and -(0, 1.5)/2.25 = (-0.5, -1/3)
+    near(-0.05, a.vx, 1e-12)
+    near(-1 / 30, a.vy, 1e-12)
+  end)
+
+  it("groups = {...} counts only those groups", function()
+    local a = trio{ "separation", radius = 2, groups = { 0 } }
+    assert.are.equal(0, a.vx)                    -- B (group 1) left out
+    near(-0.1 * 1.5 / 2.25, a.vy, 1e-12)
+    local a2 = trio{ "cohesion", radius = 2, groups = { 1, 5 } }
+    -- cohesion toward B alone: desired (100, 0), f clamped to 100
+    near(10, a2.vx, 1e-12)
+    assert.are.equal(0, a2.vy)
+  end)
+
+  it("a ghost is nobody's neighbor but can be a target", function()
+    local a, b, _, world = trio({ "separation", radius = 2 }, { ghost = true })
+    assert.are.equal(0, a.vx)
+    near(-0.1 * 1.5 / 2.25, a.vy, 1e-12)
+    assert.are.equal(true, b.ghost)
+    assert.are.equal(1, b.group)                 -- kept while a ghost
+    for other in a:neighbors(5) do assert.are_not.equal(b, other) end
+    for other in world:query(0, 0, 5) do assert.are_not.equal(b, other) end
+    local d = world:add{ x = 3, max_speed = 1, max_force = 10 }
+    d:set_behaviors{ { "seek", target = b } }
+    world:step(0.1)
+    near(-0.1, d.vx, 1e-12)                      -- seeks the ghost at (1, 0)
+    b.ghost = false
+    local seen = 0
+    for other in a:neighbors(5) do seen = seen + (other == b and 1 or 0) end
+    assert.are.equal(1, seen)
+  end)
+
+  it("fov: a view cone around the facing (angle)", function()
+    -- facing +x, 90 degrees: B at (1, 0) is in, C at (0, 1.5) is out
+    local a = trio{ "separation", radius = 2, fov = 90 }
+    near(-0.1, a.vx, 1e-12)
+    assert.are.equal(0, a.vy)
+    local world = steer.world{}
+    local me = world:add{ angle = math.pi / 2 }  -- facing +y: C is in
+    world:add{ x = 1, y = 0 }
+    local up = world:add{ x = 0, y = 1.5 }
+    local found = {}
+    for other in me:neighbors(5, { fov = 90 }) do found[#found + 1] = other end
+    assert.are.same({ up }, found)
+  end)
+
+  it("world:query and a:neighbors take groups", function()
+    local _, b, c, world = trio{ "separation", radius = 2 }
+    local found = {}
+    for other in world:query(0, 0, 5, { groups = { 1 } }) do found[#found + 1] = other end
+    assert.are.same({ b }, found)
+    found = {}
+    for other in world:query(0, 0, 5, { groups = { 0 }, fov = 90, angle = math.pi / 2 }) do
+      found[#found + 1] = other
+    end
+    assert.are.same({ c }, found)
+    assert.matches("bad argument #4 to 'query' %(field 'groups'%[1%]: integer 0..31",
+      support.error_of(world.query, world, 0, 0, 5, { groups = { 32 } }))
+    assert.matches("entry 1 %('separation'%): groups%[1%] must be an integer 0..31",
+      support.error_of(steer.program, { { "separation", radius = 1, groups = { -1 } } }))
+    assert.matches("fov must be in %(0, 360%]",
+      support.error_of(steer.program, { { "alignment", radius = 1, fov = 400 } }))
+  end)
+end)
+
+describe("separation falloff", function()
+  it("linear: each neighbor pushes max_force (r - d) / r", function()
+    local world = steer.world{}
+    local a = world:add{ max_speed = 100, max_force = 10 }
+    world:add{ x = 1 }
+    a:set_behaviors{ { "separation", radius = 2, falloff = "linear" } }
+    world:step(0.1)
+    near(-0.5, a.vx, 1e-12)                      -- 10 * (2 - 1) / 2 * 0.1
+  end)
+
+  it("inverse_square: the mean of -offset / d^3", function()
+    local world = steer.world{}
+    local a = world:add{ max_speed = 100, max_force = 10 }
+    world:add{ x = 2 }
+    a:set_behaviors{ { "separation", radius = 4, falloff = "inverse_square" } }
+    world:step(0.1)
+    near(-0.025, a.vx, 1e-12)                    -- -(2/8) * 0.1
+  end)
+
+  it("linear moves a world scaled by any factor the same way", function()
+    local function run(s)
+      local world = steer.world{ cell_size = 5 * s }
+      local agents = {}
+      for k = 1, 12 do
+        agents[k] = world:add{ x = s * (k % 4) * 0.7, y = s * math.floor(k / 4) * 0.6,
+                               vx = s * 0.1 * math.cos(k), vy = s * 0.1 * math.sin(k),
+                               max_speed = 2 * s, max_force = 4 * s }
+        agents[k]:set_behaviors{ { "separation", radius = 1.5 * s, falloff = "linear" },
+                                 { "alignment", radius = 3 * s }, { "cohesion", radius = 3 * s } }
+      end
+      for _ = 1, 10 do world:step(0.1) end
+      return agents
+    end
+    local one, big = run(1), run(100)
+    for k = 1, #one do
+      near(100 * one[k].x, big[k].x, 1e-9 * 100)
+      near(100 * one[k].vy, big[k].vy, 1e-9 * 100)
+    end
+  end)
+
+  it("rejects an unknown falloff", function()
+    assert.matches("falloff must be 'inverse', 'linear' or 'inverse_square'",
+      support.error_of(steer.program, { { "separation", radius = 1, falloff = "cubic" } }))
+    assert.matches("unknown parameter 'falloff'",
+      support.error_of(steer.program, { { "cohesion", radius = 1, falloff = "linear" } }))
+  end)
+end)
+
+describe("path following as a corridor", function()
+  local line = steer.path{ { 0, 0 }, { 10, 0 } }
+
+  it("does nothing while the prediction stays inside and advances", function()
+    local world = steer.world{}
+    local a = world:add{ x = 2, y = 0.5, vx = 1, max_force = 10 }
+    local fx, fy = a:follow(line, { path_radius = 1, look_ahead = 1 })
+    assert.are.equal(0, fx)
+    assert.are.equal(0, fy)
+  end)
+
+  it("seeks max_speed * look_ahead further along once the prediction leaves", function()
+    local world = steer.world{}
+    local a = world:add{ x = 2, y = 3, vx = 1, max_force = 10 }
+    -- prediction (3, 3) is 3 from the path: seek (2, 0) + 1 along = (3, 0)
+    local fx, fy = a:follow(line, { path_radius = 1, look_ahead = 1 })
+    near(1 / math.sqrt(10) - 1, fx, 1e-12)
+    near(-3 / math.sqrt(10), fy, 1e-12)
+  end)
+
+  it("arrives at the end of an open path and keeps inside the corridor", function()
+    local world = steer.world{}
+    local route = steer.path{ { 0, 0 }, { 20, 0 }, { 20, 20 } }
+    local a = world:add{ x = 0, y = 1, max_speed = 2, max_force = 4 }
+    a:set_behaviors{ { "follow", path = route, path_radius = 1.5, look_ahead = 0.5 } }
+    local worst = 0
+    for _ = 1, 800 do
+      world:step(0.05)
+      -- distance to the path: to segment (0,0)-(20,0) or (20,0)-(20,20)
+      local d1 = math.abs(a.y) + math.max(0, a.x - 20, -a.x)
+      local d2 = math.abs(a.x - 20) + math.max(0, -a.y, a.y - 20)
+      worst = math.max(worst, math.min(d1, d2))
+    end
+    near(20, a.x, 0.1)
+    near(20, a.y, 0.1)
+    assert.is_true(worst < 2.5, "stayed near the corridor: " .. worst)
+    assert.are.equal(3, a:path_index())
+  end)
+
+  it("start = k, start = 'nearest' and a:set_path_index choose the waypoint", function()
+    local world = steer.world{}
+    local square = steer.path{ { 0, 0 }, { 10, 0 }, { 10, 10 }, { 0, 10 }, loop = true }
+    local a = world:add{ x = 9, y = 11 }
+    a:set_behaviors{ { "follow", path = square, start = 2 } }
+    assert.are.equal(2, a:path_index())
+    a:set_behaviors{ { "follow", path = square, start = "nearest" } }
+    assert.are.equal(3, a:path_index())          -- (10, 10) is nearest
+    a:set_path_index(4)
+    assert.are.equal(4, a:path_index())
+    world:step(0.1)
+    near(0, a.vx / math.abs(a.vx) + 1, 1e-12)    -- heads for (0, 10): left
+    assert.matches("waypoint out of range 1..4, got 5", support.error_of(a.set_path_index, a, 5))
+    assert.matches("agent follows no path", support.error_of(world:add{}.set_path_index, world:add{}, 1))
+    assert.matches("start must be a waypoint number >= 1 or 'nearest'",
+      support.error_of(steer.program, { { "follow", path = square, start = 0 } }))
+    local b = world:add{}
+    b:follow(square)
+    b:set_path_index(3)
+    assert.are.equal(3, b:path_index())
+  end)
+end)
+
+describe("issue 14 in the step", function()
+  -- a mixed crowd: groups, view cones, falloffs, ghosts, turning programs
+  local function crowd(threads, width)
+    steer.testing.simd(width)
+    local n, side = 4500, 268
+    local world = steer.world{ bounds = { side, side }, wrap = true, seed = 7, threads = threads }
+    local sheep = steer.program{ turn = "velocity",
+      { "separation", radius = 1.5, weight = 1.5, falloff = "linear" },
+      { "alignment", radius = 4, groups = { 0 }, fov = 270 },
+      { "cohesion", radius = 4, groups = { 0 } } }
+    local wolves = steer.program{ { "separation", radius = 2, groups = { 1 } },
+      { "cohesion", radius = 4, fov = 120 }, { "look_where_going" } }
+    local plain = steer.program{ { "separation", radius = 1.5 }, { "alignment", radius = 4 },
+      { "cohesion", radius = 4 } }
+    for k = 1, n do
+      local wolf = k % 9 == 0
+      local a = world:add{ x = (k * 7.31) % side, y = (k * 3.77) % side, vx = math.cos(k),
+        vy = math.sin(k), max_speed = 2.5, max_force = 4, group = wolf and 1 or 0,
+        ghost = k % 97 == 0, max_turn_rate = k % 2 == 0 and 2 or nil, min_speed = k % 5 == 0 and 0.3 or nil,
+        turn_velocity = k % 13 == 0 }
+      a:set_behaviors(wolf and wolves or k % 4 == 0 and plain or sheep)
+    end
+    for _ = 1, 10 do world:step(0.1) end
+    steer.testing.simd()
+    return world:snapshot()
+  end
+
+  it("is bit-identical across thread counts and SIMD widths", function()
+    local base = crowd(1, 1)
+    assert.are.equal(base, crowd(2, 0))
+    assert.are.equal(base, crowd(1, 2))
+    assert.are.equal(base, crowd(3, 4))
+  end)
+
+  it("snapshots keep orientation, groups, ghosts and the new entry fields", function()
+    local world = steer.world{ seed = 2 }
+    local a = world:add{ angle = 1, max_turn_rate = 2, group = 4, ghost = true, min_speed = 0.1 }
+    a:set_behaviors{ turn = "velocity", { "wander" }, { "separation", radius = 2, groups = { 4 }, fov = 200,
+      falloff = "linear" } }
+    local b = world:add{ x = 3, turn_velocity = true, max_turn_rate = 1 }
+    b:set_behaviors{ { "follow", path = steer.path{ { 0, 0 }, { 5, 5 }, { 9, 0 } }, path_radius = 1, start = 2 },
+      { "face", target = a } }
+    for _ = 1, 5 do world:step(0.1) end
+    local copy = assert(steer.restore(world:snapshot()))
+    for _ = 1, 20 do world:step(0.1); copy:step(0.1) end
+    assert.are.equal(world:snapshot(), copy:snapshot())
+    local a2 = copy:get(a.id)
+    assert.are.equal(4, a2.group)
+    assert.are.equal(true, a2.ghost)
+    assert.are.equal(2, a2.max_turn_rate)
+  end)
+end)

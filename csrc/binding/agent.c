@@ -319,8 +319,10 @@ static int a_apply(lua_State *L) {
 static int a_neighbors(lua_State *L) {
   agent_ref a = check_agent(L, 1, "neighbors", 0);
   double r = check_nonneg(L, 2, "neighbors", 1);
+  query_filter f = turn_read_filter(L, 3, "neighbors", 2,
+                                    steer_agent_get(a.w, a.i, STEER_ANGLE));
   steer_vec2 p = steer_agent_position(a.w, a.i);
-  size_t n = collect_query(L, a.box, p.x, p.y, r, (long)a.i);
+  size_t n = collect_query(L, a.box, p.x, p.y, r, (long)a.i, &f);
   lua_getuservalue(L, 1);
   push_found_iterator(L, -1, a.box, n);
   return 1;

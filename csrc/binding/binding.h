@@ -87,9 +87,14 @@ steer_vec2 check_point(lua_State *L, int idx, const agent_ref *self,
 void push_agent(lua_State *L, int env_idx, lworld *box, steer_id id);
 /* Pushes an iterator over the agents in box->found[0..n). */
 void push_found_iterator(lua_State *L, int env_idx, lworld *box, size_t n);
+/* Which agents a query counts (steer_world_query_filtered). */
+typedef struct query_filter {
+  uint32_t groups;
+  double fov, angle;
+} query_filter;
 /* Collects into box->found the agents within radius of (x, y). */
 size_t collect_query(lua_State *L, lworld *box, double x, double y,
-                     double radius, long exclude);
+                     double radius, long exclude, const query_filter *f);
 
 /* ---- memory --------------------------------------------------------------
    Every allocation of the core and the binding goes through binding_alloc,
@@ -124,6 +129,10 @@ void turn_set_field(lua_State *L, const agent_ref *a, int code,
                     const char *key);
 /* world:add's body fields of the table at idx into *d */
 void turn_read_def(lua_State *L, int idx, steer_agent_def *d);
+/* The optional filter table {groups = {...}, fov = deg [, angle = rad]} at
+   idx; `angle` is the facing unless the table gives one. */
+query_filter turn_read_filter(lua_State *L, int idx, const char *fname,
+                              int argn, double angle);
 /* Creates metatable `name` with __name set, leaving it on the stack. */
 void new_type(lua_State *L, const char *name);
 

@@ -155,3 +155,53 @@ const luaL_Reg turn_agent_methods[] = {
     {"match_orientation", a_match_orientation},
     {"set_path_index", a_set_path_index},
     {NULL, NULL}};
+
+/* ---- neighbor filters ------------------------------------------------------ */
+
+query_filter turn_read_filter(lua_State *L, int idx, const char *fname,
+                              int argn, double angle) {
+  query_filter f = {STEER_ALL_GROUPS, 360, angle};
+  if (lua_isnoneornil(L, idx)) return f;
+  if (!lua_istable(L, idx)) type_error(L, idx, fname, argn, "table");
+  lua_getfield(L, idx, "groups");
+  if (!lua_isnil(L, -1)) {
+    if (!lua_istable(L, -1))
+      arg_error(L, fname, argn, "field 'groups': table expected, got %s",
+                luaL_typename(L, -1));
+    f.groups = 0;
+    size_t n = lua_rawlen(L, -1);
+    for (size_t k = 1; k <= n; k++) {
+      lua_rawgeti(L, -1, (int)k);
+      double g = lua_tonumber(L, -1);
+      if (lua_type(L, -1) != LUA_TNUMBER || !(g >= 0 && g <= 31) ||
+          g != (double)(int)g)
+        arg_error(L, fname, argn, "field 'groups'[%d]: integer 0..31 expected",
+                  (int)k);
+      f.groups |= (uint32_t)1 << (int)g;
+      lua_pop(L, 1);
+    }
+  }
+  lua_pop(L, 1);
+  lua_getfield(L, idx, "fov");
+  if (!lua_isnil(L, -1)) {
+    char buf[96];
+    double v = lua_tonumber(L, -1);
+    const char *problem = lua_type(L, -1) != LUA_TNUMBER
+                              ? "number expected"
+                              : number_problem(v, 2, buf);
+    if (!problem && v > 360) problem = "at most 360 degrees expected";
+    if (problem) arg_error(L, fname, argn, "field 'fov': %s", problem);
+    f.fov = v;
+  }
+  lua_pop(L, 1);
+  lua_getfield(L, idx, "angle");
+  if (!lua_isnil(L, -1)) {
+    if (lua_type(L, -1) != LUA_TNUMBER)
+      arg_error(L, fname, argn, "field 'angle': number expected, got %s",
+                luaL_typename(L, -1));
+    f.angle = validate_num(L, lua_tonumber(L, -1), 0, fname, argn,
+                           "field 'angle'");
+  }
+  lua_pop(L, 1);
+  return f;
+}

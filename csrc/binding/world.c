@@ -150,9 +150,10 @@ static int collect_one(void *ud, size_t index) {
 }
 
 size_t collect_query(lua_State *L, lworld *box, double x, double y,
-                     double radius, long exclude) {
+                     double radius, long exclude, const query_filter *f) {
   collector c = {box, 0, 0};
-  steer_world_query(box->w, x, y, radius, exclude, collect_one, &c);
+  steer_world_query_filtered(box->w, x, y, radius, exclude, f->groups, f->fov,
+                             f->angle, collect_one, &c);
   if (c.failed) luaL_error(L, "not enough memory");
   return c.n;
 }
@@ -317,7 +318,8 @@ static int w_query(lua_State *L) {
   lworld *box = check_world(L, 1, "query", 0);
   double x = check_num(L, 2, "query", 1), y = check_num(L, 3, "query", 2);
   double r = check_nonneg(L, 4, "query", 3);
-  size_t n = collect_query(L, box, x, y, r, -1);
+  query_filter f = turn_read_filter(L, 5, "query", 4, 0);
+  size_t n = collect_query(L, box, x, y, r, -1, &f);
   lua_getuservalue(L, 1);
   push_found_iterator(L, -1, box, n);
   return 1;
