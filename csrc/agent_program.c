@@ -93,8 +93,11 @@ steer_status steer_agent_set_target(steer_world *w, size_t i, size_t k,
     return STEER_ENOMEM;
   }
   if (t.kind == STEER_TARGET_PATH) steer_path_retain(t.path);
+  if (t.kind == STEER_TARGET_SHARED) steer_point_retain(t.shared);
   if (own->entries[k].target.kind == STEER_TARGET_PATH)
     steer_path_release(own->entries[k].target.path);
+  if (own->entries[k].target.kind == STEER_TARGET_SHARED)
+    steer_point_release(own->entries[k].target.shared);
   own->entries[k].target = t;
   program_analyze(own);
   if (fresh) w->ext[i] = fresh;
@@ -132,6 +135,10 @@ static int target_point(const steer_world *w, const steer_target *t,
   *agent = -1;
   if (t->kind == STEER_TARGET_POINT) {
     *point = t->point;
+    return 1;
+  }
+  if (t->kind == STEER_TARGET_SHARED) {
+    *point = steer_point_get(t->shared);
     return 1;
   }
   if (t->kind == STEER_TARGET_AGENT) {

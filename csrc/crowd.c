@@ -60,6 +60,13 @@ static int any(__m128d m) { return _mm_movemask_pd(m) != 0; }
 #include "crowd_lanes.h"
 #endif
 
+/* Can the lanes walk rules q? They filter by groups (and ghosts), not by
+   view cones, and separate with the inverse falloff only. */
+static int lanes_walk_ok(const flock_rules *q) {
+  return q->fov[0] >= 360 && q->fov[1] >= 360 && q->fov[2] >= 360 &&
+         q->falloff == STEER_FALLOFF_INVERSE;
+}
+
 /* Does program p flock in a way the kernel can walk for it? Asked once
    per run of agents sharing p. */
 static int walkable(const steer_world *w, const steer_program *p) {
@@ -191,9 +198,8 @@ static void cell_forces(steer_world *w, size_t b, double dt,
     if (p != known) {
       known = p;
       known_walkable = walkable(w, p);
-      /* groups, view cones, falloffs and ghosts: the scalar walk */
-      width = known_walkable && (p->flock.filtered || w->ghosts) ? 1
-                                                                 : simd_width;
+      /* view cones and other falloffs: the scalar walk */
+      width = known_walkable && !lanes_walk_ok(&p->flock) ? 1 : simd_width;
     }
     if (!known_walkable) {
       general_force(w, i, dt, forces, base, stats);

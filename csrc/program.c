@@ -72,7 +72,7 @@ void program_analyze(steer_program *p) {
   p->flocking = rules[0] + rules[1] + rules[2] > 0;
   p->pure_flock = p->fused && p->combine == STEER_WEIGHTED &&
                   p->smoothing < 0 && p->count > 0 && !p->turns &&
-                  !p->flock.filtered &&
+                  p->flock.falloff != STEER_FALLOFF_LINEAR &&
                   (size_t)(rules[0] + rules[1] + rules[2]) == p->count;
 }
 
@@ -103,6 +103,8 @@ steer_program *steer_program_create(steer_combine combine, double smoothing,
     p->entries[k].tag[STEER_TAG_SIZE - 1] = '\0';
     if (p->entries[k].target.kind == STEER_TARGET_PATH)
       steer_path_retain(p->entries[k].target.path);
+    if (p->entries[k].target.kind == STEER_TARGET_SHARED)
+      steer_point_retain(p->entries[k].target.shared);
   }
   program_analyze(p);
   return p;
@@ -112,9 +114,12 @@ void steer_program_retain(steer_program *p) { p->refs++; }
 
 void steer_program_release(steer_program *p) {
   if (!p || --p->refs > 0) return;
-  for (size_t k = 0; k < p->count; k++)
+  for (size_t k = 0; k < p->count; k++) {
     if (p->entries[k].target.kind == STEER_TARGET_PATH)
       steer_path_release(p->entries[k].target.path);
+    if (p->entries[k].target.kind == STEER_TARGET_SHARED)
+      steer_point_release(p->entries[k].target.shared);
+  }
   steer_alloc(p, program_bytes(p->count), 0);
 }
 
@@ -142,6 +147,7 @@ static int target_equal(const steer_target *a, const steer_target *b) {
     return a->point.x == b->point.x && a->point.y == b->point.y;
   case STEER_TARGET_AGENT: return a->agent == b->agent;
   case STEER_TARGET_PATH: return a->path == b->path;
+  case STEER_TARGET_SHARED: return a->shared == b->shared;
   default: return 1;
   }
 }

@@ -119,8 +119,12 @@ static void put_program(writer *wr, const steer_program *p,
     const steer_entry *e = &p->entries[k];
     put_u32(wr, (uint32_t)e->behavior);
     put_u32(wr, (uint32_t)e->target.kind);
-    put_f64(wr, e->target.point.x);
-    put_f64(wr, e->target.point.y);
+    /* a shared point is kept as where it is now */
+    steer_vec2 at = e->target.kind == STEER_TARGET_SHARED
+                        ? steer_point_get(e->target.shared)
+                        : e->target.point;
+    put_f64(wr, at.x);
+    put_f64(wr, at.y);
     put_u64(wr, e->target.agent);
     put_u64(wr, e->target.kind == STEER_TARGET_PATH
                     ? ref_index(paths, e->target.path)
@@ -372,7 +376,7 @@ static void read_paths(reader *r, restoring *rs) {
 
 static void read_entry(reader *r, restoring *rs, steer_entry *e) {
   uint32_t behavior = get_u32(r), kind = get_u32(r);
-  if (behavior >= STEER_BEHAVIOR_COUNT || kind > STEER_TARGET_PATH)
+  if (behavior >= STEER_BEHAVIOR_COUNT || kind > STEER_TARGET_SHARED)
     fail(r, "snapshot holds an unknown behavior or target");
   *e = steer_entry_default((steer_behavior)(behavior % STEER_BEHAVIOR_COUNT));
   e->target.kind = (steer_target_kind)kind;
@@ -385,6 +389,10 @@ static void read_entry(reader *r, restoring *rs, steer_entry *e) {
       fail(r, "snapshot refers to a missing path");
     else
       e->target.path = rs->paths[path - 1];
+  }
+  if (kind == STEER_TARGET_SHARED && !r->error) { /* released by the caller */
+    e->target.shared = steer_point_create(e->target.point.x, e->target.point.y);
+    if (!e->target.shared) fail(r, "not enough memory");
   }
   e->weight = get_f64(r);
   e->probability = get_size(r);
@@ -440,6 +448,9 @@ static void read_programs(reader *r, restoring *rs) {
                  : steer_program_create((steer_combine)combine,
                                         smoothing < 0 ? -1 : smoothing, hold,
                                         entries, count);
+    for (size_t e = 0; e < count; e++) /* the program holds its own */
+      if (entries[e].target.kind == STEER_TARGET_SHARED)
+        steer_point_release(entries[e].target.shared);
     world_alloc(rs->w, entries, bytes, 0);
     if (p && turn) steer_program_set_turn(p, (steer_turn)turn);
     if (!r->error && !p) fail(r, "not enough memory");

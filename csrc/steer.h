@@ -425,8 +425,20 @@ typedef enum steer_combine {
 
 typedef enum steer_target_kind {
   STEER_TARGET_NONE, STEER_TARGET_POINT, STEER_TARGET_AGENT,
-  STEER_TARGET_PATH
+  STEER_TARGET_PATH,
+  STEER_TARGET_SHARED /* a steer_point: wherever it is at the step */
 } steer_target_kind;
+
+/* Shared moving targets (point.c): one point that many programs aim at;
+   steer_point_set moves every program's target at once. Reference counted
+   (programs retain theirs). */
+typedef struct steer_point steer_point;
+/// NULL when memory runs out. The new point has one reference.
+STEER_API steer_point *steer_point_create(double x, double y);
+STEER_API void steer_point_retain(steer_point *p);
+STEER_API void steer_point_release(steer_point *p);
+STEER_API void steer_point_set(steer_point *p, double x, double y);
+STEER_API steer_vec2 steer_point_get(const steer_point *p);
 
 /// What seek/flee/arrive/pursue/evade/follow aim at. An agent target is
 /// tracked live; once that agent is removed the entry yields no force. A
@@ -437,6 +449,7 @@ typedef struct steer_target {
   steer_vec2 point;
   steer_id agent;
   steer_path *path; /* not owned here: programs retain their paths */
+  steer_point *shared; /* STEER_TARGET_SHARED; retained likewise */
 } steer_target;
 
 #define STEER_TAG_SIZE 32

@@ -26,11 +26,11 @@ build = {
     ["steer.core"] = {
       sources = {
         "csrc/agent.c", "csrc/agent_program.c", "csrc/alloc.c", "csrc/behaviors.c", "csrc/corridor.c", "csrc/crowd.c", "csrc/crowd_quad.c", "csrc/flat.c", "csrc/flocking.c", "csrc/grid.c",
-        "csrc/neighbors.c", "csrc/obstacles.c", "csrc/orientation.c", "csrc/path.c", "csrc/program.c", "csrc/random.c",
+        "csrc/neighbors.c", "csrc/obstacles.c", "csrc/orientation.c", "csrc/path.c", "csrc/point.c", "csrc/program.c", "csrc/random.c",
         "csrc/snapshot.c", "csrc/sort.c", "csrc/status.c", "csrc/step.c", "csrc/threads.c",
         "csrc/world.c",
         "csrc/binding/agent.c", "csrc/binding/check.c", "csrc/binding/compat.c",
-        "csrc/binding/module.c", "csrc/binding/path.c", "csrc/binding/program.c",
+        "csrc/binding/module.c", "csrc/binding/path.c", "csrc/binding/point.c", "csrc/binding/program.c",
         "csrc/binding/snapshot.c", "csrc/binding/turn.c", "csrc/binding/world.c",
       },
       libraries = { "m", "pthread" },

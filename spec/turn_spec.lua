@@ -394,6 +394,8 @@ describe("issue 14 in the step", function()
       { "cohesion", radius = 4, groups = { 0 } } }
     local wolves = steer.program{ { "separation", radius = 2, groups = { 1 } },
       { "cohesion", radius = 4, fov = 120 }, { "look_where_going" } }
+    local grouped = steer.program{ { "separation", radius = 1.5, groups = { 0, 1 } },
+      { "alignment", radius = 4, groups = { 0 } }, { "cohesion", radius = 3, groups = { 1 } } }
     local plain = steer.program{ { "separation", radius = 1.5 }, { "alignment", radius = 4 },
       { "cohesion", radius = 4 } }
     for k = 1, n do
@@ -402,7 +404,7 @@ describe("issue 14 in the step", function()
         vy = math.sin(k), max_speed = 2.5, max_force = 4, group = wolf and 1 or 0,
         ghost = k % 97 == 0, max_turn_rate = k % 2 == 0 and 2 or nil, min_speed = k % 5 == 0 and 0.3 or nil,
         turn_velocity = k % 13 == 0 }
-      a:set_behaviors(wolf and wolves or k % 4 == 0 and plain or sheep)
+      a:set_behaviors(wolf and wolves or k % 4 == 0 and plain or k % 4 == 1 and grouped or sheep)
     end
     for _ = 1, 10 do world:step(0.1) end
     steer.testing.simd()
@@ -432,5 +434,47 @@ describe("issue 14 in the step", function()
     assert.are.equal(4, a2.group)
     assert.are.equal(true, a2.ghost)
     assert.are.equal(2, a2.max_turn_rate)
+  end)
+end)
+
+describe("steer.point", function()
+  it("is one target many programs hold: moving it moves them all", function()
+    local world = steer.world{}
+    local mouse = steer.point(10, 0)
+    local shared = steer.program{ { "seek", target = mouse } }
+    local a = world:add{ x = 0, y = 0, max_force = 10 }
+    local b = world:add{ x = 0, y = 5, max_force = 10 }
+    a:set_behaviors(shared)
+    b:set_behaviors{ { "arrive", target = mouse, slowing_radius = 0.1 } }
+    world:step(0.1)
+    near(0.1, a.vx, 1e-12)                         -- toward (10, 0)
+    mouse.x, mouse.y = 0, -10
+    assert.are.equal(0, mouse.x)
+    assert.are.equal(-10, mouse.y)
+    local vx, vy = a.vx, a.vy
+    world:step(0.1)
+    -- now toward (0, -10): desired (0, -1) - v, clamped to 10, times 0.1
+    local dx, dy = 0 - a.x, -10 - a.y
+    assert.is_true(a.vy < vy and b.vy < 0, "both turned to the moved point")
+    assert.is_true(vx > 0 and dx < 0 and dy < 0)
+    assert.matches("steer.SharedPoint %(0.000, %-10.000%)", tostring(mouse))
+  end)
+
+  it("validates, survives snapshots and set_target", function()
+    local p = steer.point()
+    assert.are.equal(0, p.x)
+    assert.matches("cannot set field 'x' of steer.SharedPoint: number expected",
+      support.error_of(function() p.x = "a" end))
+    assert.matches("has only the fields x and y", support.error_of(function() p.z = 1 end))
+    assert.matches("bad argument #1 to 'point'", support.error_of(steer.point, 0 / 0))
+    local world = steer.world{}
+    local a = world:add{ max_force = 3 }
+    a:set_behaviors{ { "seek", target = { 1, 1 }, tag = "goal" } }
+    a:set_target("goal", p)
+    p.x, p.y = 4, 0
+    local copy = assert(steer.restore(world:snapshot()))
+    world:step(0.1); copy:step(0.1)
+    assert.are.equal(world:snapshot(), copy:snapshot())
+    near(0.1, a.vx, 1e-12)
   end)
 end)

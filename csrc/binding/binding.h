@@ -10,6 +10,7 @@
 #define WORLD_MT "steer.World"
 #define AGENT_MT "steer.Agent"
 #define PATH_MT "steer.Path"
+#define POINT_MT "steer.SharedPoint"
 
 /* The world userdata. Its user value is the world's "env" table:
    env[ENV_WORLD] = the world userdata itself, env[ENV_HANDLES] = weak
@@ -119,6 +120,13 @@ lworld *push_world(lua_State *L);
 int l_restore(lua_State *L);
 extern const luaL_Reg snapshot_world_methods[];
 int l_path_new(lua_State *L);
+/* ---- shared points (point.c) ---- */
+int l_point_new(lua_State *L);
+void open_point(lua_State *L);
+/* The steer_point of a steer.Point at idx, or NULL. */
+steer_point *test_point(lua_State *L, int idx);
+/* Pushes a steer.Point for `point` (retained). */
+void push_point(lua_State *L, steer_point *point);
 /* ---- orientation, groups, paths (turn.c) ---- */
 extern const luaL_Reg turn_agent_methods[];
 int turn_is_body_field(int code);  /* angle ... turn_velocity */

@@ -199,12 +199,14 @@ __attribute__((visibility("default"))) int luaopen_steer_core(lua_State *L) {
       {"priority", l_priority}, {"prioritized_sum", l_prioritized_sum},
       {"world", l_world_new},   {"path", l_path_new},
       {"program", l_program_new}, {"restore", l_restore},
+      {"point", l_point_new},
       {NULL, NULL}};
   steer_set_allocator(binding_alloc, NULL);
   open_world(L);
   open_agent(L);
   open_path(L);
   open_program(L);
+  open_point(L);
   lua_newtable(L);
   luaL_setfuncs(L, functions, 0);
   lua_pushliteral(L, STEER_VERSION);

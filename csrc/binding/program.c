@@ -112,6 +112,9 @@ static steer_target read_target(compiling *c, int idx) {
   } else if (p) {
     t.kind = STEER_TARGET_PATH;
     t.path = p->path;
+  } else if (test_point(L, idx)) {
+    t.kind = STEER_TARGET_SHARED;
+    t.shared = test_point(L, idx);
   } else if (lua_istable(L, idx)) {
     double xy[2];
     for (int k = 0; k < 2; k++) {
@@ -596,6 +599,7 @@ static int a_behaviors(lua_State *L) {
       break;
     case STEER_TARGET_AGENT: push_agent(L, env, a.box, e->target.agent); break;
     case STEER_TARGET_PATH: push_path(L, e->target.path); break;
+    case STEER_TARGET_SHARED: push_point(L, e->target.shared); break;
     default: lua_pushnil(L); break;
     }
     lua_setfield(L, -2, e->behavior == STEER_FOLLOW ? "path" : "target");

@@ -13,7 +13,13 @@
 ---@alias steer.Point number[]
 
 ---Where a behavior aims: an agent (its current position), a point `{x, y}` or a path.
----@alias steer.Target steer.Agent|steer.Point|steer.Path
+---@alias steer.Target steer.Agent|steer.Point|steer.Path|steer.SharedPoint
+
+---A target many programs can hold (`steer.point(x, y)`): setting x, y moves
+---every program's target at once (a mouse pointer, a rally point).
+---@class steer.SharedPoint
+---@field x number
+---@field y number
 
 ---How a program combines its behaviors' forces.
 ---@alias steer.Combine "weighted"|"priority"|"prioritized_sum"|"dither"
@@ -261,6 +267,12 @@ function steer.world(def) end
 ---@param points { [integer]: steer.Point, loop?: boolean }
 ---@return steer.Path
 function steer.path(points) end
+
+---A shared moving target for programs: `{ "seek", target = steer.point(x, y) }`.
+---@param x? number default 0
+---@param y? number default 0
+---@return steer.SharedPoint
+function steer.point(x, y) end
 
 ---Compiles a behavior program once, to give to many agents with `a:set_behaviors(program)`.
 ---@param def steer.ProgramDef
