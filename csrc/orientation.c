@@ -119,7 +119,7 @@ void body_integrate(steer_world *w, size_t i, steer_vec2 f, double angular,
   double rate = b->max_turn_rate < STEER_LIMIT ? b->max_turn_rate
                                                : STEER_LIMIT;
   if (b->turn_velocity) { /* a vehicle faces where it goes */
-    double to = direction_or(*v, b->angle);
+    double to = angle_wrap(direction_or(*v, b->angle)); /* atan2 gives -pi */
     b->angular_velocity = clamp_abs(angle_wrap(to - b->angle) / dt, rate);
     b->angle = to;
     return;

@@ -144,6 +144,10 @@ describe("orientation", function()
     near(0.1, car.angle, 1e-12)
     near(1, car.angular_velocity, 1e-12)
     near(0.1 * math.cos(0.1), car.x, 1e-12)
+    -- atan2(-0, -1) is -pi: the angle still reads pi (found by the fuzzer)
+    local back = world:add{ vx = -1, vy = -0.0, angle = pi, turn_velocity = true }
+    back:apply(0, 0, 0.1)
+    assert.are.equal(pi, back.angle)
     local stuck = world:add{ vx = 1, max_force = 10, max_turn_rate = 0, turn_velocity = true }
     for _ = 1, 10 do stuck:apply(0, 10, 0.1) end
     assert.are.equal(0, stuck.vy)                 -- rate 0: never turns

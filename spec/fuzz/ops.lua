@@ -1056,6 +1056,7 @@ function O.list(F)
   }
   local future = require("fuzz.ops_future")
   for _, op in ipairs(future.list(F, O)) do list[#list + 1] = op end
+  for _, op in ipairs(require("fuzz.ops_turn").list(F, O)) do list[#list + 1] = op end
   return list
 end
 
