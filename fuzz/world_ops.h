@@ -121,7 +121,8 @@ static void check_query(const harness *h, double x, double y, double r,
   double r2 = r * r;
   for (size_t i = 0; i < h->n; i++) {
     steer_vec2 d = steer_world_offset(h->w, q, steer_agent_position(h->w, i));
-    int want = (long)i != exclude && d.x * d.x + d.y * d.y <= r2;
+    int want = (long)i != exclude && d.x * d.x + d.y * d.y <= r2 &&
+               !steer_agent_get(h->w, i, STEER_GHOST); /* never found */
     steer_vec2 p = steer_agent_position(h->w, i);
     CHECK(want == got.hit[i],
           "query (%.17g, %.17g, r %.17g) %s agent %zu at (%.17g, %.17g), mode %d",
@@ -194,6 +195,10 @@ static void op_set(reader *r, harness *h) {
   if (h->n == 0) return;
   size_t i = pick(r, h);
   steer_field f = (steer_field)(u8(r) % STEER_FIELD_COUNT);
+  if (f >= STEER_ANGLE) { /* issue 14's fields (turn_ops.h) */
+    set_body_field(r, h, i, f);
+    return;
+  }
   double v = (f <= STEER_VY || f == STEER_WANDER_ANGLE) ? num(r) : nonneg(r);
   if (steer_agent_set(h->w, i, f, v) != STEER_OK) return; /* ENOMEM */
   double back = steer_agent_get(h->w, i, f);
