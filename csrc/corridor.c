@@ -43,11 +43,23 @@ steer_vec2 corridor_force(const steer_world *w, size_t i,
                                             w, p, steer_path_point(path, 0))),
                         max_speed, max_force, slowing_radius);
   if (!loop && k == 0) k = 1; /* the first segment, joined where nearest */
-  /* pass the segments whose end the agent's projection reached */
+  /* pass the segments whose end the agent's projection reached, or whose
+     next segment is nearer (inside a sharp corner the projection on the
+     current one never reaches its end) */
   for (size_t tries = 0; tries < n; tries++) {
     segment(w, i, path, k, &a, &b);
     size_t next = next_waypoint(path, k);
-    if (next == k || project(a, b, p) < 1) break;
+    if (next == k) break;
+    double t = project(a, b, p);
+    if (t < 1) {
+      steer_vec2 c, d;
+      segment(w, i, path, next, &c, &d);
+      double u = project(c, d, p);
+      steer_vec2 on = v2_add(a, v2_scale(v2_sub(b, a), t));
+      steer_vec2 on_next = v2_add(c, v2_scale(v2_sub(d, c), u));
+      if (!(u > 0 && v2_len2(v2_sub(p, on_next)) < v2_len2(v2_sub(p, on))))
+        break;
+    }
     k = next;
   }
   *waypoint = k;
@@ -65,11 +77,11 @@ steer_vec2 corridor_force(const steer_world *w, size_t i,
   steer_vec2 on_path = v2_add(a, v2_scale(v2_sub(b, a), t_future));
   double off2 = v2_len2(v2_sub(future, on_path));
   int last = !loop && k + 1 == n;
-  /* cruising: the prediction is at least half the distance the agent
+  /* cruising: the prediction is at least 90% of the distance the agent
      could cover further along (or past this segment toward the next) */
   double ahead = max_speed * look_ahead;
   double advance = (t_future - t_now) * v2_len(v2_sub(b, a));
-  int cruising = advance >= 0.5 * ahead || (t_future == 1 && !last);
+  int cruising = advance >= 0.9 * ahead || (t_future == 1 && !last);
   if (cruising && off2 <= path_radius * path_radius) return v2(0, 0);
   /* seek max_speed * look_ahead further along than the agent itself */
   steer_vec2 target = v2_add(a, v2_scale(v2_sub(b, a), t_now));

@@ -8,7 +8,8 @@
 /* The force that keeps agent i in the corridor of half-width path_radius
    around `path`: it predicts its position look_ahead seconds ahead and,
    only when that prediction leaves the corridor or lags (is less than
-   half of max_speed * look_ahead further along than the agent),
+   90% of max_speed * look_ahead further along than the agent: it cruises
+   at nearly full speed),
    seeks the point max_speed * look_ahead further along the path than its
    own projection (arriving at the end of an open path). *waypoint is the
    end of the segment it is on, advanced as it passes segments. */
