@@ -67,6 +67,7 @@ local scenes = {
   require "scenes.path",
   require "scenes.combine",
   require "scenes.guard",
+  require "scenes.pasture",
 }
 
 local current, index, paused, debug_on
