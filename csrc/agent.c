@@ -130,6 +130,7 @@ steer_status steer_agent_apply_turning(steer_world *w, size_t i, steer_vec2 f,
     return STEER_OK;
   }
   if (!world_ext(w, i)) return STEER_ENOMEM;
+  w->bodies = 1;
   body_integrate(w, i, f, angular, dt, &p, &v);
   world_place(w, i, p);
   w->vx[i] = v.x;

@@ -48,6 +48,7 @@ steer_status steer_agent_set_program(steer_world *w, size_t i,
   if (p) steer_program_retain(p);
   steer_program_release(w->program[i]);
   w->program[i] = p;
+  if (p && p->turns) w->bodies = 1; /* body_moves checks from now on */
   program_state_begin(w, i);
   return STEER_OK;
 }

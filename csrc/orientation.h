@@ -30,6 +30,7 @@ static inline int behavior_is_angular(steer_behavior b) {
 /* Must agent i's integration take body_integrate (a turn limit, a minimum
    speed, a spin, or a program that turns it)? */
 static inline int body_moves(const steer_world *w, size_t i) {
+  if (!w->bodies) return 0; /* the common crowd: no load per agent */
   const agent_ext *e = w->ext[i];
   const steer_program *p = w->program[i];
   return e && (e->body.angular_velocity != 0 || e->body.min_speed > 0 ||

@@ -537,6 +537,7 @@ static int read_agent(reader *r, restoring *rs, size_t i) {
   agent_ext *e = ext_create(w, i);
   if (!e) return fail(r, "not enough memory");
   w->ext[i] = e;
+  w->bodies = 1; /* perhaps: body_moves tells */
   e->wander_radius = get_size(r);
   e->wander_distance = get_size(r);
   e->wander_jitter = get_size(r);

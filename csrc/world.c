@@ -299,6 +299,7 @@ static steer_id place(steer_world *w, const steer_agent_def *d,
     ext->body.turn_velocity = d->turn_velocity != 0;
     ext->body.ghost_group = d->group & 31;
     w->ext[i] = ext;
+    w->bodies = 1; /* perhaps; body_moves tells */
   }
   w->group_bit[i] = d->ghost ? 0 : (uint32_t)1 << (d->group & 31);
   w->ghosts += d->ghost != 0;
@@ -363,6 +364,7 @@ steer_status steer_world_add_many(steer_world *w, size_t n,
     if (w->ext[i]) w->ext[i]->program = states[k];
     steer_program_retain(p);
     w->program[i] = p;
+    if (p->turns) w->bodies = 1;
     program_state_begin(w, i); /* its path entries' start waypoints */
   }
   world_alloc(w, owned, bytes, 0);
@@ -503,6 +505,9 @@ steer_status steer_agent_set(steer_world *w, size_t i, steer_field f,
   default: break;
   }
   if (!(e = world_ext(w, i))) return STEER_ENOMEM;
+  if (f == STEER_ANGULAR_VELOCITY || f == STEER_MIN_SPEED ||
+      f == STEER_TURN_VELOCITY)
+    w->bodies = 1;
   switch (f) {
   case STEER_WANDER_RADIUS: e->wander_radius = value; break;
   case STEER_WANDER_DISTANCE: e->wander_distance = value; break;

@@ -117,6 +117,9 @@ struct steer_world {
   size_t order_cap;
   steer_stats stats;  /* of the last step */
   size_t ghosts;      /* agents with group_bit 0: neighbor walks skip them */
+  int bodies;         /* an agent's body may have moved (a spin, a turn
+                         limit, a minimum speed, a turning program) since
+                         the world began: integration checks (body_moves) */
 };
 
 /* Allocation through the world's allocator (alloc.h), bytes counted. */

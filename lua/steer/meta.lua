@@ -15,6 +15,12 @@
 ---Where a behavior aims: an agent (its current position), a point `{x, y}` or a path.
 ---@alias steer.Target steer.Agent|steer.Point|steer.Path|steer.SharedPoint
 
+---Which neighbors a query counts.
+---@class steer.NeighborFilter
+---@field groups? integer[] groups 0..31 that count (default all)
+---@field fov? number view cone in degrees, (0, 360] (default 360)
+---@field angle? number world:query: the cone's direction in radians (default 0; a:neighbors uses the agent's angle)
+
 ---A target many programs can hold (`steer.point(x, y)`): setting x, y moves
 ---every program's target at once (a mouse pointer, a rally point).
 ---@class steer.SharedPoint
@@ -350,12 +356,14 @@ function World:get(id) end
 ---@return nil
 function World:agents() end
 
----Iterates over the agents whose centre is within radius of (x, y), from the grid.
+---Iterates over the agents whose centre is within radius of (x, y), from the grid
+---(never ghosts).
 ---@param x number
 ---@param y number
 ---@param radius number
+---@param filter? steer.NeighborFilter only these groups, within this view cone
 ---@return fun(): steer.Agent?
-function World:query(x, y, radius) end
+function World:query(x, y, radius, filter) end
 
 ---Adds a circle obstacle; returns its 1-based number.
 ---@param def steer.Obstacle
@@ -604,10 +612,11 @@ function Agent:match_orientation(other, dt) end
 ---@param k integer
 function Agent:set_path_index(k) end
 
----Iterates over the other agents within radius.
+---Iterates over the other agents within radius (never ghosts).
 ---@param radius number
+---@param filter? steer.NeighborFilter only these groups, within a cone around the agent's angle
 ---@return fun(): steer.Agent?
-function Agent:neighbors(radius) end
+function Agent:neighbors(radius, filter) end
 
 ---Sets the state of the agent's random generator.
 ---@param n integer
