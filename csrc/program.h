@@ -19,6 +19,9 @@ struct steer_program {
   int pure_flock;   /* ... and nothing else, weighted, unsmoothed */
   int local;        /* no agent targets: reads only agents within reach */
   double reach;     /* the widest flocking radius (0 without flocking) */
+  steer_turn turn;  /* steer_program_set_turn */
+  int angular;      /* it has angular entries (face, ...) */
+  int turns;        /* angular or turn mode: its agents' angle moves */
   flock_rules flock; /* the rules of that walk */
   size_t count;
   steer_entry entries[];

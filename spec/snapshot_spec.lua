@@ -149,7 +149,9 @@ describe("snapshots", function()
     if not fnv then return pending("forging needs 64-bit integers (Lua 5.4, LuaJIT)") end
     local world = scene()
     local s = world:snapshot()
-    local _, msg = steer.restore(forge(s, 9, "\2\0\0\0"))
+    local _, msg = steer.restore(forge(s, 9, "\3\0\0\0"))
+    assert.are.equal("unsupported snapshot version", msg)
+    _, msg = steer.restore(forge(s, 9, "\1\0\0\0")) -- before orientation
     assert.are.equal("unsupported snapshot version", msg)
     -- damage every few bytes, fix the checksum: either refused with a
     -- message, or a valid world that steps without NaN

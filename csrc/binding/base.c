@@ -87,9 +87,10 @@ static int collect_one(void *ud, size_t index) {
 }
 
 size_t collect_query(lua_State *L, lworld *box, double x, double y,
-                     double radius, long exclude) {
+                     double radius, long exclude, const query_filter *f) {
   collector c = {box, 0, 0};
-  steer_world_query(box->w, x, y, radius, exclude, collect_one, &c);
+  steer_world_query_filtered(box->w, x, y, radius, exclude, f->groups, f->fov,
+                             f->angle, collect_one, &c);
   if (c.failed) luaL_error(L, "not enough memory");
   return c.n;
 }

@@ -57,6 +57,7 @@ int luaopen_steer_core(lua_State *L) {
       {"world", l_world_new},     {"path", l_path_new},
       {"program", l_program_new}, {"restore", l_restore},
       {"navgrid", l_navgrid_new}, {"navgrid_from_map", l_navgrid_from_map},
+      {"point", l_point_new},
       {NULL, NULL}};
   steer_set_allocator(binding_alloc, NULL);
   open_world(L);
@@ -64,6 +65,7 @@ int luaopen_steer_core(lua_State *L) {
   open_path(L);
   open_program(L);
   open_nav(L);
+  open_point(L);
   lua_newtable(L);
   luaL_setfuncs(L, force_functions, 0);
   luaL_setfuncs(L, constructors, 0);

@@ -1,7 +1,7 @@
--- steer demo for LÖVE 11: five scenes of steering behaviors.
+-- steer demo for LÖVE 11: seven scenes of steering behaviors.
 --   love examples/love                 (from the repository, after `make`)
 --   love examples/love --test DIR      (scripted run that saves screenshots)
--- Keys: 1-5 scenes, space pause, d debug overlay, r restart, esc quit;
+-- Keys: 1-7 scenes, space pause, d debug overlay, r restart, esc quit;
 -- click adds agents.
 
 -- Find steer: first beside main.lua (a shipped copy holds steer/core.so and
@@ -68,6 +68,7 @@ local scenes = {
   require "scenes.combine",
   require "scenes.guard",
   require "scenes.nav",
+  require "scenes.pasture",
 }
 
 local current, index, paused, debug_on
