@@ -4,9 +4,12 @@
 #include "agent_program.h"
 #include "corridor.h"
 #include "navgrid.h"
+#include "formation.h"
 #include "neighbors.h"
 #include "obstacles.h"
 #include "orientation.h"
+#include "tactics.h"
+#include "orca.h"
 
 /* Allocates what agent i lacks to run program p: its cold state (*ext_out,
    NULL when it has one or p needs none) and a fresh program state. On
@@ -29,7 +32,9 @@ steer_status steer_agent_set_program(steer_world *w, size_t i,
                                      steer_program *p) {
   agent_ext *fresh;
   program_state *s;
-  if (prepare(w, i, p, &fresh, &s)) return STEER_ENOMEM;
+  if (formation_reserve(p, 1) || prepare(w, i, p, &fresh, &s))
+    return STEER_ENOMEM;
+  formation_program_switch(w, i, w->program[i], p);
   if (fresh) w->ext[i] = fresh;
   agent_ext *e = w->ext[i];
   if (e) {
@@ -53,11 +58,12 @@ steer_program *steer_agent_program(const steer_world *w, size_t i) {
 static steer_program *own_program(steer_world *w, size_t i) {
   steer_program *p = w->program[i];
   if (p->refs == 1) return p;
-  steer_program *copy =
-      steer_program_create(p->combine, p->smoothing, p->hold, p->entries,
-                           p->count);
+  /* the copy is the world's: made (or refused) by its allocator */
+  steer_program *copy = program_make(&w->alloc, p->combine, p->smoothing,
+                                     p->hold, p->entries, p->count);
   if (!copy) return NULL;
   if (p->turn != STEER_TURN_NONE) steer_program_set_turn(copy, p->turn);
+  steer_program_set_orca(copy, steer_program_orca(p)); /* checked already */
   steer_program_release(p);
   w->program[i] = copy;
   return copy;
@@ -78,6 +84,11 @@ steer_status steer_agent_set_target(steer_world *w, size_t i, size_t k,
     probe.needs_state = probe.needs_ext = 1;
     if (prepare(w, i, &probe, &fresh, &state)) return STEER_ENOMEM;
   }
+  if (t.kind == STEER_TARGET_FORMATION && formation_make_room(t.formation)) {
+    program_state_free(&w->alloc, state);
+    ext_free(w, fresh);
+    return STEER_ENOMEM;
+  }
   steer_program *own = own_program(w, i);
   if (!own) {
     program_state_free(&w->alloc, state);
@@ -85,8 +96,10 @@ steer_status steer_agent_set_target(steer_world *w, size_t i, size_t k,
     return STEER_ENOMEM;
   }
   target_retain(&t);
-  target_release(&own->entries[k].target);
+  steer_target before = own->entries[k].target;
   own->entries[k].target = t;
+  formation_retarget(w, i, &before); /* before it may be released */
+  target_release(&before);
   program_analyze(own);
   if (fresh) w->ext[i] = fresh;
   if (state) w->ext[i]->program = state;
@@ -95,6 +108,21 @@ steer_status steer_agent_set_target(steer_world *w, size_t i, size_t k,
         t.kind == STEER_TARGET_PATH
             ? path_start(w, i, t.path, own->entries[k].start)
             : 0;
+  return STEER_OK;
+}
+
+steer_status steer_agent_set_other(steer_world *w, size_t i, size_t k,
+                                   steer_target t) {
+  steer_program *p = w->program[i];
+  if (!p || k >= p->count ||
+      (t.kind != STEER_TARGET_AGENT && t.kind != STEER_TARGET_POINT &&
+       t.kind != STEER_TARGET_SHARED))
+    return STEER_EINVAL;
+  if (!(p = own_program(w, i))) return STEER_ENOMEM;
+  target_retain(&t);
+  target_release(&p->entries[k].other);
+  p->entries[k].other = t;
+  program_analyze(p);
   return STEER_OK;
 }
 
@@ -206,7 +234,11 @@ static steer_vec2 entry_force(steer_world *w, size_t i, const steer_entry *e,
     if (e->target.kind != STEER_TARGET_FLOW) return zero;
     return flow_force(e->target.field, world_pos(w, i), world_vel(w, i),
                       w->max_speed[i], w->max_force[i], e->slowing_radius);
-  default: return zero; /* angular entries: entry_angular */
+  case STEER_AVOID_AGENTS:
+    return steer_agent_avoid_agents(w, i, e->time_horizon, e->radius);
+  case STEER_FACE: case STEER_LOOK_WHERE_GOING: case STEER_MATCH_ORIENTATION:
+    return zero; /* angular entries: entry_angular */
+  default: return tactics_entry_force(w, i, e); /* tactics.c */
   }
 }
 
@@ -331,6 +363,7 @@ steer_vec2 program_force(steer_world *w, size_t i, double dt,
     s->has_smoothed = 1;
     f = s->smoothed;
   }
+  if (p->has_orca) f = orca_force(w, i, f, &p->orca, dt);
   return f;
 }
 

@@ -22,6 +22,11 @@ void steer_set_allocator(steer_alloc_fn alloc, void *ud) {
   global_ud = alloc ? ud : NULL;
 }
 
+void steer_get_allocator(steer_alloc_fn *alloc, void **ud) {
+  *alloc = global_alloc;
+  *ud = global_ud;
+}
+
 steer_allocator alloc_process(void) {
   steer_allocator a = {global_alloc, global_ud, 0};
   return a;

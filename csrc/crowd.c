@@ -94,22 +94,32 @@ static steer_vec2 pure_flock_force(const steer_world *w, size_t i,
 #else
 #define NARROW_WIDTH 1
 #endif
-static int simd_width;
+static int process_width; /* steer_set_simd's; 0: the widest */
 
 static int best_width(void) {
   return crowd_quad_available() ? 4 : NARROW_WIDTH;
 }
 
+/* A width this machine offers for a request (0 or too wide: the widest). */
+static int usable_width(int width) {
+  int best = best_width();
+  return width <= 0 || width >= best ? best : width >= 4 ? 4
+                                        : width >= 2 ? 2 : 1;
+}
+
 int crowd_simd_width(void) {
-  if (!simd_width) simd_width = best_width();
-  return simd_width;
+  return process_width ? process_width : best_width();
 }
 
 int steer_set_simd(int width) {
-  int best = best_width();
-  simd_width = width <= 0 || width >= best ? best : width >= 4 ? 4
-                                                 : width >= 2 ? 2 : 1;
-  return simd_width;
+  process_width = usable_width(width);
+  return process_width;
+}
+
+int steer_world_set_simd(steer_world *w, int width) {
+  if (!w) return width <= 0 ? crowd_simd_width() : usable_width(width);
+  w->simd = width <= 0 ? 0 : usable_width(width);
+  return w->simd ? w->simd : crowd_simd_width();
 }
 
 /* An agent whose program the kernel cannot walk. */
@@ -144,6 +154,7 @@ static void flush(steer_world *w, batch *bt, double dt, steer_vec2 *forces,
         (size_t)(bt->sum[6][l] + bt->sum[7][l] + bt->sum[8][l]);
   }
   stats->programs += (size_t)n;
+  int simd_width = w->step_simd;
   while (k < n) {
     steer_vec2 f[4];
     int width = simd_width >= 4 && k + 4 <= n ? 4
@@ -192,7 +203,8 @@ static void cell_forces(steer_world *w, size_t b, double dt,
                       (int32_t)(b / (size_t)g->ncx), spans);
   size_t candidates = spans_length(spans, n) - 1; /* not itself */
   const steer_program *known = NULL; /* the last program asked about */
-  int known_walkable = 0, width = simd_width;
+  int known_walkable = 0;
+  int simd_width = w->step_simd, width = simd_width;
   for (size_t i = from; i < to;) {
     const steer_program *p = w->program[i];
     if (p != known) {
@@ -266,6 +278,8 @@ static void integrate_one(steer_world *w, size_t i, steer_vec2 f, double dt) {
 void crowd_integrate(steer_world *w, size_t from, size_t to,
                      const steer_vec2 *forces, double dt) {
   size_t i = from;
+  int simd_width = w->step_simd;
+  (void)simd_width; /* used with SSE2 only */
 #if defined(__SSE2__)
   /* on a torus, two agents at a time while both stay inside the world
      (world_contain keeps them) and no clamp takes a rare branch */

@@ -28,8 +28,8 @@ int crowd_quad_force(const steer_world *w, const steer_program *p,
    (world_integrate). */
 void crowd_integrate(steer_world *w, size_t from, size_t to,
                      const steer_vec2 *forces, double dt);
-/* The kernel's SIMD width (steer_set_simd), chosen on the first call:
-   call it before a step's threads start. */
+/* The process's SIMD width (steer_set_simd; else the widest). A step uses
+   w->step_simd, chosen before its threads start. */
 int crowd_simd_width(void);
 
 #endif

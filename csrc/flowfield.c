@@ -14,8 +14,8 @@ typedef struct flow_item {
 
 /* What a computation needs besides the field: 20 bytes per cell. */
 typedef struct flow_scratch {
-  int32_t *at;     /* heap: slot, FLOW_NEW or FLOW_DONE; buckets: next */
-  flow_item *heap; /* heap: the heap; buckets: prev (first int32 of each) */
+  int32_t *at;     /* heap: slot, FLOW_NEW or FLOW_DONE; escape: seen */
+  flow_item *heap; /* heap: the heap; buckets: the links; escape: queue */
   size_t n;
 } flow_scratch;
 

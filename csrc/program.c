@@ -12,12 +12,16 @@ void target_retain(const steer_target *t) {
   if (t->kind == STEER_TARGET_PATH) steer_path_retain(t->path);
   if (t->kind == STEER_TARGET_FLOW) steer_flowfield_retain(t->field);
   if (t->kind == STEER_TARGET_SHARED) steer_point_retain(t->shared);
+  if (t->kind == STEER_TARGET_FORMATION) steer_formation_retain(t->formation);
 }
 void target_release(const steer_target *t) {
   if (t->kind == STEER_TARGET_PATH) steer_path_release(t->path);
   if (t->kind == STEER_TARGET_FLOW) steer_flowfield_release(t->field);
   if (t->kind == STEER_TARGET_SHARED) steer_point_release(t->shared);
+  if (t->kind == STEER_TARGET_FORMATION)
+    steer_formation_release(t->formation);
 }
+#include "tactics.h"
 
 /* ---- programs ----------------------------------------------------------- */
 
@@ -35,17 +39,24 @@ steer_entry steer_entry_default(steer_behavior b) {
   e.panic_radius = -1;
   e.hysteresis = 0;
   e.groups = STEER_ALL_GROUPS;
-  e.fov = 360;
+  e.fov = b == STEER_QUEUE ? 90 : 360; /* flocking: all around */
   e.falloff = STEER_FALLOFF_INVERSE;
   e.path_radius = -1;
   e.look_ahead = 1;
   e.start = 0;
+  e.other.kind = STEER_TARGET_NONE;
+  /* tactics: how far behind the leader / behind cover / ahead to look */
+  e.distance = b == STEER_FOLLOW_LEADER ? 2 : b == STEER_HIDE ? 1 : 3;
+  if (b == STEER_FOLLOW_LEADER) e.radius = 2; /* its separation */
+  e.time_horizon = 3;
+  if (b == STEER_AVOID_AGENTS) e.radius = 10;
   return e;
 }
 
 /* Bookkeeping an entry needs from each agent running it. */
 int program_entry_needs_state(const steer_entry *e) {
-  return e->target.kind == STEER_TARGET_PATH || e->hysteresis > 0;
+  return e->target.kind == STEER_TARGET_PATH || e->hysteresis > 0 ||
+         tactics_behavior(e->behavior); /* frames kept at rest */
 }
 
 void program_analyze(steer_program *p) {
@@ -54,12 +65,16 @@ void program_analyze(steer_program *p) {
   p->needs_ext = p->combine == STEER_DITHER;
   double radius[3] = {-1, -1, -1}; /* separation, alignment, cohesion */
   int rules[3] = {0, 0, 0};
-  p->local = 1;
+  p->local = !p->has_orca;
   p->reach = 0;
   p->angular = 0;
   for (size_t k = 0; k < p->count; k++) {
     const steer_entry *e = &p->entries[k];
-    if (e->target.kind == STEER_TARGET_AGENT) p->local = 0;
+    /* agent targets, tactics (leaders, cones), ORCA and avoid_agents read
+       beyond a cell: buffered */
+    if (e->target.kind == STEER_TARGET_AGENT || tactics_behavior(e->behavior) ||
+        e->behavior == STEER_AVOID_AGENTS)
+      p->local = 0;
     if (program_entry_needs_state(e)) p->needs_state = 1;
     if (e->behavior == STEER_WANDER) p->needs_ext = 1;
     if (e->behavior >= STEER_FACE && e->behavior <= STEER_MATCH_ORIENTATION)
@@ -86,7 +101,7 @@ void program_analyze(steer_program *p) {
   p->flocking = rules[0] + rules[1] + rules[2] > 0;
   p->pure_flock = p->fused && p->combine == STEER_WEIGHTED &&
                   p->smoothing < 0 && p->count > 0 && !p->turns &&
-                  p->flock.falloff != STEER_FALLOFF_LINEAR &&
+                  p->flock.falloff != STEER_FALLOFF_LINEAR && !p->has_orca &&
                   (size_t)(rules[0] + rules[1] + rules[2]) == p->count;
 }
 
@@ -94,39 +109,51 @@ static size_t program_bytes(size_t n) {
   return sizeof(steer_program) + n * sizeof(steer_entry);
 }
 
-static steer_program *program_alloc(size_t n) {
+steer_program *program_make(const steer_allocator *from,
+                            steer_combine combine, double smoothing,
+                            double hold, const steer_entry *entries,
+                            size_t n) {
   if (n > (SIZE_MAX - sizeof(steer_program)) / sizeof(steer_entry))
     return NULL;
-  return steer_alloc(NULL, 0, program_bytes(n));
-}
-
-steer_program *steer_program_create(steer_combine combine, double smoothing,
-                                    double hold, const steer_entry *entries,
-                                    size_t n) {
-  steer_program *p = program_alloc(n);
+  steer_allocator a = {from->fn, from->ud, 0}; /* counts this program only */
+  steer_program *p = alloc_bytes(&a, NULL, 0, program_bytes(n));
   if (!p) return NULL;
   p->refs = 1;
+  p->alloc = a;
   p->combine = combine;
   /* one value for "none", which snapshots keep */
   p->smoothing = smoothing < 0 ? -1 : smoothing;
   p->hold = hold;
   p->turn = STEER_TURN_NONE;
+  p->has_orca = 0;
   p->count = n;
   if (n) memcpy(p->entries, entries, n * sizeof(steer_entry));
   for (size_t k = 0; k < n; k++) {
     p->entries[k].tag[STEER_TAG_SIZE - 1] = '\0';
     target_retain(&p->entries[k].target);
+    target_retain(&p->entries[k].other); /* interpose: a shared point */
   }
   program_analyze(p);
   return p;
+}
+
+steer_program *steer_program_create(steer_combine combine, double smoothing,
+                                    double hold, const steer_entry *entries,
+                                    size_t n) {
+  steer_allocator process = alloc_process();
+  return program_make(&process, combine, smoothing, hold, entries, n);
 }
 
 void steer_program_retain(steer_program *p) { p->refs++; }
 
 void steer_program_release(steer_program *p) {
   if (!p || --p->refs > 0) return;
-  for (size_t k = 0; k < p->count; k++) target_release(&p->entries[k].target);
-  steer_alloc(p, program_bytes(p->count), 0);
+  for (size_t k = 0; k < p->count; k++) {
+    target_release(&p->entries[k].target);
+    target_release(&p->entries[k].other);
+  }
+  steer_allocator a = p->alloc; /* outlives p */
+  alloc_bytes(&a, p, program_bytes(p->count), 0);
 }
 
 void steer_program_set_turn(steer_program *p, steer_turn turn) {
@@ -155,6 +182,7 @@ static int target_equal(const steer_target *a, const steer_target *b) {
   case STEER_TARGET_PATH: return a->path == b->path;
   case STEER_TARGET_FLOW: return a->field == b->field;
   case STEER_TARGET_SHARED: return a->shared == b->shared;
+  case STEER_TARGET_FORMATION: return a->formation == b->formation;
   default: return 1;
   }
 }
@@ -169,13 +197,25 @@ static int entry_equal(const steer_entry *a, const steer_entry *b) {
          a->hysteresis == b->hysteresis && strcmp(a->tag, b->tag) == 0 &&
          a->groups == b->groups && a->fov == b->fov &&
          a->falloff == b->falloff && a->path_radius == b->path_radius &&
-         a->look_ahead == b->look_ahead && a->start == b->start;
+         a->look_ahead == b->look_ahead && a->start == b->start &&
+         a->offset.x == b->offset.x && a->offset.y == b->offset.y &&
+         target_equal(&a->other, &b->other) && a->distance == b->distance &&
+         a->time_horizon == b->time_horizon;
+}
+
+static int orca_equal(const steer_orca *a, const steer_orca *b) {
+  if (!a || !b) return a == b;
+  return a->time_horizon == b->time_horizon &&
+         a->obstacle_time_horizon == b->obstacle_time_horizon &&
+         a->neighbor_radius == b->neighbor_radius &&
+         a->max_neighbors == b->max_neighbors;
 }
 
 int steer_program_equal(const steer_program *a, const steer_program *b) {
   if (a == b) return 1;
   if (a->combine != b->combine || a->smoothing != b->smoothing ||
-      a->hold != b->hold || a->count != b->count || a->turn != b->turn)
+      a->hold != b->hold || a->count != b->count || a->turn != b->turn ||
+      !orca_equal(steer_program_orca(a), steer_program_orca(b)))
     return 0;
   for (size_t k = 0; k < a->count; k++)
     if (!entry_equal(&a->entries[k], &b->entries[k])) return 0;

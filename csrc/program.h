@@ -9,6 +9,8 @@
 
 struct steer_program {
   size_t refs;
+  steer_allocator alloc; /* what made it frees it: the process's allocator,
+                            or a world's for its agents' own copies */
   steer_combine combine;
   double smoothing; /* < 0: none */
   double hold;
@@ -23,6 +25,8 @@ struct steer_program {
   int angular;      /* it has angular entries (face, ...) */
   int turns;        /* angular or turn mode: its agents' angle moves */
   flock_rules flock; /* the rules of that walk */
+  int has_orca;      /* orca.c turns its force into a safe velocity */
+  steer_orca orca;
   size_t count;
   steer_entry entries[];
 };
@@ -45,6 +49,12 @@ typedef struct program_state {
   entry_state entries[];
 } program_state;
 
+/* A program made by allocator `from` (steer_program_create's is the
+   process's; an agent's own copy is its world's); NULL: out of memory. */
+steer_program *program_make(const steer_allocator *from,
+                            steer_combine combine, double smoothing,
+                            double hold, const steer_entry *entries,
+                            size_t n);
 /* (Re)computes what p's entries imply (the flags and flock above). */
 void program_analyze(steer_program *p);
 /* Does an agent running entry e need a program_state? */

@@ -10,6 +10,7 @@
 #include <math.h>
 #include <string.h>
 #include "orientation.h"
+#include "tactics.h"
 #include "sort.h"
 #include "world.h"
 
@@ -71,31 +72,85 @@ static void put_f64(writer *wr, double v) {
   put_u64(wr, bits);
 }
 
-/* Tables that number the paths and programs the world refers to. */
+/* Tables that number the paths and programs the world refers to: items in
+   numbering order, and an open-addressing hash of them (a power-of-two
+   size at most half full; number 0: empty) so that each lookup is O(1) and
+   a snapshot is linear in agents, programs and paths. */
+typedef struct ref_slot {
+  const void *item;
+  size_t number; /* 1-based */
+} ref_slot;
+
 typedef struct refs {
   const void **items;
   size_t count, cap;
+  ref_slot *slots;
+  size_t slot_count;
 } refs;
 
-static size_t ref_index(const refs *r, const void *item) {
-  for (size_t k = 0; k < r->count; k++)
-    if (r->items[k] == item) return k + 1;
-  return 0;
+static ref_slot *find_slot(const refs *r, const void *item) {
+  uint64_t h = (uint64_t)(uintptr_t)item * 0x9E3779B97F4A7C15ull;
+  size_t mask = r->slot_count - 1, k = (size_t)(h >> 32) & mask;
+  while (r->slots[k].number && r->slots[k].item != item) k = (k + 1) & mask;
+  return &r->slots[k];
 }
 
-static steer_status ref_add(steer_world *w, refs *r, const void *item) {
-  if (!item || ref_index(r, item)) return STEER_OK;
-  if (world_grow(w, (void **)&r->items, sizeof(void *), &r->cap, r->count + 1))
-    return STEER_ENOMEM;
-  r->items[r->count++] = item;
+static size_t ref_index(const refs *r, const void *item) {
+  return r->slot_count ? find_slot(r, item)->number : 0;
+}
+
+/* Doubles the hash (or makes its first one) and re-enters every item. */
+static steer_status ref_rehash(steer_world *w, refs *r) {
+  size_t n = r->slot_count ? r->slot_count * 2 : 64;
+  if (n > SIZE_MAX / sizeof(ref_slot)) return STEER_ENOMEM;
+  ref_slot *slots = world_alloc(w, NULL, 0, n * sizeof(ref_slot));
+  if (!slots) return STEER_ENOMEM;
+  memset(slots, 0, n * sizeof(ref_slot));
+  world_alloc(w, r->slots, r->slot_count * sizeof(ref_slot), 0);
+  r->slots = slots;
+  r->slot_count = n;
+  for (size_t k = 0; k < r->count; k++) {
+    ref_slot *slot = find_slot(r, r->items[k]);
+    slot->item = r->items[k];
+    slot->number = k + 1;
+  }
   return STEER_OK;
 }
 
-/* The distinct programs, and the distinct paths of programs and a:follow. */
-static steer_status collect(steer_world *w, refs *paths, refs *programs) {
+/* Numbers item (NULL: 0) if it is new; *number (if given) receives it. */
+static steer_status ref_add(steer_world *w, refs *r, const void *item,
+                            size_t *number) {
+  size_t known = item ? ref_index(r, item) : 0;
+  if (number) *number = known;
+  if (!item || known) return STEER_OK;
+  if (2 * (r->count + 1) > r->slot_count && ref_rehash(w, r))
+    return STEER_ENOMEM;
+  if (world_grow(w, (void **)&r->items, sizeof(void *), &r->cap, r->count + 1))
+    return STEER_ENOMEM;
+  r->items[r->count++] = item;
+  ref_slot *slot = find_slot(r, item);
+  slot->item = item;
+  slot->number = r->count;
+  if (number) *number = r->count;
+  return STEER_OK;
+}
+
+static void ref_free(steer_world *w, refs *r) {
+  world_alloc(w, r->items, r->cap * sizeof(void *), 0);
+  world_alloc(w, r->slots, r->slot_count * sizeof(ref_slot), 0);
+}
+
+/* The distinct programs, and the distinct paths of programs and a:follow;
+   program_of[i] receives the number of agent i's program (one lookup per
+   agent, neighbors sharing one program skip even that). */
+static steer_status collect(steer_world *w, refs *paths, refs *programs,
+                            size_t *program_of) {
   for (size_t i = 0; i < w->count; i++) {
-    if (ref_add(w, programs, w->program[i])) return STEER_ENOMEM;
-    if (w->ext[i] && ref_add(w, paths, w->ext[i]->follow_path))
+    if (i > 0 && w->program[i] == w->program[i - 1])
+      program_of[i] = program_of[i - 1];
+    else if (ref_add(w, programs, w->program[i], &program_of[i]))
+      return STEER_ENOMEM;
+    if (w->ext[i] && ref_add(w, paths, w->ext[i]->follow_path, NULL))
       return STEER_ENOMEM;
   }
   for (size_t k = 0; k < programs->count; k++) {
@@ -104,7 +159,7 @@ static steer_status collect(steer_world *w, refs *paths, refs *programs) {
       if (p->entries[e].target.kind == STEER_TARGET_FLOW)
         return STEER_EINVAL; /* flow fields are not saved */
       else if (p->entries[e].target.kind == STEER_TARGET_PATH &&
-          ref_add(w, paths, p->entries[e].target.path))
+          ref_add(w, paths, p->entries[e].target.path, NULL))
         return STEER_ENOMEM;
   }
   return STEER_OK;
@@ -116,6 +171,13 @@ static void put_program(writer *wr, const steer_program *p,
   put_f64(wr, p->smoothing);
   put_f64(wr, p->hold);
   put_u32(wr, (uint32_t)p->turn);
+  put_u32(wr, (uint32_t)p->has_orca);
+  if (p->has_orca) {
+    put_f64(wr, p->orca.time_horizon);
+    put_f64(wr, p->orca.obstacle_time_horizon);
+    put_f64(wr, p->orca.neighbor_radius);
+    put_u64(wr, p->orca.max_neighbors);
+  }
   put_u64(wr, p->count);
   for (size_t k = 0; k < p->count; k++) {
     const steer_entry *e = &p->entries[k];
@@ -139,6 +201,7 @@ static void put_program(writer *wr, const steer_program *p,
     put_f64(wr, e->arrival_radius);
     put_f64(wr, e->panic_radius);
     put_f64(wr, e->hysteresis);
+    put_f64(wr, e->time_horizon);
     put_bytes(wr, e->tag, STEER_TAG_SIZE);
     put_u32(wr, e->groups);
     put_f64(wr, e->fov);
@@ -158,9 +221,9 @@ static void put_program(writer *wr, const steer_program *p,
 #define PUT_COLUMN(name, type, snap) PUT_##snap(w->name[i])
 
 static void put_agent(writer *wr, const steer_world *w, size_t i,
-                      const refs *paths, const refs *programs) {
+                      const refs *paths, size_t program_number) {
   AGENT_COLUMNS(PUT_COLUMN) /* in table order, then the references */
-  put_u64(wr, ref_index(programs, w->program[i]));
+  put_u64(wr, program_number);
   const agent_ext *e = w->ext[i];
   put_u32(wr, e != NULL);
   if (!e) return;
@@ -199,13 +262,19 @@ static void put_agent(writer *wr, const steer_world *w, size_t i,
 
 steer_status steer_world_snapshot(steer_world *w, steer_write_fn write,
                                   void *ud) {
-  refs paths = {NULL, 0, 0}, programs = {NULL, 0, 0};
+  refs paths = {NULL, 0, 0, NULL, 0}, programs = {NULL, 0, 0, NULL, 0};
   steer_status status = STEER_OK;
+  if (tactics_in_world(w)) return STEER_EINVAL; /* not snapshotted yet */
   /* the restored world sorts its agents by cell: so does this one, so both
      walk neighbors in the same order from here on; sorted first, paths and
      programs are numbered in the order the agents are written */
   if (!w->grid.sorted) status = world_sort_now(w);
-  if (status == STEER_OK) status = collect(w, &paths, &programs);
+  size_t *program_of = NULL;
+  if (status == STEER_OK && w->count &&
+      !(program_of = world_alloc(w, NULL, 0, w->count * sizeof(size_t))))
+    status = STEER_ENOMEM;
+  if (status == STEER_OK)
+    status = collect(w, &paths, &programs, program_of);
   if (status == STEER_OK) {
     writer wr;
     wr.write = write;
@@ -241,7 +310,7 @@ steer_status steer_world_snapshot(steer_world *w, steer_write_fn write,
       put_program(&wr, programs.items[k], &paths);
     put_u64(&wr, w->count);
     for (size_t i = 0; i < w->count; i++)
-      put_agent(&wr, w, i, &paths, &programs);
+      put_agent(&wr, w, i, &paths, program_of[i]);
     put_u64(&wr, w->obstacle_count);
     for (size_t k = 0; k < w->obstacle_count; k++) {
       put_f64(&wr, w->obstacles[k].x);
@@ -260,8 +329,9 @@ steer_status steer_world_snapshot(steer_world *w, steer_write_fn write,
     flush(&wr);
     if (wr.failed) status = STEER_EINVAL;
   }
-  world_alloc(w, paths.items, paths.cap * sizeof(void *), 0);
-  world_alloc(w, programs.items, programs.cap * sizeof(void *), 0);
+  ref_free(w, &paths);
+  ref_free(w, &programs);
+  world_alloc(w, program_of, program_of ? w->count * sizeof(size_t) : 0, 0);
   return status;
 }
 
@@ -379,9 +449,9 @@ static void read_paths(reader *r, restoring *rs) {
 
 static void read_entry(reader *r, restoring *rs, steer_entry *e) {
   uint32_t behavior = get_u32(r), kind = get_u32(r);
-  /* flow fields are never saved (collect refuses them) */
+  /* flow fields are never saved (collect refuses them), nor tactics */
   if (behavior >= STEER_BEHAVIOR_COUNT || kind > STEER_TARGET_SHARED ||
-      kind == STEER_TARGET_FLOW)
+      kind == STEER_TARGET_FLOW || tactics_behavior((steer_behavior)behavior))
     fail(r, "snapshot holds an unknown behavior or target");
   *e = steer_entry_default((steer_behavior)(behavior % STEER_BEHAVIOR_COUNT));
   e->target.kind = (steer_target_kind)kind;
@@ -407,6 +477,9 @@ static void read_entry(reader *r, restoring *rs, steer_entry *e) {
   e->arrival_radius = get_size(r);
   e->panic_radius = get_f64(r);
   e->hysteresis = get_size(r);
+  e->time_horizon = get_f64(r);
+  if (!(e->time_horizon > 0))
+    fail(r, "snapshot holds an invalid time horizon");
   const unsigned char *tag = take(r, STEER_TAG_SIZE);
   if (tag) memcpy(e->tag, tag, STEER_TAG_SIZE);
   e->tag[STEER_TAG_SIZE - 1] = '\0';
@@ -425,7 +498,7 @@ static void read_entry(reader *r, restoring *rs, steer_entry *e) {
 }
 
 static void read_programs(reader *r, restoring *rs) {
-  size_t n = get_count(r, 28);
+  size_t n = get_count(r, 32);
   if (r->error) return;
   if (world_grow(rs->w, (void **)&rs->programs, sizeof(steer_program *),
                  &rs->program_cap, n ? n : 1)) {
@@ -436,7 +509,18 @@ static void read_programs(reader *r, restoring *rs) {
     uint32_t combine = get_u32(r);
     double smoothing = get_f64(r), hold = get_size(r);
     uint32_t turn = get_u32(r);
-    size_t count = get_count(r, 8 * 17 + 8 + STEER_TAG_SIZE);
+    steer_orca orca;
+    int has_orca = get_flag(r);
+    if (has_orca) {
+      orca.time_horizon = get_f64(r);
+      orca.obstacle_time_horizon = get_f64(r);
+      orca.neighbor_radius = get_f64(r);
+      uint64_t most = get_u64(r);
+      orca.max_neighbors = most > STEER_ORCA_MAX_NEIGHBORS ? SIZE_MAX
+                                                           : (size_t)most;
+      if (steer_orca_check(&orca)) fail(r, "snapshot holds an invalid program");
+    }
+    size_t count = get_count(r, 8 * 18 + 8 + STEER_TAG_SIZE);
     if (combine >= STEER_COMBINE_COUNT || smoothing > 1 ||
         turn > STEER_TURN_TO_VELOCITY)
       fail(r, "snapshot holds an invalid program");
@@ -459,6 +543,7 @@ static void read_programs(reader *r, restoring *rs) {
     world_alloc(rs->w, entries, bytes, 0);
     if (p && turn) steer_program_set_turn(p, (steer_turn)turn);
     if (!r->error && !p) fail(r, "not enough memory");
+    if (p && has_orca) steer_program_set_orca(p, &orca); /* checked */
     if (p) rs->programs[rs->program_count++] = p;
   }
 }

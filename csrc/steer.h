@@ -204,6 +204,14 @@ STEER_API void steer_set_allocator(steer_alloc_fn alloc, void *ud);
 /// and comparisons. Set it while no world is stepping.
 STEER_API int steer_set_simd(int width);
 
+/// The allocator steer_set_allocator set (malloc/realloc/free by default), so
+/// that a binding can wrap the host's allocator instead of replacing it.
+STEER_API void steer_get_allocator(steer_alloc_fn *alloc, void **ud);
+/// The SIMD width of this world's steps alone (as steer_set_simd; 0: the
+/// process's). Each step reads it once, at its start. Returns the width used
+/// (w NULL: only tells which width a request gives).
+STEER_API int steer_world_set_simd(steer_world *w, int width);
+
 STEER_API steer_world_def steer_world_def_default(void);
 STEER_API steer_agent_def steer_agent_def_default(void);
 
@@ -414,6 +422,10 @@ typedef enum steer_behavior {
   STEER_WANDER, STEER_AVOID_OBSTACLES, STEER_AVOID_WALLS, STEER_FOLLOW,
   STEER_SEPARATION, STEER_ALIGNMENT, STEER_COHESION,
   STEER_FLOW, /* along a flow field (steer_agent_flow) */
+  STEER_AVOID_AGENTS, /* time-to-collision force (docs/API.md section 18) */
+  /* group and tactical behaviors (tactics.c, formation.c) */
+  STEER_OFFSET_PURSUIT, STEER_FOLLOW_LEADER, STEER_FORMATION,
+  STEER_INTERPOSE, STEER_HIDE, STEER_QUEUE,
   /* angular: they steer the angle, never the velocity (orientation.c) */
   STEER_FACE, STEER_LOOK_WHERE_GOING, STEER_MATCH_ORIENTATION,
   STEER_BEHAVIOR_COUNT
@@ -428,7 +440,8 @@ typedef enum steer_target_kind {
   STEER_TARGET_NONE, STEER_TARGET_POINT, STEER_TARGET_AGENT,
   STEER_TARGET_PATH,
   STEER_TARGET_FLOW, /* a flow field: for STEER_FLOW entries */
-  STEER_TARGET_SHARED /* a steer_point: wherever it is at the step */
+  STEER_TARGET_SHARED, /* a steer_point: wherever it is at the step */
+  STEER_TARGET_FORMATION /* formation entries: the formation joined */
 } steer_target_kind;
 
 /* Shared moving targets (point.c): one point that many programs aim at;
@@ -453,6 +466,7 @@ typedef struct steer_target {
   steer_path *path; /* not owned here: programs retain their paths */
   struct steer_flowfield *field; /* the same for flow fields */
   steer_point *shared; /* STEER_TARGET_SHARED; retained likewise */
+  struct steer_formation *formation; /* retained by programs, as paths */
 } steer_target;
 
 #define STEER_TAG_SIZE 32
@@ -482,10 +496,14 @@ typedef struct steer_entry {
   double arrival_radius;  /* path waypoints; 0.6 */
   double panic_radius;    /* flee; < 0 = none (default) */
   double hysteresis;      /* avoidance: extra reach once active; 0 */
+  steer_vec2 offset;      /* offset_pursuit: (ahead, left) of the target */
+  steer_target other;     /* interpose: the second of `between` */
+  double distance;        /* follow_leader 2, hide 1, queue 3 */
+  double time_horizon;    /* avoid_agents; 3 */
   char tag[STEER_TAG_SIZE]; /* optional name, "" for none */
   uint32_t groups;        /* flocking: bit g set = group g counts; all */
-  double fov;             /* flocking: view cone in degrees around the
-                             facing (angle), (0, 360]; 360 */
+  double fov;             /* view cone in degrees around the facing
+                             (angle), (0, 360]: flocking 360, queue 90 */
   steer_falloff falloff;  /* separation; STEER_FALLOFF_INVERSE */
   double path_radius;     /* follow: corridor half-width; < 0 (default):
                              waypoint by waypoint */
@@ -529,6 +547,10 @@ STEER_API steer_program *steer_agent_program(const steer_world *w, size_t i);
 /// touching other agents that share it (copy on write).
 STEER_API steer_status steer_agent_set_target(steer_world *w, size_t i, size_t k,
                                     steer_target t);
+/// Changes the second target (interpose's `between`) of entry k, as
+/// steer_agent_set_target (an agent or a point).
+STEER_API steer_status steer_agent_set_other(steer_world *w, size_t i, size_t k,
+                                             steer_target t);
 STEER_API steer_status steer_agent_set_weight(steer_world *w, size_t i, size_t k,
                                     double weight);
 /// The combined force of the agent's program now, advancing its
@@ -536,6 +558,38 @@ STEER_API steer_status steer_agent_set_weight(steer_world *w, size_t i, size_t k
 STEER_API steer_vec2 steer_agent_steering(steer_world *w, size_t i, double dt);
 /// The entry that won the last priority/dither combination, or -1.
 STEER_API long steer_agent_active_entry(const steer_world *w, size_t i);
+
+/* ORCA (docs/API.md section 18): the velocity a program asks for, made the
+   closest one that avoids the neighbors and the static geometry. */
+#define STEER_ORCA_MAX_NEIGHBORS 64
+typedef struct steer_orca {
+  double time_horizon;          /* seconds of safety against agents; 5 */
+  double obstacle_time_horizon; /* ... against obstacles and walls; 2 */
+  double neighbor_radius;       /* agents considered within; 10 */
+  size_t max_neighbors;         /* the nearest ones, <= 64; 10 */
+} steer_orca;
+
+/// The defaults above.
+STEER_API steer_orca steer_orca_default(void);
+/// STEER_EINVAL unless both horizons are > 0 and <= STEER_LIMIT, the radius
+/// is in [0, STEER_LIMIT] and max_neighbors <= STEER_ORCA_MAX_NEIGHBORS.
+STEER_API steer_status steer_orca_check(const steer_orca *o);
+/// Gives a program just created (not shared yet) ORCA (NULL: none).
+STEER_API steer_status steer_program_set_orca(steer_program *p,
+                                              const steer_orca *o);
+/// The program's ORCA parameters, NULL when it has none.
+STEER_API const steer_orca *steer_program_orca(const steer_program *p);
+/// The velocity closest to `preferred` in agent i's ORCA half-planes (its
+/// neighbors and the static geometry), no faster than its max_speed; dt is
+/// the time in which an overlap is to be resolved (> 0).
+STEER_API steer_vec2 steer_agent_orca_velocity(const steer_world *w, size_t i,
+                                               steer_vec2 preferred,
+                                               const steer_orca *o, double dt);
+/// The anticipatory force of agent i against the agents within radius: the
+/// power law of the time to collision (Karamouzas, Skinner, Guy 2014).
+STEER_API steer_vec2 steer_agent_avoid_agents(const steer_world *w, size_t i,
+                                              double time_horizon,
+                                              double radius);
 
 typedef struct steer_stats {
   size_t agents;      /* agents stepped */
@@ -551,6 +605,94 @@ typedef struct steer_stats {
 STEER_API steer_status steer_world_step(steer_world *w, double dt);
 /// Counters of the last step.
 STEER_API steer_stats steer_world_stats(const steer_world *w);
+
+/* ------------------------------------------------------------------------ */
+/* Group and tactical behaviors (docs/API.md section 17; tactics.c,        */
+/* formation.c). A leader, a hunter or the ends of an interposition are    */
+/* poses: a position, a velocity and the angle of the local frame.         */
+
+typedef struct steer_pose {
+  steer_vec2 position, velocity;
+  double angle; /* radians: x of the local frame points along it */
+} steer_pose;
+
+/// Agent i's pose: its position, velocity and facing - the velocity's
+/// heading (atan2(vy, vx), 0 at rest; program entries keep the last
+/// heading of a leader at rest, docs/API.md 17).
+STEER_API steer_pose steer_agent_pose(const steer_world *w, size_t i);
+/// Hold the point `offset` (x ahead, y left) of the leader's frame,
+/// matching its velocity (docs/API.md 17.1).
+STEER_API steer_vec2 steer_agent_offset_pursuit(const steer_world *w, size_t i,
+                                                steer_pose leader,
+                                                steer_vec2 offset,
+                                                double slowing_radius);
+/// Arrive `distance` behind the leader; step aside when within `distance`
+/// of the point `distance` ahead of it; plus separation over `radius`.
+STEER_API steer_vec2 steer_agent_follow_leader(const steer_world *w, size_t i,
+                                               steer_pose leader,
+                                               double distance, double radius,
+                                               double slowing_radius);
+/// Arrive at the midpoint of a and b predicted |midpoint - p| / max_speed
+/// ahead.
+STEER_API steer_vec2 steer_agent_interpose(const steer_world *w, size_t i,
+                                           steer_pose a, steer_pose b,
+                                           double slowing_radius);
+/// Arrive at the nearest spot `distance` behind an obstacle's boundary as
+/// seen from the hunter; evade it when there is no obstacle.
+STEER_API steer_vec2 steer_agent_hide(const steer_world *w, size_t i,
+                                      steer_pose hunter, double distance,
+                                      double slowing_radius);
+/// Brake behind the nearest agent within `distance` and a view cone of fov
+/// degrees that is slower or too close (docs/API.md 17.6); else zero.
+STEER_API steer_vec2 steer_agent_queue(const steer_world *w, size_t i,
+                                       double distance, double fov,
+                                       double slowing_radius);
+
+/* Formations: slots in the frame of an anchor (an agent or a point),     */
+/* members (agents of one world) assigned to slots minimizing the total   */
+/* distance - optimally up to STEER_FORMATION_OPTIMAL members, greedily   */
+/* beyond (docs/API.md 17.3). Reference counted, as paths.                */
+
+typedef struct steer_formation steer_formation;
+#define STEER_FORMATION_OPTIMAL 32
+#define STEER_FORMATION_MAX_SLOTS 4096
+typedef enum steer_formation_shape {
+  STEER_FORMATION_LINE, STEER_FORMATION_COLUMN, STEER_FORMATION_WEDGE,
+  STEER_FORMATION_CIRCLE,
+  STEER_FORMATION_SHAPE_COUNT
+} steer_formation_shape;
+
+/// The n slots of a shape with the given spacing into out[0 .. n-1].
+STEER_API void steer_formation_shape_slots(steer_formation_shape shape,
+                                           double spacing, size_t n,
+                                           steer_vec2 *out);
+/// anchor: a point or an agent target. NULL when memory runs out or n is
+/// above STEER_FORMATION_MAX_SLOTS. One reference.
+STEER_API steer_formation *steer_formation_create(steer_target anchor,
+                                                  const steer_vec2 *slots,
+                                                  size_t n);
+STEER_API void steer_formation_retain(steer_formation *f);
+STEER_API void steer_formation_release(steer_formation *f);
+STEER_API steer_target steer_formation_anchor(const steer_formation *f);
+STEER_API size_t steer_formation_slot_count(const steer_formation *f);
+STEER_API steer_vec2 steer_formation_slot(const steer_formation *f, size_t k);
+/// Members (agents whose program has a formation entry naming f) in the
+/// order they joined.
+STEER_API size_t steer_formation_member_count(const steer_formation *f);
+STEER_API steer_id steer_formation_member(const steer_formation *f, size_t k);
+/// The 0-based slot of member `id`, or -1 (not a member, or no slot left).
+STEER_API long steer_formation_slot_of(const steer_formation *f, steer_id id);
+/// Reassigns every member from the positions now.
+STEER_API void steer_formation_reassign(steer_world *w, steer_formation *f);
+/// The world point of slot k now.
+STEER_API steer_vec2 steer_formation_slot_position(const steer_world *w,
+                                                   const steer_formation *f,
+                                                   size_t k);
+/// Offset pursuit of agent i's slot (zero when it has none or the anchor
+/// agent is gone).
+STEER_API steer_vec2 steer_agent_formation(const steer_world *w, size_t i,
+                                           const steer_formation *f,
+                                           double slowing_radius);
 
 /* Snapshots: the complete simulation state as bytes (format in
    docs/SNAPSHOT.md). Restoring continues bit-identically. */
@@ -623,7 +765,9 @@ typedef enum steer_nav_failure {
 /// A* from the cell of `from` to the cell of `to` (octile moves when
 /// diagonal, else 4-neighbor moves; the heuristic is the octile or Manhattan
 /// distance; ties go to the smaller heuristic, then the smaller cell
-/// index). *path receives the cell centres of its turning points (smooth:
+/// index; when every passable cell costs the same, the successors are jump
+/// points: the same optimal cost). *path receives the cell centres of its
+/// turning points (smooth:
 /// string-pulled through line of sight that touches no blocked and no
 /// dearer cell), *length its length and *cost its cost, both in world units
 /// (equal without cell costs). STEER_OK with *failure set tells why there is

@@ -197,7 +197,8 @@ steer_status steer_world_step(steer_world *w, double dt) {
     steer_stats zero = {0, 0, 0, 0};
     job.stats[k] = zero;
   }
-  crowd_simd_width(); /* chosen here, before the threads read it */
+  /* chosen here, before the threads read it */
+  w->step_simd = w->simd ? w->simd : crowd_simd_width();
   if (streamed) {
     place_bands(&job);
     run(&job, streamed_forces);

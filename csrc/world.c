@@ -3,6 +3,7 @@
 #include <string.h>
 #include "neighbor_filter.h"
 #include "orientation.h"
+#include "formation.h"
 #include "threads.h"
 #include "world.h"
 
@@ -327,7 +328,7 @@ steer_status steer_world_add_many(steer_world *w, size_t n,
   if (n == 0) return STEER_OK;
   if (n > SIZE_MAX / (2 * sizeof(void *))) return STEER_ENOMEM;
   /* the room, and every agent's cold state and program state, first */
-  if (reserve_more(w, n)) return STEER_ENOMEM;
+  if (reserve_more(w, n) || formation_reserve(p, n)) return STEER_ENOMEM;
   size_t bytes = 2 * n * sizeof(void *);
   void **owned = world_alloc(w, NULL, 0, bytes);
   if (!owned) return STEER_ENOMEM;
@@ -365,6 +366,7 @@ steer_status steer_world_add_many(steer_world *w, size_t n,
     w->program[i] = p;
     if (p->turns) w->bodies = 1;
     program_state_begin(w, i); /* its path entries' start waypoints */
+    formation_program_switch(w, i, NULL, p); /* room reserved above */
   }
   world_alloc(w, owned, bytes, 0);
   return STEER_OK;
@@ -376,6 +378,7 @@ steer_status steer_world_remove(steer_world *w, steer_id id) {
   size_t i = (size_t)found, last = w->count - 1;
   uint32_t slot = w->slot_of[i];
   STEER_ASSERT(w->slots[slot].index == i);
+  formation_program_switch(w, i, w->program[i], NULL); /* leaves them */
   ext_free(w, w->ext[i]);
   steer_program_release(w->program[i]);
   w->ghosts -= w->group_bit[i] == 0;

@@ -122,6 +122,8 @@ struct steer_world {
   int bodies;         /* an agent's body may have moved (a spin, a turn
                          limit, a minimum speed, a turning program) since
                          the world began: integration checks (body_moves) */
+  int simd;           /* steer_world_set_simd's width; 0: the process's */
+  int step_simd;      /* the width of the running step, read once at its start */
 };
 
 /* Allocation through the world's allocator (alloc.h), bytes counted. */

@@ -8,7 +8,9 @@
  * steering, steps (program_ops.h); snapshots and restores (snapshot_ops.h);
  * and, ending the input, a crowd big enough for a second thread
  * (crowd_op.h); op 0xFE: a navigation grid, paths and a flow field
- * (nav_ops.h). Every number is mapped into the core's documented domain
+ * (nav_ops.h); op 0xFD: the group and tactical behaviors in a scratch
+ * world of their own (tactics_ops.h). Every number is mapped into the
+ * core's documented domain
  * (finite, |x| <= STEER_LIMIT, sizes >= 0, valid enums), so anything the
  * sanitizers or the checks report is a core bug; only snapshot bytes are
  * left untrusted.
@@ -30,6 +32,7 @@
 #include "crowd_op.h"
 #include "nav_ops.h"
 #include "turn_ops.h"
+#include "tactics_ops.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -96,6 +99,9 @@ static void run(const uint8_t *data, size_t size, int threads, harness *h) {
     release_all(h);
     return;
   }
+  /* the run's width, asked for this world alone (steer_world_set_simd) */
+  int width = steer_world_set_simd(NULL, 0);
+  CHECK(steer_world_set_simd(h->w, width) == width, "world SIMD width %d", width);
   while (more(&r)) {
     uint8_t op = u8(&r);
     if (op == 0xFF) { /* the crowd: rarely drawn, and it ends the input */
@@ -104,6 +110,10 @@ static void run(const uint8_t *data, size_t size, int threads, harness *h) {
     }
     if (op == 0xFE) { /* navigation: a grid of its own */
       op_nav(&r, h);
+      continue;
+    }
+    if (op == 0xFD) { /* issue 15's behaviors, in a world of their own */
+      op_tactics(&r, h);
       continue;
     }
     switch (op % 16) {

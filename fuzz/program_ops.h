@@ -55,9 +55,17 @@ static double probability(reader *r) {
   return how < 128 ? some[how % 5] : nonneg(r);
 }
 
+/* Any behavior but issue 15's six (contiguous, wherever the enum puts
+   them): snapshots refuse those, so tactics_ops.h has them to itself. */
+static steer_behavior snapshotted_behavior(uint8_t byte) {
+  int tactics = STEER_QUEUE - STEER_OFFSET_PURSUIT + 1;
+  int b = byte % (STEER_BEHAVIOR_COUNT - tactics);
+  return (steer_behavior)(b >= STEER_OFFSET_PURSUIT ? b + tactics : b);
+}
+
 static steer_entry decode_entry(reader *r, const harness *h) {
   steer_entry e =
-      steer_entry_default((steer_behavior)(u8(r) % STEER_BEHAVIOR_COUNT));
+      steer_entry_default(snapshotted_behavior(u8(r)));
   e.target = decode_target(r, h, 0);
   uint8_t mask = u8(r); /* the parameters that differ from the defaults */
   if (mask & 1) e.weight = num(r); /* negative weights are valid */
@@ -75,6 +83,7 @@ static steer_entry decode_entry(reader *r, const harness *h) {
   if (more & 8) e.path_radius = nonneg(r);
   if (more & 16) e.look_ahead = nonneg(r);
   if (more & 32) e.start = (u8(r) & 1) ? STEER_START_NEAREST : (long)u8(r);
+  if (u8(r) & 1) e.time_horizon = positive(r); /* avoid_agents */
   /* a tag of raw bytes, possibly without its terminating NUL */
   size_t len = u8(r) % (STEER_TAG_SIZE + 1);
   for (size_t k = 0; k < len; k++) e.tag[k] = (char)u8(r);
@@ -101,7 +110,8 @@ static void check_entry_copy(const steer_entry *got, const steer_entry *e) {
             got->slowing_radius == e->slowing_radius &&
             got->arrival_radius == e->arrival_radius &&
             got->panic_radius == e->panic_radius &&
-            got->hysteresis == e->hysteresis,
+            got->hysteresis == e->hysteresis &&
+            got->time_horizon == e->time_horizon,
         "program entry differs from what was given");
   CHECK(got->tag[STEER_TAG_SIZE - 1] == '\0' &&
             strncmp(got->tag, e->tag, STEER_TAG_SIZE - 1) == 0,
@@ -116,6 +126,30 @@ static void check_entry_copy(const steer_entry *got, const steer_entry *e) {
           "point target");
 }
 
+/* ORCA parameters, now and then out of range (max_neighbors > 64). */
+static int decode_orca(reader *r, steer_orca *o) {
+  if (!(u8(r) & 1)) return 0;
+  *o = steer_orca_default();
+  uint8_t mask = u8(r);
+  if (mask & 1) o->time_horizon = positive(r);
+  if (mask & 2) o->obstacle_time_horizon = positive(r);
+  if (mask & 4) o->neighbor_radius = nonneg(r);
+  if (mask & 8) o->max_neighbors = u8(r) % 70;
+  return 1;
+}
+
+/* Gives program p the orca parameters o: refused exactly when invalid. */
+static void set_orca(steer_program *p, const steer_orca *o) {
+  int valid = o->max_neighbors <= STEER_ORCA_MAX_NEIGHBORS;
+  steer_status s = steer_program_set_orca(p, o);
+  CHECK(s == (valid ? STEER_OK : STEER_EINVAL), "set_orca status %d", (int)s);
+  const steer_orca *got = steer_program_orca(p);
+  CHECK(valid ? got && got->max_neighbors == o->max_neighbors &&
+                    got->time_horizon == o->time_horizon
+              : got == NULL,
+        "orca parameters read back");
+}
+
 static void op_program(reader *r, harness *h) {
   steer_combine combine = (steer_combine)(u8(r) % STEER_COMBINE_COUNT);
   double smooth = smoothing(r);
@@ -123,6 +157,8 @@ static void op_program(reader *r, harness *h) {
   size_t n = u8(r) % (MAX_ENTRIES + 1);
   steer_entry e[MAX_ENTRIES];
   for (size_t k = 0; k < n; k++) e[k] = decode_entry(r, h);
+  steer_orca orca;
+  int with_orca = decode_orca(r, &orca);
   size_t slot = u8(r) % SLOTS;
   steer_program *p = steer_program_create(combine, smooth, hold, e, n);
   if (!p) {
@@ -133,6 +169,10 @@ static void op_program(reader *r, harness *h) {
   steer_program *shadow = steer_program_create(combine, smooth, hold, e, n);
   resume_alloc(h);
   CHECK(shadow != NULL, "program_create failed");
+  if (with_orca) {
+    set_orca(p, &orca);
+    set_orca(shadow, &orca);
+  }
   CHECK(steer_program_combine(p) == combine && steer_program_hold(p) == hold &&
             steer_program_count(p) == n,
         "program accessors");
@@ -267,6 +307,7 @@ static void op_retarget(reader *r, harness *h) {
                                              steer_program_hold(sh), e, n);
   resume_alloc(h);
   CHECK(next != NULL, "program_create failed");
+  steer_program_set_orca(next, steer_program_orca(sh)); /* copies keep it */
   steer_program_release(m->shadow);
   m->shadow = next;
 }
@@ -330,7 +371,7 @@ static steer_vec2 scaled(steer_vec2 f, double s) {
 static int oracle(const steer_world *w, size_t i, double dt, known_state *st,
                   steer_vec2 *out, long *winner) {
   const steer_program *p = steer_agent_program(w, i);
-  if (!p || !st->valid) return 0;
+  if (!p || !st->valid || steer_program_orca(p)) return 0; /* ORCA: not modelled */
   double mf = steer_agent_get(w, i, STEER_MAX_FORCE);
   steer_vec2 sum = {0, 0}, f;
   size_t n = steer_program_count(p);

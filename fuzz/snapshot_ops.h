@@ -28,7 +28,11 @@ static void check_program_sane(const steer_program *p) {
               isfinite(e->target.point.x) && isfinite(e->target.point.y),
           "entry %zu numbers", k);
     CHECK(memchr(e->tag, 0, STEER_TAG_SIZE) != NULL, "tag without its NUL");
+    CHECK(e->time_horizon > 0 && e->time_horizon <= STEER_LIMIT,
+          "entry %zu: time_horizon %g", k, e->time_horizon);
   }
+  const steer_orca *o = steer_program_orca(p);
+  CHECK(!o || steer_orca_check(o) == STEER_OK, "orca parameters");
 }
 
 /* A world steer_world_restore accepted: consistent ids, every number in

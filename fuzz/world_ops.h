@@ -260,7 +260,7 @@ static void op_behavior(reader *r, harness *h) {
   double mf = steer_agent_get(h->w, i, STEER_MAX_FORCE);
   steer_vec2 f = {0, 0};
   steer_status s;
-  switch (u8(r) % 13) {
+  switch (u8(r) % 15) {
   case 0: check_bound("seek", steer_agent_seek(h->w, i, point(r, h)), mf); break;
   case 1: {
     steer_vec2 t = point(r, h);
@@ -299,6 +299,25 @@ static void op_behavior(reader *r, harness *h) {
     f = steer_agent_cohesion(h->w, i, nonneg(r));
     CHECK(finite2(f), "cohesion (%g, %g)", f.x, f.y);
     break;
+  case 12: { /* ORCA: finite, never faster than max_speed */
+    steer_orca o = steer_orca_default();
+    o.time_horizon = positive(r);
+    o.obstacle_time_horizon = positive(r);
+    o.neighbor_radius = nonneg(r);
+    o.max_neighbors = u8(r) % (STEER_ORCA_MAX_NEIGHBORS + 1);
+    steer_vec2 pref = {num(r), num(r)};
+    f = steer_agent_orca_velocity(h->w, i, pref, &o, positive(r));
+    double ms = steer_agent_get(h->w, i, STEER_MAX_SPEED);
+    CHECK(finite2(f) && len2d(f) <= ms * (1 + 1e-9), "orca_velocity (%g, %g)",
+          f.x, f.y);
+    break;
+  }
+  case 13: {
+    double horizon = positive(r);
+    f = steer_agent_avoid_agents(h->w, i, horizon, nonneg(r));
+    CHECK(finite2(f), "avoid_agents (%g, %g)", f.x, f.y);
+    break;
+  }
   case 11: {
     steer_path *p = h->paths[u8(r) % SLOTS];
     if (!p) break;

@@ -1,4 +1,4 @@
-# Navigation benchmarks (bench/nav/bench.lua, docs/api/nav.md): nav:path
+# Navigation benchmarks (bench/nav/bench.lua, docs/API.md section 16): nav:path
 # against Jumper's A* and JPS (../shared/peers/jumper, skipped when absent)
 # on the Moving AI maps of ../shared/nav, flow fields of those maps, and a
 # crowd following one field against bench/'s flocking program.

@@ -2,6 +2,8 @@
 # top Makefile).
 #   make asan          ASan+UBSan builds for every Lua, whole busted suite
 #   make valgrind      -O1 -g build, whole busted suite under memcheck
+#   make valgrind-ci   the same without the slowest spec files (VG_CI_SKIP),
+#                      which `make check` runs: those run in full under ASan
 #   make fuzz          the Lua API fuzzer, FUZZ_CALLS (10^6) calls per Lua,
 #                      against the ASan builds
 #   make fuzz-c        libFuzzer over the C core for FUZZ_SECONDS (60)
@@ -23,9 +25,15 @@ FUZZ_CFLAGS ?=
 
 # what `make check` runs: the suite under ASan/UBSan and valgrind, 100,000
 # fuzzer calls per interpreter from a fixed seed, a minute of libFuzzer
-CHECKS += asan valgrind fuzz-ci fuzz-c
+CHECKS += asan valgrind-ci fuzz-ci fuzz-c
 
-.PHONY: asan valgrind fuzz fuzz-ci fuzz-c
+# spec files that take most of memcheck's time (brute-force oracles, whole
+# maps, random call sequences, 100 dropped worlds, the reference's examples):
+# `make check` runs them under ASan and plain only; `make valgrind` runs all
+VG_CI_SKIP ?= query_spec snapshot_spec fuzz_spec api_doc_spec levels_spec \
+  gc_memory_spec
+
+.PHONY: asan valgrind valgrind-ci fuzz fuzz-ci fuzz-c
 
 # The shortest stem wins, so these beat the top Makefile's build/%/... rule.
 build/asan-%/steer/core.so: $(CORE_SRC) $(BIND_SRC) $(HEADERS)
@@ -43,6 +51,10 @@ asan: $(foreach v,$(LUAS),build/asan-$(v)/steer/core.so)
 
 valgrind: $(foreach v,$(LUAS),build/vg-$(v)/steer/core.so)
 	sh spec/fuzz/run.sh valgrind $(LUAS)
+
+valgrind-ci: $(foreach v,$(LUAS),build/vg-$(v)/steer/core.so)
+	BUSTED_OPTS="$(BUSTED_OPTS) $(foreach f,$(VG_CI_SKIP),--exclude-pattern=$(f))" \
+	  sh spec/fuzz/run.sh valgrind $(LUAS)
 
 fuzz: $(foreach v,$(LUAS),build/asan-$(v)/steer/core.so)
 	SAN_CC=$(SAN_CC) sh spec/fuzz/fuzz.sh asan $(FUZZ_CALLS) "$(FUZZ_SEED)" $(LUAS)

@@ -248,6 +248,34 @@ describe("nav:path", function()
     end
   end)
 
+  it("equals a brute-force Dijkstra on random open/blocked grids (jump points)", function()
+    local rng = 99
+    local function rand(n)
+      rng = (rng * 1103515245 + 12345) % 2147483648
+      return rng % n
+    end
+    for trial = 1, 60 do
+      local W, H = 2 + rand(12), 2 + rand(12)
+      local density = rand(5) / 10
+      local cost = {}
+      for k = 1, W * H do cost[k] = rand(100) < density * 100 and 0 or 1 end
+      local nav = steer.navgrid{ width = W, height = H, cost = cost }
+      local sx, sy, gx, gy = rand(W), rand(H), rand(W), rand(H)
+      nav:set_cost(sx, sy, 1)
+      nav:set_cost(gx, gy, 1)
+      local want = oracle(nav, sx, sy, true)[gy * W + gx]
+      local p, len, c = nav:path(sx + 0.5, sy + 0.5, gx + 0.5, gy + 0.5)
+      if want then
+        near(c, want, 1e-9, "trial " .. trial .. " cost")
+        near(len, want, 1e-9, "trial " .. trial .. " length")
+        local q = points(p)
+        for k = 2, #q do assert.is_true(segment_clear(nav, q[k - 1], q[k]), "trial " .. trial) end
+      else
+        assert.are.same({ nil, "no path" }, { p, len })
+      end
+    end
+  end)
+
   it("moves 4 ways with diagonal = false", function()
     local nav = grid_of({ "....", "....", "...." })
     local _, len = nav:path(0.5, 0.5, 3.5, 2.5, { diagonal = false })

@@ -478,6 +478,52 @@ assert(loadfile((arg[0]:gsub("pictures%.lua$", "pictures_turn.lua"))))()(picture
   { steer = steer, canvas = canvas, record = record, draw_trail = draw_trail,
     colors = COLORS, dt = DT })
 
+-- issue 15's pictures live in tools/pictures_tactics.lua
+assert(loadfile((arg[0]:gsub("pictures%.lua$", "pictures_tactics.lua"))))()(pictures,
+  { steer = steer, canvas = canvas, record = record, draw_trail = draw_trail,
+    colors = COLORS, dt = DT })
+
+-- two groups of 6 crossing head-on (docs/API.md section 18): ORCA, avoid_agents,
+-- separation only; the caption counts the steps with a pair deeper than 0.1
+function pictures.crowds()
+  local modes = {
+    orca = { orca = { time_horizon = 3 } },
+    avoid_agents = { { "avoid_agents", time_horizon = 3, radius = 8 } },
+    separation = { { "separation", radius = 2, weight = 2 } },
+  }
+  for _, mode in ipairs({ "orca", "avoid_agents", "separation" }) do
+    local world = steer.world{}
+    local agents = {}
+    for k = 0, 11 do
+      local side = k < 6 and 1 or -1
+      local row = k % 6
+      local x, y = 20 - side * (14 + (row % 2) * 2.5), 5 + row * 1.7 + (k < 6 and 0 or 0.3)
+      local a = world:add{ x = x, y = y, radius = 0.8, max_speed = 2, max_force = 8 }
+      local prog = { { "arrive", target = { 20 + side * 16, y }, weight = 2 } }
+      for key, v in pairs(modes[mode]) do prog[key] = v end
+      a:set_behaviors(prog)
+      agents[#agents + 1] = a
+    end
+    local deep = 0
+    local trails = record(agents, 600, function()
+      world:step(DT)
+      local worst = 0
+      for i = 1, #agents do
+        for j = i + 1, #agents do
+          local dx, dy = agents[i].x - agents[j].x, agents[i].y - agents[j].y
+          worst = math.max(worst, 1.6 - math.sqrt(dx * dx + dy * dy))
+        end
+      end
+      if worst > 0.1 then deep = deep + 1 end
+    end)
+    local c = canvas("crowds: " .. mode, ("two groups of 6 (radius 0.8, max_speed 2) swap sides head-on with arrive + %s; %d of 600 steps have a pair overlapping deeper than 0.1 (20 s)")
+      :format(mode == "orca" and "orca = { time_horizon = 3 }" or mode, deep), 40, 18, 16)
+    for k, t in ipairs(trails) do draw_trail(c, t, k <= 6 and COLORS[1] or COLORS[2]) end
+    c:save("crowd-" .. mode:gsub("_", "-") .. ".svg")
+  end
+end
+
 local order = { "seek", "flee", "arrive", "pursue", "wander", "avoid_obstacles",
-  "flocking", "follow", "nav_path", "nav_flow", "turn_limit", "corridor", "groups" }
+  "flocking", "follow", "nav_path", "nav_flow", "crowds", "offset_pursuit", "follow_leader",
+  "formation", "interpose", "hide", "queue", "turn_limit", "corridor", "groups" }
 for _, name in ipairs(order) do pictures[name]() end

@@ -3,6 +3,7 @@
 #include <math.h>
 #include <stdio.h>
 #include "binding.h"
+#include "guard.h"
 
 /* Keys of the __index/__newindex lookup table: a field's code (a number),
    or the method itself (a function). */
@@ -288,7 +289,7 @@ static int a_avoid_walls(lua_State *L) {
 static double opt_option(lua_State *L, int idx, const char *fname, int argn,
                          const char *key, double def) {
   if (lua_isnoneornil(L, idx)) return def;
-  lua_getfield(L, idx, key);
+  raw_field(L, idx, key);
   if (lua_isnil(L, -1)) {
     lua_pop(L, 1);
     return def;
@@ -310,6 +311,7 @@ static int a_follow(lua_State *L) {
   double slowing = opt_option(L, 3, "follow", 2, "slowing_radius", 2);
   double corridor = opt_option(L, 3, "follow", 2, "path_radius", -1);
   double look_ahead = opt_option(L, 3, "follow", 2, "look_ahead", 1);
+  a = live_agent(L, a.box, a.id, "follow"); /* reading options may run Lua */
   steer_vec2 f;
   check_status(L, corridor >= 0
                       ? steer_agent_follow_corridor(a.w, a.i, path, corridor,
@@ -368,12 +370,10 @@ static int a_apply(lua_State *L) {
 static int a_neighbors(lua_State *L) {
   agent_ref a = check_agent(L, 1, "neighbors", 0);
   double r = check_nonneg(L, 2, "neighbors", 1);
-  query_filter f = turn_read_filter(L, 3, "neighbors", 2,
-                                    steer_agent_get(a.w, a.i, STEER_ANGLE));
-  steer_vec2 p = steer_agent_position(a.w, a.i);
-  size_t n = collect_query(L, a.box, p.x, p.y, r, (long)a.i, &f);
+  /* angle NAN: the agent's facing, read once the query resolves it */
+  query_filter f = turn_read_filter(L, 3, "neighbors", 2, NAN);
   lua_getuservalue(L, 1);
-  push_found_iterator(L, -1, a.box, n);
+  push_query_iterator(L, -1, a.box, a.id, 0, 0, r, &f, "neighbors");
   return 1;
 }
 
@@ -495,6 +495,7 @@ void open_agent(lua_State *L) {
   luaL_setfuncs(L, methods, 0);
   luaL_setfuncs(L, program_agent_methods, 0);
   luaL_setfuncs(L, turn_agent_methods, 0);
+  luaL_setfuncs(L, orca_agent_methods, 0);
   for (int k = 0; field_names[k].name; k++) {
     lua_pushinteger(L, field_names[k].code);
     lua_setfield(L, -2, field_names[k].name);

@@ -1,33 +1,25 @@
 /* base.c - the binding's bottom layer, below every type: memory, new
- * types, agent handles, iterators over agent ids and grid queries. Nothing
+ * types, agent handles, iterators over agent ids (grid queries fill them
+ * in guard.c, which keeps them safe from Lua code run mid-call). Nothing
  * here knows a method; the type files (world.c, agent.c, path.c,
  * program.c, snapshot.c) build on it and module.c sits on top. */
 #include <stdlib.h>
 #include <string.h>
 #include "binding.h"
+#include "hooks.h"
 
 /* ---- memory ------------------------------------------------------------- */
 
-/* Allocation failure injection for tests: after `allowed` more successful
-   allocations, every allocation fails (-1: never). */
-static long allowed = -1;
-
+/* The binding's own scratch memory; ud: the state's hooks (fail_allocations
+   of that state), or NULL. */
 void *binding_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
-  (void)ud;
   (void)osize;
   if (nsize == 0) {
     free(ptr);
     return NULL;
   }
-  if (allowed == 0) return NULL;
-  if (allowed > 0) allowed--;
+  if (!hooks_allow(ud)) return NULL;
   return realloc(ptr, nsize);
-}
-
-long binding_allow_allocations(long n) {
-  long before = allowed;
-  allowed = n < -1 ? -1 : n;
-  return before;
 }
 
 /* ---- types -------------------------------------------------------------- */
@@ -61,39 +53,7 @@ void push_agent(lua_State *L, int env_idx, lworld *box, steer_id id) {
   lua_remove(L, -2);
 }
 
-/* ---- queries ------------------------------------------------------------- */
-
-typedef struct collector {
-  lworld *box;
-  size_t n;
-  int failed;
-} collector;
-
-static int collect_one(void *ud, size_t index) {
-  collector *c = ud;
-  if (c->n == c->box->found_cap) {
-    size_t cap = c->box->found_cap ? c->box->found_cap * 2 : 64;
-    steer_id *p = binding_alloc(NULL, c->box->found,
-                                c->box->found_cap * sizeof *p, cap * sizeof *p);
-    if (!p) {
-      c->failed = 1;
-      return 1;
-    }
-    c->box->found = p;
-    c->box->found_cap = cap;
-  }
-  c->box->found[c->n++] = steer_world_id_at(c->box->w, index);
-  return 0;
-}
-
-size_t collect_query(lua_State *L, lworld *box, double x, double y,
-                     double radius, long exclude, const query_filter *f) {
-  collector c = {box, 0, 0};
-  steer_world_query_filtered(box->w, x, y, radius, exclude, f->groups, f->fov,
-                             f->angle, collect_one, &c);
-  if (c.failed) luaL_error(L, "not enough memory");
-  return c.n;
-}
+/* ---- iterators over agent ids ------------------------------------------ */
 
 /* upvalues: env, ids (userdata), next position, count; agents removed since
    the ids were taken are skipped */
@@ -121,9 +81,4 @@ steer_id *push_id_iterator(lua_State *L, int env_idx, size_t n) {
   lua_pushnumber(L, (lua_Number)n);
   lua_pushcclosure(L, found_iterator, 4);
   return ids;
-}
-
-void push_found_iterator(lua_State *L, int env_idx, lworld *box, size_t n) {
-  steer_id *ids = push_id_iterator(L, env_idx, n);
-  if (n) memcpy(ids, box->found, n * sizeof *ids);
 }

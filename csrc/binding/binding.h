@@ -25,6 +25,9 @@ typedef struct lworld {
   steer_program *last_program; /* set_behaviors' last compile, shared */
   steer_id *found;    /* scratch for queries */
   size_t found_cap;
+  unsigned found_gen; /* bumped by every query that refills found (guard.c) */
+  size_t accounted;   /* world memory the Lua collector was told about */
+  size_t snapshot_size; /* bytes of its last snapshot: the next one's room */
 } lworld;
 
 typedef struct lagent {
@@ -118,12 +121,11 @@ const char *table_point(lua_State *L, int idx, steer_vec2 *p, char buf[128]);
 int is_typo(const char *key, const char *name);
 
 /* ---- memory (base.c) -------------------------------------------------------
-   Every allocation of the core and the binding goes through binding_alloc,
-   which tests can make fail (steer.testing.fail_allocations). */
+   The binding's own C scratch goes through binding_alloc (ud: the calling
+   state's hooks, hooks.h), which tests can make fail
+   (steer.testing.fail_allocations); worlds allocate through
+   hooks_world_alloc, the host's allocator counted per Lua state. */
 void *binding_alloc(void *ud, void *ptr, size_t osize, size_t nsize);
-/* After n more allocations (-1: never), binding_alloc fails; returns the
-   previous count. */
-long binding_allow_allocations(long n);
 
 /* ---- types, handles, iterators (base.c) ------------------------------------ */
 /* Creates metatable `name` with __name set, leaving it on the stack. */
@@ -133,16 +135,12 @@ void push_agent(lua_State *L, int env_idx, lworld *box, steer_id id);
 /* Pushes an iterator over n agent ids (the live ones when it reaches
    them), which the caller writes through the returned pointer. */
 steer_id *push_id_iterator(lua_State *L, int env_idx, size_t n);
-/* Pushes an iterator over the agents in box->found[0..n). */
-void push_found_iterator(lua_State *L, int env_idx, lworld *box, size_t n);
-/* Which agents a query counts (steer_world_query_filtered). */
+/* Which agents a query counts (steer_world_query_filtered); angle NAN:
+   the facing of the agent the query is around. */
 typedef struct query_filter {
   uint32_t groups;
   double fov, angle;
 } query_filter;
-/* Collects into box->found the agents within radius of (x, y). */
-size_t collect_query(lua_State *L, lworld *box, double x, double y,
-                     double radius, long exclude, const query_filter *f);
 
 /* ---- the types: each open_* registers its metatable ------------------------ */
 void open_world(lua_State *L);  /* leaves nothing on the stack */
@@ -161,6 +159,12 @@ void open_path(lua_State *L);
 int l_path_new(lua_State *L);
 
 void open_program(lua_State *L);
+/* orca.c: an orca option (true, or a table of steer_orca fields) at idx
+   into *out, raising with `what` and the field named; 0 for false/nil */
+int read_orca(lua_State *L, int idx, const char *fname, int argn,
+              const char *what, steer_orca *out);
+void push_orca(lua_State *L, const steer_orca *o);
+extern const luaL_Reg orca_agent_methods[];
 int l_program_new(lua_State *L);
 /* The program at idx (a table to compile or a steer.Program) for agents of
    `world`, with a reference for the caller. */
@@ -170,6 +174,21 @@ extern const luaL_Reg program_agent_methods[];
 
 int l_restore(lua_State *L);
 extern const luaL_Reg snapshot_world_methods[];
+int l_path_new(lua_State *L);
+/* ---- group and tactical behaviors (tactics.c, formation.c) ---- */
+#define FORMATION_MT "steer.Formation"
+/* Installs the agent methods and the steer.Formation type. */
+void open_tactics(lua_State *L);
+extern const luaL_Reg tactics_functions[]; /* steer.formation */
+/* The formation at idx as a target for agents of *world (set from the
+   formation's world when NULL; another world raises). */
+steer_target formation_target(lua_State *L, int idx, lworld **world,
+                              const char *fname, int argn);
+/* Raises a clear error when an agent's program has a tactics entry:
+   snapshots do not keep them yet. */
+void tactics_refuse_snapshot(lua_State *L, steer_world *w);
+/* Pushes a handle of formation f of world box (env: the world's env). */
+void push_formation(lua_State *L, int env, lworld *box, steer_formation *f);
 
 /* steer.point (point.c) */
 int l_point_new(lua_State *L);

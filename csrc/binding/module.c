@@ -4,14 +4,21 @@
 #define _POSIX_C_SOURCE 199309L /* clock_gettime */
 #include <time.h>
 #include "binding.h"
+#include "guard.h"
+#include "hooks.h"
 #include "nav.h"
 
-/* steer.testing.fail_allocations(n): the next n allocations succeed, the
-   ones after fail; nil lifts it. Returns how many allocations were left. */
+/* steer.testing.fail_allocations(n): the next n allocations of this Lua
+   state succeed, the ones after fail; nil lifts it. Returns how many
+   allocations were left. */
 static int l_fail_allocations(lua_State *L) {
-  long before = binding_allow_allocations(
-      lua_isnoneornil(L, 1) ? -1
-                            : (long)check_integral(L, 1, "fail_allocations", 1));
+  state_hooks *h = hooks_of(L);
+  long before = h->allowed;
+  long allowed = lua_isnoneornil(L, 1)
+                ? -1
+                : (long)check_integral(L, 1, "fail_allocations", 1);
+  if (allowed < -1) allowed = -1;
+  h->allowed = allowed;
   if (before < 0)
     lua_pushnil(L);
   else
@@ -28,16 +35,26 @@ static int l_clock(lua_State *L) {
   return 1;
 }
 
-/* steer.testing.simd([width]) -> the width world steps now use (see
-   steer_set_simd; no argument: the widest the CPU offers) */
+/* steer.testing.simd([width]) -> the width this Lua state's world steps
+   now use (see steer_set_simd; no argument: the widest the CPU offers).
+   Each step reads it once, at its start; other states keep theirs. */
 static int l_simd(lua_State *L) {
-  int width = lua_isnoneornil(L, 1)
-                  ? 0
-                  : (int)check_integral(L, 1, "simd", 1);
-  lua_pushinteger(L, steer_set_simd(width));
+  double width = lua_isnoneornil(L, 1) ? 0 : check_integral(L, 1, "simd", 1);
+  state_hooks *h = hooks_of(L);
+  h->simd = steer_world_set_simd(NULL, width < 0 ? 0 : width > 64 ? 64 : (int)width);
+  lua_pushinteger(L, h->simd);
   return 1;
 }
 
+/* steer.testing.memory() -> bytes this Lua state's worlds hold now, and the
+   most they held since the previous call */
+static int l_memory(lua_State *L) {
+  state_hooks *h = hooks_of(L);
+  lua_pushnumber(L, (lua_Number)h->live);
+  lua_pushnumber(L, (lua_Number)h->peak);
+  h->peak = h->live;
+  return 2;
+}
 
 /* The module's entry point is its one exported symbol besides the core's
    STEER_API functions: visible in a build that hides the rest
@@ -59,27 +76,32 @@ int luaopen_steer_core(lua_State *L) {
       {"navgrid", l_navgrid_new}, {"navgrid_from_map", l_navgrid_from_map},
       {"point", l_point_new},
       {NULL, NULL}};
-  steer_set_allocator(binding_alloc, NULL);
+  open_hooks(L); /* the host's allocator stays as it is */
   open_world(L);
   open_agent(L);
   open_path(L);
   open_program(L);
   open_nav(L);
   open_point(L);
+  open_tactics(L);
+  open_guard(L);
   lua_newtable(L);
   luaL_setfuncs(L, force_functions, 0);
   luaL_setfuncs(L, constructors, 0);
+  luaL_setfuncs(L, tactics_functions, 0);
   lua_pushliteral(L, STEER_VERSION);
   lua_setfield(L, -2, "version");
   lua_pushnumber(L, STEER_LIMIT);
   lua_setfield(L, -2, "limit");
-  lua_createtable(L, 0, 3);
+  lua_createtable(L, 0, 4);
   lua_pushcfunction(L, l_fail_allocations);
   lua_setfield(L, -2, "fail_allocations");
   lua_pushcfunction(L, l_clock);
   lua_setfield(L, -2, "clock");
   lua_pushcfunction(L, l_simd);
   lua_setfield(L, -2, "simd");
+  lua_pushcfunction(L, l_memory);
+  lua_setfield(L, -2, "memory");
   lua_setfield(L, -2, "testing");
   /* _ffi: internal, what lua/steer/ffi.lua needs (steer/init.lua does not
      copy names starting with "_" into the steer table) */

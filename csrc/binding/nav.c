@@ -1,8 +1,11 @@
 /* nav.c - navigation from Lua: steer.navgrid, steer.navgrid_from_map, the
  * steer.NavGrid methods (costs, cells, paths), steer.FlowField and
  * a:flow(field). Cells are 0-based, as in the Moving AI format. */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include "guard.h"
+#include "hooks.h"
 #include "nav.h"
 
 typedef struct lnavgrid {
@@ -68,18 +71,25 @@ static double validate_cost(lua_State *L, double c, const char *fname,
   return c;
 }
 
+/* Grids, paths and fields use the host's allocator (require leaves it
+   alone): steer.testing.fail_allocations of the calling state acts here,
+   before anything is made or changed. */
+static void allow_allocation(lua_State *L) {
+  if (!hooks_allow(hooks_of(L))) luaL_error(L, "not enough memory");
+}
+
 /* An integer field of table 1 in [lo, hi]. */
 static int table_int(lua_State *L, const char *key, int lo, int hi,
                      int def) {
-  lua_getfield(L, 1, key);
+  raw_field(L, 1, key);
   if (lua_isnil(L, -1)) {
     lua_pop(L, 1);
     if (def >= lo) return def;
     return arg_error(L, "navgrid", 1, "missing '%s'", key);
   }
   double v = lua_tonumber(L, -1);
-  if (lua_type(L, -1) != LUA_TNUMBER || v != (double)(long long)v || v < lo ||
-      v > hi)
+  /* the range first: casting a huge or NaN v would be undefined */
+  if (lua_type(L, -1) != LUA_TNUMBER || !(v >= lo && v <= hi) || v != floor(v))
     arg_error(L, "navgrid", 1, "'%s' must be an integer in [%d, %d]", key, lo,
               hi);
   lua_pop(L, 1);
@@ -88,7 +98,7 @@ static int table_int(lua_State *L, const char *key, int lo, int hi,
 
 static double table_number(lua_State *L, const char *key, int kind,
                            double def) {
-  lua_getfield(L, 1, key);
+  raw_field(L, 1, key);
   double v = def;
   if (!lua_isnil(L, -1)) {
     if (lua_type(L, -1) != LUA_TNUMBER)
@@ -111,7 +121,7 @@ static void check_extent(lua_State *L, const char *fname, int argn, int w,
 
 static steer_vec2 table_origin(lua_State *L) {
   steer_vec2 o = {0, 0};
-  lua_getfield(L, 1, "origin");
+  raw_field(L, 1, "origin");
   if (!lua_isnil(L, -1)) {
     if (!lua_istable(L, -1))
       arg_error(L, "navgrid", 1, "'origin' must be a table {x, y}, got %s",
@@ -157,7 +167,7 @@ int l_navgrid_new(lua_State *L) {
   check_extent(L, "navgrid", 1, w, h, s, o);
   size_t cells = (size_t)w * (size_t)h;
   double *costs = NULL;
-  lua_getfield(L, 1, "cost");
+  raw_field(L, 1, "cost");
   int ci = lua_gettop(L);
   if (!lua_isnil(L, ci)) {
     if (!lua_istable(L, ci))
@@ -179,6 +189,7 @@ int l_navgrid_new(lua_State *L) {
       lua_pop(L, 1);
     }
   }
+  allow_allocation(L);
   lnavgrid *hd = push_navgrid_handle(L);
   hd->g = steer_navgrid_create(w, h, s, o, costs);
   if (!hd->g) return luaL_error(L, "not enough memory");
@@ -192,6 +203,7 @@ int l_navgrid_from_map(lua_State *L) {
     type_error(L, 1, "navgrid_from_map", 1, "string");
   const char *text = lua_tolstring(L, 1, &n);
   double s = lua_isnoneornil(L, 2) ? 1 : check_positive(L, 2, "navgrid_from_map", 2);
+  allow_allocation(L);
   lnavgrid *hd = push_navgrid_handle(L);
   const char *error;
   steer_vec2 o = {0, 0};
@@ -299,7 +311,7 @@ static int g_memory(lua_State *L) {
 }
 
 static int opt_flag(lua_State *L, int idx, const char *key, int def) {
-  lua_getfield(L, idx, key);
+  raw_field(L, idx, key);
   int v = def;
   if (!lua_isnil(L, -1)) {
     if (lua_type(L, -1) != LUA_TBOOLEAN)
@@ -340,6 +352,7 @@ static int g_path(lua_State *L) {
   lua_setmetatable(L, -2);
   double length, cost;
   steer_nav_failure failure;
+  allow_allocation(L);
   check_status(L, steer_navgrid_path(g, a, b, smooth, diagonal, &h->path,
                                      &length, &cost, &failure));
   if (failure) {
@@ -391,6 +404,7 @@ static int g_flow(lua_State *L) {
       arg_error(L, "flow", 1, "goal (%.14g, %.14g) is outside the grid",
                 goals[0].x, goals[0].y);
   }
+  allow_allocation(L);
   lflowfield *h = push_flowfield_handle(L);
   h->f = steer_flowfield_create(g, goals, n);
   if (!h->f) return luaL_error(L, "not enough memory");
@@ -447,7 +461,9 @@ static int f_stale(lua_State *L) {
 }
 
 static int f_update(lua_State *L) {
-  check_status(L, steer_flowfield_update(self_field(L, "update")));
+  steer_flowfield *f = self_field(L, "update");
+  allow_allocation(L);
+  check_status(L, steer_flowfield_update(f));
   lua_settop(L, 1);
   return 1;
 }
@@ -482,6 +498,7 @@ static int a_flow(lua_State *L) {
   agent_ref a = check_agent(L, 1, "flow", 0);
   steer_flowfield *f = check_flowfield(L, 2, "flow", 1);
   double slowing = opt_nonneg(L, 3, "flow", 2, 2);
+  a = live_agent(L, a.box, a.id, "flow"); /* checks may run Lua (guard.h) */
   steer_vec2 force = steer_agent_flow(a.w, a.i, f, slowing);
   lua_pushnumber(L, force.x);
   lua_pushnumber(L, force.y);

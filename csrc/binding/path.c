@@ -1,13 +1,15 @@
 /* path.c - the steer.Path type: steer.path{ {x, y}, ..., loop = bool }
  * (points in the table forms of every point: {x, y} or {x =, y =}). */
 #include "binding.h"
+#include "guard.h"
+#include "hooks.h"
 
 int l_path_new(lua_State *L) {
   if (!lua_istable(L, 1)) type_error(L, 1, "path", 1, "table");
   size_t n = lua_rawlen(L, 1);
   if (n == 0)
     return arg_error(L, "path", 1, "a path needs at least one point");
-  lua_getfield(L, 1, "loop");
+  raw_field(L, 1, "loop");
   int loop = lua_toboolean(L, -1);
   lua_pop(L, 1);
   /* the points are gathered in a Lua-owned buffer: an error while reading
@@ -28,7 +30,8 @@ int l_path_new(lua_State *L) {
   p->path = NULL;
   luaL_getmetatable(L, PATH_MT);
   lua_setmetatable(L, -2);
-  p->path = steer_path_create(pts, n, loop);
+  /* paths use the host's allocator: fail_allocations acts here */
+  if (hooks_allow(hooks_of(L))) p->path = steer_path_create(pts, n, loop);
   if (!p->path) return luaL_error(L, "not enough memory");
   return 1;
 }

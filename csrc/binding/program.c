@@ -5,12 +5,17 @@
 #include <string.h>
 #include "binding.h"
 #include "nav.h"
+#include "guard.h"
+#include "hooks.h"
 
 static const char *const behavior_names[] = {
     "seek",        "flee",       "arrive",          "pursue",
     "evade",       "wander",     "avoid_obstacles", "avoid_walls",
     "follow",      "separation", "alignment",       "cohesion",
-    "flow",        "face",       "look_where_going", "match_orientation",
+    "flow",        "avoid_agents",
+    "offset_pursuit", "follow_leader", "formation", "interpose", "hide",
+    "queue",
+    "face",        "look_where_going", "match_orientation",
     NULL};
 
 static const char *const combine_names[] = {"weighted", "priority",
@@ -31,6 +36,13 @@ static const char *const behavior_params[] = {
     "radius groups fov",                     /* alignment */
     "radius groups fov",                     /* cohesion */
     "field slowing_radius",                  /* flow */
+    "time_horizon radius",                   /* avoid_agents */
+    "target offset slowing_radius",          /* offset_pursuit */
+    "target distance radius slowing_radius", /* follow_leader */
+    "formation slowing_radius",              /* formation */
+    "between slowing_radius",                /* interpose */
+    "target distance slowing_radius",        /* hide */
+    "distance fov slowing_radius",           /* queue */
     "target",                                /* face */
     "",                                      /* look_where_going */
     "target"};                               /* match_orientation */
@@ -145,6 +157,49 @@ static void check_target_kind(compiling *c, steer_behavior b,
     compile_error(c, "cannot face a path", "", "");
   if (b == STEER_FOLLOW && t->kind != STEER_TARGET_PATH)
     compile_error(c, "needs a path", "", "");
+  if (b >= STEER_OFFSET_PURSUIT && b <= STEER_QUEUE &&
+      t->kind == STEER_TARGET_PATH)
+    compile_error(c, "target must be an agent or a point, not a path", "",
+                  "");
+}
+
+/* issue 15's parameters: offset, distance, between, formation (the
+   value on the stack top, popped) */
+static void read_tactics_param(compiling *c, const char *key,
+                               steer_entry *e) {
+  lua_State *L = c->L;
+  if (strcmp(key, "distance") == 0) {
+    e->distance = param_number(c, key, 1);
+  } else if (strcmp(key, "offset") == 0) {
+    char buf[128];
+    const char *problem = lua_istable(L, -1)
+                              ? table_point(L, -1, &e->offset, buf)
+                              : "must be {x, y} or {x =, y =}";
+    if (problem) compile_error(c, "offset %s", problem, "");
+    for (int k = 0; k < 2; k++) {
+      lua_pushnumber(L, k ? e->offset.y : e->offset.x);
+      param_number(c, "offset", 0);
+    }
+    lua_pop(L, 1);
+  } else if (strcmp(key, "between") == 0) {
+    if (!lua_istable(L, -1) || lua_rawlen(L, -1) != 2)
+      compile_error(c, "between must be a table of two agents or points", "",
+                    "");
+    lua_rawgeti(L, -1, 1);
+    e->target = read_target(c, -1);
+    lua_rawgeti(L, -2, 2);
+    e->other = read_target(c, -1);
+    check_target_kind(c, STEER_INTERPOSE, &e->target);
+    check_target_kind(c, STEER_INTERPOSE, &e->other);
+    lua_pop(L, 3);
+  } else if (strcmp(key, "formation") == 0) {
+    e->target = formation_target(L, -1, &c->world, c->fname, c->argn);
+    if (c->pin) { /* a shared program keeps the formation's world alive */
+      lua_getuservalue(L, -1);
+      lua_rawseti(L, c->pin, 1);
+    }
+    lua_pop(L, 1);
+  }
 }
 
 /* groups = {g, ...} (integers 0..31), fov, falloff, path_radius,
@@ -277,12 +332,19 @@ static void read_entry(compiling *c, int idx, steer_entry *e) {
       e->arrival_radius = param_number(c, key, NUM_NONNEG);
     } else if (strcmp(key, "panic_radius") == 0) {
       e->panic_radius = param_number(c, key, NUM_NONNEG);
+    } else if (strcmp(key, "time_horizon") == 0) {
+      e->time_horizon = param_number(c, key, NUM_POSITIVE);
     } else {
+      read_tactics_param(c, key, e); /* issue 15's parameters (above) */
       read_turn_param(c, key, e); /* issue 14's parameters (above) */
     }
   }
+  if (b == STEER_FORMATION && e->target.kind == STEER_TARGET_NONE)
+    compile_error(c, "missing formation", "", "");
+  if (b == STEER_INTERPOSE && e->other.kind == STEER_TARGET_NONE)
+    compile_error(c, "missing between", "", "");
   if (has_word(params, "radius") && !has_word(params, "slowing_radius") &&
-      !radius_given)
+      b != STEER_AVOID_AGENTS && !radius_given)
     compile_error(c, "missing radius", "", "");
   if (has_word(params, "target") && e->target.kind == STEER_TARGET_NONE)
     compile_error(c, b == STEER_FOLLOW ? "missing path" : "missing target", "",
@@ -302,6 +364,8 @@ static steer_program *compile(compiling *c, int idx) {
   steer_combine combine = STEER_WEIGHTED;
   steer_turn turn = STEER_TURN_NONE;
   double smoothing = -1, hold = 0;
+  steer_orca orca;
+  int has_orca = 0;
   size_t n = lua_rawlen(L, idx);
   lua_pushnil(L);
   while (lua_next(L, idx)) {
@@ -338,6 +402,9 @@ static steer_program *compile(compiling *c, int idx) {
         compile_error(c, "turn must be 'velocity'", "", "");
       turn = STEER_TURN_TO_VELOCITY;
       lua_pop(L, 1);
+    } else if (strcmp(key, "orca") == 0) {
+      has_orca = read_orca(L, -1, c->fname, c->argn, "orca", &orca);
+      lua_pop(L, 1);
     } else {
       compile_error(c, "unknown program field '%s'", key, "");
     }
@@ -350,10 +417,15 @@ static steer_program *compile(compiling *c, int idx) {
     lua_pop(L, 1);
   }
   c->entry = 0;
-  steer_program *p = steer_program_create(combine, smoothing, hold, entries, n);
+  /* programs use the host's allocator: fail_allocations acts here */
+  steer_program *p = hooks_allow(hooks_of(L))
+                         ? steer_program_create(combine, smoothing, hold,
+                                                entries, n)
+                         : NULL;
   lua_pop(L, 1); /* entries */
   if (!p) luaL_error(L, "not enough memory");
   if (turn != STEER_TURN_NONE) steer_program_set_turn(p, turn);
+  if (has_orca) steer_program_set_orca(p, &orca); /* read_orca checked it */
   return p;
 }
 
@@ -441,6 +513,14 @@ static int a_set_behaviors(lua_State *L) {
   }
   compiling c = {L, "set_behaviors", 1, a.box, 0, "", 0};
   steer_program *p = compile(&c, 2);
+  /* compiling may have run Lua code (a finalizer) that closed the world or
+     removed the agent: find it again; nothing below runs Lua before p is
+     given away or released */
+  if (!a.box->w || steer_world_index(a.box->w, a.id) < 0) {
+    steer_program_release(p);
+    live_agent(L, a.box, a.id, "set_behaviors");
+  }
+  a = live_agent(L, a.box, a.id, "set_behaviors");
   /* a crowd given the same table one agent at a time shares one program */
   if (a.box->last_program && steer_program_equal(a.box->last_program, p)) {
     steer_program_release(p);
@@ -481,6 +561,30 @@ static size_t check_entry(lua_State *L, int idx, const agent_ref *a,
   return 0;
 }
 
+/* set_target of a formation entry (a steer.Formation) or an interpose
+   entry (two targets: a:set_target(which, a, b)) */
+static int set_tactics_target(lua_State *L, compiling *c, agent_ref *a,
+                              size_t k, steer_behavior b) {
+  lworld *world = a->box;
+  if (b == STEER_FORMATION) {
+    steer_target t = formation_target(L, 3, &world, "set_target", 2);
+    check_status(L, steer_agent_set_target(a->w, a->i, k, t));
+    return 0;
+  }
+  steer_target ends[2];
+  for (int n = 0; n < 2; n++) {
+    if (lua_type(L, 3 + n) == LUA_TNUMBER)
+      compile_error(c, "interpose takes two agents or point tables", "", "");
+    ends[n] = read_target(c, 3 + n);
+    check_target_kind(c, b, &ends[n]);
+  }
+  /* the second end first: it copies a shared program, after which setting
+     the first cannot run out of memory */
+  check_status(L, steer_agent_set_other(a->w, a->i, k, ends[1]));
+  check_status(L, steer_agent_set_target(a->w, a->i, k, ends[0]));
+  return 0;
+}
+
 /* a:set_target(which, target) or a:set_target(which, x, y): the target
    forms of programs */
 static int a_set_target(lua_State *L) {
@@ -490,6 +594,8 @@ static int a_set_target(lua_State *L) {
   const steer_entry *e = steer_program_entry(p, k);
   compiling c = {L, "set_target", 2, a.box, (int)k + 1,
                  behavior_names[e->behavior], 0};
+  if (e->behavior == STEER_FORMATION || e->behavior == STEER_INTERPOSE)
+    return set_tactics_target(L, &c, &a, k, e->behavior);
   if (!has_word(behavior_params[e->behavior], "target"))
     compile_error(&c, "takes no target", "", "");
   steer_target t;
@@ -500,6 +606,15 @@ static int a_set_target(lua_State *L) {
     t.point.y = check_num(L, 4, "set_target", 3);
   } else {
     t = read_target(&c, 3);
+    /* reading it may have run Lua code that changed the agent: look the
+       agent and its entry up again */
+    a = live_agent(L, a.box, a.id, "set_target");
+    k = check_entry(L, 2, &a, "set_target", &p);
+    e = steer_program_entry(p, k);
+    c.entry = (int)k + 1;
+    c.behavior = behavior_names[e->behavior];
+    if (!has_word(behavior_params[e->behavior], "target"))
+      compile_error(&c, "takes no target", "", "");
   }
   check_target_kind(&c, e->behavior, &t);
   check_status(L, steer_agent_set_target(a.w, a.i, k, t));
@@ -556,12 +671,64 @@ static void set_number(lua_State *L, const char *key, double v) {
   lua_setfield(L, -2, key);
 }
 
+static void push_target(lua_State *L, int env, agent_ref *a,
+                        const steer_target *t) {
+  if (t->kind == STEER_TARGET_AGENT) {
+    push_agent(L, env, a->box, t->agent);
+    return;
+  }
+  if (t->kind == STEER_TARGET_SHARED) {
+    push_point(L, t->shared);
+    return;
+  }
+  lua_createtable(L, 2, 0);
+  lua_pushnumber(L, t->point.x);
+  lua_rawseti(L, -2, 1);
+  lua_pushnumber(L, t->point.y);
+  lua_rawseti(L, -2, 2);
+}
+
+/* the tactics parameters of entry e into the entry table on the top */
+static void push_tactics_params(lua_State *L, int env, agent_ref *a,
+                                const steer_entry *e) {
+  const char *params = behavior_params[e->behavior];
+  set_number(L, "slowing_radius", e->slowing_radius);
+  if (has_word(params, "distance")) set_number(L, "distance", e->distance);
+  if (has_word(params, "radius")) set_number(L, "radius", e->radius);
+  if (has_word(params, "fov")) set_number(L, "fov", e->fov);
+  if (has_word(params, "offset")) {
+    lua_createtable(L, 2, 0);
+    lua_pushnumber(L, e->offset.x);
+    lua_rawseti(L, -2, 1);
+    lua_pushnumber(L, e->offset.y);
+    lua_rawseti(L, -2, 2);
+    lua_setfield(L, -2, "offset");
+  }
+  if (e->behavior == STEER_INTERPOSE) {
+    lua_createtable(L, 2, 0);
+    push_target(L, env, a, &e->other);
+    lua_rawseti(L, -2, 2);
+    lua_setfield(L, -2, "between");
+  }
+}
+
 /* a:behaviors() -> the program as a table like the one set_behaviors takes
    (every parameter spelled out), or nil */
 static int a_behaviors(lua_State *L) {
   agent_ref a = check_agent(L, 1, "behaviors", 0);
-  const steer_program *p = steer_agent_program(a.w, a.i);
+  /* building the tables may run Lua code that replaces the agent's program:
+     a reference held by a steer.Program userdata keeps it alive, and
+     releases it if an error unwinds the call */
+  lprogram *hold = new_userdata(L, sizeof *hold);
+  hold->p = NULL;
+  hold->world = NULL;
+  luaL_getmetatable(L, PROGRAM_MT);
+  lua_setmetatable(L, -2);
+  a = live_agent(L, a.box, a.id, "behaviors");
+  steer_program *p = (steer_program *)steer_agent_program(a.w, a.i);
   if (!p) return 0;
+  steer_program_retain(p);
+  hold->p = p;
   lua_getuservalue(L, 1);
   int env = lua_gettop(L);
   size_t n = steer_program_count(p);
@@ -572,6 +739,10 @@ static int a_behaviors(lua_State *L) {
     set_number(L, "smoothing", steer_program_smoothing(p));
   if (steer_program_combine(p) == STEER_PRIORITY)
     set_number(L, "hold", steer_program_hold(p));
+  if (steer_program_orca(p)) {
+    push_orca(L, steer_program_orca(p));
+    lua_setfield(L, -2, "orca");
+  }
   for (size_t k = 0; k < n; k++) {
     const steer_entry *e = steer_program_entry(p, k);
     const char *params = behavior_params[e->behavior];
@@ -595,8 +766,12 @@ static int a_behaviors(lua_State *L) {
       set_number(L, "slowing_radius", e->slowing_radius);
     if (e->target.kind == STEER_TARGET_PATH)
       set_number(L, "arrival_radius", e->arrival_radius);
+    if (e->behavior == STEER_AVOID_AGENTS)
+      set_number(L, "time_horizon", e->time_horizon);
     if (e->behavior == STEER_FLEE && e->panic_radius >= 0)
       set_number(L, "panic_radius", e->panic_radius);
+    if (e->behavior >= STEER_OFFSET_PURSUIT && e->behavior <= STEER_QUEUE)
+      push_tactics_params(L, env, &a, e);
     switch (e->target.kind) {
     case STEER_TARGET_POINT:
       lua_createtable(L, 2, 0);
@@ -607,14 +782,30 @@ static int a_behaviors(lua_State *L) {
       break;
     case STEER_TARGET_AGENT: push_agent(L, env, a.box, e->target.agent); break;
     case STEER_TARGET_PATH: push_path(L, e->target.path); break;
+    case STEER_TARGET_FORMATION:
+      push_formation(L, env, a.box, e->target.formation);
+      break;
     case STEER_TARGET_FLOW: push_flowfield(L, e->target.field); break;
     case STEER_TARGET_SHARED: push_point(L, e->target.shared); break;
     default: lua_pushnil(L); break;
     }
-    lua_setfield(L, -2, e->behavior == STEER_FOLLOW ? "path"
-                        : e->behavior == STEER_FLOW ? "field" : "target");
+    lua_setfield(L, -2, e->behavior == STEER_FOLLOW      ? "path"
+                        : e->behavior == STEER_FLOW      ? "field"
+                        : e->behavior == STEER_FORMATION ? "formation"
+                        : e->behavior == STEER_INTERPOSE ? "_first"
+                                                         : "target");
+    if (e->behavior == STEER_INTERPOSE) { /* between = {first, other} */
+      lua_getfield(L, -1, "between");
+      lua_getfield(L, -2, "_first");
+      lua_rawseti(L, -2, 1);
+      lua_pop(L, 1);
+      lua_pushnil(L);
+      lua_setfield(L, -2, "_first");
+    }
     lua_rawseti(L, -2, (int)k + 1);
   }
+  steer_program_release(p);
+  hold->p = NULL;
   return 1;
 }
 

@@ -1,22 +1,44 @@
 /* snapshot.c - world:snapshot() and steer.restore(s). */
+#include <string.h>
 #include "binding.h"
+#include "guard.h"
+#include "hooks.h"
 
+/* The core writes into a C block (it never calls back into Lua); the
+   block belongs to a userdata, so an error frees it. */
 static int add_bytes(void *ud, const void *bytes, size_t n) {
-  luaL_addlstring(ud, bytes, n);
+  owned_block *b = ud;
+  if (b->used == SIZE_MAX) return 1; /* failed before */
+  if (n >= SIZE_MAX - b->used || !owned_reserve(b, b->used + n)) {
+    b->used = SIZE_MAX; /* out of memory, not a flow field (w_snapshot) */
+    return 1;
+  }
+  memcpy((char *)b->data + b->used, bytes, n);
+  b->used += n;
   return 0;
 }
 
 static int w_snapshot(lua_State *L) {
   lworld *box = check_world(L, 1, "snapshot", 0);
-  luaL_Buffer b;
-  luaL_buffinit(L, &b);
-  steer_status status = steer_world_snapshot(box->w, add_bytes, &b);
-  if (status == STEER_EINVAL) /* add_bytes never fails: a flow field */
-    return arg_error(L, "snapshot", 0,
-                     "an agent's program follows a flow field, which "
-                     "snapshots cannot hold");
-  check_status(L, status);
-  luaL_pushresult(&b);
+  tactics_refuse_snapshot(L, live_world(L, box, "snapshot")); /* issue 15: not kept */
+  owned_block *b = push_owned_block(L);
+  /* room for as much as last time: no copying while the block grows */
+  if (box->snapshot_size && !owned_reserve(b, box->snapshot_size + 4096))
+    luaL_error(L, "not enough memory");
+  steer_status status =
+      steer_world_snapshot(live_world(L, box, "snapshot"), add_bytes, b);
+  if (status != STEER_OK) {
+    int writer_failed = b->used == SIZE_MAX; /* add_bytes marks it */
+    owned_free(b);
+    if (status == STEER_EINVAL && !writer_failed)
+      return arg_error(L, "snapshot", 0,
+                       "an agent's program follows a flow field, which "
+                       "snapshots cannot hold");
+    luaL_error(L, "not enough memory"); /* the writer's or the core's */
+  }
+  box->snapshot_size = b->used;
+  lua_pushlstring(L, b->data, b->used);
+  owned_free(b);
   return 1;
 }
 
@@ -27,12 +49,14 @@ int l_restore(lua_State *L) {
   const char *bytes = lua_tolstring(L, 1, &n);
   lworld *box = push_world(L);
   const char *error = "?";
-  box->w = steer_world_restore(bytes, n, NULL, NULL, &error);
+  box->w = steer_world_restore(bytes, n, hooks_world_alloc, hooks_of(L),
+                               &error);
   if (!box->w) {
     lua_pushnil(L);
     lua_pushstring(L, error);
     return 2;
   }
+  account_world_memory(L, box);
   return 1;
 }
 

@@ -2,7 +2,7 @@
  * fields of agents (angle, turn limits, group, ghost), the angular methods
  * (face, look_where_going, match_orientation) and a:set_path_index. */
 #include <string.h>
-#include "binding.h"
+#include "guard.h"
 
 /* What a body field holds. */
 typedef enum body_value { BODY_NUMBER, BODY_GROUP, BODY_BOOLEAN } body_value;
@@ -98,7 +98,7 @@ void turn_read_def(lua_State *L, int idx, steer_agent_def *d) {
   double *slots[] = {&d->angle, &d->angular_velocity, &d->max_turn_rate,
                      &d->max_angular_acceleration, &d->min_speed};
   for (int k = 0; body_fields[k].name; k++) {
-    lua_getfield(L, idx, body_fields[k].name);
+    raw_field(L, idx, body_fields[k].name);
     if (lua_isnil(L, -1)) {
       lua_pop(L, 1);
       continue;
@@ -184,7 +184,7 @@ query_filter turn_read_filter(lua_State *L, int idx, const char *fname,
   query_filter f = {STEER_ALL_GROUPS, 360, angle};
   if (lua_isnoneornil(L, idx)) return f;
   if (!lua_istable(L, idx)) type_error(L, idx, fname, argn, "table");
-  lua_getfield(L, idx, "groups");
+  raw_field(L, idx, "groups");
   if (!lua_isnil(L, -1)) {
     if (!lua_istable(L, -1))
       arg_error(L, fname, argn, "field 'groups': table expected, got %s",
@@ -203,7 +203,7 @@ query_filter turn_read_filter(lua_State *L, int idx, const char *fname,
     }
   }
   lua_pop(L, 1);
-  lua_getfield(L, idx, "fov");
+  raw_field(L, idx, "fov");
   if (!lua_isnil(L, -1)) {
     char buf[96];
     double v = lua_tonumber(L, -1);
@@ -215,7 +215,7 @@ query_filter turn_read_filter(lua_State *L, int idx, const char *fname,
     f.fov = v;
   }
   lua_pop(L, 1);
-  lua_getfield(L, idx, "angle");
+  raw_field(L, idx, "angle");
   if (!lua_isnil(L, -1)) {
     if (lua_type(L, -1) != LUA_TNUMBER)
       arg_error(L, fname, argn, "field 'angle': number expected, got %s",

@@ -4,12 +4,14 @@
 #include <stdio.h>
 #include <string.h>
 #include "binding.h"
+#include "guard.h"
+#include "hooks.h"
 
 /* ---- steer.world{...} ----------------------------------------------------- */
 
-/* Reads optional field `key` of the table at idx (a number or nil). */
+/* Reads optional field `key` of the table at idx (a number or nil), raw. */
 static int opt_field(lua_State *L, int idx, const char *key) {
-  lua_getfield(L, idx, key);
+  raw_field(L, idx, key);
   if (lua_isnil(L, -1)) {
     lua_pop(L, 1);
     return 0;
@@ -52,7 +54,7 @@ static steer_world_def read_world_def(lua_State *L) {
     d.height = field_number(L, NUM_POSITIVE, "world", 1, "bounds[2]");
     lua_pop(L, 1);
   }
-  lua_getfield(L, 1, "wrap");
+  raw_field(L, 1, "wrap");
   d.wrap = lua_toboolean(L, -1);
   lua_pop(L, 1);
   if (opt_field(L, 1, "capacity")) {
@@ -75,9 +77,12 @@ static steer_world_def read_world_def(lua_State *L) {
 
 int l_world_new(lua_State *L) {
   steer_world_def def = read_world_def(L);
+  def.alloc = hooks_world_alloc; /* the host's, counted per state */
+  def.alloc_ud = hooks_of(L);
   lworld *box = push_world(L);
   box->w = steer_world_create(&def);
   if (!box->w) return luaL_error(L, "not enough memory");
+  account_world_memory(L, box);
   return 1;
 }
 
@@ -178,20 +183,14 @@ static int w_add(lua_State *L) {
     lua_pushnil(L);
     while (lua_next(L, 2)) {
       lua_pop(L, 1);
-      int field = is_field_key(L, -1);
-      /* a name the agent uses itself would be stored but never read back */
-      if (!field && agent_known_key(L, -1))
-        arg_error(L, "add", 1,
-                  "field '%s' is the agent's own (set it on the agent)",
-                  lua_tostring(L, -1));
-      if (!field) check_misspelling(L, -1, "add");
-      custom |= !field;
+      custom |= !is_field_key(L, -1);
     }
   }
   lua_getuservalue(L, 1);
   int env = lua_gettop(L);
   /* the data table is made before the agent, so that once the core has
-     added it nothing can fail */
+     added it nothing can fail; it is checked while it is copied, after the
+     allocation (which may run Lua code that changes the argument) */
   if (custom) {
     lua_newtable(L);
     lua_pushnil(L);
@@ -200,6 +199,12 @@ static int w_add(lua_State *L) {
         lua_pop(L, 1);
         continue;
       }
+      /* a name the agent uses itself would be stored but never read back */
+      if (agent_known_key(L, -2))
+        arg_error(L, "add", 1,
+                  "field '%s' is the agent's own (set it on the agent)",
+                  lua_tostring(L, -2));
+      check_misspelling(L, -2, "add");
       lua_pushvalue(L, -2);
       lua_insert(L, -2);
       lua_rawset(L, env + 1);
@@ -207,13 +212,14 @@ static int w_add(lua_State *L) {
     lua_rawgeti(L, env, ENV_DATA);
   }
   steer_id id;
-  check_status(L, steer_world_add(box->w, &d, &id));
+  check_status(L, steer_world_add(live_world(L, box, "add"), &d, &id));
   if (custom) {
     lua_pushinteger(L, (lua_Integer)id);
     lua_pushvalue(L, env + 1);
     lua_rawset(L, -3);
   }
   push_agent(L, env, box, id);
+  account_world_memory(L, box);
   return 1;
 }
 
@@ -235,7 +241,9 @@ static int w_remove(lua_State *L) {
     lua_rawset(L, -3);
     lua_pop(L, 1);
   }
-  steer_world_remove(box->w, a.id);
+  /* the stores above may have run Lua code (guard.h): resolve again; an
+     agent a finalizer removed meanwhile is simply gone */
+  steer_world_remove(live_world(L, box, "remove"), a.id);
   lua_pushinteger(L, (lua_Integer)a.id);
   lua_pushnil(L);
   lua_rawset(L, env + 1);
@@ -266,12 +274,20 @@ static int w_len(lua_State *L) {
    ends whatever its body adds. */
 static int w_agents(lua_State *L) {
   lworld *box = check_world(L, 1, "agents", 0);
-  size_t n = steer_world_count(box->w);
   lua_getuservalue(L, 1);
-  steer_id *ids = push_id_iterator(L, -1, n);
-  steer_id id = 0;
-  for (size_t k = 0; k < n; k++) ids[k] = id = steer_world_next_id(box->w, id);
-  return 1;
+  int env = lua_gettop(L);
+  for (;;) {
+    size_t n = steer_world_count(live_world(L, box, "agents"));
+    steer_id *ids = push_id_iterator(L, env, n);
+    /* the allocation may have run Lua code: resolve again (guard.h) */
+    steer_world *w = live_world(L, box, "agents");
+    if (steer_world_count(w) == n) {
+      steer_id id = 0;
+      for (size_t k = 0; k < n; k++) ids[k] = id = steer_world_next_id(w, id);
+      return 1;
+    }
+    lua_pop(L, 1); /* added or removed meanwhile */
+  }
 }
 
 static int w_query(lua_State *L) {
@@ -279,9 +295,8 @@ static int w_query(lua_State *L) {
   double x = check_num(L, 2, "query", 1), y = check_num(L, 3, "query", 2);
   double r = check_nonneg(L, 4, "query", 3);
   query_filter f = turn_read_filter(L, 5, "query", 4, 0);
-  size_t n = collect_query(L, box, x, y, r, -1, &f);
   lua_getuservalue(L, 1);
-  push_found_iterator(L, -1, box, n);
+  push_query_iterator(L, -1, box, 0, x, y, r, &f, "query");
   return 1;
 }
 
@@ -289,7 +304,7 @@ static int w_query(lua_State *L) {
 static double need_field(lua_State *L, int idx, number_kind kind,
                          const char *fname,
                          const char *key) {
-  lua_getfield(L, idx, key);
+  raw_field(L, idx, key);
   return field_number(L, kind, fname, 1, key);
 }
 
@@ -300,7 +315,8 @@ static int w_add_obstacle(lua_State *L) {
   double y = need_field(L, 2, NUM_ANY, "add_obstacle", "y");
   double r = need_field(L, 2, NUM_NONNEG, "add_obstacle", "radius");
   size_t number;
-  check_status(L, steer_world_add_obstacle(box->w, x, y, r, &number));
+  check_status(L, steer_world_add_obstacle(live_world(L, box, "add_obstacle"),
+                                           x, y, r, &number));
   lua_pushinteger(L, (lua_Integer)number);
   return 1;
 }
@@ -316,7 +332,8 @@ static int w_add_wall(lua_State *L) {
   if (a.x == b.x && a.y == b.y)
     arg_error(L, "add_wall", 1, "wall has zero length");
   size_t number;
-  check_status(L, steer_world_add_wall(box->w, a, b, &number));
+  check_status(L, steer_world_add_wall(live_world(L, box, "add_wall"), a, b,
+                                       &number));
   lua_pushinteger(L, (lua_Integer)number);
   return 1;
 }
@@ -345,10 +362,16 @@ static void truncate(lua_State *L, int t, size_t used) {
 }
 
 /* Fills the table at argument 2 (or a new one) with {a1, b1, a2, b2, ...}
-   from two columns of n values; pushes it and n. */
-static int push_pairs(lua_State *L, const char *fname, const double *a,
-                      const double *b, size_t n) {
-  int t = fill_target(L, fname, 2 * n);
+   from the position (or velocity) columns; pushes it and n. */
+static int push_pairs(lua_State *L, const char *fname, lworld *box,
+                      int velocities) {
+  int t = fill_target(L, fname, 2 * steer_world_count(box->w));
+  /* making the table may run Lua code: the columns are read after it, and
+     the raw stores below run none */
+  steer_world *w = live_world(L, box, fname);
+  const double *a, *b;
+  size_t n = velocities ? steer_world_columns(w, NULL, NULL, &a, &b)
+                        : steer_world_columns(w, &a, &b, NULL, NULL);
   for (size_t i = 0; i < n; i++) {
     lua_pushnumber(L, a[i]);
     lua_rawseti(L, t, (int)(2 * i + 1));
@@ -365,18 +388,17 @@ static int push_pairs(lua_State *L, const char *fname, const double *a,
    the same as world:ids() until agents are added, removed or stepped */
 static int w_positions(lua_State *L) {
   lworld *box = check_world(L, 1, "positions", 0);
-  const double *x, *y;
-  size_t n = steer_world_columns(box->w, &x, &y, NULL, NULL);
-  return push_pairs(L, "positions", x, y, n);
+  return push_pairs(L, "positions", box, 0);
 }
 
 /* world:ids([t]) -> {id1, id2, ...}, n in the order of world:positions() */
 static int w_ids(lua_State *L) {
   lworld *box = check_world(L, 1, "ids", 0);
-  size_t n = steer_world_count(box->w);
-  int t = fill_target(L, "ids", n);
+  int t = fill_target(L, "ids", steer_world_count(box->w));
+  steer_world *w = live_world(L, box, "ids"); /* after the allocation */
+  size_t n = steer_world_count(w);
   for (size_t i = 0; i < n; i++) {
-    lua_pushinteger(L, (lua_Integer)steer_world_id_at(box->w, i));
+    lua_pushinteger(L, (lua_Integer)steer_world_id_at(w, i));
     lua_rawseti(L, t, (int)(i + 1));
   }
   truncate(L, t, n);
@@ -391,51 +413,48 @@ static int w_ids(lua_State *L) {
    every value, then adds them all or, out of memory, none. Makes no
    handles: returns how many agents it added. */
 typedef struct columns {
-  lua_State *L;
-  int spec;             /* the table argument */
-  int is_array[DEF_FIELDS];  /* per def_fields entry */
-  double fixed[DEF_FIELDS];  /* the value of a number field */
+  const double *column[DEF_FIELDS]; /* per def_fields entry: the copied */
+  double fixed[DEF_FIELDS]; /* array, or NULL and this value (NaN: not given) */
 } columns;
-
-static double column_value(const columns *c, int f, size_t k) {
-  if (!c->is_array[f]) return c->fixed[f];
-  lua_State *L = c->L;
-  lua_getfield(L, c->spec, def_fields[f].name);
-  lua_rawgeti(L, -1, (int)k + 1);
-  double v = lua_tonumber(L, -1);
-  lua_pop(L, 2);
-  return v;
-}
 
 static void column_def(void *ud, size_t k, steer_agent_def *d) {
   const columns *c = ud;
   *d = steer_agent_def_default();
   double *slots[DEF_FIELDS];
   def_slots(d, slots);
-  for (int f = 0; def_fields[f].name; f++)
-    if (c->is_array[f] || c->fixed[f] == c->fixed[f]) /* given */
-      *slots[f] = column_value(c, f, k);
+  for (int f = 0; def_fields[f].name; f++) {
+    if (c->column[f])
+      *slots[f] = c->column[f][k];
+    else if (c->fixed[f] == c->fixed[f]) /* given */
+      *slots[f] = c->fixed[f];
+  }
 }
 
+/* Each column is read once, raw, into a Lua-owned copy: the core reads the
+   copies, so no Lua code runs while it adds, and an error frees them. */
 static int w_add_many(lua_State *L) {
   lworld *box = check_world(L, 1, "add_many", 0);
   if (!lua_istable(L, 2)) type_error(L, 2, "add_many", 1, "table");
+  lua_settop(L, 3); /* the column tables go above the arguments */
   columns c;
-  c.L = L;
-  c.spec = 2;
+  int table_at[DEF_FIELDS]; /* stack index of each array field's table, or 0 */
+  int arrays = 0;
   double n = -1;
   if (opt_field(L, 2, "n")) n = field_number(L, NUM_NONNEG, "add_many", 1, "n");
   for (int f = 0; def_fields[f].name; f++) {
-    c.is_array[f] = 0;
+    c.column[f] = NULL;
     c.fixed[f] = 0.0 / 0.0; /* NaN: not given */
-    lua_getfield(L, 2, def_fields[f].name);
+    table_at[f] = 0;
+    raw_field(L, 2, def_fields[f].name);
     if (lua_istable(L, -1)) {
       double len = (double)lua_rawlen(L, -1);
       if (n >= 0 && len != n)
         arg_error(L, "add_many", 1, "field '%s': %.0f values, expected %.0f",
                   def_fields[f].name, len, n);
       n = len;
-      c.is_array[f] = 1;
+      table_at[f] = lua_gettop(L); /* kept on the stack: read once below */
+      arrays++;
+      continue;
     } else if (!lua_isnil(L, -1)) {
       c.fixed[f] = field_number(L, def_fields[f].kind, "add_many", 1,
                                 def_fields[f].name);
@@ -463,40 +482,54 @@ static int w_add_many(lua_State *L) {
   if (n < 0) arg_error(L, "add_many", 1, "give n or columns of values");
   if (n != (double)(size_t)n || n > 67108864.0) /* 2^26: a world's slots */
     arg_error(L, "add_many", 1, "field 'n': count out of range, got %.14g", n);
-  /* every value of every column, before anything is added */
+  size_t count = (size_t)n;
+  double *copy =
+      new_userdata(L, arrays && count ? arrays * count * sizeof *copy : 1);
+  /* every value of every column, checked and copied before anything is
+     added */
   for (int f = 0; def_fields[f].name; f++) {
-    if (!c.is_array[f]) continue;
-    lua_getfield(L, 2, def_fields[f].name);
-    for (size_t k = 0; k < (size_t)n; k++) {
-      lua_rawgeti(L, -1, (int)k + 1);
-      char what[64];
-      snprintf(what, sizeof what, "field '%s'[%d]", def_fields[f].name,
-               (int)k + 1);
-      if (lua_type(L, -1) != LUA_TNUMBER)
-        arg_error(L, "add_many", 1, "%s: number expected, got %s", what,
-                  luaL_typename(L, -1));
-      validate_num(L, lua_tonumber(L, -1), def_fields[f].kind, "add_many", 1,
-                   what);
+    if (!table_at[f]) continue;
+    c.column[f] = copy;
+    for (size_t k = 0; k < count; k++) {
+      lua_rawgeti(L, table_at[f], (int)k + 1);
+      double v = lua_tonumber(L, -1);
+      char problem[96];
+      if (lua_type(L, -1) != LUA_TNUMBER ||
+          number_problem(v, def_fields[f].kind, problem)) {
+        char what[64];
+        snprintf(what, sizeof what, "field '%s'[%d]", def_fields[f].name,
+                 (int)k + 1);
+        if (lua_type(L, -1) != LUA_TNUMBER)
+          arg_error(L, "add_many", 1, "%s: number expected, got %s", what,
+                    luaL_typename(L, -1));
+        validate_num(L, v, def_fields[f].kind, "add_many", 1, what);
+      }
+      copy[k] = v;
       lua_pop(L, 1);
     }
-    lua_pop(L, 1);
+    copy += count;
   }
   steer_program *p = NULL;
   if (!lua_isnoneornil(L, 3)) p = program_arg(L, 3, box, "add_many", 2);
-  steer_status s = steer_world_add_many(box->w, (size_t)n, column_def, &c, p,
+  /* compiling may have run Lua code; from here on none runs until p is
+     released */
+  if (!box->w) {
+    steer_program_release(p);
+    live_world(L, box, "add_many");
+  }
+  steer_status s = steer_world_add_many(box->w, count, column_def, &c, p,
                                         NULL);
   steer_program_release(p);
   check_status(L, s);
   lua_pushinteger(L, (lua_Integer)n);
+  account_world_memory(L, box);
   return 1;
 }
 
 /* world:velocities([t]) -> {vx1, vy1, ...}, n in the order of positions() */
 static int w_velocities(lua_State *L) {
   lworld *box = check_world(L, 1, "velocities", 0);
-  const double *vx, *vy;
-  size_t n = steer_world_columns(box->w, NULL, NULL, &vx, &vy);
-  return push_pairs(L, "velocities", vx, vy, n);
+  return push_pairs(L, "velocities", box, 1);
 }
 
 /* world:bounds() -> w, h, wrap; nil for an unbounded world */
@@ -516,11 +549,13 @@ static int w_bounds(lua_State *L) {
 /* world:obstacles() -> { {x =, y =, radius =}, ... } */
 static int w_obstacles(lua_State *L) {
   lworld *box = check_world(L, 1, "obstacles", 0);
-  size_t n = steer_world_obstacle_count(box->w);
+  size_t n;
+  const double *copy = copy_rows(L, box, "obstacles", 3,
+                                 steer_world_obstacle_count,
+                                 steer_world_obstacle, &n);
   lua_createtable(L, (int)n, 0);
   for (size_t i = 0; i < n; i++) {
-    double o[3];
-    steer_world_obstacle(box->w, i, o);
+    const double *o = copy + 3 * i;
     lua_createtable(L, 0, 3);
     lua_pushnumber(L, o[0]);
     lua_setfield(L, -2, "x");
@@ -537,11 +572,12 @@ static int w_obstacles(lua_State *L) {
 static int w_walls(lua_State *L) {
   static const char *const keys[] = {"x1", "y1", "x2", "y2"};
   lworld *box = check_world(L, 1, "walls", 0);
-  size_t n = steer_world_wall_count(box->w);
+  size_t n;
+  const double *copy = copy_rows(L, box, "walls", 4, steer_world_wall_count,
+                                 steer_world_wall, &n);
   lua_createtable(L, (int)n, 0);
   for (size_t i = 0; i < n; i++) {
-    double s[4];
-    steer_world_wall(box->w, i, s);
+    const double *s = copy + 4 * i;
     lua_createtable(L, 0, 4);
     for (int k = 0; k < 4; k++) {
       lua_pushnumber(L, s[k]);
@@ -567,7 +603,9 @@ static int w_clear_walls(lua_State *L) {
 static int w_step(lua_State *L) {
   lworld *box = check_world(L, 1, "step", 0);
   double dt = check_positive(L, 2, "step", 1);
+  steer_world_set_simd(box->w, hooks_of(L)->simd); /* this state's width */
   check_status(L, steer_world_step(box->w, dt));
+  account_world_memory(L, box); /* a first step allocates its scratch */
   return 0;
 }
 
@@ -583,10 +621,12 @@ static int w_stats(lua_State *L) {
   steer_stats s = steer_world_stats(box->w);
   size_t n = steer_world_count(box->w), programs = 0;
   for (size_t i = 0; i < n; i++) programs += steer_agent_program(box->w, i) != NULL;
+  size_t memory = steer_world_memory(box->w);
+  /* everything is read before the table is made (it may run Lua code) */
   lua_createtable(L, 0, 6);
   set_integer(L, "agents", n);
   set_integer(L, "programs", programs);
-  set_integer(L, "memory", steer_world_memory(box->w));
+  set_integer(L, "memory", memory);
   set_integer(L, "stepped", s.agents);
   set_integer(L, "candidates", s.candidates);
   set_integer(L, "neighbors", s.neighbors);

@@ -48,6 +48,24 @@ int steer_flat_set(steer_world *w, uint64_t id, int field, double value);
 size_t steer_world_columns(const steer_world *w, const double **x, const double **y,
                            const double **vx, const double **vy);
 ]])
+-- the binding's entry points (csrc/binding/ffi_entry.c): the flat calls taking
+-- the world's box, so that the world is looked up at the moment of the call
+-- (Lua code, a __gc finalizer, may close it between a read and the call);
+-- the call sites below use them
+pcall(ffi.cdef, [[
+int steer_box_seek(steer_lworld *b, uint64_t id, double x, double y, double *out);
+int steer_box_flee(steer_lworld *b, uint64_t id, double x, double y, double panic, double *out);
+int steer_box_arrive(steer_lworld *b, uint64_t id, double x, double y, double slowing, double *out);
+int steer_box_pursue(steer_lworld *b, uint64_t id, uint64_t target, int evade, double *out);
+int steer_box_wander(steer_lworld *b, uint64_t id, double *out);
+int steer_box_flock(steer_lworld *b, uint64_t id, int rule, double radius, double *out);
+int steer_box_avoid(steer_lworld *b, uint64_t id, int walls, double feeler, double *out);
+int steer_box_apply(steer_lworld *b, uint64_t id, double fx, double fy, double dt);
+int steer_box_get(steer_lworld *b, uint64_t id, int field, double *out);
+int steer_box_set(steer_lworld *b, uint64_t id, int field, double value);
+long steer_box_columns(steer_lworld *b, const double **x, const double **y,
+                       const double **vx, const double **vy);
+]])
 
 -- what steer.core tells its fast path: the types' metatables, the classic
 -- methods, and the codes of fields, flat pseudo fields and flocking rules
@@ -66,11 +84,11 @@ local SEPARATION, ALIGNMENT, COHESION = codes.rules.separation, codes.rules.alig
 local function ok(v) return type(v) == "number" and v >= -LIMIT and v <= LIMIT end
 local function size(v) return type(v) == "number" and v >= 0 and v <= LIMIT end
 
--- The world and id behind a live handle, or nil (closed world): the flat
--- call then reports a stale id itself.
+-- The world's box and the id behind a handle (the box outlives the
+-- handle's world; the call finds a closed world itself and reports it stale).
 local function handle(a)
   local h = cast(agent_ptr, a)
-  return h.box.w, h.id
+  return h.box, h.id
 end
 
 local methods, classic = {}, {}
@@ -93,13 +111,13 @@ local function point_method(name, call, default)
 end
 
 methods.seek = point_method("seek", function(w, id, x, y)
-  return C.steer_flat_seek(w, id, x, y, out)
+  return C.steer_box_seek(w, id, x, y, out)
 end, -1)
 methods.flee = point_method("flee", function(w, id, x, y, r)
-  return C.steer_flat_flee(w, id, x, y, r, out)
+  return C.steer_box_flee(w, id, x, y, r, out)
 end, -1)
 methods.arrive = point_method("arrive", function(w, id, x, y, r)
-  return C.steer_flat_arrive(w, id, x, y, r, out)
+  return C.steer_box_arrive(w, id, x, y, r, out)
 end, 2)
 
 local function chase_method(name, evade)
@@ -109,7 +127,7 @@ local function chase_method(name, evade)
     if getmetatable(a) == agent_mt and getmetatable(b) == agent_mt then
       local w, id = handle(a)
       local wb, target = handle(b)
-      if w ~= nil and w == wb and C.steer_flat_pursue(w, id, target, evade, out) == 0 then
+      if w ~= nil and w == wb and C.steer_box_pursue(w, id, target, evade, out) == 0 then
         return out[0], out[1]
       end
     end
@@ -123,7 +141,7 @@ methods.wander = function(...)
   local a = ...
   if getmetatable(a) == agent_mt then
     local w, id = handle(a)
-    if w ~= nil and C.steer_flat_wander(w, id, out) == 0 then return out[0], out[1] end
+    if w ~= nil and C.steer_box_wander(w, id, out) == 0 then return out[0], out[1] end
   end
   return classic.wander(...)
 end
@@ -142,26 +160,26 @@ local function sized_method(name, call, default)
 end
 
 methods.separation = sized_method("separation", function(w, id, r)
-  return C.steer_flat_flock(w, id, SEPARATION, r, out)
+  return C.steer_box_flock(w, id, SEPARATION, r, out)
 end)
 methods.alignment = sized_method("alignment", function(w, id, r)
-  return C.steer_flat_flock(w, id, ALIGNMENT, r, out)
+  return C.steer_box_flock(w, id, ALIGNMENT, r, out)
 end)
 methods.cohesion = sized_method("cohesion", function(w, id, r)
-  return C.steer_flat_flock(w, id, COHESION, r, out)
+  return C.steer_box_flock(w, id, COHESION, r, out)
 end)
 methods.avoid_obstacles = sized_method("avoid_obstacles", function(w, id, r)
-  return C.steer_flat_avoid(w, id, 0, r, out)
+  return C.steer_box_avoid(w, id, 0, r, out)
 end, 3)
 methods.avoid_walls = sized_method("avoid_walls", function(w, id, r)
-  return C.steer_flat_avoid(w, id, 1, r, out)
+  return C.steer_box_avoid(w, id, 1, r, out)
 end, 3)
 
 methods.apply = function(...)
   local a, fx, fy, dt, angular = ...
   if angular == nil and getmetatable(a) == agent_mt and ok(fx) and ok(fy) and size(dt) and dt > 0 then
     local w, id = handle(a)
-    if w ~= nil and C.steer_flat_apply(w, id, fx, fy, dt) == 0 then return end
+    if w ~= nil and C.steer_box_apply(w, id, fx, fy, dt) == 0 then return end
   end
   return classic.apply(...)
 end
@@ -174,7 +192,7 @@ local function pair_method(name, field)
     local a = ...
     if getmetatable(a) == agent_mt then
       local w, id = handle(a)
-      if w ~= nil and C.steer_flat_get(w, id, field, out) == 0 then return out[0], out[1] end
+      if w ~= nil and C.steer_box_get(w, id, field, out) == 0 then return out[0], out[1] end
     end
     return slow(...)
   end
@@ -195,7 +213,7 @@ local function fast_index(a, k)
   local code = readable[k]
   if code then
     local w, id = handle(a)
-    if w ~= nil and C.steer_flat_get(w, id, code, out) == 0 then return out[0] end
+    if w ~= nil and C.steer_box_get(w, id, code, out) == 0 then return out[0] end
   end
   return classic_index(a, k)
 end
@@ -204,7 +222,7 @@ local function fast_newindex(a, k, v)
   local code = writable[k]
   if code and ok(v) and (v >= 0 or not sized[k]) then
     local w, id = handle(a)
-    if w ~= nil and C.steer_flat_set(w, id, code, v) == 0 then return end
+    if w ~= nil and C.steer_box_set(w, id, code, v) == 0 then return end
   end
   return classic_newindex(a, k, v)
 end
@@ -218,9 +236,9 @@ local function world_columns(world)
   if getmetatable(world) ~= world_mt then
     error("bad argument #0 to 'columns' (steer.World expected)", 2)
   end
-  local w = cast(world_ptr, world).w
-  if w == nil then error("calling 'columns' on bad self (world is closed)", 2) end
-  local n = C.steer_world_columns(w, columns, columns + 1, columns + 2, columns + 3)
+  local n = C.steer_box_columns(cast(world_ptr, world), columns, columns + 1,
+    columns + 2, columns + 3)
+  if n < 0 then error("calling 'columns' on bad self (world is closed)", 2) end
   return columns[0], columns[1], columns[2], columns[3], tonumber(n)
 end
 

@@ -34,7 +34,7 @@
 ---@alias steer.Combine "weighted"|"priority"|"prioritized_sum"|"dither"
 
 ---Behavior names a program entry may use (the agent methods of the same name).
----@alias steer.BehaviorName "seek"|"flee"|"arrive"|"pursue"|"evade"|"wander"|"avoid_obstacles"|"avoid_walls"|"follow"|"separation"|"alignment"|"cohesion"|"flow"|"face"|"look_where_going"|"match_orientation"
+---@alias steer.BehaviorName "seek"|"flee"|"arrive"|"pursue"|"evade"|"wander"|"avoid_obstacles"|"avoid_walls"|"follow"|"separation"|"alignment"|"cohesion"|"flow"|"avoid_agents"|"offset_pursuit"|"follow_leader"|"formation"|"interpose"|"hide"|"queue"|"face"|"look_where_going"|"match_orientation"
 
 ---Which entries of a program a call changes: an index (1-based), a tag or a behavior name.
 ---@alias steer.Which integer|string
@@ -115,11 +115,16 @@ local steer = {}
 ---@field field? steer.FlowField flow: the flow field to follow
 ---@field arrival_radius? number seek, arrive, follow
 ---@field groups? integer[] separation, alignment, cohesion: the groups (0..31) that count as neighbors (default all)
----@field fov? number separation, alignment, cohesion: view cone in degrees around the facing, (0, 360] (default 360)
+---@field fov? number separation, alignment, cohesion: view cone in degrees around the facing, (0, 360] (default 360); queue: the view cone ahead (default 90)
 ---@field falloff? "inverse"|"linear"|"inverse_square" separation: how a neighbor's push falls with distance (default "inverse")
 ---@field path_radius? number follow: the corridor's half-width (default: waypoint by waypoint)
 ---@field look_ahead? number follow in a corridor: seconds of prediction (default 1)
 ---@field start? integer|"nearest" follow: the waypoint to begin at (default 1)
+---@field offset? steer.Point offset_pursuit: `{x, y}`, x ahead of the target and y to its left, in its frame
+---@field distance? number follow_leader: how far behind (default 2); hide: behind the obstacle's boundary (1); queue: how far ahead to look (3)
+---@field between? (steer.Point|steer.Agent|steer.SharedPoint)[] interpose: `{a, b}`, two agents or points (a steer.point too)
+---@field formation? steer.Formation formation: the formation to join
+---@field time_horizon? number avoid_agents: seconds of anticipation, > 0 (default 3)
 
 ---A behavior program: entries in priority order plus how to combine them.
 ---@class steer.ProgramDef
@@ -127,7 +132,16 @@ local steer = {}
 ---@field smoothing? number force = lerp(previous, raw, smoothing), in [0, 1]
 ---@field hold? number priority: seconds a winner is kept before another may take over
 ---@field turn? "velocity" the angle follows the velocity within the agent's turn limits
+---@field orca? boolean|steer.OrcaOptions turns the program's velocity into the closest collision-free one (ORCA, docs/API.md section 18)
 ---@field [integer] steer.BehaviorSpec
+
+---ORCA's parameters (the `orca` program field; `true` takes the defaults).
+---@class steer.OrcaOptions
+---@field time_horizon? number seconds of safety against other agents, > 0 (default 5)
+---@field obstacle_time_horizon? number seconds of safety against obstacles and walls, > 0 (default 2)
+---@field neighbor_radius? number agents considered within this distance (default 10)
+---@field max_neighbors? integer the nearest ones, 0..64 (default 10)
+---@field dt? number a:orca_velocity only: the time to resolve an overlap in (default 1/60)
 
 ---A compiled program, shared by many agents (`steer.program`).
 ---@class steer.Program
@@ -303,7 +317,8 @@ function steer.restore(snapshot) end
 ---@class steer.testing
 local testing = {}
 
----The next n allocations succeed and the ones after fail; nil lifts it.
+---The next n allocations of this Lua state succeed and the ones after fail;
+---nil lifts it.
 ---@param n? integer
 ---@return integer? left how many allocations were left before this call (nil: no limit)
 function testing.fail_allocations(n) end
@@ -313,13 +328,20 @@ function testing.fail_allocations(n) end
 ---@return number seconds
 function testing.clock() end
 
----How many agents world steps walk at once in a SIMD register: 4 (AVX,
+---How many agents this Lua state's world steps walk at once in a SIMD register: 4 (AVX,
 ---where the CPU has it), 2 (SSE2, x86-64) or 1; no argument (or more than
 ---the machine offers) picks the widest. Results are bit-identical at every width: this is for tests and
 ---comparisons. Returns the width now in use.
 ---@param width? integer
 ---@return integer width
 function testing.simd(width) end
+
+---Bytes the worlds of this Lua state hold now, and the most they held since
+---the previous call (issue 11: dropped worlds are collected in time).
+---fail_allocations and simd also act on this Lua state only.
+---@return number live
+---@return number peak
+function testing.memory() end
 
 ---The LuaJIT fast path for per-agent calls (`require "steer"` loads it):
 ---the methods and fields used in per-agent loops call the C core through the
@@ -590,6 +612,21 @@ function Agent:alignment(radius) end
 ---@return number fy
 function Agent:cohesion(radius) end
 
+---The velocity closest to (vx, vy) in the agent's ORCA half-planes (neighbors, obstacles, walls), at most max_speed.
+---@param vx number preferred velocity
+---@param vy number
+---@param opts? steer.OrcaOptions default: the program's orca field, else the defaults
+---@return number vx
+---@return number vy
+function Agent:orca_velocity(vx, vy, opts) end
+
+---Anticipatory avoidance: a force from the time to collision with each agent within radius (power law, Karamouzas et al. 2014).
+---@param time_horizon? number seconds, > 0 (default 3)
+---@param radius? number neighbors within it (default 10)
+---@return number fx
+---@return number fy
+function Agent:avoid_agents(time_horizon, radius) end
+
 ---Applies a force for dt: clamp it to max_force, v = clamp(v + f dt, max_speed), p = p + v dt;
 ---and an angular acceleration: omega = clamp(omega + angular dt, max_turn_rate), angle += omega dt.
 ---@param fx number
@@ -830,5 +867,108 @@ function FlowField:grid() end
 ---@return number fx
 ---@return number fy
 function Agent:flow(field, slowing_radius) end
+
+-- ---- group and tactical behaviors (docs/API.md section 17) -------------------
+
+---Hold the point `offset` (x ahead, y to the left) of the leader's frame,
+---matching the leader's velocity: `a:offset_pursuit(leader, ox, oy)` or
+---`a:offset_pursuit(leader, {ox, oy})`; the leader may be a point.
+---@param leader steer.Agent|steer.Point|number
+---@param ox number|steer.Point
+---@param oy? number
+---@param slowing_radius? number default 2
+---@return number fx
+---@return number fy
+function Agent:offset_pursuit(leader, ox, oy, slowing_radius) end
+
+---Arrive `distance` behind the leader (default 2), stepping aside when in
+---front of it, with separation over `radius` (default 2; 0: none).
+---@param leader steer.Agent|steer.Point
+---@param distance? number
+---@param radius? number
+---@param slowing_radius? number default 2
+---@return number fx
+---@return number fy
+function Agent:follow_leader(leader, distance, radius, slowing_radius) end
+
+---Get between a and b: arrive at the midpoint of their predicted positions.
+---@param a steer.Agent|steer.Point
+---@param b steer.Agent|steer.Point
+---@param slowing_radius? number default 2
+---@return number fx
+---@return number fy
+function Agent:interpose(a, b, slowing_radius) end
+
+---Hide from the hunter behind the nearest obstacle (`distance` behind its
+---boundary, default 1); evade it when there is no obstacle.
+---@param hunter steer.Agent|steer.Point
+---@param distance? number
+---@param slowing_radius? number default 2
+---@return number fx
+---@return number fy
+function Agent:hide(hunter, distance, slowing_radius) end
+
+---Brake behind the nearest agent within `distance` (default 3) and a view
+---cone of `fov` degrees (default 90) when it is slower or too close.
+---@param distance? number
+---@param fov? number
+---@param slowing_radius? number default 2
+---@return number fx
+---@return number fy
+function Agent:queue(distance, fov, slowing_radius) end
+
+---Steer to the agent's slot in formation f (zero when it is no member:
+---agents join through `{ "formation", formation = f }` entries).
+---@param f steer.Formation
+---@param slowing_radius? number default 2
+---@return number fx
+---@return number fy
+function Agent:formation(f, slowing_radius) end
+
+---Options of `steer.formation`: an anchor and either slots or a shape.
+---@class steer.FormationDef
+---@field anchor steer.Agent|steer.Point|steer.SharedPoint the frame's origin; an agent's frame turns with its facing angle (`angle`), a point's faces angle 0
+---@field slots? steer.Point[] slots `{x, y}`: x ahead of the anchor, y to its left
+---@field shape? "line"|"column"|"wedge"|"circle" instead of slots
+---@field spacing? number between neighboring slots of a shape (default 2)
+---@field count? integer slots of a shape
+---@field world? steer.World required when the anchor is a point
+
+---A formation: members (agents whose programs have a `formation` entry)
+---assigned to slots minimizing the total
+---distance. `#f` is its number of slots.
+---@class steer.Formation
+---@operator len: integer
+local Formation = {}
+
+---A new formation.
+---@param def steer.FormationDef
+---@return steer.Formation
+function steer.formation(def) end
+
+---The 1-based slot of agent a; nil when it is no member or has no slot.
+---@param a steer.Agent
+---@return integer?
+function Formation:slot_of(a) end
+
+---The members in the order they joined.
+---@return steer.Agent[]
+function Formation:members() end
+
+---Assigns every member a slot again from the positions now.
+---@return integer placed how many members have a slot
+function Formation:reassign() end
+
+---Slot k (1-based) in the world now.
+---@param k integer
+---@return number x
+---@return number y
+function Formation:slot_position(k) end
+
+---Slot k (1-based) in the anchor's frame, as given.
+---@param k integer
+---@return number x
+---@return number y
+function Formation:slot(k) end
 
 return steer

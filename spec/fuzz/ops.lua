@@ -929,6 +929,24 @@ local function radius_arg(F)
   return { r }, 1, (not ok) and 1 or nil
 end
 
+--- a:orca_velocity(vx, vy [, opts]): finite, never faster than max_speed.
+local function orca_args(F)
+  local args, n, bad = G.build(F, { "num", "num" })
+  if F.rng:chance(0.5) then
+    args[3] = { time_horizon = V.pos(F.rng), neighbor_radius = V.nonneg(F.rng),
+                max_neighbors = F.rng:int(0, 64), dt = V.pos(F.rng) }
+    if F.rng:chance(F.bad) then args[3].max_neighbors = 65; bad = bad or 3 end
+    n = 3
+  end
+  return args, n, bad
+end
+local function orca_post(F, rec, h, args, res)
+  local speed = G.len(res[1], res[2])
+  if not (speed <= h.max_speed * (1 + 1e-9)) then
+    F:fail(("orca_velocity %s faster than max_speed %s"):format(V.show(speed), V.show(h.max_speed)))
+  end
+end
+
 --- An agent method called on something that is not a live agent.
 local function op_bad_agent_self(F)
   local names = { "seek", "flee", "arrive", "pursue", "evade", "wander", "avoid_obstacles",
@@ -995,7 +1013,8 @@ function O.list(F)
   for _, name in ipairs({ "seek", "flee", "arrive", "pursue", "evade", "wander",
     "avoid_obstacles", "avoid_walls", "follow", "path_index", "separation", "alignment",
     "cohesion", "apply", "neighbors", "seed", "position", "velocity", "world",
-    "set_behaviors", "set_target", "set_weight", "steering", "active_behavior" }) do
+    "set_behaviors", "set_target", "set_weight", "steering", "active_behavior",
+    "orca_velocity", "avoid_agents" }) do
     F.methods[name] = a[name]
   end
   local list = {
@@ -1048,6 +1067,9 @@ function O.list(F)
     { name = "a:position", weight = 0.5, run = agent_method("position", no_args, position_post) },
     { name = "a:velocity", weight = 0.5, run = agent_method("velocity", no_args, velocity_post) },
     { name = "a:world", weight = 0.3, run = agent_method("world", no_args, world_post, false, true) },
+    { name = "a:orca_velocity", weight = 2, run = agent_method("orca_velocity", orca_args, orca_post) },
+    { name = "a:avoid_agents", weight = 2, run = agent_method("avoid_agents",
+      function(F) return G.build(F, { "opt_pos", "opt_nonneg" }) end) },
     { name = "bad agent self", weight = 0.5, run = op_bad_agent_self },
     { name = "drop world", weight = 0.3, run = op_drop_world },
     { name = "forget kept handles", weight = 0.1, run = op_forget_orphans },
@@ -1060,6 +1082,8 @@ function O.list(F)
   for _, op in ipairs(require("fuzz.ops_programs").list(F, O)) do list[#list + 1] = op end
   for _, op in ipairs(require("fuzz.nav_ops").list(F)) do list[#list + 1] = op end
   for _, op in ipairs(require("fuzz.ops_turn").list(F, O)) do list[#list + 1] = op end
+  for _, op in ipairs(require("fuzz.ops_tactics").list(F, O)) do list[#list + 1] = op end
+  for _, op in ipairs(require("fuzz.ops_hostile").list()) do list[#list + 1] = op end
   return list
 end
 

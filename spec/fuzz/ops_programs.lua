@@ -13,7 +13,8 @@ local G = require "fuzz.gen"
 local P = {}
 
 local BEHAVIORS = { "seek", "flee", "arrive", "pursue", "evade", "wander",
-  "avoid_obstacles", "avoid_walls", "follow", "separation", "alignment", "cohesion" }
+  "avoid_obstacles", "avoid_walls", "follow", "separation", "alignment", "cohesion",
+  "avoid_agents" }
 local COMBINES = { "weighted", "priority", "prioritized_sum", "dither" }
 local NEEDS_AGENT = { pursue = true, evade = true }
 local NEEDS_POINT = { seek = true, flee = true, arrive = true }
@@ -48,6 +49,15 @@ function P.program(F, rec)
   if rng:chance(0.03) then prog.combine = rng:pick({ "sum", "", "PRIORITY" }); worse("invalid") end
   if rng:chance(0.3) then prog.smoothing = rng:range(0, 1) end
   if rng:chance(0.2) then prog.hold = rng:range(0, 2) end
+  if rng:chance(0.2) then -- ORCA: true, a table, or a bad field
+    prog.orca = rng:chance(0.3) or { time_horizon = rng:range(0.1, 8),
+      obstacle_time_horizon = rng:range(0.1, 4), neighbor_radius = rng:range(0, 12),
+      max_neighbors = rng:int(0, 64) }
+    if rng:chance(F.bad) then
+      prog.orca = rng:pick({ { max_neighbors = 65 }, { time_horizon = 0 }, { horizon = 1 }, 3 })
+      worse("invalid")
+    end
+  end
   if rng:chance(F.bad) then
     local key = rng:pick({ "smoothing", "hold" })
     prog[key] = V.bad_number(rng)
@@ -71,7 +81,8 @@ function P.program(F, rec)
       if #F.paths > 0 then e.path = rng:pick(F.paths).p else worse("unsure") end
     end
     if RADIUS[name] then e.radius = rng:range(0, 6) end
-    if name:find("avoid") and rng:chance(0.5) then e.feeler_length = rng:range(0, 5) end
+    if name == "avoid_agents" and rng:chance(0.5) then e.time_horizon = rng:range(0.05, 5) end
+    if (name == "avoid_obstacles" or name == "avoid_walls") and rng:chance(0.5) then e.feeler_length = rng:range(0, 5) end
     if name == "avoid_obstacles" and rng:chance(0.3) then e.hysteresis = rng:range(0, 1) end
     if name == "arrive" and rng:chance(0.5) then e.slowing_radius = rng:range(0, 4) end
     if name == "flee" and rng:chance(0.3) then e.panic_radius = rng:range(0, 10) end
@@ -266,8 +277,8 @@ function P.list(F, O)
 
   add("snapshot/restore", 0.5, function(F)
     local rec = O.some_world(F)
-    local ok, r = F:call(rec.name .. ":snapshot", F.wmethods.snapshot, { rec.w }, 1, true,
-      { name = "snapshot" })
+    local ok, r = F:call(rec.name .. ":snapshot", F.wmethods.snapshot, { rec.w }, 1,
+      not require("fuzz.ops_tactics").refuses_snapshot(rec), { name = "snapshot" })
     if not ok then return end
     local snap = r[1]
     local corrupt = false

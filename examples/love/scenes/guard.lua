@@ -22,6 +22,21 @@ scene.__index = scene
 local WALLS = {
   {30, 0, 30, 20}, {30, 34, 30, 54}, {62, 14, 62, 40}, {44, 27, 56, 27},
 }
+-- A navigation grid of the walls (cells of 2 units; a cell a wall touches
+-- is blocked): searching guards walk nav:path's routes around them.
+local function nav_of_walls()
+  local cw, ch, cost = W / 2, H / 2, {}
+  for k = 1, cw * ch do cost[k] = 1 end
+  for _, s in ipairs(WALLS) do
+    for cy = math.floor(math.min(s[2], s[4]) / 2 - 0.5), math.ceil(math.max(s[2], s[4]) / 2 - 0.5) do
+      for cx = math.floor(math.min(s[1], s[3]) / 2 - 0.5), math.ceil(math.max(s[1], s[3]) / 2 - 0.5) do
+        if cx >= 0 and cy >= 0 and cx < cw and cy < ch then cost[cy * cw + cx + 1] = 0 end
+      end
+    end
+  end
+  return steer.navgrid{ width = cw, height = ch, cell_size = 2, cost = cost }
+end
+
 -- the loop crosses no wall: it passes the gap at x = 30 both ways
 local PATROL = {
   {12, 10}, {12, 44}, {24, 30}, {38, 30}, {52, 42}, {82, 46}, {84, 10}, {52, 10},
@@ -85,7 +100,11 @@ local function remembers(g) return g.last_seen ~= nil end
 
 local function search(g, s)
   if set_state(g, "search", s.programs.search) then
-    g:set_target("spot", g.last_seen[1], g.last_seen[2])
+    -- a route around the walls (straight when the spot is in a wall's cell)
+    local spot = g.last_seen
+    g.route = s.nav:path(g.x, g.y, spot[1], spot[2], { smooth = true })
+      or steer.path{ {g.x, g.y}, spot }
+    g:set_target("spot", g.route)
   end
   if steer.length(g.x - g.last_seen[1], g.y - g.last_seen[2]) < 2 then
     g.search_left = g.search_left - s.dt
@@ -136,7 +155,8 @@ local function compile(self)
     chase = steer.program{ combine = "priority", avoid,
       { "pursue", target = self.player, tag = "quarry" } },
     search = steer.program{ combine = "priority", avoid,
-      { "arrive", target = PATROL[1], slowing_radius = 4, tag = "spot" } },
+      { "follow", path = steer.path{ PATROL[1] }, arrival_radius = 1.5,
+        slowing_radius = 4, tag = "spot" } },
     patrol = {},
   }
   self.routes = {}
@@ -158,6 +178,7 @@ function scene.new(rng)
     self.world:add_wall{ x1 = s[1], y1 = s[2], x2 = s[3], y2 = s[4] }
   end
   self.patrol = steer.path(PATROL)
+  self.nav = nav_of_walls()
   self.player = self.world:add{ x = 70, y = 30, radius = 0.8, max_speed = 1e3 }
   compile(self)
   self.guards = {}
@@ -203,7 +224,7 @@ function scene:update(dt)
     local opts = self.view and self.view.watched[g]
     if opts then
       opts.pursue = g.state == "chase" and p or nil
-      opts.path = g.state == "patrol" and g.route or nil
+      opts.path = g.state ~= "chase" and g.route or nil
     end
   end
   gfx.step(self.world, dt, self.view)

@@ -1,0 +1,94 @@
+// rvo2_driver.cc - runs one crowd scenario (bench/crowd/scenario format,
+// written by crowd.lua) through the RVO2 library and prints the metrics of
+// bench/crowd/README.md on one line. Our own code; RVO2 is only linked.
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <vector>
+#include "RVO.h"
+
+struct Metrics {
+  long overlap = 0, deep = 0, steps = -1;
+  double max_pen = 0, dv_sum = 0, path_ratio = 0, ms_per_step = 0;
+  long dv_n = 0;
+};
+
+int main(int argc, char **argv) {
+  if (argc < 2) return 2;
+  FILE *f = std::fopen(argv[1], "r");
+  if (!f) return 2;
+  int n, nwalls, cap;
+  double dt, radius, speed, nradius, horizon, ohorizon, slowing;
+  int maxn;
+  if (std::fscanf(f, "%d %d %d %lf %lf %lf %lf %d %lf %lf %lf", &n, &nwalls,
+                  &cap, &dt, &radius, &speed, &nradius, &maxn, &horizon,
+                  &ohorizon, &slowing) != 11)
+    return 2;
+  std::vector<double> x(n), y(n), gx(n), gy(n), len(n, 0), vx(n, 0), vy(n, 0);
+  for (int i = 0; i < n; i++)
+    if (std::fscanf(f, "%lf %lf %lf %lf", &x[i], &y[i], &gx[i], &gy[i]) != 4)
+      return 2;
+  RVO::RVOSimulator sim;
+  sim.setTimeStep((float)dt);
+  sim.setAgentDefaults((float)nradius, (size_t)maxn, (float)horizon,
+                       (float)ohorizon, (float)radius, (float)speed);
+  for (int i = 0; i < n; i++) sim.addAgent(RVO::Vector2((float)x[i], (float)y[i]));
+  // polygons: counter-clockwise vertex lists, one per line "k x1 y1 ..."
+  for (int k = 0; k < nwalls; k++) {
+    int m;
+    if (std::fscanf(f, "%d", &m) != 1) return 2;
+    std::vector<RVO::Vector2> poly;
+    for (int q = 0; q < m; q++) {
+      double px, py;
+      if (std::fscanf(f, "%lf %lf", &px, &py) != 2) return 2;
+      poly.push_back(RVO::Vector2((float)px, (float)py));
+    }
+    sim.addObstacle(poly);
+  }
+  sim.processObstacles();
+  std::fclose(f);
+  std::vector<double> straight(n);
+  for (int i = 0; i < n; i++) straight[i] = std::hypot(gx[i] - x[i], gy[i] - y[i]);
+  Metrics m;
+  double clock = 0;
+  double contact = 2 * radius;
+  for (int step = 1; step <= cap; step++) {
+    for (int i = 0; i < n; i++) {
+      RVO::Vector2 p = sim.getAgentPosition(i);
+      double dx = gx[i] - p.x(), dy = gy[i] - p.y(), d = std::sqrt(dx * dx + dy * dy);
+      double s = d > 0 ? speed * std::fmin(1.0, d / slowing) / d : 0;
+      sim.setAgentPrefVelocity(i, RVO::Vector2((float)(dx * s), (float)(dy * s)));
+    }
+    auto t0 = std::chrono::steady_clock::now();
+    sim.doStep();
+    clock += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    int arrived = 1;
+    for (int i = 0; i < n; i++) {
+      RVO::Vector2 p = sim.getAgentPosition(i), v = sim.getAgentVelocity(i);
+      double ddx = v.x() - vx[i], ddy = v.y() - vy[i];
+      m.dv_sum += std::sqrt(ddx * ddx + ddy * ddy);
+      m.dv_n++;
+      len[i] += std::sqrt((p.x() - x[i]) * (p.x() - x[i]) + (p.y() - y[i]) * (p.y() - y[i]));
+      x[i] = p.x(); y[i] = p.y(); vx[i] = v.x(); vy[i] = v.y();
+      if (std::hypot(gx[i] - x[i], gy[i] - y[i]) > 1) arrived = 0;
+    }
+    // overlaps (every pair; the bounding test first)
+    for (int i = 0; i < n; i++)
+      for (int j = i + 1; j < n; j++) {
+        double dx = x[i] - x[j], dy = y[i] - y[j];
+        if (std::fabs(dx) >= contact || std::fabs(dy) >= contact) continue;
+        double pen = contact - std::sqrt(dx * dx + dy * dy);
+        if (pen > 0) m.overlap++;
+        if (pen > 0.1) m.deep++;
+        if (pen > m.max_pen) m.max_pen = pen;
+      }
+    if (arrived) { m.steps = step; break; }
+  }
+  double ratio = 0;
+  for (int i = 0; i < n; i++) ratio += straight[i] > 0 ? len[i] / straight[i] : 1;
+  m.path_ratio = ratio / n;
+  m.ms_per_step = clock * 1000 / (m.steps > 0 ? m.steps : cap);
+  return std::printf("overlap=%ld deep=%ld max_pen=%.4f steps=%ld dv=%.5f len=%.4f ms=%.4f\n",
+                     m.overlap, m.deep, m.max_pen, m.steps, m.dv_sum / m.dv_n,
+                     m.path_ratio, m.ms_per_step) < 0;
+}

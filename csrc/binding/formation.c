@@ -1,0 +1,446 @@
+/* formation.c - issue 15 from Lua: the agent methods offset_pursuit,
+ * follow_leader, interpose, hide, queue and formation, and the
+ * steer.Formation type (steer.formation{...}, f:slot_of, f:members). */
+#include <string.h>
+#include "binding.h"
+
+typedef struct lformation {
+  steer_formation *f;
+  lworld *box; /* the world of its members; its env is the user value */
+} lformation;
+
+static const char *const shape_names[] = {"line", "column", "wedge", "circle",
+                                          NULL};
+
+static int push_vec(lua_State *L, steer_vec2 v) {
+  lua_pushnumber(L, v.x);
+  lua_pushnumber(L, v.y);
+  return 2;
+}
+
+/* ---- steer.formation{ anchor =, slots = | shape =, spacing =, count =,
+   world = } --------------------------------------------------------------- */
+
+/* the number field `key` of the table at 1 (kind as validate_num) */
+static double opt_field(lua_State *L, const char *key, int kind, double def) {
+  lua_getfield(L, 1, key);
+  if (lua_isnil(L, -1)) {
+    lua_pop(L, 1);
+    return def;
+  }
+  if (lua_type(L, -1) != LUA_TNUMBER)
+    arg_error(L, "formation", 1, "'%s' must be a number, got %s", key,
+              luaL_typename(L, -1));
+  double v = validate_num(L, lua_tonumber(L, -1), kind, "formation", 1, key);
+  lua_pop(L, 1);
+  return v;
+}
+
+static const char *const formation_keys[] = {"anchor", "slots", "shape",
+                                             "spacing", "count", "world",
+                                             NULL};
+
+static int l_formation(lua_State *L) {
+  if (!lua_istable(L, 1)) type_error(L, 1, "formation", 1, "table");
+  lua_pushnil(L);
+  while (lua_next(L, 1)) {
+    int known = 0;
+    for (int k = 0; formation_keys[k] && lua_type(L, -2) == LUA_TSTRING; k++)
+      known |= strcmp(lua_tostring(L, -2), formation_keys[k]) == 0;
+    if (!known)
+      arg_error(L, "formation", 1, "unknown field '%s'",
+                lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2)
+                                               : luaL_typename(L, -2));
+    lua_pop(L, 1);
+  }
+  /* the anchor, and the world it pins */
+  steer_target anchor;
+  memset(&anchor, 0, sizeof anchor);
+  lworld *box = NULL;
+  lua_getfield(L, 1, "world");
+  if (!lua_isnil(L, -1)) box = check_world(L, -1, "formation", 1);
+  int world_idx = lua_gettop(L);
+  lua_getfield(L, 1, "anchor");
+  lagent *a = luaL_testudata(L, -1, AGENT_MT);
+  steer_point *shared = test_point(L, -1);
+  if (a) {
+    agent_ref r = check_agent(L, -1, "formation", 1);
+    if (box && box != r.box)
+      arg_error(L, "formation", 1, "anchor belongs to another world");
+    box = r.box;
+    anchor.kind = STEER_TARGET_AGENT;
+    anchor.agent = r.id;
+    lua_getuservalue(L, -1);
+    lua_replace(L, world_idx); /* the env */
+  } else if (lua_istable(L, -1) || shared) {
+    if (shared) { /* retained by the formation */
+      anchor.kind = STEER_TARGET_SHARED;
+      anchor.shared = shared;
+    } else {
+      char buf[128];
+      const char *problem = table_point(L, -1, &anchor.point, buf);
+      if (problem) arg_error(L, "formation", 1, "anchor %s", problem);
+      for (int k = 0; k < 2; k++)
+        validate_num(L, k ? anchor.point.y : anchor.point.x, 0, "formation", 1,
+                     "anchor");
+      anchor.kind = STEER_TARGET_POINT;
+    }
+    if (!box)
+      arg_error(L, "formation", 1,
+                "a formation anchored at a point needs world = (a steer.World)");
+    lua_getuservalue(L, world_idx);
+    lua_replace(L, world_idx);
+  } else {
+    arg_error(L, "formation", 1,
+              "anchor must be an agent, a steer.point, {x, y} or {x =, y =}, "
+              "got %s",
+              luaL_typename(L, -1));
+  }
+  lua_pop(L, 1);
+  /* the slots: listed, or a shape */
+  lua_getfield(L, 1, "slots");
+  lua_getfield(L, 1, "shape");
+  size_t n = 0;
+  steer_vec2 *slots;
+  if (!lua_isnil(L, -2)) {
+    if (!lua_isnil(L, -1))
+      arg_error(L, "formation", 1, "give either slots or shape, not both");
+    if (!lua_istable(L, -2))
+      arg_error(L, "formation", 1, "slots must be a table of {x, y}");
+    n = lua_rawlen(L, -2);
+    if (n > STEER_FORMATION_MAX_SLOTS)
+      arg_error(L, "formation", 1, "at most %d slots",
+                STEER_FORMATION_MAX_SLOTS);
+    slots = new_userdata(L, (n ? n : 1) * sizeof *slots);
+    for (size_t k = 0; k < n; k++) {
+      lua_rawgeti(L, -3, (int)k + 1);
+      char buf[128];
+      const char *problem = lua_istable(L, -1)
+                                ? table_point(L, -1, &slots[k], buf)
+                                : "must be {x, y} or {x =, y =}";
+      if (problem)
+        arg_error(L, "formation", 1, "slot %d %s", (int)k + 1, problem);
+      validate_num(L, slots[k].x, 0, "formation", 1, "slot x");
+      validate_num(L, slots[k].y, 0, "formation", 1, "slot y");
+      lua_pop(L, 1);
+    }
+  } else {
+    int shape = -1;
+    for (int k = 0; shape_names[k] && lua_type(L, -1) == LUA_TSTRING; k++)
+      if (strcmp(lua_tostring(L, -1), shape_names[k]) == 0) shape = k;
+    if (shape < 0)
+      arg_error(L, "formation", 1,
+                "needs slots = {{x, y}, ...} or shape = 'line', 'column', "
+                "'wedge' or 'circle'");
+    double spacing = opt_field(L, "spacing", 1, 2);
+    double count = opt_field(L, "count", 1, -1);
+    if (count < 0) arg_error(L, "formation", 1, "a shape needs count = n");
+    if (count != (double)(size_t)count || count > STEER_FORMATION_MAX_SLOTS)
+      arg_error(L, "formation", 1, "count must be an integer 0..%d",
+                STEER_FORMATION_MAX_SLOTS);
+    n = (size_t)count;
+    slots = new_userdata(L, (n ? n : 1) * sizeof *slots);
+    steer_formation_shape_slots((steer_formation_shape)shape, spacing, n,
+                                slots);
+  }
+  lformation *lf = new_userdata(L, sizeof *lf);
+  lf->f = NULL;
+  lf->box = box;
+  luaL_getmetatable(L, FORMATION_MT);
+  lua_setmetatable(L, -2);
+  lua_pushvalue(L, world_idx);
+  lua_setuservalue(L, -2);
+  lf->f = steer_formation_create(anchor, slots, n);
+  if (!lf->f) return luaL_error(L, "not enough memory");
+  lua_getfield(L, LUA_REGISTRYINDEX, FORMATION_MT ".handles");
+  lua_pushlightuserdata(L, lf->f);
+  lua_pushvalue(L, -3);
+  lua_rawset(L, -3); /* a:behaviors() gives this handle back */
+  lua_pop(L, 1);
+  return 1;
+}
+
+static lformation *check_formation(lua_State *L, int idx, const char *fname,
+                                   int argn) {
+  lformation *lf = luaL_testudata(L, idx, FORMATION_MT);
+  if (!lf || !lf->f) type_error(L, idx, fname, argn, FORMATION_MT);
+  if (!lf->box->w) arg_error(L, fname, argn, "world is closed");
+  return lf;
+}
+
+steer_target formation_target(lua_State *L, int idx, lworld **world,
+                              const char *fname, int argn) {
+  lformation *lf = check_formation(L, idx, fname, argn);
+  if (*world && *world != lf->box)
+    arg_error(L, fname, argn, "formation belongs to another world");
+  *world = lf->box;
+  steer_target t;
+  memset(&t, 0, sizeof t);
+  t.kind = STEER_TARGET_FORMATION;
+  t.formation = lf->f;
+  return t;
+}
+
+void push_formation(lua_State *L, int env, lworld *box, steer_formation *f) {
+  env = lua_absindex(L, env);
+  /* the handle the game holds when it still exists (a weak cache) */
+  lua_getfield(L, LUA_REGISTRYINDEX, FORMATION_MT ".handles");
+  lua_pushlightuserdata(L, f);
+  lua_rawget(L, -2);
+  if (lua_isnil(L, -1)) {
+    lua_pop(L, 1);
+    lformation *lf = new_userdata(L, sizeof *lf);
+    lf->f = f;
+    lf->box = box;
+    steer_formation_retain(f);
+    luaL_getmetatable(L, FORMATION_MT);
+    lua_setmetatable(L, -2);
+    lua_pushvalue(L, env);
+    lua_setuservalue(L, -2);
+    lua_pushlightuserdata(L, f);
+    lua_pushvalue(L, -2);
+    lua_rawset(L, -4);
+  }
+  lua_remove(L, -2);
+}
+
+/* f:slot_of(agent) -> 1-based slot, or nil (not a member, or no slot) */
+static int f_slot_of(lua_State *L) {
+  lformation *lf = check_formation(L, 1, "slot_of", 0);
+  lagent *a = luaL_testudata(L, 2, AGENT_MT);
+  if (!a) type_error(L, 2, "slot_of", 1, AGENT_MT);
+  long k = a->box == lf->box ? steer_formation_slot_of(lf->f, a->id) : -1;
+  if (k < 0) return 0;
+  lua_pushinteger(L, k + 1);
+  return 1;
+}
+
+/* f:members() -> { agent, ... } in the order they joined */
+static int f_members(lua_State *L) {
+  lformation *lf = check_formation(L, 1, "members", 0);
+  size_t n = steer_formation_member_count(lf->f);
+  lua_getuservalue(L, 1);
+  int env = lua_gettop(L);
+  lua_createtable(L, (int)n, 0);
+  for (size_t k = 0; k < n; k++) {
+    push_agent(L, env, lf->box, steer_formation_member(lf->f, k));
+    lua_rawseti(L, -2, (int)k + 1);
+  }
+  return 1;
+}
+
+/* f:reassign() -> how many members have a slot: every member's slot again
+   from the positions now */
+static int f_reassign(lua_State *L) {
+  lformation *lf = check_formation(L, 1, "reassign", 0);
+  steer_formation_reassign(lf->box->w, lf->f);
+  size_t n = steer_formation_member_count(lf->f), placed = 0;
+  for (size_t k = 0; k < n; k++)
+    placed += steer_formation_slot_of(lf->f, steer_formation_member(lf->f, k)) >= 0;
+  lua_pushinteger(L, (lua_Integer)placed);
+  return 1;
+}
+
+/* f:slot_position(k) -> x, y of slot k in the world now */
+static int f_slot_position(lua_State *L) {
+  lformation *lf = check_formation(L, 1, "slot_position", 0);
+  double k = check_integral(L, 2, "slot_position", 1);
+  size_t n = steer_formation_slot_count(lf->f);
+  if (k < 1 || k > (double)n)
+    return arg_error(L, "slot_position", 1, "slot %.14g out of range 1..%d",
+                     k, (int)n);
+  return push_vec(L, steer_formation_slot_position(lf->box->w, lf->f,
+                                                   (size_t)k - 1));
+}
+
+/* f:slot(k) -> x, y of slot k in the anchor's frame */
+static int f_slot(lua_State *L) {
+  lformation *lf = check_formation(L, 1, "slot", 0);
+  double k = check_integral(L, 2, "slot", 1);
+  size_t n = steer_formation_slot_count(lf->f);
+  if (k < 1 || k > (double)n)
+    return arg_error(L, "slot", 1, "slot %.14g out of range 1..%d", k,
+                     (int)n);
+  return push_vec(L, steer_formation_slot(lf->f, (size_t)k - 1));
+}
+
+static int f_len(lua_State *L) {
+  lformation *lf = luaL_testudata(L, 1, FORMATION_MT);
+  if (!lf || !lf->f) type_error(L, 1, "__len", 0, FORMATION_MT);
+  lua_pushinteger(L, (lua_Integer)steer_formation_slot_count(lf->f));
+  return 1;
+}
+
+static int f_gc(lua_State *L) {
+  lformation *lf = luaL_testudata(L, 1, FORMATION_MT);
+  if (lf) {
+    steer_formation_release(lf->f);
+    lf->f = NULL;
+  }
+  return 0;
+}
+
+static int f_tostring(lua_State *L) {
+  lformation *lf = luaL_testudata(L, 1, FORMATION_MT);
+  if (!lf || !lf->f) type_error(L, 1, "__tostring", 0, FORMATION_MT);
+  lua_pushfstring(L, FORMATION_MT " (%d slots, %d members)",
+                  (int)steer_formation_slot_count(lf->f),
+                  (int)steer_formation_member_count(lf->f));
+  return 1;
+}
+
+/* ---- agent methods --------------------------------------------------------- */
+
+/* A pose argument at idx: an agent of self's world (its pose) or a point
+   (x, y numbers, a table or a steer.point: at rest, facing angle 0); *used
+   as check_point's. */
+static steer_pose pose_arg(lua_State *L, int idx, const agent_ref *self,
+                           const char *fname, int argn, int *used) {
+  if (lua_type(L, idx) == LUA_TUSERDATA && !test_point(L, idx)) {
+    agent_ref other = check_peer(L, idx, self, fname, argn);
+    *used = 1;
+    return steer_agent_pose(other.w, other.i);
+  }
+  steer_pose pose;
+  memset(&pose, 0, sizeof pose);
+  pose.position = check_point(L, idx, self, fname, argn, used);
+  return pose;
+}
+
+/* a:offset_pursuit(leader, ox, oy [, slowing_radius]) or with the offset
+   as a table {x, y} */
+static int a_offset_pursuit(lua_State *L) {
+  agent_ref a = check_agent(L, 1, "offset_pursuit", 0);
+  int used, at;
+  steer_pose leader = pose_arg(L, 2, &a, "offset_pursuit", 1, &used);
+  at = 2 + used;
+  steer_vec2 offset;
+  if (lua_istable(L, at)) {
+    char buf[128];
+    const char *problem = table_point(L, at, &offset, buf);
+    if (problem) arg_error(L, "offset_pursuit", at - 1, "offset %s", problem);
+    validate_num(L, offset.x, 0, "offset_pursuit", at - 1, "offset x");
+    validate_num(L, offset.y, 0, "offset_pursuit", at - 1, "offset y");
+    at++;
+  } else {
+    offset.x = check_num(L, at, "offset_pursuit", at - 1);
+    offset.y = check_num(L, at + 1, "offset_pursuit", at);
+    at += 2;
+  }
+  double slowing = opt_nonneg(L, at, "offset_pursuit", at - 1, 2);
+  return push_vec(L, steer_agent_offset_pursuit(a.w, a.i, leader, offset,
+                                                slowing));
+}
+
+/* a:follow_leader(leader [, distance [, radius [, slowing_radius]]]) */
+static int a_follow_leader(lua_State *L) {
+  agent_ref a = check_agent(L, 1, "follow_leader", 0);
+  int used;
+  steer_pose leader = pose_arg(L, 2, &a, "follow_leader", 1, &used);
+  int at = 2 + used;
+  double distance = opt_nonneg(L, at, "follow_leader", at - 1, 2);
+  double radius = opt_nonneg(L, at + 1, "follow_leader", at, 2);
+  double slowing = opt_nonneg(L, at + 2, "follow_leader", at + 1, 2);
+  return push_vec(L, steer_agent_follow_leader(a.w, a.i, leader, distance,
+                                               radius, slowing));
+}
+
+/* a:interpose(a, b [, slowing_radius]) */
+static int a_interpose(lua_State *L) {
+  agent_ref a = check_agent(L, 1, "interpose", 0);
+  int used1, used2;
+  steer_pose p = pose_arg(L, 2, &a, "interpose", 1, &used1);
+  steer_pose q = pose_arg(L, 2 + used1, &a, "interpose", 1 + used1, &used2);
+  int at = 2 + used1 + used2;
+  double slowing = opt_nonneg(L, at, "interpose", at - 1, 2);
+  return push_vec(L, steer_agent_interpose(a.w, a.i, p, q, slowing));
+}
+
+/* a:hide(hunter [, distance [, slowing_radius]]) */
+static int a_hide(lua_State *L) {
+  agent_ref a = check_agent(L, 1, "hide", 0);
+  int used;
+  steer_pose hunter = pose_arg(L, 2, &a, "hide", 1, &used);
+  int at = 2 + used;
+  double distance = opt_nonneg(L, at, "hide", at - 1, 1);
+  double slowing = opt_nonneg(L, at + 1, "hide", at, 2);
+  return push_vec(L, steer_agent_hide(a.w, a.i, hunter, distance, slowing));
+}
+
+/* a:queue([distance [, fov [, slowing_radius]]]) */
+static int a_queue(lua_State *L) {
+  agent_ref a = check_agent(L, 1, "queue", 0);
+  double distance = opt_nonneg(L, 2, "queue", 1, 3);
+  double fov = 90;
+  if (!lua_isnoneornil(L, 3)) {
+    fov = check_positive(L, 3, "queue", 2);
+    if (fov > 360) arg_error(L, "queue", 2, "fov must be in (0, 360] degrees");
+  }
+  double slowing = opt_nonneg(L, 4, "queue", 3, 2);
+  return push_vec(L, steer_agent_queue(a.w, a.i, distance, fov, slowing));
+}
+
+/* a:formation(f [, slowing_radius]): the force toward the agent's slot
+   (zero when it is no member: agents join through formation entries) */
+static int a_formation(lua_State *L) {
+  agent_ref a = check_agent(L, 1, "formation", 0);
+  lformation *lf = check_formation(L, 2, "formation", 1);
+  if (lf->box != a.box)
+    arg_error(L, "formation", 1, "formation belongs to another world");
+  double slowing = opt_nonneg(L, 3, "formation", 2, 2);
+  return push_vec(L, steer_agent_formation(a.w, a.i, lf->f, slowing));
+}
+
+void tactics_refuse_snapshot(lua_State *L, steer_world *w) {
+  static const char *const names[] = {"offset_pursuit", "follow_leader",
+                                      "formation",      "interpose",
+                                      "hide",           "queue"};
+  size_t n = steer_world_count(w);
+  for (size_t i = 0; i < n; i++) {
+    const steer_program *p = steer_agent_program(w, i);
+    size_t entries = p ? steer_program_count(p) : 0;
+    for (size_t k = 0; k < entries; k++) {
+      steer_behavior b = steer_program_entry(p, k)->behavior;
+      if (b >= STEER_OFFSET_PURSUIT && b <= STEER_QUEUE)
+        luaL_error(L,
+                   "'snapshot': agent %d has a '%s' entry (snapshots do not "
+                   "keep group and tactical behaviors yet)",
+                   (int)steer_world_id_at(w, i), names[b - STEER_OFFSET_PURSUIT]);
+    }
+  }
+}
+
+const luaL_Reg tactics_functions[] = {{"formation", l_formation},
+                                      {NULL, NULL}};
+
+void open_tactics(lua_State *L) {
+  static const luaL_Reg agent_methods[] = {
+      {"offset_pursuit", a_offset_pursuit}, {"follow_leader", a_follow_leader},
+      {"interpose", a_interpose},           {"hide", a_hide},
+      {"queue", a_queue},                   {"formation", a_formation},
+      {NULL, NULL}};
+  static const luaL_Reg methods[] = {
+      {"slot_of", f_slot_of},   {"members", f_members},
+      {"reassign", f_reassign}, {"slot_position", f_slot_position},
+      {"slot", f_slot},         {NULL, NULL}};
+  static const luaL_Reg meta[] = {{"__gc", f_gc},
+                                  {"__len", f_len},
+                                  {"__tostring", f_tostring},
+                                  {NULL, NULL}};
+  new_type(L, FORMATION_MT);
+  luaL_setfuncs(L, meta, 0);
+  lua_newtable(L);
+  luaL_setfuncs(L, methods, 0);
+  lua_setfield(L, -2, "__index");
+  lua_pop(L, 1);
+  lua_newtable(L); /* weak cache: formation -> its handle */
+  lua_createtable(L, 0, 1);
+  lua_pushliteral(L, "v");
+  lua_setfield(L, -2, "__mode");
+  lua_setmetatable(L, -2);
+  lua_setfield(L, LUA_REGISTRYINDEX, FORMATION_MT ".handles");
+  /* the agent methods join the agent's key table (binding/agent.c) */
+  lua_getfield(L, LUA_REGISTRYINDEX, AGENT_MT ".keys");
+  luaL_setfuncs(L, agent_methods, 0);
+  lua_pop(L, 1);
+}

@@ -1,0 +1,117 @@
+/* orca.c - ORCA and avoid_agents from Lua: the `orca` program field,
+ * a:orca_velocity and a:avoid_agents (docs/API.md section 18). */
+#include <stdio.h>
+#include <string.h>
+#include "binding.h"
+
+/* One field of an orca table (on the stack top, popped) into *o. */
+static void read_orca_field(lua_State *L, const char *key, const char *fname,
+                            int argn, const char *what, steer_orca *o) {
+  char name[96];
+  snprintf(name, sizeof name, "%s.%s", what, key);
+  if (lua_type(L, -1) != LUA_TNUMBER)
+    arg_error(L, fname, argn, "%s: number expected, got %s", name,
+              luaL_typename(L, -1));
+  double v = lua_tonumber(L, -1);
+  if (strcmp(key, "time_horizon") == 0) {
+    o->time_horizon = validate_num(L, v, NUM_POSITIVE, fname, argn, name);
+  } else if (strcmp(key, "obstacle_time_horizon") == 0) {
+    o->obstacle_time_horizon =
+        validate_num(L, v, NUM_POSITIVE, fname, argn, name);
+  } else if (strcmp(key, "neighbor_radius") == 0) {
+    o->neighbor_radius = validate_num(L, v, NUM_NONNEG, fname, argn, name);
+  } else if (strcmp(key, "max_neighbors") == 0) {
+    if (!(v >= 0 && v <= STEER_ORCA_MAX_NEIGHBORS && v == (double)(int)v))
+      arg_error(L, fname, argn, "%s: integer in [0, %d] expected, got %.14g",
+                name, STEER_ORCA_MAX_NEIGHBORS, v);
+    o->max_neighbors = (size_t)v;
+  } else {
+    arg_error(L, fname, argn, "unknown field '%s'", name);
+  }
+  lua_pop(L, 1);
+}
+
+int read_orca(lua_State *L, int idx, const char *fname, int argn,
+              const char *what, steer_orca *out) {
+  idx = lua_absindex(L, idx);
+  *out = steer_orca_default();
+  if (lua_isnil(L, idx) || (lua_isboolean(L, idx) && !lua_toboolean(L, idx)))
+    return 0;
+  if (lua_isboolean(L, idx)) return 1;
+  if (!lua_istable(L, idx))
+    arg_error(L, fname, argn, "%s: true or a table expected, got %s", what,
+              luaL_typename(L, idx));
+  lua_pushnil(L);
+  while (lua_next(L, idx)) {
+    if (lua_type(L, -2) != LUA_TSTRING)
+      arg_error(L, fname, argn, "%s: unexpected %s key", what,
+                luaL_typename(L, -2));
+    read_orca_field(L, lua_tostring(L, -2), fname, argn, what, out);
+  }
+  return 1;
+}
+
+void push_orca(lua_State *L, const steer_orca *o) {
+  lua_createtable(L, 0, 4);
+  lua_pushnumber(L, o->time_horizon);
+  lua_setfield(L, -2, "time_horizon");
+  lua_pushnumber(L, o->obstacle_time_horizon);
+  lua_setfield(L, -2, "obstacle_time_horizon");
+  lua_pushnumber(L, o->neighbor_radius);
+  lua_setfield(L, -2, "neighbor_radius");
+  lua_pushinteger(L, (lua_Integer)o->max_neighbors);
+  lua_setfield(L, -2, "max_neighbors");
+}
+
+/* a:orca_velocity(vx, vy [, opts]) -> vx, vy: the safe velocity for a
+   preferred one. opts: the orca fields (default: the agent's program's,
+   else the defaults) and dt, the time to resolve an overlap in (1/60). */
+static int a_orca_velocity(lua_State *L) {
+  agent_ref a = check_agent(L, 1, "orca_velocity", 0);
+  steer_vec2 pref = {check_num(L, 2, "orca_velocity", 1),
+                     check_num(L, 3, "orca_velocity", 2)};
+  const steer_program *p = steer_agent_program(a.w, a.i);
+  steer_orca o = p && steer_program_orca(p) ? *steer_program_orca(p)
+                                            : steer_orca_default();
+  double dt = 1.0 / 60;
+  if (!lua_isnoneornil(L, 4)) {
+    if (!lua_istable(L, 4)) type_error(L, 4, "orca_velocity", 3, "table");
+    lua_pushnil(L);
+    while (lua_next(L, 4)) {
+      if (lua_type(L, -2) != LUA_TSTRING)
+        arg_error(L, "orca_velocity", 3, "opts: unexpected %s key",
+                  luaL_typename(L, -2));
+      if (strcmp(lua_tostring(L, -2), "dt") == 0) {
+        if (lua_type(L, -1) != LUA_TNUMBER)
+          arg_error(L, "orca_velocity", 3, "opts.dt: number expected, got %s",
+                    luaL_typename(L, -1));
+        dt = validate_num(L, lua_tonumber(L, -1), NUM_POSITIVE,
+                          "orca_velocity", 3, "opts.dt");
+        lua_pop(L, 1);
+      } else {
+        read_orca_field(L, lua_tostring(L, -2), "orca_velocity", 3, "opts",
+                        &o);
+      }
+    }
+  }
+  steer_vec2 v = steer_agent_orca_velocity(a.w, a.i, pref, &o, dt);
+  lua_pushnumber(L, v.x);
+  lua_pushnumber(L, v.y);
+  return 2;
+}
+
+/* a:avoid_agents([time_horizon [, radius]]) -> fx, fy */
+static int a_avoid_agents(lua_State *L) {
+  agent_ref a = check_agent(L, 1, "avoid_agents", 0);
+  double horizon = 3, radius = 10;
+  if (!lua_isnoneornil(L, 2)) horizon = check_positive(L, 2, "avoid_agents", 1);
+  radius = opt_nonneg(L, 3, "avoid_agents", 2, radius);
+  steer_vec2 f = steer_agent_avoid_agents(a.w, a.i, horizon, radius);
+  lua_pushnumber(L, f.x);
+  lua_pushnumber(L, f.y);
+  return 2;
+}
+
+const luaL_Reg orca_agent_methods[] = {{"orca_velocity", a_orca_velocity},
+                                       {"avoid_agents", a_avoid_agents},
+                                       {NULL, NULL}};

@@ -1,0 +1,193 @@
+/* orca.c - ORCA half-planes and the linear program over them (orca.h).
+ *
+ * The velocity obstacle of a neighbor, truncated at the time horizon, is a
+ * cone from the origin around the disc rel_pos of radius R, cut off by the
+ * disc rel_pos / horizon of radius R / horizon. u is the smallest change of
+ * the relative velocity that leaves it; the half-plane through
+ * vel + share * u, facing along u, keeps the agent's part of that change.
+ *
+ * The program adds the half-planes one at a time: while the optimum so far
+ * satisfies the next one it stays; otherwise the new optimum lies on the
+ * new line, a one-dimensional program over the earlier lines. When a line
+ * cannot be met, the third dimension (how deep every agent line may be
+ * violated) is minimized instead, again line by line, the static lines
+ * kept hard. Everything is deterministic: same lines in, same bits out. */
+#include <math.h>
+#include "orca.h"
+
+#define PARALLEL 1e-5 /* |cross| of unit directions below which lines are parallel */
+
+static double cross(steer_vec2 a, steer_vec2 b) { return a.x * b.y - a.y * b.x; }
+
+/* Unit vector along a (length l > 0). */
+static steer_vec2 unit(steer_vec2 a, double l) { return v2_direction(a, l); }
+
+/* The half-plane whose boundary runs along dir through point, permitted on
+   the side normal = left of dir. */
+static orca_line line_facing(steer_vec2 point, steer_vec2 normal) {
+  orca_line l = {point, v2(normal.y, -normal.x)};
+  return l;
+}
+
+orca_line orca_agent_line(steer_vec2 rel_pos, steer_vec2 rel_vel,
+                          steer_vec2 vel, double radius, double horizon,
+                          double dt, double share, int side) {
+  double dist2 = v2_len2(rel_pos), r2 = radius * radius;
+  steer_vec2 u, normal;
+  if (dist2 > r2) {
+    /* w: relative velocity seen from the centre of the cut-off disc */
+    steer_vec2 w = v2_sub(rel_vel, v2_scale(rel_pos, 1 / horizon));
+    double w2 = v2_len2(w), along = v2_dot(w, rel_pos);
+    if (along < 0 && along * along > r2 * w2) {
+      /* nearest the cut-off circle (w != 0 here) */
+      double wl = v2_len(w);
+      normal = unit(w, wl);
+      u = v2_scale(normal, radius / horizon - wl);
+    } else {
+      /* nearest one of the cone's legs, the tangents to the disc */
+      double leg = sqrt(dist2 - r2);
+      steer_vec2 dir;
+      if (cross(rel_pos, w) > 0) /* left leg: rel_pos turned left */
+        dir = v2(rel_pos.x * leg - rel_pos.y * radius,
+                 rel_pos.x * radius + rel_pos.y * leg);
+      else /* right leg, reversed so that the permitted side is left */
+        dir = v2(-(rel_pos.x * leg + rel_pos.y * radius),
+                 rel_pos.x * radius - rel_pos.y * leg);
+      dir = v2_scale(dir, 1 / dist2);
+      u = v2_sub(v2_scale(dir, v2_dot(rel_vel, dir)), rel_vel);
+      orca_line l = {v2_add(vel, v2_scale(u, share)), dir};
+      return l;
+    }
+  } else {
+    /* overlapping: leave the disc within one step */
+    steer_vec2 w = v2_sub(rel_vel, v2_scale(rel_pos, 1 / dt));
+    double wl = v2_len(w);
+    normal = wl > 0 ? unit(w, wl) : v2(side, 0);
+    u = v2_scale(normal, radius / dt - wl);
+  }
+  return line_facing(v2_add(vel, v2_scale(u, share)), normal);
+}
+
+orca_line orca_static_line(steer_vec2 rel_pos, double radius, double horizon,
+                           double dt, int side) {
+  double dist = v2_len(rel_pos), gap = dist - radius;
+  steer_vec2 toward = dist > 0 ? unit(rel_pos, dist) : v2(-side, 0);
+  double most = gap >= 0 ? gap / horizon : gap / dt;
+  return line_facing(v2_scale(toward, most), v2_scale(toward, -1));
+}
+
+/* The best velocity on line k within the speed disc that satisfies lines
+   0 .. k - 1: nearest `target`, or furthest along it when `along` is set
+   (target then a unit vector). 0 when there is none. */
+static int solve_on_line(const orca_line *lines, size_t k, double max_speed,
+                         steer_vec2 target, int along, steer_vec2 *out) {
+  const orca_line *l = &lines[k];
+  double proj = v2_dot(l->point, l->dir);
+  double disc = proj * proj + max_speed * max_speed - v2_len2(l->point);
+  if (!(disc >= 0)) return 0; /* misses the speed disc (NaN: too far) */
+  double root = sqrt(disc), lo = -proj - root, hi = -proj + root;
+  for (size_t j = 0; j < k; j++) {
+    /* on line k at t, line j asks t * den <= num */
+    double den = cross(l->dir, lines[j].dir);
+    double num = cross(lines[j].dir, v2_sub(l->point, lines[j].point));
+    if (fabs(den) <= PARALLEL) {
+      if (num < 0) return 0; /* parallel, line k wholly forbidden */
+      continue;
+    }
+    double t = num / den;
+    if (den > 0) {
+      if (t < hi) hi = t;
+    } else if (t > lo) {
+      lo = t;
+    }
+    if (lo > hi) return 0;
+  }
+  double t;
+  if (along) {
+    t = v2_dot(target, l->dir) > 0 ? hi : lo;
+  } else {
+    t = v2_dot(l->dir, v2_sub(target, l->point));
+    t = t < lo ? lo : t > hi ? hi : t;
+  }
+  *out = v2_add(l->point, v2_scale(l->dir, t));
+  return 1;
+}
+
+static int violates(const orca_line *l, steer_vec2 v) {
+  return cross(l->dir, v2_sub(v, l->point)) < 0;
+}
+
+/* The two-dimensional program over lines 0 .. n - 1; returns n, or the
+   first line it could not satisfy (*out then the optimum before it). */
+static size_t solve_plane(const orca_line *lines, size_t n, double max_speed,
+                          steer_vec2 target, int along, steer_vec2 *out) {
+  if (along)
+    *out = v2_scale(target, max_speed);
+  else
+    *out = v2_clamp(target, max_speed);
+  for (size_t k = 0; k < n; k++) {
+    if (!violates(&lines[k], *out)) continue;
+    steer_vec2 kept = *out;
+    if (!solve_on_line(lines, k, max_speed, target, along, out)) {
+      *out = kept;
+      return k;
+    }
+  }
+  return n;
+}
+
+/* How far v lies on the forbidden side of line l. */
+static double depth(const orca_line *l, steer_vec2 v) {
+  return cross(l->dir, v2_sub(l->point, v));
+}
+
+/* Infeasible from line `first` on: the velocity whose deepest violation of
+   the agent lines is least. For each line violated deeper than the best so
+   far, the lines of equal violation of it and each earlier agent line
+   bound a program that moves as far into it as they allow. */
+static void solve_deepest(const orca_line *lines, size_t n, size_t n_static,
+                          size_t first, double max_speed, steer_vec2 *out,
+                          orca_line *scratch) {
+  double worst = 0;
+  for (size_t i = first; i < n; i++) {
+    const orca_line *li = &lines[i];
+    if (depth(li, *out) <= worst) continue;
+    size_t m = 0;
+    for (size_t j = 0; j < n_static; j++) scratch[m++] = lines[j];
+    for (size_t j = n_static; j < i; j++) {
+      const orca_line *lj = &lines[j];
+      orca_line b;
+      double c = cross(li->dir, lj->dir);
+      if (fabs(c) <= PARALLEL) {
+        if (v2_dot(li->dir, lj->dir) > 0) continue; /* same side: no bound */
+        b.point = v2_scale(v2_add(li->point, lj->point), 0.5);
+      } else {
+        double t = cross(lj->dir, v2_sub(li->point, lj->point)) / c;
+        b.point = v2_add(li->point, v2_scale(li->dir, t));
+      }
+      steer_vec2 d = v2_sub(lj->dir, li->dir);
+      b.dir = unit(d, v2_len(d));
+      scratch[m++] = b;
+    }
+    steer_vec2 kept = *out;
+    steer_vec2 inward = v2(-li->dir.y, li->dir.x);
+    if (solve_plane(scratch, m, max_speed, inward, 1, out) < m)
+      *out = kept; /* rounding only: the bisectors always admit a point */
+    worst = depth(li, *out);
+  }
+}
+
+static int finite2(steer_vec2 v) { return isfinite(v.x) && isfinite(v.y); }
+
+steer_vec2 orca_solve(const orca_line *lines, size_t n, size_t n_static,
+                      double max_speed, steer_vec2 preferred,
+                      orca_line *scratch) {
+  steer_vec2 v;
+  size_t failed = solve_plane(lines, n, max_speed, preferred, 0, &v);
+  if (failed < n)
+    solve_deepest(lines, n, n_static, failed < n_static ? n_static : failed,
+                  max_speed, &v, scratch);
+  if (!finite2(v)) v = preferred; /* lines too far out for a double */
+  v = v2_clamp(v, max_speed);      /* rounding, or the case above */
+  return finite2(v) ? v : v2(0, 0);
+}

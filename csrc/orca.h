@@ -1,0 +1,68 @@
+/* orca.h - optimal reciprocal collision avoidance (van den Berg, Guy, Lin,
+ * Manocha 2011): half-planes of permitted velocities and the linear
+ * program that picks the velocity closest to the preferred one (internal).
+ *
+ * A half-plane is a line through `point` along the unit `dir`; the
+ * permitted velocities lie on its left: cross(dir, v - point) >= 0. */
+#ifndef STEER_ORCA_H
+#define STEER_ORCA_H
+
+#include "world.h"
+
+typedef struct orca_line {
+  steer_vec2 point, dir;
+} orca_line;
+
+/* The half-plane an agent at velocity `vel` gets against a neighbor at
+   offset `rel_pos` (neighbor minus agent) moving `rel_vel` slower
+   (agent's velocity minus neighbor's), their radii adding to `radius`,
+   within `horizon` seconds; an overlap is resolved within `dt`. The agent
+   takes `share` of the avoidance (1/2 reciprocal, 1 alone). `side` (+1 or
+   -1) picks the way out when the two are at one spot with one velocity. */
+orca_line orca_agent_line(steer_vec2 rel_pos, steer_vec2 rel_vel,
+                          steer_vec2 vel, double radius, double horizon,
+                          double dt, double share, int side);
+
+/* The half-plane against a static point of a wall (or an obstacle's
+   centre) at offset `rel_pos` from an agent, when the agent's body of
+   radius `radius` must stay clear of it for `horizon` seconds: the speed
+   towards it at most the gap over the horizon (the gap over dt when the
+   body overlaps it already). `side`: as above, for a point at the
+   agent's centre. */
+orca_line orca_static_line(steer_vec2 rel_pos, double radius, double horizon,
+                           double dt, int side);
+
+/* The velocity within max_speed closest to `preferred` that satisfies
+   lines[0 .. n - 1]; when none does, the one that violates the lines from
+   n_static on the least (the first n_static, the static geometry, stay
+   hard when they can). scratch holds n lines. Never NaN. */
+steer_vec2 orca_solve(const orca_line *lines, size_t n, size_t n_static,
+                      double max_speed, steer_vec2 preferred,
+                      orca_line *scratch);
+
+/* A static shape near an agent: a segment a-b (a circle: a == b with a
+   radius). The geometry index hands ORCA these (orca_shapes.c). */
+typedef struct orca_shape {
+  steer_vec2 a, b;
+  double radius;
+} orca_shape;
+
+/* Up to `max` shapes within `reach` of agent i's body, nearest first,
+   in coordinates relative to the agent's centre (the image nearest it on a
+   torus); returns how many. */
+size_t orca_nearby_shapes(const steer_world *w, size_t i, double reach,
+                          orca_shape *out, size_t max);
+
+/* The half-plane of shape s for an agent of radius `body` moving at vel:
+   beside a wall (its nearest point inside the segment) orca_static_line;
+   past a wall's end, or for a circle, the velocity obstacle of a disc at
+   rest (orca_agent_line, avoided fully). */
+orca_line orca_shape_line(const orca_shape *s, double body, steer_vec2 vel,
+                          double horizon, double dt);
+
+/* The force that turns agent i's program force f into the ORCA velocity
+   for a step of dt (program_force calls it last). */
+steer_vec2 orca_force(const steer_world *w, size_t i, steer_vec2 f,
+                      const steer_orca *o, double dt);
+
+#endif

@@ -1,0 +1,62 @@
+/* ttc.c - avoid_agents: an anticipatory force from the time to collision
+ * with each neighbor (Karamouzas, Skinner, Guy, "Universal power law
+ * governing pedestrian interactions", PRL 113, 238701, 2014).
+ *
+ * With x = agent minus neighbor (shortest offset), v = the agent's velocity
+ * minus the neighbor's and R = the radii's sum, the bodies touch when
+ * |x + v t| = R; tau is the first such t >= 0. The interaction energy is
+ * E = k / tau^2 * exp(-tau / t0) (t0 the time horizon), and the force
+ * -dE/dx = k exp(-tau/t0) / tau^2 (2/tau + 1/t0) (x + v tau) / sqrt(disc),
+ * pointing from the neighbor's body to the agent's at the moment of
+ * contact. Agents already overlapping push apart at full strength. */
+#include <math.h>
+#include "world.h"
+
+#define POWER_K 1.5 /* the law's scale k, the paper's value */
+/* The force is capped, as in the paper: near grazing contacts (disc -> 0)
+   the law diverges. At most max_force, and at most POWER_CAP * max_speed
+   (reaching full speed from rest in 1 / POWER_CAP s). */
+#define POWER_CAP 4.0
+
+/* The force on the agent from one neighbor, at most `cap` long. */
+static steer_vec2 pair_force(steer_vec2 x, steer_vec2 v, double radius,
+                             double horizon, double cap, int side) {
+  double c = v2_len2(x) - radius * radius;
+  if (c < 0) { /* overlapping: apart, along the centres */
+    double l = v2_len(x);
+    return l > 0 ? v2_scale(v2_direction(x, l), cap) : v2(side * cap, 0);
+  }
+  double b = v2_dot(x, v); /* < 0 while closing in */
+  double a = v2_len2(v);
+  if (!(b < 0) || radius <= 0) return v2(0, 0);
+  double disc = b * b - a * c;
+  if (!(disc > 0)) return v2(0, 0); /* they pass without touching */
+  double root = sqrt(disc);
+  double tau = c / (root - b); /* the smaller root, without cancellation */
+  steer_vec2 contact = v2_add(x, v2_scale(v, tau)); /* length R */
+  double num = POWER_K * exp(-tau / horizon) * (2 / tau + 1 / horizon) * radius;
+  double den = tau * tau * root;
+  double size = num < cap * den ? num / den : cap; /* also tau -> 0 */
+  double l = v2_len(contact);
+  if (!(l > 0)) return v2(0, 0);
+  return v2_scale(v2_direction(contact, l), size);
+}
+
+steer_vec2 steer_agent_avoid_agents(const steer_world *w, size_t i,
+                                    double time_horizon, double radius) {
+  steer_vec2 p = world_pos(w, i), v = world_vel(w, i), f = {0, 0};
+  double cap = POWER_CAP * w->max_speed[i], r2 = radius * radius;
+  if (w->max_force[i] < cap) cap = w->max_force[i];
+  grid_cursor c;
+  grid_cursor_init(&c, &w->grid, w->x, w->y, w->count, p.x, p.y, radius);
+  for (int32_t jj; (jj = grid_cursor_next(&c)) >= 0;) {
+    size_t j = (size_t)jj;
+    if (j == i) continue;
+    steer_vec2 d = steer_world_offset(w, p, world_pos(w, j));
+    if (v2_len2(d) > r2) continue;
+    f = v2_add(f, pair_force(v2_scale(d, -1), v2_sub(v, world_vel(w, j)),
+                             w->radius[i] + w->radius[j], time_horizon, cap,
+                             i < j ? -1 : 1));
+  }
+  return v2_clamp(f, cap);
+}

@@ -1,0 +1,145 @@
+-- Scene 7: two crowds cross through a doorway (docs/API.md section 18). Key m
+-- switches how they avoid each other: ORCA (the program field `orca`),
+-- avoid_agents (time to collision) or separation only; the counter shows
+-- the pairs overlapping now and the deep overlaps (> 0.1) since the switch.
+-- One program per crowd and mode, compiled once; world:step runs them.
+local steer = require "steer"
+local gfx = require "gfx"
+
+local W, H = 96, 54 -- world units; 10 pixels each
+local DOOR = { 20, 34 } -- the doorway's ends on the wall x = 48
+local PER_SIDE = 40
+local RADIUS = 0.8
+local MODES = { "orca", "avoid_agents", "separation" }
+
+local scene = {
+  name = "crowds", title = "8 crowds", debug_default = false, test_frames = 600,
+}
+scene.__index = scene
+
+local function avoidance(mode)
+  if mode == "orca" then return {}, { time_horizon = 2, obstacle_time_horizon = 1 } end
+  if mode == "avoid_agents" then
+    return { { "avoid_agents", time_horizon = 2, radius = 8 }, { "avoid_walls", feeler_length = 3, weight = 2 } }
+  end
+  return { { "separation", radius = 2.5, weight = 3 }, { "avoid_walls", feeler_length = 3, weight = 2 } }
+end
+
+-- crowd `side` (1: left to right, -1: right to left): through the door,
+-- then on to its side's far edge; lane k of 4 (each crowd keeps right:
+-- its own half of the door, y grows downwards)
+local function program(side, mode, k)
+  local y = 27 + side * (0.8 + 1.6 * k)
+  local route = steer.path{ { 48 - side * 16, y }, { 48 + side * 8, y }, { 48 + side * 38, y } }
+  local extra, orca = avoidance(mode)
+  local p = { { "follow", path = route, arrival_radius = 3, slowing_radius = 4 }, orca = orca }
+  for _, e in ipairs(extra) do p[#p + 1] = e end
+  return steer.program(p)
+end
+
+-- a free spot on its side (an overlap made here would count against the mode)
+function scene:spawn(a, side)
+  local rng = self.rng
+  for _ = 1, 30 do
+    local x, y = 48 - side * (20 + rng:random() * 26), 27 + side * (rng:random() * 16 - 2)
+    local taken = false
+    for b in self.world:query(x, y, 2 * RADIUS + 0.2) do
+      if b ~= a then taken = true end
+    end
+    a.x, a.y = x, y
+    if not taken then break end
+  end
+  a.vx, a.vy = 0, 0
+  a:set_behaviors(self.programs[side][rng:random(0, 3)])
+end
+
+function scene.new(rng)
+  local self = setmetatable({}, scene)
+  self.cam = gfx.camera(10, 0, 0)
+  self.rng = rng
+  self.world = steer.world{ bounds = { W, H }, cell_size = 4, seed = rng:random(1, 1e6) }
+  self.world:add_wall{ x1 = 48, y1 = 0, x2 = 48, y2 = DOOR[1] }
+  self.world:add_wall{ x1 = 48, y1 = DOOR[2], x2 = 48, y2 = H }
+  self.mode = 1
+  self:compile()
+  self.agents = {}
+  for k = 1, 2 * PER_SIDE do
+    local side = k <= PER_SIDE and 1 or -1
+    local a = self.world:add{ radius = RADIUS, max_speed = 6, max_force = 24 }
+    a.side = side
+    self:spawn(a, side)
+    self.agents[k] = a
+  end
+  self.deep, self.overlapping = 0, 0
+  return self
+end
+
+function scene:compile()
+  local mode = MODES[self.mode]
+  self.programs = { [1] = {}, [-1] = {} }
+  for k = 0, 3 do
+    self.programs[1][k] = program(1, mode, k)
+    self.programs[-1][k] = program(-1, mode, k)
+  end
+end
+
+function scene:count() return #self.world end
+
+function scene:info()
+  return ("[m] %s   overlapping pairs %d   deep (> 0.1) since switch %d"):format(
+    MODES[self.mode], self.overlapping, self.deep)
+end
+
+function scene:key(key)
+  if key ~= "m" then return end
+  self.mode = self.mode % #MODES + 1
+  self:compile()
+  for _, a in ipairs(self.agents) do a:set_behaviors(self.programs[a.side][self.rng:random(0, 3)]) end
+  self.deep = 0
+end
+
+function scene:update(dt)
+  self.world:step(dt)
+  local now = 0
+  for _, a in ipairs(self.agents) do
+    for b in a:neighbors(2 * RADIUS) do
+      if a.id < b.id then
+        now = now + 1
+        local pen = 2 * RADIUS - steer.length(a.x - b.x, a.y - b.y)
+        if pen > 0.1 then self.deep = self.deep + 1 end
+      end
+    end
+    -- through and at the far side: back to the start
+    if a.side * (a.x - 48) > 34 then self:spawn(a, a.side) end
+  end
+  self.overlapping = now
+end
+
+-- a click switches the mode too (a test run keeps ORCA for its screenshots)
+function scene:click()
+  if not self.scripted then self:key("m") end
+end
+
+function scene:set_debug(view)
+  self.view = view
+  if view then
+    for k = 1, 2 do view:watch(self.agents[k], {}) end
+  end
+end
+
+function scene:draw()
+  gfx.push(self.cam)
+  local lg = love.graphics
+  lg.setColor(gfx.colors.wall)
+  lg.setLineWidth(0.4)
+  for _, s in ipairs(self.world:walls()) do lg.line(s.x1, s.y1, s.x2, s.y2) end
+  for _, a in ipairs(self.agents) do
+    lg.setColor(a.side > 0 and gfx.colors.pursuer or gfx.colors.evader)
+    lg.circle("line", a.x, a.y, RADIUS, 12)
+    gfx.agent(a, 1.4)
+  end
+  if self.view then self.view:draw(self.world) end
+  gfx.pop()
+end
+
+return scene

@@ -1,0 +1,43 @@
+-- The Lua collector sees a world's C memory (issue 11): worlds dropped
+-- without close() are collected in time, so memory does not pile up.
+local steer = require "steer"
+
+local AGENTS = 50000
+
+local function populated()
+  local w = steer.world{ seed = 2 }
+  w:add_many{ n = AGENTS, x = 1, y = 2, vx = 0.5 }
+  return w
+end
+
+describe("a world's C memory", function()
+  it("is counted per Lua state by steer.testing.memory", function()
+    collectgarbage()
+    local before = steer.testing.memory()
+    local w = populated()
+    local live = steer.testing.memory()
+    assert.are.equal(w:stats().memory, live - before)
+    w:close()
+    assert.are.equal(before, (steer.testing.memory()))
+  end)
+
+  it("of 100 worlds dropped without close() peaks within 3x of one live world's", function()
+    collectgarbage()
+    local base = steer.testing.memory()
+    local one = populated()
+    local one_bytes = one:stats().memory
+    one:close()
+    one = nil
+    collectgarbage()
+    steer.testing.memory() -- the peak counts from here
+    for _ = 1, 100 do
+      populated() -- dropped at once, never closed
+    end
+    local _, peak = steer.testing.memory()
+    local ratio = (peak - base) / one_bytes
+    assert.is_true(ratio <= 3, ("peak %.1f MB = %.2f worlds"):format((peak - base) / 2 ^ 20, ratio))
+    assert.is_true(ratio >= 1) -- it did hold a world
+    collectgarbage()
+    assert.are.equal(base, (steer.testing.memory()))
+  end)
+end)

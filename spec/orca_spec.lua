@@ -1,0 +1,358 @@
+-- ORCA (the program field `orca`, a:orca_velocity) and avoid_agents:
+-- half-planes and linear programs checked by hand, reciprocity, the kept
+-- guarantees (threads, SIMD width, torus, snapshots, no NaN, bad fields).
+local steer = require "steer"
+local support = require "support"
+local near = support.near
+
+local SQRT96 = math.sqrt(96)
+
+-- agent A at the origin moving (1, 0), B at (10, 0) moving (-1, 0), radii 1
+local function head_on(b_program)
+  local world = steer.world{}
+  local a = world:add{ x = 0, y = 0, vx = 1, vy = 0, radius = 1, max_speed = 2, max_force = 100 }
+  local b = world:add{ x = 10, y = 0, vx = -1, vy = 0, radius = 1, max_speed = 2, max_force = 100 }
+  if b_program then b:set_behaviors(b_program) end
+  return world, a, b
+end
+
+describe("orca half-planes", function()
+  it("leg: a lone avoider turns onto the right leg, speed kept", function()
+    -- rel_pos (10, 0), rel_vel (2, 0), R = 2, tau = 5: w = (0, 0) lies on
+    -- neither side, the right leg dir = (-sqrt96, 2) / 10;
+    -- u = (rel_vel . dir) dir - rel_vel = (-0.08, -0.04 sqrt96)
+    local _, a = head_on(nil)
+    local vx, vy = a:orca_velocity(1, 0, { time_horizon = 5 })
+    near(vx, 0.92, 1e-12, "vx")
+    near(vy, -0.04 * SQRT96, 1e-12, "vy")
+    near(vx * vx + vy * vy, 1, 1e-12, "speed^2")
+  end)
+
+  it("leg: reciprocal, an avoiding neighbor leaves half of u", function()
+    local _, a = head_on{ { "seek", target = { -10, 0 } }, orca = true }
+    local vx, vy = a:orca_velocity(1, 0, { time_horizon = 5 })
+    near(vx, 0.96, 1e-12, "vx")
+    near(vy, -0.02 * SQRT96, 1e-12, "vy")
+  end)
+
+  it("cut-off circle: closing at exactly the gap over the horizon", function()
+    -- rel_pos (10, 0), rel_vel (1.8, 0): w = (-0.2, 0), nearest the cut-off
+    -- disc (centre (2, 0), radius 0.4): u = (-0.2, 0); v.x <= 1.6
+    local world = steer.world{}
+    local a = world:add{ x = 0, y = 0, vx = 1.8, radius = 1, max_speed = 3 }
+    world:add{ x = 10, y = 0, radius = 1 }
+    local vx, vy = a:orca_velocity(1.8, 0, { time_horizon = 5 })
+    near(vx, 1.6, 1e-12, "vx")
+    near(vy, 0, 1e-12, "vy")
+    -- a preferred velocity already permitted is kept as it is
+    vx, vy = a:orca_velocity(1.5, 0.3, { time_horizon = 5 })
+    assert.are.equal(1.5, vx)
+    assert.are.equal(0.3, vy)
+  end)
+
+  it("overlap: leave within dt", function()
+    -- rel_pos (1, 0), R = 2, dt 0.5: w = (-2, 0), u = (2/0.5 - 2) (-1, 0)
+    local world = steer.world{}
+    local a = world:add{ x = 0, y = 0, radius = 1, max_speed = 3 }
+    world:add{ x = 1, y = 0, radius = 1 }
+    local vx, vy = a:orca_velocity(0, 0, { dt = 0.5 })
+    near(vx, -2, 1e-12, "vx")
+    near(vy, 0, 1e-12, "vy")
+  end)
+
+  it("walls: speed towards one at most gap / obstacle_time_horizon", function()
+    local world = steer.world{}
+    local a = world:add{ x = 0, y = 0, vx = 1, radius = 1, max_speed = 5 }
+    world:add_wall{ x1 = 3, y1 = -5, x2 = 3, y2 = 5 } -- gap 2, horizon 2: v.x <= 1
+    local vx, vy = a:orca_velocity(2, 0.5, { obstacle_time_horizon = 2 })
+    near(vx, 1, 1e-12, "vx")
+    near(vy, 0.5, 1e-12, "vy")
+    -- a circle is a disc at rest: rel_pos (0, -4), R = 3, tau = 2, v = (1, 0):
+    -- w = (1, 2) lies nearest the cut-off circle, n = w / sqrt5,
+    -- u = (1.5 - sqrt5) n: vx + 2 vy >= 1.5 sqrt5 - 4; with vx <= 1 the
+    -- optimum for (2, -3) is the corner vx = 1
+    world:add_obstacle{ x = 0, y = -4, radius = 2 }
+    vx, vy = a:orca_velocity(2, -3, { obstacle_time_horizon = 2 })
+    near(vx, 1, 1e-12, "vx")
+    near(vy, 0.75 * math.sqrt(5) - 2.5, 1e-12, "vy")
+    -- past a wall's end it is a disc too: the end (3, 2) seen from (0, 0)
+    -- at v = (1, 0), R = 1, tau = 2: w = (-0.5, -1), nearest the cut-off
+    -- circle: vx + 2 vy <= 3.5 - sqrt5 / 2; (3, 0) projects onto that line
+    local w2 = steer.world{}
+    local b = w2:add{ x = 0, y = 0, vx = 1, radius = 1, max_speed = 5 }
+    w2:add_wall{ x1 = 3, y1 = 2, x2 = 3, y2 = 9 }
+    vx, vy = b:orca_velocity(3, 0, { obstacle_time_horizon = 2 })
+    local over = math.sqrt(5) / 2 - 0.5
+    near(vx, 3 - over / 5, 1e-12, "vx past the end")
+    near(vy, -2 * over / 5, 1e-12, "vy past the end")
+  end)
+end)
+
+describe("orca linear program", function()
+  it("infeasible: the speed disc cannot reach the half-plane, the least violation", function()
+    -- v.x <= -2 from the overlap, max_speed 1: the 3-D fallback moves as
+    -- far into the half-plane as the disc allows
+    local world = steer.world{}
+    local a = world:add{ x = 0, y = 0, radius = 1, max_speed = 1 }
+    world:add{ x = 1, y = 0, radius = 1 }
+    local vx, vy = a:orca_velocity(0, 0, { dt = 0.5 })
+    near(vx, -1, 1e-12, "vx")
+    near(vy, 0, 1e-12, "vy")
+  end)
+
+  it("infeasible: squeezed between two, the violations are balanced", function()
+    -- v.x <= -2 and v.x >= 2: any velocity violates one by >= 2; the least
+    -- deepest violation is 2, at v.x = 0
+    local world = steer.world{}
+    local a = world:add{ x = 0, y = 0, radius = 1, max_speed = 1 }
+    world:add{ x = 1, y = 0, radius = 1 }
+    world:add{ x = -1, y = 0, radius = 1 }
+    local vx, vy = a:orca_velocity(0.3, 0.2, { dt = 0.5 })
+    near(vx, 0, 1e-12, "vx")
+    assert.is_true(vx * vx + vy * vy <= 1 + 1e-12)
+  end)
+
+  it("max_neighbors: only the nearest count", function()
+    local world = steer.world{}
+    local a = world:add{ x = 0, y = 0, radius = 1, max_speed = 3 }
+    world:add{ x = 1, y = 0, radius = 1 }  -- overlapping: v.x <= -2
+    world:add{ x = -1.5, y = 0, radius = 1 } -- overlapping: v.x >= 1
+    local vx = a:orca_velocity(0, 0, { dt = 0.5, max_neighbors = 1 })
+    near(vx, -2, 1e-12, "nearest only")
+    vx = a:orca_velocity(0, 0, { dt = 0.5, max_neighbors = 0 })
+    assert.are.equal(0, vx)
+  end)
+end)
+
+describe("orca in the step", function()
+  local PROGRAM = { { "seek", target = { 0, 0 } }, orca = { time_horizon = 5 } }
+
+  it("two avoiding agents each take half, mirror images", function()
+    local world = steer.world{}
+    local a = world:add{ x = 0, y = 0, vx = 1, radius = 1, max_speed = 1, max_force = 100 }
+    local b = world:add{ x = 10, y = 0, vx = -1, radius = 1, max_speed = 1, max_force = 100 }
+    a:set_behaviors{ { "seek", target = { 100, 0 } }, orca = { time_horizon = 5 } }
+    b:set_behaviors{ { "seek", target = { -100, 0 } }, orca = { time_horizon = 5 } }
+    world:step(0.25)
+    near(a.vx, 0.96, 1e-12, "a.vx")
+    near(a.vy, -0.02 * SQRT96, 1e-12, "a.vy")
+    near(b.vx, -0.96, 1e-12, "b.vx")
+    near(b.vy, 0.02 * SQRT96, 1e-12, "b.vy")
+  end)
+
+  it("agents without orca are avoided fully and avoid nothing", function()
+    local world = steer.world{}
+    local a = world:add{ x = 0, y = 0, vx = 1, radius = 1, max_speed = 1, max_force = 100 }
+    local b = world:add{ x = 10, y = 0, vx = -1, radius = 1, max_speed = 1, max_force = 100 }
+    a:set_behaviors{ { "seek", target = { 100, 0 } }, orca = { time_horizon = 5 } }
+    b:set_behaviors{ { "seek", target = { -100, 0 } } }
+    world:step(0.25)
+    near(a.vx, 0.92, 1e-12, "a.vx")
+    near(a.vy, -0.04 * SQRT96, 1e-12, "a.vy")
+    assert.are.equal(-1, b.vx)
+    assert.are.equal(0, b.vy)
+  end)
+
+  it("a crossing crowd (feasible) never overlaps by more than 0.1, all arrive", function()
+    local world = steer.world{}
+    local agents = {}
+    for k = 1, 12 do
+      local t = 2 * math.pi * k / 12
+      local a = world:add{ x = 20 * math.cos(t) + (k * 0.37) % 0.2 - 0.1, y = 20 * math.sin(t) + (k * 0.61) % 0.2 - 0.1, radius = 1,
+                           max_speed = 2, max_force = 1e3 }
+      -- goals a little off the antipodes: a perfectly symmetric circle
+      -- jams into a slowly turning ring (docs/API.md section 18)
+      a:set_behaviors{ { "arrive", target = { 20 * math.cos(t + math.pi + 0.2), 20 * math.sin(t + math.pi + 0.2) } },
+                       orca = { time_horizon = 5 } }
+      agents[k] = a
+    end
+    local deepest = 0
+    for _ = 1, 200 do
+      world:step(0.25)
+      for i = 1, #agents do
+        for j = i + 1, #agents do
+          local dx, dy = agents[i].x - agents[j].x, agents[i].y - agents[j].y
+          deepest = math.max(deepest, 2 - math.sqrt(dx * dx + dy * dy))
+        end
+      end
+    end
+    assert.is_true(deepest <= 0.1, "deepest " .. deepest)
+    for k, a in ipairs(agents) do
+      local t = 2 * math.pi * k / 12
+      near(a.x, 20 * math.cos(t + math.pi + 0.2), 1, "arrived x")
+      near(a.y, 20 * math.sin(t + math.pi + 0.2), 1, "arrived y")
+    end
+  end)
+
+  it("wraps: avoiding across the seam is avoiding in the middle", function()
+    local function pair(x0)
+      local world = steer.world{ bounds = { 100, 100 }, wrap = true }
+      local a = world:add{ x = x0, y = 50, vx = 1, radius = 1, max_speed = 1, max_force = 100 }
+      local b = world:add{ x = (x0 + 10) % 100, y = 50, vx = -1, radius = 1, max_speed = 1, max_force = 100 }
+      a:set_behaviors{ { "seek", target = { (x0 + 30) % 100, 50 } }, orca = true }
+      b:set_behaviors{ { "seek", target = { (x0 - 20) % 100, 50 } }, orca = true }
+      world:step(0.25)
+      return a, b
+    end
+    local a1, b1 = pair(45)
+    local a2, b2 = pair(95)
+    near(a2.vx, a1.vx, 1e-12, "vx")
+    near(a2.vy, a1.vy, 1e-12, "vy")
+    near(b2.vy, b1.vy, 1e-12, "b vy")
+    assert.is_true(a1.vy < -0.1)
+  end)
+
+  local function crowd(threads, orca_program)
+    local n = 4200
+    local side = math.sqrt(n) * 3
+    local world = steer.world{ bounds = { side, side }, wrap = true, seed = 5, threads = threads }
+    local p = steer.program(orca_program)
+    for k = 1, n do
+      local a = world:add{ x = (k * 7.31) % side, y = (k * 3.77) % side, radius = 0.5,
+                           vx = math.cos(k), vy = math.sin(k), max_speed = 1.5, max_force = 3 }
+      a:set_behaviors(p)
+    end
+    for _ = 1, 3 do world:step(0.1) end
+    return world
+  end
+
+  it("is bit-identical for any thread count and SIMD width", function()
+    local programs = {
+      { { "wander" }, { "separation", radius = 1 }, orca = { max_neighbors = 6 } },
+      { { "wander" }, { "avoid_agents", time_horizon = 2, radius = 4 }, smoothing = 0.5 },
+    }
+    for _, prog in ipairs(programs) do
+      local one = crowd(1, prog):snapshot()
+      assert.are.equal(one, crowd(2, prog):snapshot())
+      local widest = steer.testing.simd()
+      steer.testing.simd(1)
+      local narrow = crowd(2, prog):snapshot()
+      steer.testing.simd(widest)
+      assert.are.equal(one, narrow)
+    end
+  end)
+
+  it("snapshots continue bit-identically and keep the fields", function()
+    local world = steer.world{}
+    for k = 1, 30 do
+      local a = world:add{ x = k % 6 * 3, y = math.floor(k / 6) * 3, radius = 1, max_speed = 2, max_force = 8 }
+      a:set_behaviors{ { "seek", target = { 9 - k % 6 * 3, 9 }, weight = 2 },
+                       { "avoid_agents", time_horizon = 2.5, radius = 6 },
+                       orca = { time_horizon = 4, obstacle_time_horizon = 1.5,
+                                neighbor_radius = 8, max_neighbors = 7 }, smoothing = 0.7 }
+    end
+    world:add_wall{ x1 = -5, y1 = -5, x2 = 30, y2 = -5 }
+    for _ = 1, 5 do world:step(0.2) end
+    local copy = steer.restore(world:snapshot())
+    for _ = 1, 10 do world:step(0.2); copy:step(0.2) end
+    assert.are.equal(world:snapshot(), copy:snapshot())
+    local first
+    for a in copy:agents() do first = first or a end
+    local b = first:behaviors()
+    assert.are.same({ time_horizon = 4, obstacle_time_horizon = 1.5,
+                      neighbor_radius = 8, max_neighbors = 7 }, b.orca)
+    assert.are.equal(2.5, b[2].time_horizon)
+    assert.are.equal(6, b[2].radius)
+  end)
+end)
+
+describe("orca and avoid_agents never make NaN", function()
+  it("coincident agents, zero radii, zero speeds, huge numbers", function()
+    local world = steer.world{}
+    local list = {}
+    local defs = {
+      { x = 0, y = 0 }, { x = 0, y = 0 }, { x = 0, y = 0, radius = 0 },
+      { x = 0, y = 0, max_speed = 0 }, { x = 1e150, y = -1e150, vx = 1e150, max_speed = 1e150, max_force = 1e150, radius = 1e150 },
+      { x = 1e150, y = -1e150, vx = -1e150, max_speed = 1e150, max_force = 1e150, radius = 1e150 },
+    }
+    for k, d in ipairs(defs) do
+      d.radius = d.radius or 1
+      list[k] = world:add(d)
+      list[k]:set_behaviors{ { "seek", target = { 5, 5 } }, { "avoid_agents", time_horizon = 1e-300 },
+                             orca = { time_horizon = 1e-300, obstacle_time_horizon = 1e150,
+                                      neighbor_radius = 1e150, max_neighbors = 64 } }
+    end
+    world:add_wall{ x1 = 0, y1 = 0, x2 = 0, y2 = 1e-9 }
+    world:add_obstacle{ x = 0, y = 0, radius = 0 }
+    for _ = 1, 5 do
+      world:step(1e-300)
+      world:step(1)
+      for _, a in ipairs(list) do
+        support.all_finite(a.x, a.y, a.vx, a.vy, a:orca_velocity(1e150, -1e150))
+        support.all_finite(a:avoid_agents(1e-300, 1e150))
+        support.all_finite(a:orca_velocity(0, 0, { dt = 1e-300 }))
+      end
+    end
+    -- two coincident agents at rest part in opposite directions
+    local w2 = steer.world{}
+    local p = w2:add{ x = 0, y = 0, radius = 1, max_speed = 1, max_force = 100 }
+    local q = w2:add{ x = 0, y = 0, radius = 1, max_speed = 1, max_force = 100 }
+    p:set_behaviors{ orca = true }
+    q:set_behaviors{ orca = true }
+    w2:step(0.5)
+    assert.is_true(p.vx * q.vx < 0, "opposite")
+  end)
+end)
+
+describe("avoid_agents", function()
+  it("power law: k exp(-tau/t0) / tau^2 (2/tau + 1/t0) R / sqrt(disc)", function()
+    -- x = (-4, 0), v = (1, 0), R = 1: tau = 3, disc = 1, contact (-1, 0)
+    local world = steer.world{}
+    local a = world:add{ x = 0, y = 0, vx = 1, radius = 0.5, max_speed = 2, max_force = 10 }
+    world:add{ x = 4, y = 0, radius = 0.5 }
+    local fx, fy = a:avoid_agents(3)
+    near(fx, -1.5 * math.exp(-1) / 9, 1e-15, "fx")
+    assert.are.equal(0, fy)
+    -- moving apart, or passing wide: no force
+    a.vx = -1
+    assert.are.same({ 0, 0 }, { a:avoid_agents(3) })
+    a.vx, a.vy = 1, 1
+    assert.are.same({ 0, 0 }, { a:avoid_agents(3) })
+    -- out of radius
+    a.vx, a.vy = 1, 0
+    assert.are.same({ 0, 0 }, { a:avoid_agents(3, 3.9) })
+  end)
+
+  it("is a program entry, weighted like any other", function()
+    local world = steer.world{}
+    local a = world:add{ x = 0, y = 0, vx = 1, radius = 0.5, max_speed = 2, max_force = 10 }
+    world:add{ x = 4, y = 0, radius = 0.5 }
+    a:set_behaviors{ { "avoid_agents", time_horizon = 3, weight = 2 } }
+    local fx = a:steering()
+    near(fx, -3 * math.exp(-1) / 9, 1e-15, "weighted")
+  end)
+end)
+
+describe("orca parameters", function()
+  local err = support.error_of
+  it("raise naming the field", function()
+    assert.matches("orca.time_horizon: positive number expected, got %-1",
+      err(steer.program, { orca = { time_horizon = -1 } }))
+    assert.matches("orca.max_neighbors: integer in %[0, 64%] expected, got 65",
+      err(steer.program, { orca = { max_neighbors = 65 } }))
+    assert.matches("unknown field 'orca.horizon'",
+      err(steer.program, { orca = { horizon = 1 } }))
+    assert.matches("orca: true or a table expected, got number",
+      err(steer.program, { orca = 3 }))
+    assert.matches("orca.neighbor_radius: number expected, got string",
+      err(steer.program, { orca = { neighbor_radius = "x" } }))
+    assert.matches("time_horizon: positive number expected, got 0",
+      err(steer.program, { { "avoid_agents", time_horizon = 0 } }))
+    local world = steer.world{}
+    local a = world:add{}
+    assert.matches("opts.dt: positive number expected",
+      err(a.orca_velocity, a, 0, 0, { dt = 0 }))
+    assert.matches("bad argument #1 to 'avoid_agents'",
+      err(a.avoid_agents, a, -1))
+  end)
+
+  it("orca = true takes the defaults, false none", function()
+    local world = steer.world{}
+    local a = world:add{}
+    a:set_behaviors{ orca = true }
+    assert.are.same({ time_horizon = 5, obstacle_time_horizon = 2,
+                      neighbor_radius = 10, max_neighbors = 10 }, a:behaviors().orca)
+    a:set_behaviors{ orca = false }
+    assert.is_nil(a:behaviors().orca)
+  end)
+end)
