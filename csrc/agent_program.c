@@ -234,8 +234,12 @@ static steer_vec2 entry_force(steer_world *w, size_t i, const steer_entry *e,
     if (e->target.kind != STEER_TARGET_FLOW) return zero;
     return flow_force(e->target.field, world_pos(w, i), world_vel(w, i),
                       w->max_speed[i], w->max_force[i], e->slowing_radius);
-  case STEER_AVOID_AGENTS:
-    return steer_agent_avoid_agents(w, i, e->time_horizon, e->radius);
+  case STEER_AVOID_AGENTS: {
+    neighbor_filter f;
+    neighbor_filter_init(&f, e->groups, e->fov,
+                         w->ext[i] ? w->ext[i]->body.angle : 0);
+    return avoid_agents_filtered(w, i, e->time_horizon, e->radius, &f);
+  }
   case STEER_FACE: case STEER_LOOK_WHERE_GOING: case STEER_MATCH_ORIENTATION:
     return zero; /* angular entries: entry_angular */
   default: return tactics_entry_force(w, i, e); /* tactics.c */

@@ -36,7 +36,7 @@ static const char *const behavior_params[] = {
     "radius groups fov",                     /* alignment */
     "radius groups fov",                     /* cohesion */
     "field slowing_radius",                  /* flow */
-    "time_horizon radius",                   /* avoid_agents */
+    "time_horizon radius groups fov",        /* avoid_agents */
     "target offset slowing_radius",          /* offset_pursuit */
     "target distance radius slowing_radius", /* follow_leader */
     "formation slowing_radius",              /* formation */
