@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "binding.h"
+#include "hooks.h"
 
 void push_point(lua_State *L, steer_point *point) {
   lpoint *p = new_userdata(L, sizeof *p);
@@ -19,14 +20,16 @@ int l_point_new(lua_State *L) {
   p->point = NULL;
   luaL_getmetatable(L, POINT_MT);
   lua_setmetatable(L, -2);
-  p->point = steer_point_create(x, y);
+  /* the host's allocator: fail_allocations acts here, as for programs */
+  p->point = hooks_allow(hooks_of(L)) ? steer_point_create(x, y) : NULL;
   if (!p->point) return luaL_error(L, "not enough memory");
   return 1;
 }
 
 static int pt_index(lua_State *L) {
   lpoint *p = luaL_checkudata(L, 1, POINT_MT);
-  const char *key = lua_tostring(L, 2);
+  /* a number key is no field (and converting it could run a collection) */
+  const char *key = lua_type(L, 2) == LUA_TSTRING ? lua_tostring(L, 2) : NULL;
   steer_vec2 at = steer_point_get(p->point);
   if (key && strcmp(key, "x") == 0)
     lua_pushnumber(L, at.x);

@@ -114,8 +114,8 @@ local steer = {}
 ---@field path? steer.Path follow: the path
 ---@field field? steer.FlowField flow: the flow field to follow
 ---@field arrival_radius? number seek, arrive, follow
----@field groups? integer[] separation, alignment, cohesion: the groups (0..31) that count as neighbors (default all)
----@field fov? number separation, alignment, cohesion: view cone in degrees around the facing, (0, 360] (default 360); queue: the view cone ahead (default 90)
+---@field groups? integer[] separation, alignment, cohesion, avoid_agents: the groups (0..31) that count as neighbors (default all)
+---@field fov? number separation, alignment, cohesion, avoid_agents: view cone in degrees around the facing, (0, 360] (default 360); queue: the view cone ahead (default 90)
 ---@field falloff? "inverse"|"linear"|"inverse_square" separation: how a neighbor's push falls with distance (default "inverse")
 ---@field path_radius? number follow: the corridor's half-width (default: waypoint by waypoint)
 ---@field look_ahead? number follow in a corridor: seconds of prediction (default 1)

@@ -1,4 +1,4 @@
--- Scene 7: sheep flock, wolves hunt them, a turret turns toward the nearest
+-- Scene 9: sheep flock, wolves hunt them, a turret turns toward the nearest
 -- wolf at a limited rate (issue 14). Groups say who counts: sheep align and
 -- cohere with sheep only and keep far from wolves; wolves cohere toward
 -- sheep and keep apart from wolves. Every agent faces where it goes
