@@ -9,7 +9,7 @@ local gfx = require "gfx"
 local W, H = 160, 90 -- world units; 6 pixels each
 local SHEEP, WOLF = 0, 1
 
-local scene = { name = "wolves and sheep", title = "7 pasture" }
+local scene = { name = "wolves and sheep", title = "9 pasture" }
 scene.__index = scene
 
 local colors = {
