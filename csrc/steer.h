@@ -616,9 +616,8 @@ typedef struct steer_pose {
   double angle; /* radians: x of the local frame points along it */
 } steer_pose;
 
-/// Agent i's pose: its position, velocity and facing - the velocity's
-/// heading (atan2(vy, vx), 0 at rest; program entries keep the last
-/// heading of a leader at rest, docs/API.md 17).
+/// Agent i's pose: its position, velocity and facing - its angle (the
+/// `angle` field, section 19; docs/API.md 17).
 STEER_API steer_pose steer_agent_pose(const steer_world *w, size_t i);
 /// Hold the point `offset` (x ahead, y left) of the leader's frame,
 /// matching its velocity (docs/API.md 17.1).

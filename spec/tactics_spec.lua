@@ -539,7 +539,7 @@ describe("queue (17.6)", function()
     local w = steer.world{}
     local a = w:add{ x = 0, y = 0, max_speed = 2, max_force = 10 }
     local b = w:add{ x = 1, y = 0 }
-    -- at rest the forward is its heading, 0; hold 1.5, e = (-0.5, 0)
+    -- the forward is its angle, 0; hold 1.5, e = (-0.5, 0)
     eq("too close", -0.5, 0, a:queue(3))
     b.x = 0
     eq("coincident", 0, 0, a:queue(3))
