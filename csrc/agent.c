@@ -1,6 +1,7 @@
 /* agent.c - behaviors of one agent of a world (docs/API.md section 3). */
 #include <math.h>
 #include "agent.h"
+#include "orientation.h"
 
 /* The target as the agent sees it: on a torus, the nearest image of t. */
 static steer_vec2 seen(const steer_world *w, size_t i, steer_vec2 t) {
@@ -113,8 +114,27 @@ const steer_path *steer_agent_path(const steer_world *w, size_t i,
 
 void steer_agent_apply(steer_world *w, size_t i, steer_vec2 f, double dt) {
   steer_vec2 p, v;
-  world_integrate(w, i, f, dt, &p, &v);
+  if (body_moves(w, i))
+    body_integrate(w, i, f, 0, dt, &p, &v);
+  else
+    world_integrate(w, i, f, dt, &p, &v);
   world_place(w, i, p);
   w->vx[i] = v.x;
   w->vy[i] = v.y;
+}
+
+steer_status steer_agent_apply_turning(steer_world *w, size_t i, steer_vec2 f,
+                                       double angular, double dt) {
+  steer_vec2 p, v;
+  if (angular == 0) {
+    steer_agent_apply(w, i, f, dt);
+    return STEER_OK;
+  }
+  if (!world_ext(w, i)) return STEER_ENOMEM;
+  w->bodies = 1;
+  body_integrate(w, i, f, angular, dt, &p, &v);
+  world_place(w, i, p);
+  w->vx[i] = v.x;
+  w->vy[i] = v.y;
+  return STEER_OK;
 }

@@ -2,10 +2,12 @@
  * entries, and combining them into one force (docs/API.md section 4). */
 #include "agent.h"
 #include "agent_program.h"
+#include "corridor.h"
 #include "navgrid.h"
 #include "formation.h"
 #include "neighbors.h"
 #include "obstacles.h"
+#include "orientation.h"
 #include "tactics.h"
 #include "orca.h"
 
@@ -42,6 +44,8 @@ steer_status steer_agent_set_program(steer_world *w, size_t i,
   if (p) steer_program_retain(p);
   steer_program_release(w->program[i]);
   w->program[i] = p;
+  if (p && p->turns) w->bodies = 1; /* body_moves checks from now on */
+  program_state_begin(w, i);
   return STEER_OK;
 }
 
@@ -58,6 +62,7 @@ static steer_program *own_program(steer_world *w, size_t i) {
   steer_program *copy = program_make(&w->alloc, p->combine, p->smoothing,
                                      p->hold, p->entries, p->count);
   if (!copy) return NULL;
+  if (p->turn != STEER_TURN_NONE) steer_program_set_turn(copy, p->turn);
   steer_program_set_orca(copy, steer_program_orca(p)); /* checked already */
   steer_program_release(p);
   w->program[i] = copy;
@@ -98,10 +103,11 @@ steer_status steer_agent_set_target(steer_world *w, size_t i, size_t k,
   program_analyze(own);
   if (fresh) w->ext[i] = fresh;
   if (state) w->ext[i]->program = state;
-  if (w->ext[i] && w->ext[i]->program) {
-    w->ext[i]->program->entries[k].waypoint = 0;
-    w->ext[i]->program->entries[k].headed = 0; /* a new leader's frame */
-  }
+  if (w->ext[i] && w->ext[i]->program)
+    w->ext[i]->program->entries[k].waypoint =
+        t.kind == STEER_TARGET_PATH
+            ? path_start(w, i, t.path, own->entries[k].start)
+            : 0;
   return STEER_OK;
 }
 
@@ -109,9 +115,12 @@ steer_status steer_agent_set_other(steer_world *w, size_t i, size_t k,
                                    steer_target t) {
   steer_program *p = w->program[i];
   if (!p || k >= p->count ||
-      (t.kind != STEER_TARGET_AGENT && t.kind != STEER_TARGET_POINT))
+      (t.kind != STEER_TARGET_AGENT && t.kind != STEER_TARGET_POINT &&
+       t.kind != STEER_TARGET_SHARED))
     return STEER_EINVAL;
   if (!(p = own_program(w, i))) return STEER_ENOMEM;
+  target_retain(&t);
+  target_release(&p->entries[k].other);
   p->entries[k].other = t;
   program_analyze(p);
   return STEER_OK;
@@ -144,6 +153,10 @@ static int target_point(const steer_world *w, const steer_target *t,
     *point = t->point;
     return 1;
   }
+  if (t->kind == STEER_TARGET_SHARED) {
+    *point = steer_point_get(t->shared);
+    return 1;
+  }
   if (t->kind == STEER_TARGET_AGENT) {
     *agent = steer_world_index(w, t->agent);
     if (*agent < 0) return 0;
@@ -163,13 +176,12 @@ static steer_vec2 flocking_force(steer_world *w, size_t i,
                                  const steer_program *p, const steer_entry *e,
                                  flock_walk *walk, steer_stats *stats) {
   if (!p->fused) /* several entries of one rule: a walk for each */
-    return flock_rule_alone(w, i, e->behavior, e->radius, stats);
+    return flock_entry_alone(w, i, e, stats);
   if (!walk->done)
     flock_gather(w, i, &p->flock, flock_fast_ok(w, &p->flock), &walk->sums,
                  stats);
   walk->done = 1;
-  return flock_rule_force(e->behavior, &walk->sums, world_vel(w, i),
-                          w->max_speed[i]);
+  return flock_force(w, i, e, &walk->sums);
 }
 
 /* The unweighted force of entry k for agent i. */
@@ -182,6 +194,9 @@ static steer_vec2 entry_force(steer_world *w, size_t i, const steer_entry *e,
   case STEER_SEEK:
   case STEER_ARRIVE:
   case STEER_FOLLOW:
+    if (e->target.kind == STEER_TARGET_PATH && e->path_radius >= 0)
+      return corridor_force(w, i, e->target.path, &es->waypoint,
+                            e->path_radius, e->look_ahead, e->slowing_radius);
     if (e->target.kind == STEER_TARGET_PATH)
       return path_force(w, i, e->target.path, &es->waypoint,
                         e->arrival_radius, e->slowing_radius,
@@ -219,12 +234,35 @@ static steer_vec2 entry_force(steer_world *w, size_t i, const steer_entry *e,
     if (e->target.kind != STEER_TARGET_FLOW) return zero;
     return flow_force(e->target.field, world_pos(w, i), world_vel(w, i),
                       w->max_speed[i], w->max_force[i], e->slowing_radius);
-  case STEER_AVOID_AGENTS:
-    return steer_agent_avoid_agents(w, i, e->time_horizon, e->radius);
+  case STEER_AVOID_AGENTS: {
+    neighbor_filter f;
+    neighbor_filter_init(&f, e->groups, e->fov,
+                         w->ext[i] ? w->ext[i]->body.angle : 0);
+    return avoid_agents_filtered(w, i, e->time_horizon, e->radius, &f);
+  }
   case STEER_CONTAIN:
     if (e->target.kind != STEER_TARGET_PATH) return zero;
     return contain_path(w, i, e->target.path, e->feeler_length);
-  default: return tactics_entry_force(w, i, e, es); /* tactics.c */
+  case STEER_FACE: case STEER_LOOK_WHERE_GOING: case STEER_MATCH_ORIENTATION:
+    return zero; /* angular entries: entry_angular */
+  default: return tactics_entry_force(w, i, e); /* tactics.c */
+  }
+}
+
+/* The angular acceleration of angular entry e for agent i. */
+static double entry_angular(const steer_world *w, size_t i,
+                            const steer_entry *e, double dt) {
+  steer_vec2 t;
+  long other;
+  switch (e->behavior) {
+  case STEER_FACE:
+    if (!target_point(w, &e->target, &t, &other)) return 0;
+    return steer_agent_face(w, i, t, dt);
+  case STEER_LOOK_WHERE_GOING: return steer_agent_look_where_going(w, i, dt);
+  case STEER_MATCH_ORIENTATION:
+    if (!target_point(w, &e->target, &t, &other) || other < 0) return 0;
+    return steer_agent_match_orientation(w, i, (size_t)other, dt);
+  default: return 0;
   }
 }
 
@@ -272,6 +310,7 @@ static steer_vec2 combine_dither(steer_world *w, size_t i, program_state *s,
   const steer_program *p = w->program[i];
   agent_ext *e = w->ext[i];
   for (size_t k = 0; k < p->count; k++) {
+    if (behavior_is_angular(p->entries[k].behavior)) continue;
     double chance = p->entries[k].probability;
     double roll = steer_rng_unit(&e->rng);
     if (chance < 1 && !(roll < chance)) continue;
@@ -311,6 +350,19 @@ steer_vec2 program_force(steer_world *w, size_t i, double dt,
     break;
   case STEER_DITHER: f = combine_dither(w, i, s, walk, stats); break;
   default: break;
+  }
+  if (p->angular) { /* beside the linear part, never instead of it */
+    double angular = 0;
+    for (size_t k = 0; k < p->count; k++)
+      if (behavior_is_angular(p->entries[k].behavior))
+        angular += p->entries[k].weight *
+                   entry_angular(w, i, &p->entries[k], dt);
+    agent_body *b = &w->ext[i]->body;
+    b->angular_force = angular > b->max_angular_acceleration
+                           ? b->max_angular_acceleration
+                       : angular < -b->max_angular_acceleration
+                           ? -b->max_angular_acceleration
+                           : angular;
   }
   if (p->smoothing >= 0) {
     s->smoothed = s->has_smoothed ? steer_lerp(s->smoothed, f, p->smoothing)

@@ -13,6 +13,7 @@
  * torus goes two at a time too. */
 #include "agent_program.h"
 #include "crowd.h"
+#include "orientation.h"
 
 static size_t spans_length(const flock_span *spans, int n) {
   size_t len = 0;
@@ -58,6 +59,13 @@ static int any(__m128d m) { return _mm_movemask_pd(m) != 0; }
 #define V_LANE lane
 #include "crowd_lanes.h"
 #endif
+
+/* Can the lanes walk rules q? They filter by groups (and ghosts), not by
+   view cones, and separate with the inverse falloff only. */
+static int lanes_walk_ok(const flock_rules *q) {
+  return q->fov[0] >= 360 && q->fov[1] >= 360 && q->fov[2] >= 360 &&
+         q->falloff == STEER_FALLOFF_INVERSE;
+}
 
 /* Does program p flock in a way the kernel can walk for it? Asked once
    per run of agents sharing p. */
@@ -196,12 +204,14 @@ static void cell_forces(steer_world *w, size_t b, double dt,
   size_t candidates = spans_length(spans, n) - 1; /* not itself */
   const steer_program *known = NULL; /* the last program asked about */
   int known_walkable = 0;
-  int simd_width = w->step_simd;
+  int simd_width = w->step_simd, width = simd_width;
   for (size_t i = from; i < to;) {
     const steer_program *p = w->program[i];
     if (p != known) {
       known = p;
       known_walkable = walkable(w, p);
+      /* view cones and other falloffs: the scalar walk */
+      width = known_walkable && !lanes_walk_ok(&p->flock) ? 1 : simd_width;
     }
     if (!known_walkable) {
       general_force(w, i, dt, forces, base, stats);
@@ -210,16 +220,16 @@ static void cell_forces(steer_world *w, size_t b, double dt,
     }
     /* up to simd_width agents of this cell with program p, one per lane */
     int take = 1;
-    while (take < simd_width && i + (size_t)take < to &&
+    while (take < width && i + (size_t)take < to &&
            w->program[i + (size_t)take] == p)
       take++;
-    /* the lanes' stores fill `simd_width` slots, even for fewer agents */
-    make_room(w, bt, p, simd_width, dt, forces, base, stats);
+    /* the lanes' stores fill `width` slots, even for fewer agents */
+    make_room(w, bt, p, width, dt, forces, base, stats);
     double *out = &bt->sum[0][bt->n];
-    if (simd_width == 4) {
+    if (width == 4) {
       crowd_quad_walk(w, i, take, &p->flock, spans, n, out, BATCH);
 #if defined(__SSE2__)
-    } else if (simd_width == 2) {
+    } else if (width == 2) {
       pair_walk(w, i, take, &p->flock, spans, n, out, BATCH);
 #endif
     } else {
@@ -251,7 +261,14 @@ void crowd_row_forces(steer_world *w, size_t r, double dt, steer_vec2 *forces,
 /* Agent i moves by force f (the grid is relinked when the step sorts). */
 static void integrate_one(steer_world *w, size_t i, steer_vec2 f, double dt) {
   steer_vec2 p, v;
-  world_integrate(w, i, f, dt, &p, &v);
+  if (body_moves(w, i)) /* turning: its program's angular steering too */
+    body_integrate(w, i, f,
+                   w->program[i] && w->program[i]->angular
+                       ? w->ext[i]->body.angular_force
+                       : 0,
+                   dt, &p, &v);
+  else
+    world_integrate(w, i, f, dt, &p, &v);
   w->x[i] = p.x;
   w->y[i] = p.y;
   w->vx[i] = v.x;
@@ -284,7 +301,8 @@ void crowd_integrate(steer_world *w, size_t from, size_t to,
       __m128d inside =
           _mm_and_pd(_mm_and_pd(_mm_cmpge_pd(px, zero), _mm_cmplt_pd(px, width)),
                      _mm_and_pd(_mm_cmpge_pd(py, zero), _mm_cmplt_pd(py, height)));
-      if (any(rare) || _mm_movemask_pd(inside) != 3) {
+      if (any(rare) || _mm_movemask_pd(inside) != 3 || body_moves(w, i) ||
+          body_moves(w, i + 1)) {
         integrate_one(w, i, forces[i - from], dt);
         integrate_one(w, i + 1, forces[i + 1 - from], dt);
         continue;

@@ -42,6 +42,35 @@
     if (!(shared)) cohn = V_ADD(cohn, V_AND(in_coh, one));                    \
   } while (0)
 
+/* LANES_TAKE for rules with groups (or a world with ghosts): a candidate
+   none of the rules counts is skipped; the others count per rule where
+   its group bit is in the rule's groups - a test per candidate, shared by
+   the lanes. (View cones and other falloffs take the scalar walk.) */
+#define LANES_TAKE_GROUPS(j, SHIFT, MASK)                                     \
+  do {                                                                        \
+    uint32_t bit = gb[j];                                                     \
+    if (!(bit & any_group)) break;                                            \
+    VEC gs = bit & q->groups[0] ? all : zero;                                 \
+    VEC ga = bit & q->groups[1] ? all : zero;                                 \
+    VEC gc = bit & q->groups[2] ? all : zero;                                 \
+    VEC dx = SHIFT(V_SUB(V_SET1(x[j]), px), sx);                              \
+    VEC dy = SHIFT(V_SUB(V_SET1(y[j]), py), sy);                              \
+    VEC d2 = V_ADD(V_MUL(dx, dx), V_MUL(dy, dy));                             \
+    VEC in_sep = MASK(V_AND(gs, V_AND(V_LE(d2, sep_hi), V_GT(d2, sep_lo))));  \
+    VEC in_ali = MASK(V_AND(ga, V_LE(d2, ali2)));                             \
+    VEC in_coh = MASK(V_AND(gc, V_LE(d2, coh2)));                             \
+    VEC inv = V_AND(in_sep, V_DIV(one, d2));                                  \
+    sepx = V_SUB(sepx, V_MUL(dx, inv));                                       \
+    sepy = V_SUB(sepy, V_MUL(dy, inv));                                       \
+    sepn = V_ADD(sepn, V_AND(in_sep, one));                                   \
+    velx = V_ADD(velx, V_AND(in_ali, V_SET1(vx[j])));                         \
+    vely = V_ADD(vely, V_AND(in_ali, V_SET1(vy[j])));                         \
+    alin = V_ADD(alin, V_AND(in_ali, one));                                   \
+    offx = V_ADD(offx, V_AND(in_coh, dx));                                    \
+    offy = V_ADD(offy, V_AND(in_coh, dy));                                    \
+    cohn = V_ADD(cohn, V_AND(in_coh, one));                                   \
+  } while (0)
+
 #define LANES_NO_SHIFT(v, s) (v)
 #define LANES_SHIFT(v, s) V_ADD((v), (s))
 #define LANES_ANYONE(m) (m)
@@ -55,6 +84,34 @@
     else                                                                      \
       for (size_t j = (from); j < (to); j++)                                  \
         LANES_TAKE(j, LANES_SHIFT, LANES_ANYONE, shared);                     \
+  } while (0)
+
+/* One set of groups for every rule: a candidate outside it is skipped,
+   the others taken as by LANES_TAKE - one test per candidate. */
+#define LANES_TAKE_UNIFORM(j, SHIFT, MASK, shared)                            \
+  do {                                                                        \
+    if (!(gb[j] & any_group)) break;                                          \
+    LANES_TAKE(j, SHIFT, MASK, shared);                                       \
+  } while (0)
+
+#define LANES_RANGE_UNIFORM(from, to, shared)                                 \
+  do {                                                                        \
+    if (unshifted)                                                            \
+      for (size_t j = (from); j < (to); j++)                                  \
+        LANES_TAKE_UNIFORM(j, LANES_NO_SHIFT, LANES_ANYONE, shared);          \
+    else                                                                      \
+      for (size_t j = (from); j < (to); j++)                                  \
+        LANES_TAKE_UNIFORM(j, LANES_SHIFT, LANES_ANYONE, shared);             \
+  } while (0)
+
+#define LANES_RANGE_GROUPS(from, to)                                          \
+  do {                                                                        \
+    if (unshifted)                                                       \
+      for (size_t j = (from); j < (to); j++)                                  \
+        LANES_TAKE_GROUPS(j, LANES_NO_SHIFT, LANES_ANYONE);                   \
+    else                                                                      \
+      for (size_t j = (from); j < (to); j++)                                  \
+        LANES_TAKE_GROUPS(j, LANES_SHIFT, LANES_ANYONE);                      \
   } while (0)
 
 /* Every span; in the one holding the agents themselves (one cell: all of
@@ -73,6 +130,36 @@
     for (int k = 0; k < m; k++)                                               \
       LANES_TAKE(i + (size_t)k, LANES_SHIFT, LANES_NOT_SELF, shared);         \
     LANES_RANGE(i + (size_t)m, to, shared);                                   \
+  }
+
+#define LANES_SPANS_GROUPS()                                                  \
+  for (int s = 0; s < n; s++) {                                               \
+    VEC sx = V_SET1(spans[s].sx), sy = V_SET1(spans[s].sy);                   \
+    int unshifted = spans[s].sx == 0 && spans[s].sy == 0;                     \
+    size_t from = spans[s].from, to = spans[s].to;                            \
+    if (i < from || i >= to) {                                                \
+      LANES_RANGE_GROUPS(from, to);                                           \
+      continue;                                                               \
+    }                                                                         \
+    LANES_RANGE_GROUPS(from, i);                                              \
+    for (int k = 0; k < m; k++)                                               \
+      LANES_TAKE_GROUPS(i + (size_t)k, LANES_SHIFT, LANES_NOT_SELF);          \
+    LANES_RANGE_GROUPS(i + (size_t)m, to);                                    \
+  }
+
+#define LANES_SPANS_UNIFORM(shared)                                           \
+  for (int s = 0; s < n; s++) {                                               \
+    VEC sx = V_SET1(spans[s].sx), sy = V_SET1(spans[s].sy);                   \
+    int unshifted = spans[s].sx == 0 && spans[s].sy == 0;                     \
+    size_t from = spans[s].from, to = spans[s].to;                            \
+    if (i < from || i >= to) {                                                \
+      LANES_RANGE_UNIFORM(from, to, shared);                                  \
+      continue;                                                               \
+    }                                                                         \
+    LANES_RANGE_UNIFORM(from, i, shared);                                     \
+    for (int k = 0; k < m; k++)                                               \
+      LANES_TAKE_UNIFORM(i + (size_t)k, LANES_SHIFT, LANES_NOT_SELF, shared); \
+    LANES_RANGE_UNIFORM(i + (size_t)m, to, shared);                           \
   }
 
 /* The sums of agents i .. i + m - 1 (1 <= m <= LANES; one cell, rules q)
@@ -97,7 +184,23 @@ static LANES_ATTR void LANES_WALK(const steer_world *w, size_t i, int m,
   VEC ali2 = V_SET1(q->ali2), coh2 = V_SET1(q->coh2);
   VEC sepx = zero, sepy = zero, velx = zero, vely = zero, offx = zero,
       offy = zero, sepn = zero, alin = zero, cohn = zero;
-  if (q->ali2 == q->coh2) {
+  if (q->filtered || w->ghosts) { /* groups only: crowd.c checks */
+    const uint32_t *gb = w->group_bit;
+    uint32_t any_group = q->groups[0] | q->groups[1] | q->groups[2];
+    /* a rule left out (radius -1) takes no candidate whatever its groups */
+    int uniform = (q->sep_hi < 0 || q->groups[0] == any_group) &&
+                  (q->ali2 < 0 || q->groups[1] == any_group) &&
+                  (q->coh2 < 0 || q->groups[2] == any_group);
+    VEC all = V_EQ(zero, zero);
+    if (uniform && q->ali2 == q->coh2) {
+      LANES_SPANS_UNIFORM(1)
+      cohn = alin;
+    } else if (uniform) {
+      LANES_SPANS_UNIFORM(0)
+    } else {
+      LANES_SPANS_GROUPS()
+    }
+  } else if (q->ali2 == q->coh2) {
     LANES_SPANS(1)
     cohn = alin;
   } else {

@@ -29,4 +29,21 @@ void flock_rules_init(flock_rules *q, double separation, double alignment,
   q->reach = separation;
   if (alignment > q->reach) q->reach = alignment;
   if (cohesion > q->reach) q->reach = cohesion;
+  q->filtered = 0;
+  for (int k = 0; k < 3; k++) {
+    q->groups[k] = STEER_ALL_GROUPS;
+    q->fov[k] = 360;
+  }
+  q->falloff = STEER_FALLOFF_INVERSE;
+  q->sep_radius = separation;
+}
+
+void flock_rules_filter(flock_rules *q, int k, uint32_t groups, double fov,
+                        steer_falloff falloff) {
+  q->groups[k] = groups;
+  q->fov[k] = fov;
+  if (k == 0) q->falloff = falloff;
+  if (groups != STEER_ALL_GROUPS || fov < 360 ||
+      (k == 0 && falloff != STEER_FALLOFF_INVERSE))
+    q->filtered = 1;
 }

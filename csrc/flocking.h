@@ -7,6 +7,7 @@
 #define STEER_FLOCKING_H
 
 #include <stddef.h>
+#include "neighbor_filter.h"
 #include "steer.h"
 #include "vec.h"
 
@@ -15,6 +16,14 @@ typedef struct flock_rules {
   double sep_hi, sep_lo; /* separation: sep_lo < d2 <= sep_hi; -1: none */
   double ali2, coh2;     /* alignment, cohesion: d2 <= r^2; -1: none */
   double reach;          /* the widest radius */
+  /* which neighbors each rule counts (separation, alignment, cohesion)
+     and how separation falls off; `filtered` when any of it differs from
+     "every group, 360 degrees, inverse" - otherwise walks skip it all */
+  int filtered;
+  uint32_t groups[3];
+  double fov[3];
+  steer_falloff falloff;
+  double sep_radius;
 } flock_rules;
 
 /* The sums a neighbor walk gathers. */
@@ -26,6 +35,11 @@ typedef struct flock_sums {
 /* Radii < 0 leave a rule out. */
 void flock_rules_init(flock_rules *q, double separation, double alignment,
                       double cohesion);
+
+/* Rule k (0 separation, 1 alignment, 2 cohesion) counts neighbors of
+   `groups` within `fov` degrees; separation falls off by `falloff`. */
+void flock_rules_filter(flock_rules *q, int k, uint32_t groups, double fov,
+                        steer_falloff falloff);
 
 /* One candidate at offset (dx, dy) moving at (vx, vy). */
 static inline void flock_take(const flock_rules *q, flock_sums *s, double dx,
@@ -44,6 +58,46 @@ static inline void flock_take(const flock_rules *q, flock_sums *s, double dx,
     s->ali_n++;
   }
   if (d2 <= q->coh2) {
+    s->off.x += dx;
+    s->off.y += dy;
+    s->coh_n++;
+  }
+}
+
+/* flock_take for filtered rules: the candidate has group bit `bit`; view[k]
+   is rule k's filter as the walking agent sees it. The inverse falloff
+   performs flock_take's operations. */
+static inline void flock_take_filtered(const flock_rules *q,
+                                       const neighbor_filter view[3],
+                                       flock_sums *s, double dx, double dy,
+                                       double vx, double vy, uint32_t bit) {
+  double d2 = dx * dx + dy * dy;
+  if (d2 <= q->sep_hi && d2 > q->sep_lo && (bit & view[0].groups) &&
+      (!view[0].cone || neighbor_in_cone(&view[0], dx, dy, d2))) {
+    if (q->falloff == STEER_FALLOFF_INVERSE) {
+      double inv = 1.0 / d2;
+      s->sep.x -= dx * inv;
+      s->sep.y -= dy * inv;
+    } else if (q->falloff == STEER_FALLOFF_LINEAR) {
+      /* (r - d) / r along the unit direction away; times max_force later */
+      double d = sqrt(d2), push = (q->sep_radius - d) / q->sep_radius / d;
+      s->sep.x -= dx * push;
+      s->sep.y -= dy * push;
+    } else { /* -offset / d^3 */
+      double inv = 1.0 / (d2 * sqrt(d2));
+      s->sep.x -= dx * inv;
+      s->sep.y -= dy * inv;
+    }
+    s->sep_n++;
+  }
+  if (d2 <= q->ali2 && (bit & view[1].groups) &&
+      (!view[1].cone || neighbor_in_cone(&view[1], dx, dy, d2))) {
+    s->vel.x += vx;
+    s->vel.y += vy;
+    s->ali_n++;
+  }
+  if (d2 <= q->coh2 && (bit & view[2].groups) &&
+      (!view[2].cone || neighbor_in_cone(&view[2], dx, dy, d2))) {
     s->off.x += dx;
     s->off.y += dy;
     s->coh_n++;
@@ -80,6 +134,13 @@ static inline steer_vec2 flock_cohesion_force(const flock_sums *s,
   f.x = desired.x - v.x;
   f.y = desired.y - v.y;
   return f;
+}
+
+/* Separation with the linear falloff: the sum of the pushes, each
+   max_force (r - d) / r (not their mean). */
+static inline steer_vec2 flock_separation_linear(const flock_sums *s,
+                                                 double max_force) {
+  return v2_scale(s->sep, max_force);
 }
 
 /* The force of flocking behavior b (separation, alignment or cohesion). */

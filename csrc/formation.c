@@ -154,6 +154,7 @@ steer_formation *steer_formation_create(steer_target anchor,
   f->as.used = (unsigned char *)(f->slot_pos + (n ? n : 1));
   f->taken = f->as.used + c1;
   if (n) memcpy(f->slots, slots, n * sizeof(steer_vec2));
+  target_retain(&f->anchor); /* a shared point anchor */
   return f;
 }
 
@@ -168,6 +169,7 @@ void steer_formation_retain(steer_formation *f) { f->refs++; }
 
 void steer_formation_release(steer_formation *f) {
   if (!f || --f->refs > 0) return;
+  target_release(&f->anchor);
   members_free(f);
   steer_alloc(f->scratch, f->scratch_bytes, 0);
   steer_alloc(f, sizeof *f, 0);
@@ -266,7 +268,7 @@ steer_vec2 steer_formation_slot_position(const steer_world *w,
                                          const steer_formation *f,
                                          size_t k) {
   steer_pose anchor;
-  if (!tactics_target_pose(w, &f->anchor, NULL, &anchor))
+  if (!tactics_target_pose(w, &f->anchor, &anchor))
     anchor.position = v2(0, 0), anchor.angle = 0;
   return slot_world(anchor, f->slots[k]);
 }
@@ -296,7 +298,7 @@ static long nearest_free(const steer_world *w, const steer_formation *f,
 /* Places the slots in the world; 0 when the anchor agent is gone. */
 static int place_slots(const steer_world *w, steer_formation *f) {
   steer_pose anchor;
-  if (!tactics_target_pose(w, &f->anchor, NULL, &anchor)) return 0;
+  if (!tactics_target_pose(w, &f->anchor, &anchor)) return 0;
   for (size_t k = 0; k < f->slot_count; k++)
     f->slot_pos[k] = slot_world(anchor, f->slots[k]);
   return 1;
@@ -426,11 +428,10 @@ void formation_retarget(steer_world *w, size_t i,
 /* ---- the force ------------------------------------------------------------ */
 
 steer_vec2 formation_force(const steer_world *w, size_t i,
-                           const steer_formation *f, double slowing_radius,
-                           entry_state *es) {
+                           const steer_formation *f, double slowing_radius) {
   steer_pose anchor;
   long k = steer_formation_slot_of(f, steer_world_id_at(w, i));
-  if (k < 0 || !tactics_target_pose(w, &f->anchor, es, &anchor))
+  if (k < 0 || !tactics_target_pose(w, &f->anchor, &anchor))
     return v2(0, 0);
   return tactics_offset_pursuit(w, i, anchor, f->slots[k], slowing_radius);
 }
@@ -438,5 +439,5 @@ steer_vec2 formation_force(const steer_world *w, size_t i,
 steer_vec2 steer_agent_formation(const steer_world *w, size_t i,
                                  const steer_formation *f,
                                  double slowing_radius) {
-  return formation_force(w, i, f, slowing_radius, NULL);
+  return formation_force(w, i, f, slowing_radius);
 }

@@ -9,19 +9,36 @@
  */
 #include <stddef.h>
 #include "neighbors.h"
+#include "orientation.h"
+
+void flock_views(const steer_world *w, size_t i, const flock_rules *q,
+                 neighbor_filter view[3]) {
+  double angle = 0;
+  if (q->fov[0] < 360 || q->fov[1] < 360 || q->fov[2] < 360)
+    angle = body_of(w, i).angle;
+  for (int k = 0; k < 3; k++)
+    neighbor_filter_init(&view[k], q->groups[k], q->fov[k], angle);
+}
 
 /* Any grid, any radius: the grid cursor and the world's offsets. */
 static size_t gather_cursor(const steer_world *w, size_t i,
                             const flock_rules *q, flock_sums *s) {
   steer_vec2 p = world_pos(w, i);
   size_t candidates = 0;
+  int filtered = q->filtered || w->ghosts;
+  neighbor_filter view[3];
+  if (filtered) flock_views(w, i, q, view);
   grid_cursor c;
   grid_cursor_init(&c, &w->grid, w->x, w->y, w->count, p.x, p.y, q->reach);
   for (int32_t j; (j = grid_cursor_next(&c)) >= 0;) {
     if ((size_t)j == i) continue;
     candidates++;
     steer_vec2 d = steer_world_offset(w, p, world_pos(w, (size_t)j));
-    flock_take(q, s, d.x, d.y, w->vx[j], w->vy[j]);
+    if (filtered)
+      flock_take_filtered(q, view, s, d.x, d.y, w->vx[j], w->vy[j],
+                          w->group_bit[j]);
+    else
+      flock_take(q, s, d.x, d.y, w->vx[j], w->vy[j]);
   }
   return candidates;
 }
@@ -82,6 +99,20 @@ size_t flock_span_walk(const steer_world *w, size_t i, const flock_rules *q,
                        const flock_span *spans, int n, flock_sums *s) {
   double px = w->x[i], py = w->y[i];
   size_t candidates = 0;
+  if (q->filtered || w->ghosts) { /* hoisted: the common walk tests nothing */
+    neighbor_filter view[3];
+    flock_views(w, i, q, view);
+    for (int k = 0; k < n; k++) {
+      for (size_t j = spans[k].from; j < spans[k].to; j++) {
+        if (j == i) continue;
+        flock_take_filtered(q, view, s, (w->x[j] - px) + spans[k].sx,
+                            (w->y[j] - py) + spans[k].sy, w->vx[j], w->vy[j],
+                            w->group_bit[j]);
+      }
+      candidates += spans[k].to - spans[k].from;
+    }
+    return candidates - 1;
+  }
   for (int k = 0; k < n; k++) {
     for (size_t j = spans[k].from; j < spans[k].to; j++) {
       if (j == i) continue;
@@ -118,6 +149,27 @@ void flock_gather(const steer_world *w, size_t i, const flock_rules *q,
     stats->candidates += candidates;
     stats->neighbors += s->sep_n + s->ali_n + s->coh_n;
   }
+}
+
+steer_vec2 flock_entry_alone(const steer_world *w, size_t i,
+                             const steer_entry *e, steer_stats *stats) {
+  flock_rules q;
+  flock_sums s;
+  steer_behavior b = e->behavior;
+  flock_rules_init(&q, b == STEER_SEPARATION ? e->radius : -1,
+                   b == STEER_ALIGNMENT ? e->radius : -1,
+                   b == STEER_COHESION ? e->radius : -1);
+  flock_rules_filter(&q, (int)(b - STEER_SEPARATION), e->groups, e->fov,
+                     e->falloff);
+  flock_gather(w, i, &q, flock_fast_ok(w, &q), &s, stats);
+  return flock_force(w, i, e, &s);
+}
+
+steer_vec2 flock_force(const steer_world *w, size_t i, const steer_entry *e,
+                       const flock_sums *s) {
+  if (e->behavior == STEER_SEPARATION && e->falloff == STEER_FALLOFF_LINEAR)
+    return flock_separation_linear(s, w->max_force[i]);
+  return flock_rule_force(e->behavior, s, world_vel(w, i), w->max_speed[i]);
 }
 
 steer_vec2 flock_rule_alone(const steer_world *w, size_t i, steer_behavior b,

@@ -26,6 +26,16 @@ int flock_fast_ok(const steer_world *w, const flock_rules *q);
    and neighbors into *stats (or not, when NULL). */
 void flock_gather(const steer_world *w, size_t i, const flock_rules *q,
                   int fast, flock_sums *s, steer_stats *stats);
+/* Each rule's filter as agent i sees it (its facing for view cones). */
+void flock_views(const steer_world *w, size_t i, const flock_rules *q,
+                 neighbor_filter view[3]);
+/* The force of flocking entry e (its rule, filter and falloff) from the
+   sums of its walk. */
+steer_vec2 flock_force(const steer_world *w, size_t i, const steer_entry *e,
+                       const flock_sums *s);
+/* The force of flocking entry e alone: one walk. */
+steer_vec2 flock_entry_alone(const steer_world *w, size_t i,
+                             const steer_entry *e, steer_stats *stats);
 /* The force of flocking behavior b alone at `radius`: one walk. */
 steer_vec2 flock_rule_alone(const steer_world *w, size_t i, steer_behavior b,
                             double radius, steer_stats *stats);

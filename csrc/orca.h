@@ -7,7 +7,14 @@
 #ifndef STEER_ORCA_H
 #define STEER_ORCA_H
 
+#include "neighbor_filter.h"
 #include "world.h"
+
+/* avoid_agents (ttc.c) over the neighbors filter f lets through (an
+   entry's groups and view cone; ghosts never count). */
+steer_vec2 avoid_agents_filtered(const steer_world *w, size_t i,
+                                 double time_horizon, double radius,
+                                 const neighbor_filter *f);
 
 typedef struct orca_line {
   steer_vec2 point, dir;

@@ -60,7 +60,7 @@ static size_t nearest_agents(const steer_world *w, size_t i, double radius,
   grid_cursor_init(&c, &w->grid, w->x, w->y, w->count, p.x, p.y, radius);
   for (int32_t jj; (jj = grid_cursor_next(&c)) >= 0;) {
     size_t j = (size_t)jj;
-    if (j == i) continue;
+    if (j == i || !w->group_bit[j]) continue; /* ghosts are no neighbors */
     steer_vec2 d = steer_world_offset(w, p, world_pos(w, j));
     double d2 = v2_len2(d);
     if (d2 > r2 || (n == max && !nearer(d2, j, &out[n - 1]))) continue;

@@ -6,16 +6,18 @@
 #include "program.h"
 #include "navgrid.h"
 
-/* Paths and flow fields are shared between programs: an entry holds a
-   reference to its target's. */
+/* Paths, flow fields and shared points are shared between programs: an
+   entry holds a reference to its target's. */
 void target_retain(const steer_target *t) {
   if (t->kind == STEER_TARGET_PATH) steer_path_retain(t->path);
   if (t->kind == STEER_TARGET_FLOW) steer_flowfield_retain(t->field);
+  if (t->kind == STEER_TARGET_SHARED) steer_point_retain(t->shared);
   if (t->kind == STEER_TARGET_FORMATION) steer_formation_retain(t->formation);
 }
 void target_release(const steer_target *t) {
   if (t->kind == STEER_TARGET_PATH) steer_path_release(t->path);
   if (t->kind == STEER_TARGET_FLOW) steer_flowfield_release(t->field);
+  if (t->kind == STEER_TARGET_SHARED) steer_point_release(t->shared);
   if (t->kind == STEER_TARGET_FORMATION)
     steer_formation_release(t->formation);
 }
@@ -36,8 +38,13 @@ steer_entry steer_entry_default(steer_behavior b) {
   e.arrival_radius = 0.6;
   e.panic_radius = -1;
   e.hysteresis = 0;
+  e.groups = STEER_ALL_GROUPS;
+  e.fov = b == STEER_QUEUE ? 90 : 360; /* flocking: all around */
+  e.falloff = STEER_FALLOFF_INVERSE;
+  e.path_radius = -1;
+  e.look_ahead = 1;
+  e.start = 0;
   e.other.kind = STEER_TARGET_NONE;
-  e.fov = 90;
   /* tactics: how far behind the leader / behind cover / ahead to look */
   e.distance = b == STEER_FOLLOW_LEADER ? 2 : b == STEER_HIDE ? 1 : 3;
   if (b == STEER_FOLLOW_LEADER) e.radius = 2; /* its separation */
@@ -61,6 +68,7 @@ void program_analyze(steer_program *p) {
   int rules[3] = {0, 0, 0};
   p->local = !p->has_orca;
   p->reach = 0;
+  p->angular = 0;
   for (size_t k = 0; k < p->count; k++) {
     const steer_entry *e = &p->entries[k];
     /* agent targets, tactics (leaders, cones), ORCA and avoid_agents read
@@ -70,18 +78,31 @@ void program_analyze(steer_program *p) {
       p->local = 0;
     if (program_entry_needs_state(e)) p->needs_state = 1;
     if (e->behavior == STEER_WANDER) p->needs_ext = 1;
+    if (e->behavior >= STEER_FACE && e->behavior <= STEER_MATCH_ORIENTATION)
+      p->angular = 1;
     if (e->behavior >= STEER_SEPARATION && e->behavior <= STEER_COHESION) {
       rules[e->behavior - STEER_SEPARATION]++;
       radius[e->behavior - STEER_SEPARATION] = e->radius;
       if (e->radius > p->reach) p->reach = e->radius;
     }
   }
-  if (p->needs_state) p->needs_ext = 1; /* the state hangs off the ext */
+  p->turns = p->angular || p->turn != STEER_TURN_NONE;
+  /* the state and the body (angle, angular steering) hang off the ext */
+  if (p->needs_state || p->turns) p->needs_ext = 1;
   p->fused = rules[0] <= 1 && rules[1] <= 1 && rules[2] <= 1;
-  if (p->fused) flock_rules_init(&p->flock, radius[0], radius[1], radius[2]);
+  if (p->fused) {
+    flock_rules_init(&p->flock, radius[0], radius[1], radius[2]);
+    for (size_t k = 0; k < p->count; k++) {
+      const steer_entry *e = &p->entries[k];
+      if (e->behavior >= STEER_SEPARATION && e->behavior <= STEER_COHESION)
+        flock_rules_filter(&p->flock, (int)(e->behavior - STEER_SEPARATION),
+                           e->groups, e->fov, e->falloff);
+    }
+  }
   p->flocking = rules[0] + rules[1] + rules[2] > 0;
   p->pure_flock = p->fused && p->combine == STEER_WEIGHTED &&
-                  p->smoothing < 0 && p->count > 0 && !p->has_orca &&
+                  p->smoothing < 0 && p->count > 0 && !p->turns &&
+                  p->flock.falloff != STEER_FALLOFF_LINEAR && !p->has_orca &&
                   (size_t)(rules[0] + rules[1] + rules[2]) == p->count;
 }
 
@@ -104,12 +125,14 @@ steer_program *program_make(const steer_allocator *from,
   /* one value for "none", which snapshots keep */
   p->smoothing = smoothing < 0 ? -1 : smoothing;
   p->hold = hold;
+  p->turn = STEER_TURN_NONE;
   p->has_orca = 0;
   p->count = n;
   if (n) memcpy(p->entries, entries, n * sizeof(steer_entry));
   for (size_t k = 0; k < n; k++) {
     p->entries[k].tag[STEER_TAG_SIZE - 1] = '\0';
     target_retain(&p->entries[k].target);
+    target_retain(&p->entries[k].other); /* interpose: a shared point */
   }
   program_analyze(p);
   return p;
@@ -126,10 +149,20 @@ void steer_program_retain(steer_program *p) { p->refs++; }
 
 void steer_program_release(steer_program *p) {
   if (!p || --p->refs > 0) return;
-  for (size_t k = 0; k < p->count; k++) target_release(&p->entries[k].target);
+  for (size_t k = 0; k < p->count; k++) {
+    target_release(&p->entries[k].target);
+    target_release(&p->entries[k].other);
+  }
   steer_allocator a = p->alloc; /* outlives p */
   alloc_bytes(&a, p, program_bytes(p->count), 0);
 }
+
+void steer_program_set_turn(steer_program *p, steer_turn turn) {
+  p->turn = turn;
+  program_analyze(p);
+}
+
+steer_turn steer_program_turn(const steer_program *p) { return p->turn; }
 
 steer_combine steer_program_combine(const steer_program *p) {
   return p->combine;
@@ -149,6 +182,7 @@ static int target_equal(const steer_target *a, const steer_target *b) {
   case STEER_TARGET_AGENT: return a->agent == b->agent;
   case STEER_TARGET_PATH: return a->path == b->path;
   case STEER_TARGET_FLOW: return a->field == b->field;
+  case STEER_TARGET_SHARED: return a->shared == b->shared;
   case STEER_TARGET_FORMATION: return a->formation == b->formation;
   default: return 1;
   }
@@ -162,9 +196,12 @@ static int entry_equal(const steer_entry *a, const steer_entry *b) {
          a->arrival_radius == b->arrival_radius &&
          a->panic_radius == b->panic_radius &&
          a->hysteresis == b->hysteresis && strcmp(a->tag, b->tag) == 0 &&
+         a->groups == b->groups && a->fov == b->fov &&
+         a->falloff == b->falloff && a->path_radius == b->path_radius &&
+         a->look_ahead == b->look_ahead && a->start == b->start &&
          a->offset.x == b->offset.x && a->offset.y == b->offset.y &&
          target_equal(&a->other, &b->other) && a->distance == b->distance &&
-         a->fov == b->fov && a->time_horizon == b->time_horizon;
+         a->time_horizon == b->time_horizon;
 }
 
 static int orca_equal(const steer_orca *a, const steer_orca *b) {
@@ -178,7 +215,7 @@ static int orca_equal(const steer_orca *a, const steer_orca *b) {
 int steer_program_equal(const steer_program *a, const steer_program *b) {
   if (a == b) return 1;
   if (a->combine != b->combine || a->smoothing != b->smoothing ||
-      a->hold != b->hold || a->count != b->count ||
+      a->hold != b->hold || a->count != b->count || a->turn != b->turn ||
       !orca_equal(steer_program_orca(a), steer_program_orca(b)))
     return 0;
   for (size_t k = 0; k < a->count; k++)

@@ -21,6 +21,9 @@ struct steer_program {
   int pure_flock;   /* ... and nothing else, weighted, unsmoothed */
   int local;        /* no agent targets: reads only agents within reach */
   double reach;     /* the widest flocking radius (0 without flocking) */
+  steer_turn turn;  /* steer_program_set_turn */
+  int angular;      /* it has angular entries (face, ...) */
+  int turns;        /* angular or turn mode: its agents' angle moves */
   flock_rules flock; /* the rules of that walk */
   int has_orca;      /* orca.c turns its force into a safe velocity */
   steer_orca orca;
@@ -32,8 +35,6 @@ struct steer_program {
 typedef struct entry_state {
   size_t waypoint; /* path targets: the 0-based waypoint it heads for */
   int active;      /* avoidance with hysteresis: switched on last time */
-  int headed;      /* tactics: `heading` holds the last moving heading */
-  double heading;  /* ... of its leader or anchor (queue: its own) */
 } entry_state;
 
 /* What one agent remembers about its program. */

@@ -10,6 +10,7 @@
  */
 #include <math.h>
 #include <string.h>
+#include "orientation.h"
 #include "tactics.h"
 #include "sort.h"
 #include "world.h"
@@ -170,6 +171,7 @@ static void put_program(writer *wr, const steer_program *p,
   put_u32(wr, (uint32_t)p->combine);
   put_f64(wr, p->smoothing);
   put_f64(wr, p->hold);
+  put_u32(wr, (uint32_t)p->turn);
   put_u32(wr, (uint32_t)p->has_orca);
   if (p->has_orca) {
     put_f64(wr, p->orca.time_horizon);
@@ -182,8 +184,12 @@ static void put_program(writer *wr, const steer_program *p,
     const steer_entry *e = &p->entries[k];
     put_u32(wr, (uint32_t)e->behavior);
     put_u32(wr, (uint32_t)e->target.kind);
-    put_f64(wr, e->target.point.x);
-    put_f64(wr, e->target.point.y);
+    /* a shared point is kept as where it is now */
+    steer_vec2 at = e->target.kind == STEER_TARGET_SHARED
+                        ? steer_point_get(e->target.shared)
+                        : e->target.point;
+    put_f64(wr, at.x);
+    put_f64(wr, at.y);
     put_u64(wr, e->target.agent);
     put_u64(wr, e->target.kind == STEER_TARGET_PATH
                     ? ref_index(paths, e->target.path)
@@ -198,6 +204,12 @@ static void put_program(writer *wr, const steer_program *p,
     put_f64(wr, e->hysteresis);
     put_f64(wr, e->time_horizon);
     put_bytes(wr, e->tag, STEER_TAG_SIZE);
+    put_u32(wr, e->groups);
+    put_f64(wr, e->fov);
+    put_u32(wr, (uint32_t)e->falloff);
+    put_f64(wr, e->path_radius);
+    put_f64(wr, e->look_ahead);
+    put_u64(wr, (uint64_t)(int64_t)e->start);
   }
 }
 
@@ -250,6 +262,14 @@ static void put_agent(writer *wr, const steer_world *w, size_t i,
   put_u32(wr, e->rng);
   put_u64(wr, ref_index(paths, e->follow_path));
   put_u64(wr, e->follow_index);
+  put_f64(wr, e->body.angle);
+  put_f64(wr, e->body.angular_velocity);
+  put_f64(wr, e->body.max_turn_rate);
+  put_f64(wr, e->body.max_angular_acceleration);
+  put_f64(wr, e->body.min_speed);
+  put_f64(wr, e->body.angular_force);
+  put_u32(wr, (uint32_t)e->body.turn_velocity);
+  put_u32(wr, (uint32_t)e->body.ghost_group);
   const program_state *s = e->program;
   put_u32(wr, s != NULL);
   if (!s) return;
@@ -445,8 +465,9 @@ static void read_paths(reader *r, restoring *rs) {
 
 static void read_entry(reader *r, restoring *rs, steer_entry *e) {
   uint32_t behavior = get_u32(r), kind = get_u32(r);
-  if (behavior >= STEER_BEHAVIOR_COUNT || kind > STEER_TARGET_PATH ||
-      tactics_behavior((steer_behavior)behavior)) /* never written */
+  /* flow fields are never saved (collect refuses them), nor tactics */
+  if (behavior >= STEER_BEHAVIOR_COUNT || kind > STEER_TARGET_SHARED ||
+      kind == STEER_TARGET_FLOW || tactics_behavior((steer_behavior)behavior))
     fail(r, "snapshot holds an unknown behavior or target");
   *e = steer_entry_default((steer_behavior)(behavior % STEER_BEHAVIOR_COUNT));
   e->target.kind = (steer_target_kind)kind;
@@ -459,6 +480,10 @@ static void read_entry(reader *r, restoring *rs, steer_entry *e) {
       fail(r, "snapshot refers to a missing path");
     else
       e->target.path = rs->paths[path - 1];
+  }
+  if (kind == STEER_TARGET_SHARED && !r->error) { /* released by the caller */
+    e->target.shared = steer_point_create(e->target.point.x, e->target.point.y);
+    if (!e->target.shared) fail(r, "not enough memory");
   }
   e->weight = get_f64(r);
   e->probability = get_size(r);
@@ -476,6 +501,16 @@ static void read_entry(reader *r, restoring *rs, steer_entry *e) {
   e->tag[STEER_TAG_SIZE - 1] = '\0';
   if (!r->error && e->target.kind == STEER_TARGET_PATH && !e->target.path)
     fail(r, "snapshot refers to a missing path");
+  e->groups = get_u32(r);
+  e->fov = get_size(r);
+  uint32_t falloff = get_u32(r);
+  e->falloff = (steer_falloff)(falloff % STEER_FALLOFF_COUNT);
+  e->path_radius = get_f64(r);
+  e->look_ahead = get_size(r);
+  e->start = (long)(int64_t)get_u64(r);
+  if (falloff >= STEER_FALLOFF_COUNT || !(e->fov > 0 && e->fov <= 360) ||
+      e->start < STEER_START_NEAREST || e->start > (long)SLOT_MAX)
+    fail(r, "snapshot holds an invalid entry");
 }
 
 static void read_programs(reader *r, restoring *rs) {
@@ -489,6 +524,7 @@ static void read_programs(reader *r, restoring *rs) {
   for (size_t k = 0; k < n && !r->error; k++) {
     uint32_t combine = get_u32(r);
     double smoothing = get_f64(r), hold = get_size(r);
+    uint32_t turn = get_u32(r);
     steer_orca orca;
     int has_orca = get_flag(r);
     if (has_orca) {
@@ -500,8 +536,9 @@ static void read_programs(reader *r, restoring *rs) {
                                                            : (size_t)most;
       if (steer_orca_check(&orca)) fail(r, "snapshot holds an invalid program");
     }
-    size_t count = get_count(r, 8 * 14 + STEER_TAG_SIZE);
-    if (combine >= STEER_COMBINE_COUNT || smoothing > 1)
+    size_t count = get_count(r, 8 * 18 + 8 + STEER_TAG_SIZE);
+    if (combine >= STEER_COMBINE_COUNT || smoothing > 1 ||
+        turn > STEER_TURN_TO_VELOCITY)
       fail(r, "snapshot holds an invalid program");
     if (r->error) return;
     size_t bytes = (count ? count : 1) * sizeof(steer_entry);
@@ -516,7 +553,11 @@ static void read_programs(reader *r, restoring *rs) {
                  : steer_program_create((steer_combine)combine,
                                         smoothing < 0 ? -1 : smoothing, hold,
                                         entries, count);
+    for (size_t e = 0; e < count; e++) /* the program holds its own */
+      if (entries[e].target.kind == STEER_TARGET_SHARED)
+        steer_point_release(entries[e].target.shared);
     world_alloc(rs->w, entries, bytes, 0);
+    if (p && turn) steer_program_set_turn(p, (steer_turn)turn);
     if (!r->error && !p) fail(r, "not enough memory");
     if (p && has_orca) steer_program_set_orca(p, &orca); /* checked */
     if (p) rs->programs[rs->program_count++] = p;
@@ -594,12 +635,17 @@ static int read_agent(reader *r, restoring *rs, size_t i) {
     steer_program_retain(w->program[i]);
   }
   w->count = i + 1; /* from here on, destroying the world frees this agent */
+  if (w->group_bit[i] & (w->group_bit[i] - 1))
+    return fail(r, "snapshot holds an invalid group");
+  w->ghosts += w->group_bit[i] == 0;
   steer_vec2 p = world_contain(w, v2(w->x[i], w->y[i]));
   if (p.x != w->x[i] || p.y != w->y[i])
     return fail(r, "snapshot holds a position outside the world");
   int has_ext = get_flag(r);
   if (r->error) return 0;
   if (!has_ext) {
+    if (!w->group_bit[i]) /* a ghost keeps its group in its cold state */
+      return fail(r, "snapshot lacks an agent's cold state");
     if (w->program[i] && w->program[i]->needs_ext)
       return fail(r, "snapshot lacks an agent's cold state");
     return 1;
@@ -607,6 +653,7 @@ static int read_agent(reader *r, restoring *rs, size_t i) {
   agent_ext *e = ext_create(w, i);
   if (!e) return fail(r, "not enough memory");
   w->ext[i] = e;
+  w->bodies = 1; /* perhaps: body_moves tells */
   e->wander_radius = get_size(r);
   e->wander_distance = get_size(r);
   e->wander_jitter = get_size(r);
@@ -621,6 +668,18 @@ static int read_agent(reader *r, restoring *rs, size_t i) {
     steer_path_retain(e->follow_path);
   }
   e->follow_index = get_waypoint(r, e->follow_path);
+  agent_body *b = &e->body;
+  b->angle = get_f64(r);
+  b->angular_velocity = get_f64(r);
+  b->max_turn_rate = get_size(r);
+  b->max_angular_acceleration = get_size(r);
+  b->min_speed = get_size(r);
+  b->angular_force = get_f64(r);
+  b->turn_velocity = get_flag(r);
+  uint32_t ghost_group = get_u32(r);
+  b->ghost_group = (int)(ghost_group & 31);
+  if (!r->error && (angle_wrap(b->angle) != b->angle || ghost_group > 31))
+    return fail(r, "snapshot holds an invalid orientation");
   return read_state(r, w, i, e);
 }
 

@@ -166,6 +166,13 @@ typedef struct steer_agent_def {
   double max_force;        /* default 1 */
   double radius;           /* default 0.5 */
   double wander_radius, wander_distance, wander_jitter; /* 1.2, 2, 0.5 */
+  /* orientation (orientation.c): angle in (-pi, pi], default 0; rates in
+     rad/s and rad/s^2, default STEER_LIMIT (unlimited); min_speed 0 */
+  double angle, angular_velocity, max_turn_rate, max_angular_acceleration;
+  double min_speed;
+  int turn_velocity; /* the velocity turns at most max_turn_rate dt a step */
+  int group;         /* 0..31, default 0 */
+  int ghost;         /* never anyone's neighbor (markers, pointers) */
 } steer_agent_def;
 
 typedef enum steer_field {
@@ -173,6 +180,11 @@ typedef enum steer_field {
   STEER_MAX_SPEED, STEER_MAX_FORCE, STEER_RADIUS,
   STEER_WANDER_RADIUS, STEER_WANDER_DISTANCE, STEER_WANDER_JITTER,
   STEER_WANDER_ANGLE,
+  STEER_ANGLE, STEER_ANGULAR_VELOCITY, STEER_MAX_TURN_RATE,
+  STEER_MAX_ANGULAR_ACCELERATION, STEER_MIN_SPEED,
+  STEER_GROUP,         /* integer 0..31 */
+  STEER_GHOST,         /* 0 or 1 */
+  STEER_TURN_VELOCITY, /* 0 or 1 */
   STEER_FIELD_COUNT
 } steer_field;
 
@@ -268,6 +280,15 @@ typedef int (*steer_visit_fn)(void *ud, size_t index);
 STEER_API void steer_world_query(const steer_world *w, double x, double y,
                        double radius, long exclude, steer_visit_fn visit,
                        void *ud);
+
+/// steer_world_query counting only agents of `groups` (bit g: group g)
+/// within a view cone of fov degrees around `angle` (fov 360: all round).
+/// Ghost agents are never visited, by either query.
+STEER_API void steer_world_query_filtered(const steer_world *w, double x,
+                                          double y, double radius,
+                                          long exclude, uint32_t groups,
+                                          double fov, double angle,
+                                          steer_visit_fn visit, void *ud);
 
 /* Obstacles (circles) and walls (segments). Both return a 1-based number. */
 STEER_API steer_status steer_world_add_obstacle(steer_world *w, double x, double y,
@@ -392,6 +413,15 @@ STEER_API steer_vec2 steer_agent_contain(const steer_world *w, size_t i,
 STEER_API steer_status steer_agent_follow(steer_world *w, size_t i, steer_path *path,
                                 double arrival_radius, double slowing_radius,
                                 steer_vec2 *force);
+/// Path following as a corridor of half-width path_radius: steers only when
+/// the position predicted look_ahead seconds ahead leaves it (corridor.c).
+/// Shares steer_agent_follow's path and waypoint.
+STEER_API steer_status steer_agent_follow_corridor(steer_world *w, size_t i,
+                                                   steer_path *path,
+                                                   double path_radius,
+                                                   double look_ahead,
+                                                   double slowing_radius,
+                                                   steer_vec2 *force);
 /// The path agent i follows - through steer_agent_follow, else through its
 /// program's first entry with a path target - with, in *index, the 0-based
 /// waypoint it heads for; NULL when it follows none. A non-NULL `path`
@@ -402,6 +432,27 @@ STEER_API steer_vec2 steer_agent_separation(const steer_world *w, size_t i,
                                   double radius);
 STEER_API steer_vec2 steer_agent_alignment(const steer_world *w, size_t i, double radius);
 STEER_API steer_vec2 steer_agent_cohesion(const steer_world *w, size_t i, double radius);
+/* Orientation (orientation.c): angular accelerations (rad/s^2) that turn
+   agent i within one step of dt the short way round toward an angle,
+   within max_turn_rate and max_angular_acceleration. */
+/// Toward the direction of point t (braking when t is at the agent).
+STEER_API double steer_agent_face(const steer_world *w, size_t i, steer_vec2 t,
+                                  double dt);
+/// Toward the direction of the velocity (braking when still).
+STEER_API double steer_agent_look_where_going(const steer_world *w, size_t i,
+                                              double dt);
+/// Toward agent `target`'s angle.
+STEER_API double steer_agent_match_orientation(const steer_world *w, size_t i,
+                                               size_t target, double dt);
+/// steer_agent_apply with an angular acceleration as well (it may need the
+/// agent's cold state: STEER_ENOMEM, then nothing changed).
+STEER_API steer_status steer_agent_apply_turning(steer_world *w, size_t i, steer_vec2 f,
+                                         double angular, double dt);
+/// Sets the waypoint (0-based, < the path's count) agent i heads for on the
+/// path it follows (as steer_agent_path finds it); STEER_EINVAL when it
+/// follows none.
+STEER_API steer_status steer_agent_set_path_index(steer_world *w, size_t i,
+                                                  size_t k);
 /// Applies the pipeline to agent i, keeps it inside the world (wrap or
 /// clamp; on a clamped world the velocity loses its component into the
 /// edge) and updates the grid.
@@ -460,6 +511,8 @@ typedef enum steer_behavior {
   STEER_OFFSET_PURSUIT, STEER_FOLLOW_LEADER, STEER_FORMATION,
   STEER_INTERPOSE, STEER_HIDE, STEER_QUEUE,
   STEER_CONTAIN, /* target: a looped path, the region (steer_agent_contain) */
+  /* angular: they steer the angle, never the velocity (orientation.c) */
+  STEER_FACE, STEER_LOOK_WHERE_GOING, STEER_MATCH_ORIENTATION,
   STEER_BEHAVIOR_COUNT
 } steer_behavior;
 
@@ -472,8 +525,20 @@ typedef enum steer_target_kind {
   STEER_TARGET_NONE, STEER_TARGET_POINT, STEER_TARGET_AGENT,
   STEER_TARGET_PATH,
   STEER_TARGET_FLOW, /* a flow field: for STEER_FLOW entries */
+  STEER_TARGET_SHARED, /* a steer_point: wherever it is at the step */
   STEER_TARGET_FORMATION /* formation entries: the formation joined */
 } steer_target_kind;
+
+/* Shared moving targets (point.c): one point that many programs aim at;
+   steer_point_set moves every program's target at once. Reference counted
+   (programs retain theirs). */
+typedef struct steer_point steer_point;
+/// NULL when memory runs out. The new point has one reference.
+STEER_API steer_point *steer_point_create(double x, double y);
+STEER_API void steer_point_retain(steer_point *p);
+STEER_API void steer_point_release(steer_point *p);
+STEER_API void steer_point_set(steer_point *p, double x, double y);
+STEER_API steer_vec2 steer_point_get(const steer_point *p);
 
 /// What seek/flee/arrive/pursue/evade/follow aim at. An agent target is
 /// tracked live; once that agent is removed the entry yields no force. A
@@ -485,10 +550,25 @@ typedef struct steer_target {
   steer_id agent;
   steer_path *path; /* not owned here: programs retain their paths */
   struct steer_flowfield *field; /* the same for flow fields */
+  steer_point *shared; /* STEER_TARGET_SHARED; retained likewise */
   struct steer_formation *formation; /* retained by programs, as paths */
 } steer_target;
 
 #define STEER_TAG_SIZE 32
+
+/// How a separation neighbor at distance d within radius r pushes:
+/// inverse (mean of -offset/d^2, the textbook's), linear (sum of
+/// max_force (r - d)/r along the unit direction away: the same in any unit
+/// of length) or inverse_square (mean of -offset/d^3).
+typedef enum steer_falloff {
+  STEER_FALLOFF_INVERSE, STEER_FALLOFF_LINEAR, STEER_FALLOFF_INVERSE_SQUARE,
+  STEER_FALLOFF_COUNT
+} steer_falloff;
+
+/// steer_entry.start: begin at the waypoint nearest the agent.
+#define STEER_START_NEAREST (-1L)
+/// steer_entry.groups: every group.
+#define STEER_ALL_GROUPS 0xFFFFFFFFu
 
 typedef struct steer_entry {
   steer_behavior behavior;
@@ -504,9 +584,17 @@ typedef struct steer_entry {
   steer_vec2 offset;      /* offset_pursuit: (ahead, left) of the target */
   steer_target other;     /* interpose: the second of `between` */
   double distance;        /* follow_leader 2, hide 1, queue 3 */
-  double fov;             /* queue: view cone in degrees; 90 */
   double time_horizon;    /* avoid_agents; 3 */
   char tag[STEER_TAG_SIZE]; /* optional name, "" for none */
+  uint32_t groups;        /* flocking: bit g set = group g counts; all */
+  double fov;             /* view cone in degrees around the facing
+                             (angle), (0, 360]: flocking 360, queue 90 */
+  steer_falloff falloff;  /* separation; STEER_FALLOFF_INVERSE */
+  double path_radius;     /* follow: corridor half-width; < 0 (default):
+                             waypoint by waypoint */
+  double look_ahead;      /* follow in a corridor: seconds predicted; 1 */
+  long start;             /* path targets: 0-based waypoint to begin at,
+                             or STEER_START_NEAREST; 0 */
 } steer_entry;
 
 /// An entry of behavior b with every parameter at its default.
@@ -524,6 +612,14 @@ STEER_API double steer_program_smoothing(const steer_program *p);
 STEER_API double steer_program_hold(const steer_program *p);
 STEER_API size_t steer_program_count(const steer_program *p);
 STEER_API const steer_entry *steer_program_entry(const steer_program *p, size_t k);
+/// How a program turns agents besides its angular entries.
+typedef enum steer_turn {
+  STEER_TURN_NONE,    /* only angular entries (face, ...) steer the angle */
+  STEER_TURN_TO_VELOCITY /* the angle follows the velocity within the limits */
+} steer_turn;
+/// Sets the program's turn mode; call it before any agent runs p.
+STEER_API void steer_program_set_turn(steer_program *p, steer_turn turn);
+STEER_API steer_turn steer_program_turn(const steer_program *p);
 /// Same combine mode, parameters and entries (targets included).
 STEER_API int steer_program_equal(const steer_program *a, const steer_program *b);
 
@@ -605,9 +701,8 @@ typedef struct steer_pose {
   double angle; /* radians: x of the local frame points along it */
 } steer_pose;
 
-/// Agent i's pose: its position, velocity and facing - the velocity's
-/// heading (atan2(vy, vx), 0 at rest; program entries keep the last
-/// heading of a leader at rest, docs/API.md 17).
+/// Agent i's pose: its position, velocity and facing - its angle (the
+/// `angle` field, section 19; docs/API.md 17).
 STEER_API steer_pose steer_agent_pose(const steer_world *w, size_t i);
 /// Hold the point `offset` (x ahead, y left) of the leader's frame,
 /// matching its velocity (docs/API.md 17.1).

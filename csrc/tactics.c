@@ -3,8 +3,8 @@
  * program entries of these and of formations (formation.c).
  *
  * Leaders, hunters and the ends of an interposition are poses. An agent's
- * pose faces its velocity's heading (a program entry keeps the last one
- * while the agent is at rest: frame_angle); a point's is at rest facing
+ * pose faces its facing angle (`angle`: give leaders turn = "velocity" or
+ * face/look_where_going to turn their frame); a point's is at rest facing
  * angle 0.
  * Everything is seen from the steering agent: on a torus each position is
  * replaced by its image nearest to the agent. */
@@ -13,33 +13,24 @@
 
 static const steer_vec2 zero = {0, 0};
 
+/* Agent j's frame angle: its facing angle (0 for an agent without a body). */
+static double frame_angle(const steer_world *w, size_t j) {
+  return w->ext[j] ? w->ext[j]->body.angle : 0;
+}
+
 steer_pose steer_agent_pose(const steer_world *w, size_t i) {
   steer_pose pose;
   pose.position = world_pos(w, i);
   pose.velocity = world_vel(w, i);
-  pose.angle = steer_agent_heading(w, i);
+  pose.angle = frame_angle(w, i);
   return pose;
 }
 
-/* Agent j's frame angle: its heading while it moves (|v|^2 > 1e-4), kept
-   in es; at rest the last one es kept, else atan2(vy, vx). */
-static double frame_angle(const steer_world *w, size_t j, entry_state *es) {
-  steer_vec2 v = world_vel(w, j);
-  double heading = steer_agent_heading(w, j);
-  if (v2_len2(v) > 1e-4) {
-    if (es) {
-      es->heading = heading;
-      es->headed = 1;
-    }
-    return heading;
-  }
-  return es && es->headed ? es->heading : heading;
-}
-
 int tactics_target_pose(const steer_world *w, const steer_target *t,
-                        entry_state *es, steer_pose *out) {
-  if (t->kind == STEER_TARGET_POINT) {
-    out->position = t->point;
+                        steer_pose *out) {
+  if (t->kind == STEER_TARGET_POINT || t->kind == STEER_TARGET_SHARED) {
+    out->position =
+        t->kind == STEER_TARGET_SHARED ? steer_point_get(t->shared) : t->point;
     out->velocity = zero;
     out->angle = 0;
     return 1;
@@ -48,7 +39,6 @@ int tactics_target_pose(const steer_world *w, const steer_target *t,
   long j = steer_world_index(w, t->agent);
   if (j < 0) return 0;
   *out = steer_agent_pose(w, (size_t)j);
-  out->angle = frame_angle(w, (size_t)j, es);
   return 1;
 }
 
@@ -226,11 +216,9 @@ static int consider_ahead(void *ud, size_t j) {
 }
 
 static steer_vec2 queue_force(const steer_world *w, size_t i, double distance,
-                              double fov, double slowing_radius,
-                              entry_state *es) {
+                              double fov, double slowing_radius) {
   steer_vec2 v = world_vel(w, i);
   steer_pose self = steer_agent_pose(w, i);
-  self.angle = frame_angle(w, i, es);
   ahead_search s = {w, i, self.position, to_world(self.angle, v2(1, 0)),
                     cos(fov * (3.14159265358979323846 / 360)), -1, 0, zero};
   steer_world_query(w, s.p.x, s.p.y, distance, (long)i, consider_ahead, &s);
@@ -252,35 +240,35 @@ static steer_vec2 queue_force(const steer_world *w, size_t i, double distance,
 
 steer_vec2 steer_agent_queue(const steer_world *w, size_t i, double distance,
                              double fov, double slowing_radius) {
-  return queue_force(w, i, distance, fov, slowing_radius, NULL);
+  return queue_force(w, i, distance, fov, slowing_radius);
 }
 
 /* ---- program entries ------------------------------------------------------ */
 
 steer_vec2 tactics_entry_force(const steer_world *w, size_t i,
-                               const steer_entry *e, entry_state *es) {
+                               const steer_entry *e) {
   steer_pose a, b;
   switch (e->behavior) {
   case STEER_OFFSET_PURSUIT:
-    if (!tactics_target_pose(w, &e->target, es, &a)) return zero;
+    if (!tactics_target_pose(w, &e->target, &a)) return zero;
     return tactics_offset_pursuit(w, i, a, e->offset, e->slowing_radius);
   case STEER_FOLLOW_LEADER:
-    if (!tactics_target_pose(w, &e->target, es, &a)) return zero;
+    if (!tactics_target_pose(w, &e->target, &a)) return zero;
     return steer_agent_follow_leader(w, i, a, e->distance, e->radius,
                                      e->slowing_radius);
   case STEER_FORMATION:
     if (e->target.kind != STEER_TARGET_FORMATION) return zero;
-    return formation_force(w, i, e->target.formation, e->slowing_radius, es);
+    return formation_force(w, i, e->target.formation, e->slowing_radius);
   case STEER_INTERPOSE:
-    if (!tactics_target_pose(w, &e->target, es, &a) ||
-        !tactics_target_pose(w, &e->other, NULL, &b))
+    if (!tactics_target_pose(w, &e->target, &a) ||
+        !tactics_target_pose(w, &e->other, &b))
       return zero;
     return steer_agent_interpose(w, i, a, b, e->slowing_radius);
   case STEER_HIDE:
-    if (!tactics_target_pose(w, &e->target, es, &a)) return zero;
+    if (!tactics_target_pose(w, &e->target, &a)) return zero;
     return steer_agent_hide(w, i, a, e->distance, e->slowing_radius);
   case STEER_QUEUE:
-    return queue_force(w, i, e->distance, e->fov, e->slowing_radius, es);
+    return queue_force(w, i, e->distance, e->fov, e->slowing_radius);
   default: return zero;
   }
 }

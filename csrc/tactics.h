@@ -12,21 +12,19 @@ static inline int tactics_behavior(steer_behavior b) {
   return b >= STEER_OFFSET_PURSUIT && b <= STEER_QUEUE;
 }
 
-/* The pose an entry's target stands for now: an agent's, or a point at
-   rest facing angle 0. 0 when its agent is gone (or there is none). An
-   agent at rest faces the last heading `es` saw it move along (es NULL:
-   atan2(vy, vx), 0 at rest); a moving one's heading is kept in es. */
+/* The pose an entry's target stands for now: an agent's (facing its
+   angle), or a point (fixed or shared) at rest facing angle 0. 0 when its
+   agent is gone (or there is none). */
 int tactics_target_pose(const steer_world *w, const steer_target *t,
-                        entry_state *es, steer_pose *out);
+                        steer_pose *out);
 
-/* The unweighted force of tactics entry e for agent i (es: its state). */
+/* The unweighted force of tactics entry e for agent i. */
 steer_vec2 tactics_entry_force(const steer_world *w, size_t i,
-                               const steer_entry *e, entry_state *es);
+                               const steer_entry *e);
 
-/* Formation f's force for member i, the anchor's frame kept in es. */
+/* Formation f's force for member i, in its anchor's frame. */
 steer_vec2 formation_force(const steer_world *w, size_t i,
-                           const steer_formation *f, double slowing_radius,
-                           entry_state *es);
+                           const steer_formation *f, double slowing_radius);
 
 /* Does any agent's program have a tactics entry? (Snapshots refuse
    those worlds: formations and the tactics parameters are not kept.) */

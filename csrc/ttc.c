@@ -10,7 +10,8 @@
  * pointing from the neighbor's body to the agent's at the moment of
  * contact. Agents already overlapping push apart at full strength. */
 #include <math.h>
-#include "world.h"
+#include "neighbor_filter.h"
+#include "orca.h"
 
 #define POWER_K 1.5 /* the law's scale k, the paper's value */
 /* The force is capped, as in the paper: near grazing contacts (disc -> 0)
@@ -42,8 +43,9 @@ static steer_vec2 pair_force(steer_vec2 x, steer_vec2 v, double radius,
   return v2_scale(v2_direction(contact, l), size);
 }
 
-steer_vec2 steer_agent_avoid_agents(const steer_world *w, size_t i,
-                                    double time_horizon, double radius) {
+steer_vec2 avoid_agents_filtered(const steer_world *w, size_t i,
+                                 double time_horizon, double radius,
+                                 const neighbor_filter *nf) {
   steer_vec2 p = world_pos(w, i), v = world_vel(w, i), f = {0, 0};
   double cap = POWER_CAP * w->max_speed[i], r2 = radius * radius;
   if (w->max_force[i] < cap) cap = w->max_force[i];
@@ -53,10 +55,18 @@ steer_vec2 steer_agent_avoid_agents(const steer_world *w, size_t i,
     size_t j = (size_t)jj;
     if (j == i) continue;
     steer_vec2 d = steer_world_offset(w, p, world_pos(w, j));
-    if (v2_len2(d) > r2) continue;
+    if (v2_len2(d) > r2 || !neighbor_filter_pass(nf, w->group_bit[j], d.x, d.y))
+      continue;
     f = v2_add(f, pair_force(v2_scale(d, -1), v2_sub(v, world_vel(w, j)),
                              w->radius[i] + w->radius[j], time_horizon, cap,
                              i < j ? -1 : 1));
   }
   return v2_clamp(f, cap);
+}
+
+steer_vec2 steer_agent_avoid_agents(const steer_world *w, size_t i,
+                                    double time_horizon, double radius) {
+  neighbor_filter all; /* every agent but ghosts */
+  neighbor_filter_init(&all, STEER_ALL_GROUPS, 360, 0);
+  return avoid_agents_filtered(w, i, time_horizon, radius, &all);
 }

@@ -1,6 +1,8 @@
 /* world.c - world lifetime, agent storage, ids and field access. */
 #include <math.h>
 #include <string.h>
+#include "neighbor_filter.h"
+#include "orientation.h"
 #include "formation.h"
 #include "threads.h"
 #include "world.h"
@@ -15,9 +17,16 @@ steer_world_def steer_world_def_default(void) {
 }
 
 steer_agent_def steer_agent_def_default(void) {
-  steer_agent_def d = {0, 0, 0, 0, 1, 1, 0.5, STEER_WANDER_RADIUS_DEFAULT,
-                       STEER_WANDER_DISTANCE_DEFAULT,
-                       STEER_WANDER_JITTER_DEFAULT};
+  steer_agent_def d;
+  memset(&d, 0, sizeof d);
+  d.max_speed = 1;
+  d.max_force = 1;
+  d.radius = 0.5;
+  d.wander_radius = STEER_WANDER_RADIUS_DEFAULT;
+  d.wander_distance = STEER_WANDER_DISTANCE_DEFAULT;
+  d.wander_jitter = STEER_WANDER_JITTER_DEFAULT;
+  d.max_turn_rate = STEER_LIMIT;
+  d.max_angular_acceleration = STEER_LIMIT;
   return d;
 }
 
@@ -225,10 +234,14 @@ static int agent_def_valid(const steer_agent_def *d) {
 }
 #endif
 
+/* Does the definition need cold state (wander or body parameters)? */
 static int custom_wander(const steer_agent_def *d) {
   return d->wander_radius != STEER_WANDER_RADIUS_DEFAULT ||
          d->wander_distance != STEER_WANDER_DISTANCE_DEFAULT ||
-         d->wander_jitter != STEER_WANDER_JITTER_DEFAULT;
+         d->wander_jitter != STEER_WANDER_JITTER_DEFAULT || d->angle != 0 ||
+         d->angular_velocity != 0 || d->max_turn_rate != STEER_LIMIT ||
+         d->max_angular_acceleration != STEER_LIMIT || d->min_speed != 0 ||
+         d->turn_velocity || d->ghost;
 }
 
 /* Adds an agent into reserved room; ext (or NULL) becomes its cold state. */
@@ -259,8 +272,18 @@ static steer_id place(steer_world *w, const steer_agent_def *d,
     ext->wander_radius = d->wander_radius;
     ext->wander_distance = d->wander_distance;
     ext->wander_jitter = d->wander_jitter;
+    ext->body.angle = angle_wrap(d->angle);
+    ext->body.angular_velocity = d->angular_velocity;
+    ext->body.max_turn_rate = d->max_turn_rate;
+    ext->body.max_angular_acceleration = d->max_angular_acceleration;
+    ext->body.min_speed = d->min_speed;
+    ext->body.turn_velocity = d->turn_velocity != 0;
+    ext->body.ghost_group = d->group & 31;
     w->ext[i] = ext;
+    w->bodies = 1; /* perhaps; body_moves tells */
   }
+  w->group_bit[i] = d->ghost ? 0 : (uint32_t)1 << (d->group & 31);
+  w->ghosts += d->ghost != 0;
   grid_insert(&w->grid, (int32_t)i, p.x, p.y);
   w->grid.sorted = 0;
   return make_id(slot, w->slots[slot].gen);
@@ -322,6 +345,8 @@ steer_status steer_world_add_many(steer_world *w, size_t n,
     if (w->ext[i]) w->ext[i]->program = states[k];
     steer_program_retain(p);
     w->program[i] = p;
+    if (p->turns) w->bodies = 1;
+    program_state_begin(w, i); /* its path entries' start waypoints */
     formation_program_switch(w, i, NULL, p); /* room reserved above */
   }
   world_alloc(w, owned, bytes, 0);
@@ -337,6 +362,7 @@ steer_status steer_world_remove(steer_world *w, steer_id id) {
   formation_program_switch(w, i, w->program[i], NULL); /* leaves them */
   ext_free(w, w->ext[i]);
   steer_program_release(w->program[i]);
+  w->ghosts -= w->group_bit[i] == 0;
   grid_remove(&w->grid, (int32_t)i, w->x[i], w->y[i]);
   w->grid.sorted = 0;
   if (i != last) {
@@ -368,6 +394,7 @@ static void ext_init(steer_world *w, size_t i, agent_ext *e) {
   e->follow_path = NULL;
   e->follow_index = 0;
   e->program = NULL;
+  body_init(&e->body);
 }
 
 agent_ext *ext_create(steer_world *w, size_t i) {
@@ -399,6 +426,21 @@ double steer_agent_get(const steer_world *w, size_t i, steer_field f) {
   case STEER_WANDER_JITTER:
     return e ? e->wander_jitter : STEER_WANDER_JITTER_DEFAULT;
   case STEER_WANDER_ANGLE: return e ? e->wander_angle : 0;
+  case STEER_ANGLE: return body_of(w, i).angle;
+  case STEER_ANGULAR_VELOCITY: return body_of(w, i).angular_velocity;
+  case STEER_MAX_TURN_RATE: return body_of(w, i).max_turn_rate;
+  case STEER_MAX_ANGULAR_ACCELERATION:
+    return body_of(w, i).max_angular_acceleration;
+  case STEER_MIN_SPEED: return body_of(w, i).min_speed;
+  case STEER_TURN_VELOCITY: return body_of(w, i).turn_velocity;
+  case STEER_GROUP: { /* a ghost's bit is 0: its body keeps the group */
+    uint32_t bit = w->group_bit[i];
+    int g = 0;
+    if (!bit) return e ? e->body.ghost_group : 0;
+    while (bit > 1) bit >>= 1, g++;
+    return g;
+  }
+  case STEER_GHOST: return w->group_bit[i] == 0;
   default: return 0;
   }
 }
@@ -420,14 +462,48 @@ steer_status steer_agent_set(steer_world *w, size_t i, steer_field f,
   case STEER_MAX_SPEED: w->max_speed[i] = value; return STEER_OK;
   case STEER_MAX_FORCE: w->max_force[i] = value; return STEER_OK;
   case STEER_RADIUS: w->radius[i] = value; return STEER_OK;
+  case STEER_GROUP:
+    if (!(value >= 0 && value <= 31 && value == (int)value))
+      return STEER_EINVAL;
+    if (w->group_bit[i]) {
+      w->group_bit[i] = (uint32_t)1 << (int)value;
+      return STEER_OK;
+    }
+    w->ext[i]->body.ghost_group = (int)value; /* a ghost has cold state */
+    return STEER_OK;
+  case STEER_GHOST: {
+    int ghost = value != 0, was = w->group_bit[i] == 0;
+    if (ghost == was) return STEER_OK;
+    if (!(e = world_ext(w, i))) return STEER_ENOMEM;
+    if (ghost) {
+      e->body.ghost_group = (int)steer_agent_get(w, i, STEER_GROUP);
+      w->group_bit[i] = 0;
+      w->ghosts++;
+    } else {
+      w->group_bit[i] = (uint32_t)1 << e->body.ghost_group;
+      w->ghosts--;
+    }
+    return STEER_OK;
+  }
   default: break;
   }
   if (!(e = world_ext(w, i))) return STEER_ENOMEM;
+  if (f == STEER_ANGULAR_VELOCITY || f == STEER_MIN_SPEED ||
+      f == STEER_TURN_VELOCITY)
+    w->bodies = 1;
   switch (f) {
   case STEER_WANDER_RADIUS: e->wander_radius = value; break;
   case STEER_WANDER_DISTANCE: e->wander_distance = value; break;
   case STEER_WANDER_JITTER: e->wander_jitter = value; break;
   case STEER_WANDER_ANGLE: e->wander_angle = value; break;
+  case STEER_ANGLE: e->body.angle = angle_wrap(value); break;
+  case STEER_ANGULAR_VELOCITY: e->body.angular_velocity = value; break;
+  case STEER_MAX_TURN_RATE: e->body.max_turn_rate = value; break;
+  case STEER_MAX_ANGULAR_ACCELERATION:
+    e->body.max_angular_acceleration = value;
+    break;
+  case STEER_MIN_SPEED: e->body.min_speed = value; break;
+  case STEER_TURN_VELOCITY: e->body.turn_velocity = value != 0; break;
   default: return STEER_EINVAL;
   }
   return STEER_OK;
@@ -471,6 +547,17 @@ steer_status steer_agent_seed(steer_world *w, size_t i, uint32_t state) {
 void steer_world_query(const steer_world *w, double x, double y,
                        double radius, long exclude, steer_visit_fn visit,
                        void *ud) {
+  steer_world_query_filtered(w, x, y, radius, exclude, STEER_ALL_GROUPS, 360,
+                             0, visit, ud);
+}
+
+void steer_world_query_filtered(const steer_world *w, double x, double y,
+                                double radius, long exclude, uint32_t groups,
+                                double fov, double angle,
+                                steer_visit_fn visit, void *ud) {
+  neighbor_filter f;
+  neighbor_filter_init(&f, groups, fov, angle);
+  int filtered = w->ghosts || groups != STEER_ALL_GROUPS || f.cone;
   steer_vec2 q = v2(x, y);
   if (w->grid.mode == GRID_WRAP) q = world_contain(w, q);
   double r2 = radius * radius;
@@ -479,6 +566,38 @@ void steer_world_query(const steer_world *w, double x, double y,
   for (int32_t j; (j = grid_cursor_next(&c)) >= 0;) {
     if (j == exclude) continue;
     steer_vec2 d = steer_world_offset(w, q, world_pos(w, (size_t)j));
-    if (v2_len2(d) <= r2 && visit(ud, (size_t)j)) return;
+    if (v2_len2(d) > r2 ||
+        (filtered && !neighbor_filter_pass(&f, w->group_bit[j], d.x, d.y)))
+      continue;
+    if (visit(ud, (size_t)j)) return;
   }
+}
+
+/* ---- where path entries start ------------------------------------------ */
+
+size_t path_start(const steer_world *w, size_t i, const steer_path *path,
+                  long start) {
+  size_t n = steer_path_count(path);
+  if (start >= 0) return (size_t)start < n ? (size_t)start : n - 1;
+  steer_vec2 p = world_pos(w, i);
+  size_t best = 0;
+  double best2 = 0;
+  for (size_t k = 0; k < n; k++) {
+    double d2 = v2_len2(steer_world_offset(w, p, steer_path_point(path, k)));
+    if (k == 0 || d2 < best2) {
+      best = k;
+      best2 = d2;
+    }
+  }
+  return best;
+}
+
+void program_state_begin(steer_world *w, size_t i) {
+  const steer_program *p = w->program[i];
+  program_state *s = w->ext[i] ? w->ext[i]->program : NULL;
+  if (!p || !s) return;
+  for (size_t k = 0; k < p->count; k++)
+    if (p->entries[k].target.kind == STEER_TARGET_PATH)
+      s->entries[k].waypoint =
+          path_start(w, i, p->entries[k].target.path, p->entries[k].start);
 }

@@ -42,6 +42,17 @@ typedef struct slot_info {
   uint32_t gen;
 } slot_info;
 
+/* How an agent faces and turns (orientation.h); an agent without cold
+   state has the defaults: angle 0, still, unlimited, no minimum speed. */
+typedef struct agent_body {
+  double angle;            /* (-pi, pi] */
+  double angular_velocity; /* rad/s */
+  double max_turn_rate, max_angular_acceleration, min_speed;
+  double angular_force;    /* the program's angular steering this step */
+  int turn_velocity;       /* the velocity turns at most max_turn_rate dt */
+  int ghost_group;         /* a ghost's group (its group_bit is 0) */
+} agent_body;
+
 /* Cold per-agent state, allocated the first time an agent needs it. */
 typedef struct agent_ext {
   double wander_radius, wander_distance, wander_jitter, wander_angle;
@@ -49,6 +60,7 @@ typedef struct agent_ext {
   steer_path *follow_path; /* the path a:follow last used, retained */
   size_t follow_index;     /* 0-based waypoint it heads for */
   program_state *program;  /* bookkeeping of the agent's program */
+  agent_body body;         /* orientation and turn limits */
 } agent_ext;
 
 /* The per-agent columns, one dense array each, carved in this order out of
@@ -68,7 +80,8 @@ typedef struct agent_ext {
   X(radius, double, SIZE)                                         \
   X(ext, agent_ext *, REF)         /* cold state or NULL */       \
   X(program, steer_program *, REF) /* behavior program or NULL */ \
-  X(slot_of, uint32_t, U32)        /* index -> slot */
+  X(slot_of, uint32_t, U32)        /* index -> slot */            \
+  X(group_bit, uint32_t, U32) /* 1 << group; 0: a ghost, no one's neighbor */
 
 #define AGENT_COLUMN_POINTER(name, type, snap) type *name;
 /* bytes per agent over all columns */
@@ -98,6 +111,10 @@ struct steer_world {
   uint32_t *order;    /* sort scratch: one index per agent */
   size_t order_cap;
   steer_stats stats;  /* of the last step */
+  size_t ghosts;      /* agents with group_bit 0: neighbor walks skip them */
+  int bodies;         /* an agent's body may have moved (a spin, a turn
+                         limit, a minimum speed, a turning program) since
+                         the world began: integration checks (body_moves) */
   int simd;           /* steer_world_set_simd's width; 0: the process's */
   int step_simd;      /* the width of the running step, read once at its start */
 };
@@ -132,9 +149,28 @@ agent_ext *world_ext(steer_world *w, size_t i);
 agent_ext *ext_create(steer_world *w, size_t i);
 void ext_free(steer_world *w, agent_ext *e);
 
+/* The 0-based waypoint an entry with `start` (steer_entry.start) begins at
+   for agent i: start itself (at most the last), or the nearest one. */
+size_t path_start(const steer_world *w, size_t i, const steer_path *path,
+                  long start);
+/* Starts agent i's path entries at their `start` waypoints (its program
+   and program state set: steer_agent_set_program, add_many). */
+void program_state_begin(steer_world *w, size_t i);
+
 /* Brings a position inside the world: wrapped on a torus, clamped into a
    bounded world, limited to +-STEER_LIMIT otherwise. */
 steer_vec2 world_contain(const steer_world *w, steer_vec2 p);
+/* A moved position *p, velocity *v inside the world's bounds: in a clamped
+   world the velocity components that left it stop. */
+static inline void world_keep_inside(const steer_world *w, steer_vec2 *p,
+                                     steer_vec2 *v) {
+  if (w->grid.mode == GRID_CLAMP) {
+    if (p->x < 0 || p->x > w->def.width) v->x = 0;
+    if (p->y < 0 || p->y > w->def.height) v->y = 0;
+  }
+  *p = world_contain(w, *p);
+}
+
 /* Agent i's position *p and velocity *v after force f for dt: docs/API.md
    section 1's pipeline (v2_integrate), then the world's bounds - in a
    clamped world the velocity components that left it stop. The agent is
@@ -145,11 +181,7 @@ static inline void world_integrate(const steer_world *w, size_t i,
   *p = world_pos(w, i);
   *v = world_vel(w, i);
   v2_integrate(p, v, f, w->max_speed[i], w->max_force[i], dt);
-  if (w->grid.mode == GRID_CLAMP) {
-    if (p->x < 0 || p->x > w->def.width) v->x = 0;
-    if (p->y < 0 || p->y > w->def.height) v->y = 0;
-  }
-  *p = world_contain(w, *p);
+  world_keep_inside(w, p, v);
 }
 
 /* Writes agent i's position (already contained) and moves it in the grid. */

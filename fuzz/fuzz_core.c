@@ -25,11 +25,13 @@
  * after every step.
  */
 #include "fuzz.h"
+#include "turn_fields.h"
 #include "world_ops.h"
 #include "program_ops.h"
 #include "snapshot_ops.h"
 #include "crowd_op.h"
 #include "nav_ops.h"
+#include "turn_ops.h"
 #include "tactics_ops.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -124,7 +126,12 @@ static void run(const uint8_t *data, size_t size, int threads, harness *h) {
     case 6: op_behavior(&r, h); break;
     case 7: op_obstacle(&r, h); break;
     case 8: op_path(&r, h); break;
-    case 9: (u8(&r) & 1) ? op_stateless(&r) : op_flat(&r, h); break;
+    case 9: {
+      uint8_t which = u8(&r) % 3;
+      if (which == 2) op_turn(&r, h);
+      else which ? op_stateless(&r) : op_flat(&r, h);
+      break;
+    }
     case 10: op_program(&r, h); break;
     case 11: op_set_program(&r, h); break;
     case 12: op_retarget(&r, h); break;

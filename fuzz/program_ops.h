@@ -76,6 +76,13 @@ static steer_entry decode_entry(reader *r, const harness *h) {
   if (mask & 32) e.arrival_radius = nonneg(r);
   if (mask & 64) e.panic_radius = num(r);
   if (mask & 128) e.hysteresis = nonneg(r);
+  uint8_t more = u8(r); /* issue 14's parameters */
+  if (more & 1) e.groups = u32(r);
+  if (more & 2) e.fov = fmin(360, fmax(1e-3, nonneg(r)));
+  if (more & 4) e.falloff = (steer_falloff)(u8(r) % STEER_FALLOFF_COUNT);
+  if (more & 8) e.path_radius = nonneg(r);
+  if (more & 16) e.look_ahead = nonneg(r);
+  if (more & 32) e.start = (u8(r) & 1) ? STEER_START_NEAREST : (long)u8(r);
   if (u8(r) & 1) e.time_horizon = positive(r); /* avoid_agents */
   /* a tag of raw bytes, possibly without its terminating NUL */
   size_t len = u8(r) % (STEER_TAG_SIZE + 1);
@@ -315,6 +322,7 @@ static int plain_entry_force(const steer_world *w, size_t i, const steer_entry *
   steer_vec2 zero = {0, 0}, t = e->target.point;
   long other = -1;
   *f = zero;
+  if (e->target.kind == STEER_TARGET_SHARED) return 0; /* turn_ops.h */
   if (e->target.kind == STEER_TARGET_AGENT) {
     other = steer_world_index(w, e->target.agent);
     if (other >= 0) t = steer_agent_position(w, (size_t)other);
@@ -514,10 +522,13 @@ static void log_digest(harness *h, uint64_t d) {
 /* A stale id no world here ever reaches (generation 2^27 - 1). */
 #define NEVER_ID (((steer_id)((1u << 27) - 1) << 26) + 1)
 
-/* Behaviors that ignore their entry's target. */
+/* Behaviors that ignore their entry's target (not flow, which reads its
+   field there, nor face and match_orientation, which turn toward theirs). */
 static int targetless(steer_behavior b) {
   return b == STEER_WANDER || b == STEER_AVOID_OBSTACLES ||
-         b == STEER_AVOID_WALLS || b >= STEER_SEPARATION;
+         b == STEER_AVOID_WALLS ||
+         (b >= STEER_SEPARATION && b <= STEER_COHESION) ||
+         b == STEER_LOOK_WHERE_GOING;
 }
 
 /* Makes agent i of world c read an agent target that changes none of its
@@ -620,6 +631,7 @@ static void expect_step(harness *h, double dt, expectation *x) {
     long winner;
     x[k].st = h->ag[k].st;
     x[k].known = !h->ag[k].shadow || oracle(h->w, i, dt, &x[k].st, &f, &winner);
+    if (bends_velocity(h->w, i)) x[k].known = 0; /* turn_ops.h */
     if (!x[k].known) continue;
     steer_vec2 p = steer_agent_position(h->w, i), v = steer_agent_velocity(h->w, i);
     steer_integrate(&p, &v, f, steer_agent_get(h->w, i, STEER_MAX_SPEED),

@@ -13,7 +13,8 @@ static void check_program_sane(const steer_program *p) {
   for (size_t k = 0; k < steer_program_count(p); k++) {
     const steer_entry *e = steer_program_entry(p, k);
     CHECK((unsigned)e->behavior < STEER_BEHAVIOR_COUNT &&
-              (unsigned)e->target.kind <= STEER_TARGET_PATH,
+              (unsigned)e->target.kind <= STEER_TARGET_SHARED &&
+              e->target.kind != STEER_TARGET_FLOW, /* fields are not saved */
           "entry %zu: behavior %d, target %d", k, (int)e->behavior,
           (int)e->target.kind);
     if (e->target.kind == STEER_TARGET_PATH)

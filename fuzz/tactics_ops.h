@@ -20,12 +20,18 @@ static steer_vec2 v2_of(double x, double y) {
   return v;
 }
 
-static steer_target tactics_target(reader *r, steer_world *w, size_t n) {
+/* An agent, a point, or (when there is one) the op's shared point. */
+static steer_target tactics_target(reader *r, steer_world *w, size_t n,
+                                   steer_point *shared) {
   steer_target t;
   memset(&t, 0, sizeof t);
-  if (n && (u8(r) & 1)) {
+  uint8_t how = u8(r);
+  if (n && (how & 1)) {
     t.kind = STEER_TARGET_AGENT;
     t.agent = steer_world_id_at(w, u8(r) % n);
+  } else if (shared && (how & 2)) { /* programs and formations retain it */
+    t.kind = STEER_TARGET_SHARED;
+    t.shared = shared;
   } else {
     t.kind = STEER_TARGET_POINT;
     t.point.x = num(r);
@@ -41,7 +47,8 @@ static steer_pose tactics_pose(steer_world *w, const steer_target *t) {
     long j = steer_world_index(w, t->agent);
     if (j >= 0) return steer_agent_pose(w, (size_t)j);
   }
-  p.position = t->point;
+  p.position = t->kind == STEER_TARGET_SHARED ? steer_point_get(t->shared)
+                                              : t->point;
   return p;
 }
 
@@ -139,6 +146,7 @@ static void op_tactics(reader *r, harness *h) {
     a.y = num(r);
     a.vx = (double)(int8_t)u8(r) / 16;
     a.vy = (double)(int8_t)u8(r) / 16;
+    a.angle = (double)(int8_t)u8(r) / 32; /* the frame of a leader */
     a.max_speed = nonneg(r);
     a.max_force = nonneg(r);
     a.radius = (double)(u8(r) % 8) / 4;
@@ -150,17 +158,23 @@ static void op_tactics(reader *r, harness *h) {
   steer_vec2 slots[8];
   size_t m = u8(r) % 9;
   for (size_t k = 0; k < m; k++) slots[k] = v2_of(num(r), num(r));
-  steer_target anchor = tactics_target(r, w, n);
+  /* a shared point (steer.point) targets and the anchor may name; NULL
+     when the process-wide allocator fails on demand */
+  steer_point *shared = steer_point_create(num(r), num(r));
+  steer_target anchor = tactics_target(r, w, n, shared);
   steer_formation *f = steer_formation_create(anchor, slots, m);
   if (!f) { /* the process-wide allocator may fail on demand */
     CHECK(global_alloc.odds != 0, "formation_create failed");
     steer_world_destroy(w);
+    steer_point_release(shared);
     return;
   }
   fails.odds = u8(r) % 8; /* from here allocations may fail */
   for (size_t rounds = u8(r) % 16; rounds > 0 && more(r); rounds--) {
     size_t i = u8(r) % n;
     uint8_t what = u8(r);
+    if (shared && (what & 128)) /* every holder sees it move */
+      steer_point_set(shared, num(r), num(r));
     if (what % 4 == 3 && n > 1) { /* remove an agent */
       CHECK(steer_world_remove(w, steer_world_id_at(w, i)) == STEER_OK, "remove");
       n--;
@@ -174,8 +188,8 @@ static void op_tactics(reader *r, harness *h) {
     e.radius = nonneg(r);
     e.fov = 1 + u8(r) % 360;
     e.offset = v2_of(num(r), num(r));
-    e.target = tactics_target(r, w, n);
-    e.other = tactics_target(r, w, n);
+    e.target = tactics_target(r, w, n, shared);
+    e.other = tactics_target(r, w, n, shared);
     if (e.behavior == STEER_FORMATION) {
       e.target.kind = STEER_TARGET_FORMATION;
       e.target.formation = f;
@@ -245,4 +259,5 @@ static void op_tactics(reader *r, harness *h) {
   }
   steer_world_destroy(w);
   steer_formation_release(f);
+  steer_point_release(shared); /* ours; the last reference when f held it */
 }

@@ -6,7 +6,9 @@
 
 static const char *field_names[] = {
     "x", "y", "vx", "vy", "max_speed", "max_force", "radius", "wander_radius",
-    "wander_distance", "wander_jitter", "wander_angle"};
+    "wander_distance", "wander_jitter", "wander_angle", "angle",
+    "angular_velocity", "max_turn_rate", "max_angular_acceleration",
+    "min_speed", "group", "ghost", "turn_velocity"};
 
 /* Every field finite, the position inside the world (def's bounds). */
 static void check_agent_in(const steer_world *w, const steer_world_def *def,
@@ -121,7 +123,8 @@ static void check_query(const harness *h, double x, double y, double r,
   double r2 = r * r;
   for (size_t i = 0; i < h->n; i++) {
     steer_vec2 d = steer_world_offset(h->w, q, steer_agent_position(h->w, i));
-    int want = (long)i != exclude && d.x * d.x + d.y * d.y <= r2;
+    int want = (long)i != exclude && d.x * d.x + d.y * d.y <= r2 &&
+               !steer_agent_get(h->w, i, STEER_GHOST); /* never found */
     steer_vec2 p = steer_agent_position(h->w, i);
     CHECK(want == got.hit[i],
           "query (%.17g, %.17g, r %.17g) %s agent %zu at (%.17g, %.17g), mode %d",
@@ -194,6 +197,10 @@ static void op_set(reader *r, harness *h) {
   if (h->n == 0) return;
   size_t i = pick(r, h);
   steer_field f = (steer_field)(u8(r) % STEER_FIELD_COUNT);
+  if (f >= STEER_ANGLE) { /* issue 14's fields (turn_ops.h) */
+    set_body_field(r, h, i, f);
+    return;
+  }
   double v = (f <= STEER_VY || f == STEER_WANDER_ANGLE) ? num(r) : nonneg(r);
   if (steer_agent_set(h->w, i, f, v) != STEER_OK) return; /* ENOMEM */
   double back = steer_agent_get(h->w, i, f);
@@ -434,15 +441,21 @@ static void op_flat(reader *r, harness *h) {
     break;
   }
   default: {
-    steer_field f = (steer_field)(u8(r) % STEER_FIELD_COUNT);
-    double v = (f <= STEER_VY || f == STEER_WANDER_ANGLE) ? num(r) : nonneg(r);
+    /* the plain numbers (lua/steer/ffi.lua sets no group, ghost or
+       turn_velocity); the position is contained, the angle wrapped */
+    steer_field f = (steer_field)(u8(r) % STEER_GROUP);
+    double v = (f <= STEER_VY || f == STEER_WANDER_ANGLE || f == STEER_ANGLE ||
+                f == STEER_ANGULAR_VELOCITY)
+                   ? num(r)
+                   : nonneg(r);
     status = steer_flat_set(h->w, id, (int)f, v);
     compare = 0;
     if (live && status == STEER_OK && f == STEER_MAX_FORCE) {
       mirror *m = mirror_of(h, (size_t)i);
       m->mf_high = fmax(m->mf_high, v);
     }
-    if (live && status == STEER_OK && f != STEER_X && f != STEER_Y)
+    if (live && status == STEER_OK && f != STEER_X && f != STEER_Y &&
+        f != STEER_ANGLE)
       CHECK(steer_agent_get(h->w, (size_t)i, f) == v, "flat set %d", (int)f);
     if (live && status == STEER_ENOMEM) return; /* out of memory, nothing changed */
   }

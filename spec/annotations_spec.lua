@@ -147,7 +147,7 @@ local NO_RESULT = {}
 for _, name in ipairs{ "steer.World:remove", "steer.World:clear_obstacles",
     "steer.World:clear_walls", "steer.World:step", "steer.World:close",
     "steer.Agent:apply", "steer.Agent:seed", "steer.Agent:set_behaviors",
-    "steer.Agent:set_target", "steer.Agent:set_weight",
+    "steer.Agent:set_target", "steer.Agent:set_weight", "steer.Agent:set_path_index",
     "steer.DebugView:watch", "steer.DebugView:unwatch", "steer.DebugView:show_world",
     "steer.DebugView:set_force", "steer.DebugView:draw_agent",
     "steer.DebugView:draw_geometry", "steer.DebugView:draw",

@@ -75,7 +75,7 @@ describe("errors: wrong types", function()
     bad(2, "seek", "number expected, got nil", a.seek, a, 1, nil)   -- the example of docs/API.md section 5
     bad(1, "seek", "got no value", a.seek, a)
     bad(1, "seek", "point x: number expected, got nil", a.seek, a, {})
-    bad(1, "seek", "number, steer.Agent, {x, y} or {x =, y =} expected, got boolean", a.seek, a, true)
+    bad(1, "seek", "number, steer.Agent, steer.SharedPoint, {x, y} or {x =, y =} expected, got boolean", a.seek, a, true)
     bad(3, "flee", "number expected, got string", a.flee, a, 1, 2, "x")
     bad(2, "arrive", "number expected, got string", a.arrive, a, b, "x")
     bad(1, "pursue", "steer.Agent expected, got number", a.pursue, a, 5)

@@ -167,14 +167,16 @@ describe("what steer.core tells the fast path (core._ffi)", function()
     assert.is_nil(steer._ffi)
   end)
 
-  it("gives every writable field once, sized where writes must be >= 0", function()
+  it("gives every writable number field once, sized where writes must be >= 0", function()
     local names = {}
     for name, code in pairs(codes.fields) do names[code + 1] = name end
+    -- group (an integer), ghost and turn_velocity (booleans) stay classic
     assert.are.same({ "x", "y", "vx", "vy", "max_speed", "max_force", "radius", "wander_radius",
-      "wander_distance", "wander_jitter", "wander_angle" }, names)
+      "wander_distance", "wander_jitter", "wander_angle", "angle", "angular_velocity",
+      "max_turn_rate", "max_angular_acceleration", "min_speed" }, names)
     for _, name in ipairs(names) do
       local must_be_size = not (name == "x" or name == "y" or name == "vx" or name == "vy"
-        or name == "wander_angle")
+        or name == "wander_angle" or name == "angle" or name == "angular_velocity")
       assert.are.equal(must_be_size, codes.sized[name], name)
     end
   end)

@@ -186,8 +186,8 @@ describe("points take the same forms everywhere", function()
       raises("(entry 1 ('seek'): target " .. problem, a.set_target, a, 1, point)
       raises("point 1: " .. problem, steer.path, { point })
     end
-    raises("number, steer.Agent, {x, y} or {x =, y =} expected, got boolean", a.seek, a, true)
-    raises("target must be an agent, a path, {x, y} or {x =, y =}, got boolean",
+    raises("number, steer.Agent, steer.SharedPoint, {x, y} or {x =, y =} expected, got boolean", a.seek, a, true)
+    raises("target must be an agent, a path, a steer.SharedPoint, {x, y} or {x =, y =}, got boolean",
       a.set_behaviors, a, { { "seek", target = true } })
     assert.are.same({ 0, 0 }, { a:steering() })   -- the program did not change
   end)

@@ -407,7 +407,7 @@ describe("bad programs", function()
     assert.matches("entry 1 %('pursue'%): target must be an agent",
       attempt{ { "pursue", target = { 1, 0 } } })
     assert.matches("entry 1 %('follow'%): missing path", attempt{ { "follow" } })
-    assert.matches("entry 1 %('flee'%): target must be an agent, a path, {x, y} or {x =, y =}, got string",
+    assert.matches("entry 1 %('flee'%): target must be an agent, a path, a steer.SharedPoint, {x, y} or {x =, y =}, got string",
       attempt{ { "flee", target = "player" } })
     assert.matches("entry 1 %('seek'%): target y: finite number expected, got nan",
       attempt{ { "seek", target = { 1, 0 / 0 } } })

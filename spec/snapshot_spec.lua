@@ -157,6 +157,8 @@ describe("snapshots", function()
     local s = world:snapshot()
     local _, msg = steer.restore(forge(s, 9, "\255\0\0\0"))
     assert.are.equal("unsupported snapshot version", msg)
+    _, msg = steer.restore(forge(s, 9, "\1\0\0\0")) -- before orientation
+    assert.are.equal("unsupported snapshot version", msg)
     -- damage every few bytes, fix the checksum: either refused with a
     -- message, or a valid world that steps without NaN
     local refused, accepted = 0, 0

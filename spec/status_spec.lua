@@ -22,7 +22,7 @@ end
 
 -- steer.h's numbers, written out: the spec fails if they ever change
 local OK, ENOMEM, EINVAL = 0, 1, 2
-local X, WANDER_RADIUS, FIELD_COUNT = 0, 7, 11
+local X, WANDER_RADIUS, FIELD_COUNT = 0, 7, 19
 local SEPARATION = 9
 
 local function world_ptr(world)

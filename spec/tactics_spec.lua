@@ -46,31 +46,46 @@ describe("offset_pursuit (17.1)", function()
     eq("lookahead", 1.2, 0, e:offset_pursuit(leader, -2, 0))
   end)
 
-  it("turns the offset with the leader's heading", function()
+  it("turns the offset with the leader's facing angle", function()
     local w = steer.world{}
-    local leader = w:add{ x = 0, y = 0, vy = 1 }    -- heading pi/2
+    local leader = w:add{ x = 0, y = 0, vy = 1, angle = math.pi / 2 }
     -- offset (-2, 1): behind is -y, left is -x: W = (-1, -2)
     local e = w:add{ x = -1, y = -2, vy = 1, max_speed = 2, max_force = 10 }
     eq("on the turned slot", 0, 0, e:offset_pursuit(leader, -2, 1))
     e.x, e.y, e.vy = -1, -6, 0
     -- e0 = (0, 4), T = 4 / 3, e = (0, 4 + 4/3): desired clamp((0, 1 + 2), 2)
     eq("behind the turned slot", 0, 2, e:offset_pursuit(leader, -2, 1))
+    -- the frame is the angle, not the velocity: moving along +y but facing
+    -- 0, W = (-2, 1) + T u; e = (-1, -2) at rest: e0 = (-1, 3), T = sqrt(10)/3,
+    -- e = (-1, 3 + sqrt(10)/3); desired = u + 2 e/|e| (|e| >= 2), clamped to 2
+    leader.angle = 0
+    e.x, e.y = -1, -2
+    local ex, ey = -1, 3 + math.sqrt(10) / 3
+    local len = math.sqrt(ex * ex + ey * ey)
+    local dx, dy = 2 * ex / len, 1 + 2 * ey / len
+    local dl = math.sqrt(dx * dx + dy * dy)
+    eq("facing 0 while moving up", 2 * dx / dl, 2 * dy / dl, e:offset_pursuit(leader, -2, 1))
   end)
 
-  it("keeps a stopped leader's last heading (entries; methods use 0)", function()
+  it("keeps a stopped leader's frame: its angle (entries and methods alike)", function()
     local w = steer.world{}
-    local leader = w:add{ x = 0, y = 0, vy = 1 }   -- heading pi/2
+    local leader = w:add{ x = 0, y = 1, vy = 1 }
+    leader:set_behaviors{ turn = "velocity" }      -- the angle follows the velocity
+    w:step(0.1)                                    -- turns at once (unlimited)
+    close(leader.angle, math.pi / 2, 1e-12, "turned to its velocity")
+    leader.y = 0
     local e = w:add{ x = -1, y = -2, max_speed = 2, max_force = 10 }
     e:set_behaviors{ { "offset_pursuit", target = leader, offset = { -2, 1 } } }
     -- moving: W = (-1, -2) in the turned frame; e on it, at rest: desired (0, 1)
     eq("moving", 0, 1, e:steering())
-    leader.vy = 0                                  -- stops: the frame stays turned
+    leader.vy = 0                                  -- stops: the angle stays
     eq("stopped: entry", 0, 0, e:steering())
-    -- the method keeps nothing: angle 0, W = (-2, 1), e = (-1, 3), |e| >= 2
+    eq("stopped: method", 0, 0, e:offset_pursuit(leader, -2, 1))
+    leader.angle = 0                               -- the frame is the angle
+    -- W = (-2, 1), e = (-1, 3), |e| >= 2: desired 2 e/|e|
     local s = 2 / math.sqrt(10)
-    eq("stopped: method", -s, 3 * s, e:offset_pursuit(leader, -2, 1))
-    e:set_target(1, leader)                        -- retargeting forgets it
-    eq("forgotten", -s, 3 * s, e:steering())
+    eq("angle 0: method", -s, 3 * s, e:offset_pursuit(leader, -2, 1))
+    eq("angle 0: entry", -s, 3 * s, e:steering())
   end)
 
   it("takes a point leader (at rest, frame angle 0)", function()
@@ -271,7 +286,9 @@ describe("formations (17.3)", function()
     local f = steer.formation{ anchor = leader, shape = "line", count = 3, spacing = 2 }
     eq("line 1", -2, 2, f:slot(1)); eq("line 2", -2, 0, f:slot(2)); eq("line 3", -2, -2, f:slot(3))
     eq("at rest: angle 0", 8, 2, f:slot_position(1))
-    leader.vy = 1                                  -- heading pi/2: ahead is +y
+    leader.vy = 1                                  -- moving up, still facing 0
+    eq("moving, angle 0", 8, 2, f:slot_position(1))
+    leader.angle = math.pi / 2                     -- facing up: ahead is +y
     eq("turned", 8, -2, f:slot_position(1))
     local c = steer.formation{ anchor = leader, shape = "column", count = 2, spacing = 3 }
     eq("column 2", -6, 0, c:slot(2))
@@ -522,7 +539,7 @@ describe("queue (17.6)", function()
     local w = steer.world{}
     local a = w:add{ x = 0, y = 0, max_speed = 2, max_force = 10 }
     local b = w:add{ x = 1, y = 0 }
-    -- at rest the forward is its heading, 0; hold 1.5, e = (-0.5, 0)
+    -- the forward is its angle, 0; hold 1.5, e = (-0.5, 0)
     eq("too close", -0.5, 0, a:queue(3))
     b.x = 0
     eq("coincident", 0, 0, a:queue(3))

@@ -10,7 +10,7 @@
 # when that file is missing, or always with LOVE_SHOTS=update.
 set -u
 cd "$(dirname "$0")/.." || exit 1
-SCENES=8
+SCENES=9
 out=build/love-test
 passed=0
 failed=0

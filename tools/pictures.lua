@@ -473,6 +473,11 @@ function pictures.nav_flow()
   c:save("nav-flow.svg")
 end
 
+-- issue 14's pictures live in tools/pictures_turn.lua
+assert(loadfile((arg[0]:gsub("pictures%.lua$", "pictures_turn.lua"))))()(pictures,
+  { steer = steer, canvas = canvas, record = record, draw_trail = draw_trail,
+    colors = COLORS, dt = DT })
+
 -- issue 15's pictures live in tools/pictures_tactics.lua
 assert(loadfile((arg[0]:gsub("pictures%.lua$", "pictures_tactics.lua"))))()(pictures,
   { steer = steer, canvas = canvas, record = record, draw_trail = draw_trail,
@@ -520,5 +525,5 @@ end
 
 local order = { "seek", "flee", "arrive", "pursue", "wander", "avoid_obstacles",
   "flocking", "follow", "nav_path", "nav_flow", "crowds", "offset_pursuit", "follow_leader",
-  "formation", "interpose", "hide", "queue" }
+  "formation", "interpose", "hide", "queue", "turn_limit", "corridor", "groups" }
 for _, name in ipairs(order) do pictures[name]() end

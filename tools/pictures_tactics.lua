@@ -9,7 +9,8 @@ return function(pictures, h)
   local function leader_on(world, points, speed)
     local path = steer.path(points)
     local leader = world:add{ x = points[1][1], y = points[1][2], max_speed = speed, max_force = 3 }
-    leader:set_behaviors{ { "follow", path = path, arrival_radius = 1.5 } }
+    -- turn = "velocity": its frame (its angle) turns with its motion
+    leader:set_behaviors{ turn = "velocity", { "follow", path = path, arrival_radius = 1.5 } }
     return leader, path
   end
 
@@ -24,7 +25,7 @@ return function(pictures, h)
     end
     local agents = { leader, escorts[1], escorts[2], escorts[3] }
     local trails = record(agents, 300, function() world:step(DT) end)
-    local c = canvas("offset pursuit", "a leader (orange) follows a path; escorts hold (-2, 2), (-2, -2) and (2, 0) in its frame (x ahead, y left), which turns with its heading; the leader's velocity is fed forward, so they sit on their slots with no lag (10 s)", 24, 16, 22)
+    local c = canvas("offset pursuit", "a leader (orange) follows a path; escorts hold (-2, 2), (-2, -2) and (2, 0) in its frame (x ahead, y left), which turns with its facing (turn = \"velocity\"); the leader's velocity is fed forward, so they sit on their slots with no lag (10 s)", 24, 16, 22)
     c:polyline(points, "#b8c0cf", 1.5, "6,4")
     for k, t in ipairs(trails) do draw_trail(c, t, COLORS[k]) end
     c:save("tactics-offset-pursuit.svg")
@@ -111,7 +112,7 @@ return function(pictures, h)
     for k = 1, 6 do
       local a = world:add{ x = 2 + (k % 3) * 2.5, y = 3 + k * 1.8, max_speed = 2 + 0.2 * k,
                            max_force = 4, radius = 0.4 }
-      a:set_behaviors{ combine = "priority",
+      a:set_behaviors{ combine = "priority", turn = "velocity", -- queue looks along the angle
         { "avoid_walls", feeler_length = 1.5, weight = 4 },
         { "queue", distance = 2, fov = 100 },
         { "separation", radius = 0.9, weight = 2 },

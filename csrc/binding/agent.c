@@ -32,6 +32,15 @@ static const struct field_name {
     {"wander_distance", STEER_WANDER_DISTANCE, NUM_NONNEG},
     {"wander_jitter", STEER_WANDER_JITTER, NUM_NONNEG},
     {"wander_angle", STEER_WANDER_ANGLE, NUM_ANY},
+    /* issue 14's body fields: turn.c reads and writes them */
+    {"angle", STEER_ANGLE, NUM_ANY},
+    {"angular_velocity", STEER_ANGULAR_VELOCITY, NUM_ANY},
+    {"max_turn_rate", STEER_MAX_TURN_RATE, NUM_NONNEG},
+    {"max_angular_acceleration", STEER_MAX_ANGULAR_ACCELERATION, NUM_NONNEG},
+    {"min_speed", STEER_MIN_SPEED, NUM_NONNEG},
+    {"group", STEER_GROUP, NUM_NONNEG},
+    {"ghost", STEER_GHOST, NUM_ANY},
+    {"turn_velocity", STEER_TURN_VELOCITY, NUM_ANY},
     {"id", F_ID, NUM_ANY},
     {"speed", F_SPEED, NUM_ANY},
     {"heading", F_HEADING, NUM_ANY},
@@ -112,6 +121,8 @@ static int a_index(lua_State *L) {
       lua_pushnumber(L, steer_agent_speed(a.w, a.i));
     else if (code == F_HEADING)
       lua_pushnumber(L, steer_agent_heading(a.w, a.i));
+    else if (turn_is_body_field(code))
+      turn_push_field(L, &a, code);
     else
       lua_pushnumber(L, steer_agent_get(a.w, a.i, (steer_field)code));
     return 1;
@@ -152,6 +163,10 @@ static int a_newindex(lua_State *L) {
     if (code >= STEER_FIELD_COUNT)
       return luaL_error(L, "field '%s' of " AGENT_MT " is read-only", key);
     agent_ref a = field_owner(L, 1, key);
+    if (turn_is_body_field(code)) {
+      turn_set_field(L, &a, code, key);
+      return 0;
+    }
     if (lua_type(L, 3) != LUA_TNUMBER)
       return luaL_error(L,
                         "cannot set field '%s' of " AGENT_MT
@@ -294,9 +309,15 @@ static int a_follow(lua_State *L) {
     type_error(L, 3, "follow", 2, "table");
   double arrival = opt_option(L, 3, "follow", 2, "arrival_radius", 0.6);
   double slowing = opt_option(L, 3, "follow", 2, "slowing_radius", 2);
+  double corridor = opt_option(L, 3, "follow", 2, "path_radius", -1);
+  double look_ahead = opt_option(L, 3, "follow", 2, "look_ahead", 1);
   a = live_agent(L, a.box, a.id, "follow"); /* reading options may run Lua */
   steer_vec2 f;
-  check_status(L, steer_agent_follow(a.w, a.i, path, arrival, slowing, &f));
+  check_status(L, corridor >= 0
+                      ? steer_agent_follow_corridor(a.w, a.i, path, corridor,
+                                                    look_ahead, slowing, &f)
+                      : steer_agent_follow(a.w, a.i, path, arrival, slowing,
+                                           &f));
   return push_vec(L, f);
 }
 
@@ -341,15 +362,18 @@ static int a_apply(lua_State *L) {
   f.x = check_finite(L, 2, "apply", 1);
   f.y = check_finite(L, 3, "apply", 2);
   double dt = check_positive(L, 4, "apply", 3);
-  steer_agent_apply(a.w, a.i, f, dt);
+  double angular = lua_isnoneornil(L, 5) ? 0 : check_finite(L, 5, "apply", 4);
+  check_status(L, steer_agent_apply_turning(a.w, a.i, f, angular, dt));
   return 0;
 }
 
 static int a_neighbors(lua_State *L) {
   agent_ref a = check_agent(L, 1, "neighbors", 0);
   double r = check_nonneg(L, 2, "neighbors", 1);
+  /* angle NAN: the agent's facing, read once the query resolves it */
+  query_filter f = turn_read_filter(L, 3, "neighbors", 2, NAN);
   lua_getuservalue(L, 1);
-  push_query_iterator(L, -1, a.box, a.id, 0, 0, r, "neighbors");
+  push_query_iterator(L, -1, a.box, a.id, 0, 0, r, &f, "neighbors");
   return 1;
 }
 
@@ -406,7 +430,10 @@ void set_agent_ffi_codes(lua_State *L) {
   lua_newtable(L); /* fields */
   lua_newtable(L); /* sized */
   for (int k = 0; field_names[k].name; k++) {
-    if (field_names[k].code >= STEER_FIELD_COUNT) continue;
+    /* numbers only: group, ghost and turn_velocity stay classic */
+    if (field_names[k].code >= STEER_FIELD_COUNT ||
+        !turn_is_number_field(field_names[k].code))
+      continue;
     lua_pushboolean(L, field_names[k].kind == NUM_NONNEG);
     lua_setfield(L, -2, field_names[k].name);
     lua_pushinteger(L, field_names[k].code);
@@ -467,6 +494,7 @@ void open_agent(lua_State *L) {
   lua_newtable(L);
   luaL_setfuncs(L, methods, 0);
   luaL_setfuncs(L, program_agent_methods, 0);
+  luaL_setfuncs(L, turn_agent_methods, 0);
   luaL_setfuncs(L, orca_agent_methods, 0);
   for (int k = 0; field_names[k].name; k++) {
     lua_pushinteger(L, field_names[k].code);

@@ -10,6 +10,7 @@
 #define WORLD_MT "steer.World"
 #define AGENT_MT "steer.Agent"
 #define PATH_MT "steer.Path"
+#define POINT_MT "steer.SharedPoint"
 
 /* The world userdata. Its user value is the world's "env" table:
    env[ENV_WORLD] = the world userdata itself, env[ENV_HANDLES] = weak
@@ -38,6 +39,10 @@ typedef struct lpath {
   steer_path *path;
 } lpath;
 
+typedef struct lpoint {
+  steer_point *point;
+} lpoint;
+
 /* A live agent resolved from a handle. */
 typedef struct agent_ref {
   lworld *box;
@@ -48,8 +53,10 @@ typedef struct agent_ref {
 
 /* The binding is layered as lauxlib under linit: check.c and base.c at the
    bottom (arguments, memory, types, handles, iterators), one file per type
-   above them (world.c, agent.c, path.c, program.c, snapshot.c, and forces.c
-   for the stateless functions), module.c on top (luaopen_steer_core). The
+   above them (world.c, agent.c, path.c, point.c, program.c, snapshot.c,
+   nav.c, turn.c for the agents' orientation fields and methods, and
+   forces.c for the stateless functions), module.c on top
+   (luaopen_steer_core). The
    bottom calls no type; types call the bottom and each other's method
    tables; nothing calls up into module.c. */
 
@@ -93,10 +100,13 @@ agent_ref check_agent(lua_State *L, int idx, const char *fname, int argn);
 agent_ref check_peer(lua_State *L, int idx, const agent_ref *self,
                      const char *fname, int argn);
 steer_path *check_path(lua_State *L, int idx, const char *fname, int argn);
+/* The steer_point of a steer.SharedPoint at idx, or NULL. */
+steer_point *test_point(lua_State *L, int idx);
 /* The forms a point may take, wherever one is asked for: x, y numbers,
-   an agent (its position now; tracked live by programs), {x, y} or
-   {x =, y =}. */
-#define POINT_FORMS "number, steer.Agent, {x, y} or {x =, y =}"
+   an agent (its position now; tracked live by programs), a
+   steer.SharedPoint (likewise), {x, y} or {x =, y =}. */
+#define POINT_FORMS \
+  "number, steer.Agent, steer.SharedPoint, {x, y} or {x =, y =}"
 /* A point at idx in any of POINT_FORMS (the agent of self's world); *used
    tells how many stack slots it took (2 for x, y, else 1). */
 steer_vec2 check_point(lua_State *L, int idx, const agent_ref *self,
@@ -125,6 +135,12 @@ void push_agent(lua_State *L, int env_idx, lworld *box, steer_id id);
 /* Pushes an iterator over n agent ids (the live ones when it reaches
    them), which the caller writes through the returned pointer. */
 steer_id *push_id_iterator(lua_State *L, int env_idx, size_t n);
+/* Which agents a query counts (steer_world_query_filtered); angle NAN:
+   the facing of the agent the query is around. */
+typedef struct query_filter {
+  uint32_t groups;
+  double fov, angle;
+} query_filter;
 
 /* ---- the types: each open_* registers its metatable ------------------------ */
 void open_world(lua_State *L);  /* leaves nothing on the stack */
@@ -173,6 +189,32 @@ steer_target formation_target(lua_State *L, int idx, lworld **world,
 void tactics_refuse_snapshot(lua_State *L, steer_world *w);
 /* Pushes a handle of formation f of world box (env: the world's env). */
 void push_formation(lua_State *L, int env, lworld *box, steer_formation *f);
+
+/* steer.point (point.c) */
+int l_point_new(lua_State *L);
+void open_point(lua_State *L);
+/* Pushes a steer.SharedPoint for `point` (retained). */
+void push_point(lua_State *L, steer_point *point);
+
+/* orientation, groups, paths (turn.c): agent fields and methods */
+extern const luaL_Reg turn_agent_methods[];
+int turn_is_body_field(int code);  /* angle ... turn_velocity */
+/* Does field `code` hold a plain number (not group, ghost, turn_velocity)? */
+int turn_is_number_field(int code);
+/* Is key one of the body fields world:add reads? */
+int turn_is_def_key(const char *key);
+/* The body field key likely misspells (is_typo), or NULL. */
+const char *turn_misspelled_def_key(const char *key);
+void turn_push_field(lua_State *L, const agent_ref *a, int code);
+/* writes the value at stack index 3 into field `code` */
+void turn_set_field(lua_State *L, const agent_ref *a, int code,
+                    const char *key);
+/* world:add's body fields of the table at idx into *d */
+void turn_read_def(lua_State *L, int idx, steer_agent_def *d);
+/* The optional filter table {groups = {...}, fov = deg [, angle = rad]} at
+   idx; `angle` is the facing unless the table gives one. */
+query_filter turn_read_filter(lua_State *L, int idx, const char *fname,
+                              int argn, double angle);
 
 /* steer.seek, steer.clamp, ...: the stateless functions (forces.c) */
 extern const luaL_Reg force_functions[];

@@ -132,6 +132,11 @@ steer_path *check_path(lua_State *L, int idx, const char *fname, int argn) {
   return p->path;
 }
 
+steer_point *test_point(lua_State *L, int idx) {
+  lpoint *p = luaL_testudata(L, idx, POINT_MT);
+  return p ? p->point : NULL;
+}
+
 /* ---- points ------------------------------------------------------------ */
 
 const char *table_point(lua_State *L, int idx, steer_vec2 *p, char buf[128]) {
@@ -175,6 +180,7 @@ steer_vec2 check_point(lua_State *L, int idx, const agent_ref *self,
   *used = 1;
   switch (lua_type(L, idx)) {
   case LUA_TUSERDATA: {
+    if (test_point(L, idx)) return steer_point_get(test_point(L, idx));
     agent_ref other = check_peer(L, idx, self, fname, argn);
     return steer_agent_position(other.w, other.i);
   }

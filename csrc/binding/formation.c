@@ -62,6 +62,7 @@ static int l_formation(lua_State *L) {
   int world_idx = lua_gettop(L);
   lua_getfield(L, 1, "anchor");
   lagent *a = luaL_testudata(L, -1, AGENT_MT);
+  steer_point *shared = test_point(L, -1);
   if (a) {
     agent_ref r = check_agent(L, -1, "formation", 1);
     if (box && box != r.box)
@@ -71,14 +72,19 @@ static int l_formation(lua_State *L) {
     anchor.agent = r.id;
     lua_getuservalue(L, -1);
     lua_replace(L, world_idx); /* the env */
-  } else if (lua_istable(L, -1)) {
-    char buf[128];
-    const char *problem = table_point(L, -1, &anchor.point, buf);
-    if (problem) arg_error(L, "formation", 1, "anchor %s", problem);
-    for (int k = 0; k < 2; k++)
-      validate_num(L, k ? anchor.point.y : anchor.point.x, 0, "formation", 1,
-                   "anchor");
-    anchor.kind = STEER_TARGET_POINT;
+  } else if (lua_istable(L, -1) || shared) {
+    if (shared) { /* retained by the formation */
+      anchor.kind = STEER_TARGET_SHARED;
+      anchor.shared = shared;
+    } else {
+      char buf[128];
+      const char *problem = table_point(L, -1, &anchor.point, buf);
+      if (problem) arg_error(L, "formation", 1, "anchor %s", problem);
+      for (int k = 0; k < 2; k++)
+        validate_num(L, k ? anchor.point.y : anchor.point.x, 0, "formation", 1,
+                     "anchor");
+      anchor.kind = STEER_TARGET_POINT;
+    }
     if (!box)
       arg_error(L, "formation", 1,
                 "a formation anchored at a point needs world = (a steer.World)");
@@ -86,7 +92,8 @@ static int l_formation(lua_State *L) {
     lua_replace(L, world_idx);
   } else {
     arg_error(L, "formation", 1,
-              "anchor must be an agent, {x, y} or {x =, y =}, got %s",
+              "anchor must be an agent, a steer.point, {x, y} or {x =, y =}, "
+              "got %s",
               luaL_typename(L, -1));
   }
   lua_pop(L, 1);
@@ -285,11 +292,11 @@ static int f_tostring(lua_State *L) {
 /* ---- agent methods --------------------------------------------------------- */
 
 /* A pose argument at idx: an agent of self's world (its pose) or a point
-   (x, y numbers or a table: at rest, facing angle 0); *used as
-   check_point's. */
+   (x, y numbers, a table or a steer.point: at rest, facing angle 0); *used
+   as check_point's. */
 static steer_pose pose_arg(lua_State *L, int idx, const agent_ref *self,
                            const char *fname, int argn, int *used) {
-  if (lua_type(L, idx) == LUA_TUSERDATA) {
+  if (lua_type(L, idx) == LUA_TUSERDATA && !test_point(L, idx)) {
     agent_ref other = check_peer(L, idx, self, fname, argn);
     *used = 1;
     return steer_agent_pose(other.w, other.i);

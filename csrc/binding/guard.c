@@ -1,5 +1,6 @@
 /* guard.c - the helpers of the re-entrancy discipline (see guard.h). */
 #include <limits.h>
+#include <math.h>
 #include <string.h>
 #include "guard.h"
 #include "hooks.h"
@@ -109,31 +110,35 @@ static int collect_one(void *ud, size_t index) {
 
 /* Collects the query's ids into box->found, resolving everything anew. */
 static size_t collect(lua_State *L, lworld *box, steer_id around, double x,
-                      double y, double radius, const char *fname) {
+                      double y, double radius, const query_filter *f,
+                      const char *fname) {
   steer_world *w = live_world(L, box, fname);
   long exclude = -1;
+  double angle = isnan(f->angle) ? 0 : f->angle;
   if (around) {
     agent_ref a = live_agent(L, box, around, fname);
     steer_vec2 p = steer_agent_position(w, a.i);
     x = p.x;
     y = p.y;
     exclude = (long)a.i;
+    if (isnan(f->angle)) angle = steer_agent_get(w, a.i, STEER_ANGLE);
   }
   box->found_gen++; /* box->found now holds this query's results */
   collector c = {box, hooks_of(L), 0, 0};
-  steer_world_query(w, x, y, radius, exclude, collect_one, &c);
+  steer_world_query_filtered(w, x, y, radius, exclude, f->groups, f->fov,
+                             angle, collect_one, &c);
   if (c.failed) luaL_error(L, "not enough memory");
   return c.n;
 }
 
 void push_query_iterator(lua_State *L, int env_idx, lworld *box,
                          steer_id around, double x, double y, double radius,
-                         const char *fname) {
+                         const query_filter *f, const char *fname) {
   env_idx = lua_absindex(L, env_idx);
   for (int tries = 0;; tries++) {
     if (tries == 16)
       luaL_error(L, "'%s': the world keeps changing during the call", fname);
-    size_t n = collect(L, box, around, x, y, radius, fname);
+    size_t n = collect(L, box, around, x, y, radius, f, fname);
     unsigned gen = box->found_gen;
     /* may run a finalizer that closes the world or queries it again */
     steer_id *ids = push_id_iterator(L, env_idx, n);

@@ -70,11 +70,12 @@ const double *copy_rows(lua_State *L, lworld *box, const char *fname,
                         size_t *n);
 
 /* Pushes an iterator over the agents within radius of (x, y), or of agent
-   `around` (its position, itself excluded) when around != 0. The query is
-   redone whenever Lua code ran between it and the copy of its results. */
+   `around` (its position, itself excluded) when around != 0, that filter f
+   lets through. The query is redone whenever Lua code ran between it and
+   the copy of its results. */
 void push_query_iterator(lua_State *L, int env_idx, lworld *box,
                          steer_id around, double x, double y, double radius,
-                         const char *fname);
+                         const query_filter *f, const char *fname);
 /* The same for the agents inside the box x1, y1, x2, y2 (v). */
 void push_box_iterator(lua_State *L, int env_idx, lworld *box,
                        const double v[4], const char *fname);

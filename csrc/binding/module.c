@@ -74,6 +74,7 @@ int luaopen_steer_core(lua_State *L) {
       {"world", l_world_new},     {"path", l_path_new},
       {"program", l_program_new}, {"restore", l_restore},
       {"navgrid", l_navgrid_new}, {"navgrid_from_map", l_navgrid_from_map},
+      {"point", l_point_new},
       {NULL, NULL}};
   open_hooks(L); /* the host's allocator stays as it is */
   open_world(L);
@@ -81,6 +82,7 @@ int luaopen_steer_core(lua_State *L) {
   open_path(L);
   open_program(L);
   open_nav(L);
+  open_point(L);
   open_tactics(L);
   open_guard(L);
   open_levels(L);

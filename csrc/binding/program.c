@@ -14,9 +14,8 @@ static const char *const behavior_names[] = {
     "follow",      "separation", "alignment",       "cohesion",
     "flow",        "avoid_agents",
     "offset_pursuit", "follow_leader", "formation", "interpose", "hide",
-    "queue",
-
-    "contain",
+    "queue",       "contain",
+    "face",        "look_where_going", "match_orientation",
     NULL};
 
 static const char *const combine_names[] = {"weighted", "priority",
@@ -32,19 +31,22 @@ static const char *const behavior_params[] = {
     "",                                      /* wander */
     "feeler_length hysteresis",              /* avoid_obstacles */
     "feeler_length hysteresis",              /* avoid_walls */
-    "path target arrival_radius slowing_radius", /* follow */
-    "radius",                                /* separation */
-    "radius",                                /* alignment */
-    "radius",                                /* cohesion */
+    "path target arrival_radius slowing_radius path_radius look_ahead start",
+    "radius groups fov falloff",             /* separation */
+    "radius groups fov",                     /* alignment */
+    "radius groups fov",                     /* cohesion */
     "field slowing_radius",                  /* flow */
-    "time_horizon radius",                   /* avoid_agents */
+    "time_horizon radius groups fov",        /* avoid_agents */
     "target offset slowing_radius",          /* offset_pursuit */
     "target distance radius slowing_radius", /* follow_leader */
     "formation slowing_radius",              /* formation */
     "between slowing_radius",                /* interpose */
     "target distance slowing_radius",        /* hide */
     "distance fov slowing_radius",           /* queue */
-    "region feeler_length"};                 /* contain */
+    "region feeler_length",                  /* contain */
+    "target",                                /* face */
+    "",                                      /* look_where_going */
+    "target"};                               /* match_orientation */
 
 static int find_name(const char *const names[], const char *s) {
   for (int k = 0; names[k]; k++)
@@ -103,7 +105,8 @@ static double param_number(compiling *c, const char *key, number_kind kind) {
   return v;
 }
 
-/* A target at stack index idx: an agent, a path, {x, y} or {x =, y =}. */
+/* A target at stack index idx: an agent, a path, a steer.SharedPoint,
+   {x, y} or {x =, y =}. */
 static steer_target read_target(compiling *c, int idx) {
   lua_State *L = c->L;
   steer_target t;
@@ -126,6 +129,9 @@ static steer_target read_target(compiling *c, int idx) {
   } else if (p) {
     t.kind = STEER_TARGET_PATH;
     t.path = p->path;
+  } else if (test_point(L, idx)) {
+    t.kind = STEER_TARGET_SHARED;
+    t.shared = test_point(L, idx);
   } else if (lua_istable(L, idx)) {
     char buf[128];
     const char *problem = table_point(L, idx, &t.point, buf);
@@ -133,8 +139,8 @@ static steer_target read_target(compiling *c, int idx) {
     t.kind = STEER_TARGET_POINT;
   } else {
     compile_error(c,
-                  "target must be an agent, a path, {x, y} or {x =, y =}, "
-                  "got %s",
+                  "target must be an agent, a path, a steer.SharedPoint, "
+                  "{x, y} or {x =, y =}, got %s",
                   luaL_typename(L, idx), "");
   }
   return t;
@@ -143,11 +149,14 @@ static steer_target read_target(compiling *c, int idx) {
 /* Checks that target t suits behavior b. */
 static void check_target_kind(compiling *c, steer_behavior b,
                               const steer_target *t) {
-  int agent_only = b == STEER_PURSUE || b == STEER_EVADE;
+  int agent_only = b == STEER_PURSUE || b == STEER_EVADE ||
+                   b == STEER_MATCH_ORIENTATION;
   if (agent_only && t->kind != STEER_TARGET_AGENT)
     compile_error(c, "target must be an agent", "", "");
   if (b == STEER_FLEE && t->kind == STEER_TARGET_PATH)
     compile_error(c, "cannot flee a path", "", "");
+  if (b == STEER_FACE && t->kind == STEER_TARGET_PATH)
+    compile_error(c, "cannot face a path", "", "");
   if (b == STEER_FOLLOW && t->kind != STEER_TARGET_PATH)
     compile_error(c, "needs a path", "", "");
   if (b >= STEER_OFFSET_PURSUIT && b <= STEER_QUEUE &&
@@ -156,16 +165,13 @@ static void check_target_kind(compiling *c, steer_behavior b,
                   "");
 }
 
-/* issue 15's parameters: offset, distance, fov, between, formation (the
+/* issue 15's parameters: offset, distance, between, formation (the
    value on the stack top, popped) */
 static void read_tactics_param(compiling *c, const char *key,
                                steer_entry *e) {
   lua_State *L = c->L;
   if (strcmp(key, "distance") == 0) {
     e->distance = param_number(c, key, 1);
-  } else if (strcmp(key, "fov") == 0) {
-    e->fov = param_number(c, key, 2);
-    if (e->fov > 360) compile_error(c, "fov must be in (0, 360] degrees", "", "");
   } else if (strcmp(key, "offset") == 0) {
     char buf[128];
     const char *problem = lua_istable(L, -1)
@@ -194,6 +200,64 @@ static void read_tactics_param(compiling *c, const char *key,
       lua_getuservalue(L, -1);
       lua_rawseti(L, c->pin, 1);
     }
+    lua_pop(L, 1);
+  }
+}
+
+/* groups = {g, ...} (integers 0..31), fov, falloff, path_radius,
+   look_ahead, start: the value on the stack top for entry e. */
+static void read_turn_param(compiling *c, const char *key, steer_entry *e) {
+  lua_State *L = c->L;
+  if (strcmp(key, "groups") == 0) {
+    if (!lua_istable(L, -1))
+      compile_error(c, "groups must be a table of groups 0..31, got %s",
+                    luaL_typename(L, -1), "");
+    uint32_t mask = 0;
+    size_t n = lua_rawlen(L, -1);
+    for (size_t k = 1; k <= n; k++) {
+      lua_rawgeti(L, -1, (int)k);
+      double g = lua_tonumber(L, -1);
+      if (lua_type(L, -1) != LUA_TNUMBER || !(g >= 0 && g <= 31) ||
+          g != (double)(int)g)
+        compile_error(c, "groups[%s] must be an integer 0..31",
+                      lua_pushfstring(L, "%d", (int)k), "");
+      mask |= (uint32_t)1 << (int)g;
+      lua_pop(L, 1);
+    }
+    e->groups = mask;
+    lua_pop(L, 1);
+  } else if (strcmp(key, "fov") == 0) {
+    e->fov = param_number(c, key, NUM_POSITIVE);
+    if (e->fov > 360) compile_error(c, "fov must be in (0, 360] degrees", "", "");
+  } else if (strcmp(key, "falloff") == 0) {
+    static const char *const names[] = {"inverse", "linear", "inverse_square",
+                                        NULL};
+    int f = lua_type(L, -1) == LUA_TSTRING
+                ? find_name(names, lua_tostring(L, -1))
+                : -1;
+    if (f < 0)
+      compile_error(c,
+                    "falloff must be 'inverse', 'linear' or "
+                    "'inverse_square'",
+                    "", "");
+    e->falloff = (steer_falloff)f;
+    lua_pop(L, 1);
+  } else if (strcmp(key, "path_radius") == 0) {
+    e->path_radius = param_number(c, key, NUM_NONNEG);
+  } else if (strcmp(key, "look_ahead") == 0) {
+    e->look_ahead = param_number(c, key, NUM_NONNEG);
+  } else if (strcmp(key, "start") == 0) {
+    if (lua_type(L, -1) == LUA_TSTRING &&
+        strcmp(lua_tostring(L, -1), "nearest") == 0) {
+      e->start = STEER_START_NEAREST;
+      lua_pop(L, 1);
+      return;
+    }
+    double k = lua_type(L, -1) == LUA_TNUMBER ? lua_tonumber(L, -1) : 0;
+    if (!(k >= 1 && k <= 67108864.0) || k != (double)(long)k)
+      compile_error(c, "start must be a waypoint number >= 1 or 'nearest'",
+                    "", "");
+    e->start = (long)k - 1;
     lua_pop(L, 1);
   }
 }
@@ -278,7 +342,8 @@ static void read_entry(compiling *c, int idx, steer_entry *e) {
     } else if (strcmp(key, "time_horizon") == 0) {
       e->time_horizon = param_number(c, key, NUM_POSITIVE);
     } else {
-      read_tactics_param(c, key, e);
+      read_tactics_param(c, key, e); /* issue 15's parameters (above) */
+      read_turn_param(c, key, e); /* issue 14's parameters (above) */
     }
   }
   if (b == STEER_FORMATION && e->target.kind == STEER_TARGET_NONE)
@@ -306,6 +371,7 @@ static steer_program *compile(compiling *c, int idx) {
   if (!lua_istable(L, idx))
     type_error(L, idx, c->fname, c->argn, "table");
   steer_combine combine = STEER_WEIGHTED;
+  steer_turn turn = STEER_TURN_NONE;
   double smoothing = -1, hold = 0;
   steer_orca orca;
   int has_orca = 0;
@@ -339,6 +405,12 @@ static steer_program *compile(compiling *c, int idx) {
       if (smoothing > 1) compile_error(c, "smoothing must be in [0, 1]", "", "");
     } else if (strcmp(key, "hold") == 0) {
       hold = param_number(c, key, NUM_NONNEG);
+    } else if (strcmp(key, "turn") == 0) {
+      if (lua_type(L, -1) != LUA_TSTRING ||
+          strcmp(lua_tostring(L, -1), "velocity") != 0)
+        compile_error(c, "turn must be 'velocity'", "", "");
+      turn = STEER_TURN_TO_VELOCITY;
+      lua_pop(L, 1);
     } else if (strcmp(key, "orca") == 0) {
       has_orca = read_orca(L, -1, c->fname, c->argn, "orca", &orca);
       lua_pop(L, 1);
@@ -363,6 +435,7 @@ static steer_program *compile(compiling *c, int idx) {
                          : NULL;
   lua_pop(L, 2); /* entries, keep */
   if (!p) luaL_error(L, "not enough memory");
+  if (turn != STEER_TURN_NONE) steer_program_set_turn(p, turn);
   if (has_orca) steer_program_set_orca(p, &orca); /* read_orca checked it */
   return p;
 }
@@ -615,6 +688,10 @@ static void push_target(lua_State *L, int env, agent_ref *a,
     push_agent(L, env, a->box, t->agent);
     return;
   }
+  if (t->kind == STEER_TARGET_SHARED) {
+    push_point(L, t->shared);
+    return;
+  }
   lua_createtable(L, 2, 0);
   lua_pushnumber(L, t->point.x);
   lua_rawseti(L, -2, 1);
@@ -720,6 +797,7 @@ static int a_behaviors(lua_State *L) {
       push_formation(L, env, a.box, e->target.formation);
       break;
     case STEER_TARGET_FLOW: push_flowfield(L, e->target.field); break;
+    case STEER_TARGET_SHARED: push_point(L, e->target.shared); break;
     default: lua_pushnil(L); break;
     }
     lua_setfield(L, -2, e->behavior == STEER_FOLLOW      ? "path"

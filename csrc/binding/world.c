@@ -137,23 +137,30 @@ static void def_slots(steer_agent_def *d, double *slots[DEF_FIELDS]) {
   memcpy(slots, all, sizeof all);
 }
 
-/* Is the key at idx one of the fields world:add reads? */
-static int is_field_key(lua_State *L, int idx) {
+/* Is the key at idx one of def_fields (add_many's columns)? */
+static int is_column_key(lua_State *L, int idx) {
   if (lua_type(L, idx) != LUA_TSTRING) return 0;
   for (int k = 0; def_fields[k].name; k++)
     if (strcmp(lua_tostring(L, idx), def_fields[k].name) == 0) return 1;
   return 0;
 }
-/* Raises when the string key at idx misspells one of the fields world:add
-   reads ("did you mean 'max_speed'?"): stored as the game's own data, it
-   would leave the field at its default. */
+/* Is the key at idx one of the fields world:add reads (def_fields and
+   turn.c's body fields)? */
+static int is_field_key(lua_State *L, int idx) {
+  return is_column_key(L, idx) || (lua_type(L, idx) == LUA_TSTRING &&
+                                   turn_is_def_key(lua_tostring(L, idx)));
+}
+/* Raises when the string key at idx, not a field itself, misspells one of
+   the fields world:add reads ("did you mean 'max_speed'?"): stored as the
+   game's own data, it would leave the field at its default. */
 static void check_misspelling(lua_State *L, int idx, const char *fname) {
-  if (lua_type(L, idx) != LUA_TSTRING) return;
+  if (lua_type(L, idx) != LUA_TSTRING || is_field_key(L, idx)) return;
   const char *key = lua_tostring(L, idx);
-  for (int k = 0; def_fields[k].name; k++)
-    if (is_typo(key, def_fields[k].name))
-      arg_error(L, fname, 1, "field '%s': did you mean '%s'?", key,
-                def_fields[k].name);
+  const char *meant = turn_misspelled_def_key(key);
+  for (int k = 0; !meant && def_fields[k].name; k++)
+    if (is_typo(key, def_fields[k].name)) meant = def_fields[k].name;
+  if (meant)
+    arg_error(L, fname, 1, "field '%s': did you mean '%s'?", key, meant);
 }
 
 /* world:add{...}: fields of steer_agent_def plus wander parameters; other
@@ -172,6 +179,7 @@ static int w_add(lua_State *L) {
       *slots[k] =
           field_number(L, def_fields[k].kind, "add", 1, def_fields[k].name);
     }
+    turn_read_def(L, 2, &d);
     lua_pushnil(L);
     while (lua_next(L, 2)) {
       lua_pop(L, 1);
@@ -286,8 +294,9 @@ static int w_query(lua_State *L) {
   lworld *box = check_world(L, 1, "query", 0);
   double x = check_num(L, 2, "query", 1), y = check_num(L, 3, "query", 2);
   double r = check_nonneg(L, 4, "query", 3);
+  query_filter f = turn_read_filter(L, 5, "query", 4, 0);
   lua_getuservalue(L, 1);
-  push_query_iterator(L, -1, box, 0, x, y, r, "query");
+  push_query_iterator(L, -1, box, 0, x, y, r, &f, "query");
   return 1;
 }
 
@@ -419,9 +428,12 @@ static int w_add_many(lua_State *L) {
   lua_pushnil(L);
   while (lua_next(L, 2)) {
     lua_pop(L, 1);
-    if (is_field_key(L, -1)) continue;
+    if (is_column_key(L, -1)) continue;
     if (lua_type(L, -1) == LUA_TSTRING && strcmp(lua_tostring(L, -1), "n") == 0)
       continue;
+    if (is_field_key(L, -1))
+      arg_error(L, "add_many", 1, "field '%s' is no column (set it with "
+                "world:add or on each agent)", lua_tostring(L, -1));
     check_misspelling(L, -1, "add_many");
     if (lua_type(L, -1) != LUA_TSTRING)
       arg_error(L, "add_many", 1, "unexpected %s key", luaL_typename(L, -1));

@@ -48,13 +48,20 @@ function gfx.to_world(cam, sx, sy)
   return (sx - cam.ox) / cam.scale, (sy - cam.oy) / cam.scale
 end
 
---- A triangle of length `size` pointing along the agent's velocity.
+--- A triangle of length `size` pointing along the agent's facing: its
+--- angle once it turns (a program with turn = "velocity" or angular
+--- entries, a turn limit), else its velocity.
 function gfx.agent(a, size)
   local x, y = a:position()
   local vx, vy = a:velocity()
   local len = math.sqrt(vx * vx + vy * vy)
   local hx, hy = 1, 0
-  if len > 1e-3 then hx, hy = vx / len, vy / len end
+  local angle = a.angle
+  if angle ~= 0 or a.angular_velocity ~= 0 or a.max_turn_rate < steer.limit then
+    hx, hy = math.cos(angle), math.sin(angle)
+  elseif len > 1e-3 then
+    hx, hy = vx / len, vy / len
+  end
   local s = size * 0.5
   lg.polygon("fill",
     x + hx * s, y + hy * s,

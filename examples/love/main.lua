@@ -1,7 +1,7 @@
--- steer demo for LÖVE 11: seven scenes of steering behaviors.
+-- steer demo for LÖVE 11: nine scenes of steering behaviors.
 --   love examples/love                 (from the repository, after `make`)
 --   love examples/love --test DIR      (scripted run that saves screenshots)
--- Keys: 1-7 scenes (6: f draws the field, 7: m switches the avoidance), space pause, d debug overlay, r restart, esc quit;
+-- Keys: 1-9 scenes (6: f draws the field, 8: m switches the avoidance), space pause, d debug overlay, r restart, esc quit;
 -- click adds agents.
 
 -- Find steer: first beside main.lua (a shipped copy holds steer/core.so and
@@ -70,6 +70,7 @@ local scenes = {
   require "scenes.nav",
   require "scenes.tactics",
   require "scenes.crowds",
+  require "scenes.pasture",
 }
 
 local current, index, paused, debug_on
@@ -205,7 +206,7 @@ function love.keypressed(key)
     load_scene(index, debug_on)
   elseif key == "escape" then
     love.event.quit()
-  elseif current.key then -- the scene's own keys (scene 6: f, scene 7: m)
+  elseif current.key then -- the scene's own keys (scene 6: f, scene 8: m)
     current:key(key)
   end
 end

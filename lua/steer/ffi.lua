@@ -176,8 +176,8 @@ methods.avoid_walls = sized_method("avoid_walls", function(w, id, r)
 end, 3)
 
 methods.apply = function(...)
-  local a, fx, fy, dt = ...
-  if getmetatable(a) == agent_mt and ok(fx) and ok(fy) and size(dt) and dt > 0 then
+  local a, fx, fy, dt, angular = ...
+  if angular == nil and getmetatable(a) == agent_mt and ok(fx) and ok(fy) and size(dt) and dt > 0 then
     local w, id = handle(a)
     if w ~= nil and C.steer_box_apply(w, id, fx, fy, dt) == 0 then return end
   end
@@ -200,7 +200,9 @@ end
 methods.position = pair_method("position", POSITION)
 methods.velocity = pair_method("velocity", VELOCITY)
 
--- numeric fields: code, and whether writes must be sizes (>= 0)
+-- numeric fields: code, and whether writes must be sizes (>= 0); the
+-- angle, turn limits and min_speed are among them, while group, ghost and
+-- turn_velocity (an integer and booleans) go to the classic binding
 local readable = { speed = SPEED, heading = HEADING }
 local writable, sized = {}, codes.sized
 for name, code in pairs(codes.fields) do readable[name], writable[name] = code, code end

@@ -15,14 +15,26 @@
 ---@alias steer.Point number[]|{x: number, y: number}
 
 ---Where a behavior aims: an agent (its current position), a point `{x, y}` /
----`{x = x, y = y}`, or a path.
----@alias steer.Target steer.Agent|steer.Point|steer.Path
+---`{x = x, y = y}`, a path, or a shared point (wherever it is at the step).
+---@alias steer.Target steer.Agent|steer.Point|steer.Path|steer.SharedPoint
+
+---Which neighbors a query counts.
+---@class steer.NeighborFilter
+---@field groups? integer[] groups 0..31 that count (default all)
+---@field fov? number view cone in degrees, (0, 360] (default 360)
+---@field angle? number world:query: the cone's direction in radians (default 0; a:neighbors uses the agent's angle)
+
+---A target many programs can hold (`steer.point(x, y)`): setting x, y moves
+---every program's target at once (a mouse pointer, a rally point).
+---@class steer.SharedPoint
+---@field x number
+---@field y number
 
 ---How a program combines its behaviors' forces.
 ---@alias steer.Combine "weighted"|"priority"|"prioritized_sum"|"dither"
 
 ---Behavior names a program entry may use (the agent methods of the same name).
----@alias steer.BehaviorName "seek"|"flee"|"arrive"|"pursue"|"evade"|"wander"|"avoid_obstacles"|"avoid_walls"|"follow"|"separation"|"alignment"|"cohesion"|"flow"|"avoid_agents"|"offset_pursuit"|"follow_leader"|"formation"|"interpose"|"hide"|"queue"|"contain"
+---@alias steer.BehaviorName "seek"|"flee"|"arrive"|"pursue"|"evade"|"wander"|"avoid_obstacles"|"avoid_walls"|"follow"|"separation"|"alignment"|"cohesion"|"flow"|"avoid_agents"|"offset_pursuit"|"follow_leader"|"formation"|"interpose"|"hide"|"queue"|"contain"|"face"|"look_where_going"|"match_orientation"
 
 ---Which entries of a program a call changes: an index (1-based), a tag or a behavior name.
 ---@alias steer.Which integer|string
@@ -56,6 +68,14 @@ local steer = {}
 ---@field wander_radius? number default 1.2
 ---@field wander_distance? number default 2
 ---@field wander_jitter? number default 0.5
+---@field angle? number facing in radians, kept in (-pi, pi] (default 0)
+---@field angular_velocity? number rad/s (default 0)
+---@field max_turn_rate? number rad/s, >= 0 (default steer.limit: unlimited)
+---@field max_angular_acceleration? number rad/s^2, >= 0 (default steer.limit: unlimited)
+---@field min_speed? number a moving agent never goes slower (default 0)
+---@field turn_velocity? boolean the velocity's direction turns at most max_turn_rate * dt per step (default false)
+---@field group? integer 0..31 (default 0): which flocking entries count it (their `groups`)
+---@field ghost? boolean never anyone's neighbor, but can be a target (default false)
 ---@field [string] any the agent's own data; a key that misspells a field (`maxSpeed`, `max_sped`) raises "did you mean ...?"
 
 ---An obstacle's definition: a circle, plus the game's own keys.
@@ -137,6 +157,8 @@ function Polygon:remove() end
 ---@class steer.FollowOptions
 ---@field arrival_radius? number advance to the next waypoint within this distance (default 0.6)
 ---@field slowing_radius? number arrive at the last waypoint slowing down within it (default 2)
+---@field path_radius? number follow as a corridor of this half-width (default: waypoint by waypoint)
+---@field look_ahead? number corridor: seconds of prediction (default 1)
 
 ---One entry of a behavior program: `{ "seek", target = player, weight = 2 }`.
 ---Entries take their method's parameters by name.
@@ -155,10 +177,15 @@ function Polygon:remove() end
 ---@field path? steer.Path follow: the path
 ---@field field? steer.FlowField flow: the flow field to follow
 ---@field arrival_radius? number seek, arrive, follow
+---@field groups? integer[] separation, alignment, cohesion, avoid_agents: the groups (0..31) that count as neighbors (default all)
+---@field fov? number separation, alignment, cohesion, avoid_agents: view cone in degrees around the facing, (0, 360] (default 360); queue: the view cone ahead (default 90)
+---@field falloff? "inverse"|"linear"|"inverse_square" separation: how a neighbor's push falls with distance (default "inverse")
+---@field path_radius? number follow: the corridor's half-width (default: waypoint by waypoint)
+---@field look_ahead? number follow in a corridor: seconds of prediction (default 1)
+---@field start? integer|"nearest" follow: the waypoint to begin at (default 1)
 ---@field offset? steer.Point offset_pursuit: `{x, y}`, x ahead of the target and y to its left, in its frame
 ---@field distance? number follow_leader: how far behind (default 2); hide: behind the obstacle's boundary (1); queue: how far ahead to look (3)
----@field fov? number queue: the view cone in degrees, (0, 360] (default 90)
----@field between? steer.Point[]|steer.Agent[] interpose: `{a, b}`, two agents or points
+---@field between? (steer.Point|steer.Agent|steer.SharedPoint)[] interpose: `{a, b}`, two agents or points (a steer.point too)
 ---@field formation? steer.Formation formation: the formation to join
 ---@field time_horizon? number avoid_agents: seconds of anticipation, > 0 (default 3)
 
@@ -167,6 +194,7 @@ function Polygon:remove() end
 ---@field combine? steer.Combine default "weighted"
 ---@field smoothing? number force = lerp(previous, raw, smoothing), in [0, 1]
 ---@field hold? number priority: seconds a winner is kept before another may take over
+---@field turn? "velocity" the angle follows the velocity within the agent's turn limits
 ---@field orca? boolean|steer.OrcaOptions turns the program's velocity into the closest collision-free one (ORCA, docs/API.md section 18)
 ---@field [integer] steer.BehaviorSpec
 
@@ -341,6 +369,12 @@ function steer.world(def) end
 ---@return steer.Path
 function steer.path(points) end
 
+---A shared moving target for programs: `{ "seek", target = steer.point(x, y) }`.
+---@param x? number default 0
+---@param y? number default 0
+---@return steer.SharedPoint
+function steer.point(x, y) end
+
 ---Compiles a behavior program once, to give to many agents with `a:set_behaviors(program)`.
 ---@param def steer.ProgramDef
 ---@return steer.Program
@@ -427,12 +461,14 @@ function World:get(id) end
 ---@return fun(): steer.Agent?
 function World:agents() end
 
----Iterates over the agents whose centre is within radius of (x, y), from the grid.
+---Iterates over the agents whose centre is within radius of (x, y), from the grid
+---(never ghosts).
 ---@param x number
 ---@param y number
 ---@param radius number
+---@param filter? steer.NeighborFilter only these groups, within this view cone
 ---@return fun(): steer.Agent?
-function World:query(x, y, radius) end
+function World:query(x, y, radius, filter) end
 
 ---Adds a circle obstacle (other keys are its own data); returns its handle.
 ---On a torus its centre is kept inside it.
@@ -607,6 +643,14 @@ function World:columns() end
 ---@field speed number read-only: the length of the velocity
 ---@field heading number read-only: atan2(vy, vx)
 ---@field alive boolean read-only: false once removed
+---@field angle number facing in radians, kept in (-pi, pi]
+---@field angular_velocity number rad/s
+---@field max_turn_rate number rad/s (steer.limit: unlimited)
+---@field max_angular_acceleration number rad/s^2 (steer.limit: unlimited)
+---@field min_speed number a moving agent never goes slower
+---@field turn_velocity boolean the velocity turns at most max_turn_rate * dt per step; the agent faces it
+---@field group integer 0..31
+---@field ghost boolean never anyone's neighbor, but can be a target
 ---@field [string] any the agent's own data (still readable once removed); a key that misspells a field raises "did you mean ...?"
 local Agent = {}
 
@@ -720,16 +764,41 @@ function Agent:orca_velocity(vx, vy, opts) end
 ---@return number fy
 function Agent:avoid_agents(time_horizon, radius) end
 
----Applies a force for dt: clamp it to max_force, v = clamp(v + f dt, max_speed), p = p + v dt.
+---Applies a force for dt: clamp it to max_force, v = clamp(v + f dt, max_speed), p = p + v dt;
+---and an angular acceleration: omega = clamp(omega + angular dt, max_turn_rate), angle += omega dt.
 ---@param fx number
 ---@param fy number
 ---@param dt number > 0
-function Agent:apply(fx, fy, dt) end
+---@param angular? number rad/s^2 (default 0)
+function Agent:apply(fx, fy, dt, angular) end
 
----Iterates over the other agents within radius.
+---The angular acceleration turning the agent toward a point or agent within one step of dt.
+---@param x number|steer.Agent
+---@param y? number
+---@param dt? number > 0 (default 1/60)
+---@return number angular rad/s^2
+function Agent:face(x, y, dt) end
+
+---The angular acceleration turning the agent toward its velocity (braking when still).
+---@param dt? number > 0 (default 1/60)
+---@return number angular
+function Agent:look_where_going(dt) end
+
+---The angular acceleration turning the agent toward another agent's angle.
+---@param other steer.Agent
+---@param dt? number > 0 (default 1/60)
+---@return number angular
+function Agent:match_orientation(other, dt) end
+
+---Moves the agent along the path it follows: it heads for waypoint k (1-based) next.
+---@param k integer
+function Agent:set_path_index(k) end
+
+---Iterates over the other agents within radius (never ghosts).
 ---@param radius number
+---@param filter? steer.NeighborFilter only these groups, within a cone around the agent's angle
 ---@return fun(): steer.Agent?
-function Agent:neighbors(radius) end
+function Agent:neighbors(radius, filter) end
 
 ---Sets the state of the agent's random generator.
 ---@param n integer
@@ -995,7 +1064,7 @@ function Agent:formation(f, slowing_radius) end
 
 ---Options of `steer.formation`: an anchor and either slots or a shape.
 ---@class steer.FormationDef
----@field anchor steer.Agent|steer.Point the frame's origin; an agent's frame turns with its heading
+---@field anchor steer.Agent|steer.Point|steer.SharedPoint the frame's origin; an agent's frame turns with its facing angle (`angle`), a point's faces angle 0
 ---@field slots? steer.Point[] slots `{x, y}`: x ahead of the anchor, y to its left
 ---@field shape? "line"|"column"|"wedge"|"circle" instead of slots
 ---@field spacing? number between neighboring slots of a shape (default 2)

@@ -111,8 +111,9 @@ function G.peer(F, rec, numbers)
   return v, G.owner(F, v) == rec
 end
 
---- A point argument: an agent or two numbers. Returns the list of values,
--- the number used, and the index (within it) of the first bad one or nil.
+--- A point argument: an agent, a table, a shared point or two numbers.
+-- Returns the list of values, the number used, and the index (within it)
+-- of the first bad one or nil.
 function G.point(F, rec)
   local r = F.rng:float()
   if r < 0.25 then
@@ -123,6 +124,10 @@ function G.point(F, rec)
     local xy, _, bad = G.build(F, { "num", "num" })
     local t = F.rng:chance(0.5) and { xy[1], xy[2] } or { x = xy[1], y = xy[2] }
     return { t }, 1, bad and 1 or nil
+  end
+  if r < 0.45 and F.steer.point then -- steer.point: valid wherever it is
+    local scale = F.rng:pick({ 1, 1e3, 1e150 })
+    return { F.steer.point(F.rng:range(-1, 1) * scale, F.rng:range(-1, 1) * scale) }, 1, nil
   end
   local args, n, bad = G.build(F, { "num", "num" })
   -- an agent in the x slot would make it the agent form: keep that apart

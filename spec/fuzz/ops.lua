@@ -1010,6 +1010,7 @@ function O.list(F)
   }
   for _, op in ipairs(require("fuzz.ops_programs").list(F, O)) do list[#list + 1] = op end
   for _, op in ipairs(require("fuzz.nav_ops").list(F)) do list[#list + 1] = op end
+  for _, op in ipairs(require("fuzz.ops_turn").list(F, O)) do list[#list + 1] = op end
   for _, op in ipairs(require("fuzz.ops_tactics").list(F, O)) do list[#list + 1] = op end
   for _, op in ipairs(require("fuzz.ops_hostile").list()) do list[#list + 1] = op end
   for _, op in ipairs(require("fuzz.ops_levels").list(F, O)) do list[#list + 1] = op end

@@ -82,6 +82,9 @@ function P.program(F, rec)
     end
     if RADIUS[name] then e.radius = rng:range(0, 6) end
     if name == "avoid_agents" and rng:chance(0.5) then e.time_horizon = rng:range(0.05, 5) end
+    if name == "avoid_agents" and rng:chance(0.3) then -- issue 14's filter
+      e.groups, e.fov = { rng:int(0, 31) }, rng:range(1, 360)
+    end
     if (name == "avoid_obstacles" or name == "avoid_walls") and rng:chance(0.5) then e.feeler_length = rng:range(0, 5) end
     if name == "avoid_obstacles" and rng:chance(0.3) then e.hysteresis = rng:range(0, 1) end
     if name == "arrive" and rng:chance(0.5) then e.slowing_radius = rng:range(0, 4) end

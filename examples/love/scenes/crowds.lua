@@ -1,4 +1,4 @@
--- Scene 7: two crowds cross through a doorway (docs/API.md section 18). Key m
+-- Scene 8: two crowds cross through a doorway (docs/API.md section 18). Key m
 -- switches how they avoid each other: ORCA (the program field `orca`),
 -- avoid_agents (time to collision) or separation only; the counter shows
 -- the pairs overlapping now and the deep overlaps (> 0.1) since the switch.

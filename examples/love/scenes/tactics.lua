@@ -56,7 +56,7 @@ function scene.new(rng)
 
   -- the squad: a leader on the loop, a wedge of 6 slots behind it
   self.leader = world:add{ x = 12, y = 15, max_speed = 5, max_force = 10, radius = 0.9 }
-  self.leader:set_behaviors{ combine = "weighted",
+  self.leader:set_behaviors{ combine = "weighted", turn = "velocity", -- its frame turns
     { "avoid_obstacles", feeler_length = 4, weight = 3 },
     { "follow", path = self.loop, arrival_radius = 3 } }
   self.formation = steer.formation{ anchor = self.leader, shape = "wedge", count = 6, spacing = 2.5 }
@@ -65,7 +65,7 @@ function scene.new(rng)
       { "avoid_obstacles", feeler_length = 3, weight = 3 },
       { "separation", radius = 1.6, weight = 2 },
       { "formation", formation = self.formation, slowing_radius = 3 } },
-    walker = steer.program{ combine = "priority",
+    walker = steer.program{ combine = "priority", turn = "velocity",
       { "avoid_walls", feeler_length = 2, weight = 6 },
       { "queue", distance = 3, fov = 100 },
       { "separation", radius = 1.5, weight = 2 },
