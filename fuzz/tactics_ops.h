@@ -9,7 +9,9 @@
  * an agent's program and the formation's membership as they were; members
  * are exactly the agents whose programs name the formation; slots are
  * distinct; with up to 6 members and 6 slots the assignment's total
- * distance equals the brute-force minimum; every force is finite and
+ * distance equals the brute-force minimum until the next step (joins,
+ * leaves and reassign assign; members keep their slots while they move,
+ * so a step may leave a better assignment untaken); every force is finite and
  * within max_force; every method form agrees with its entry; steps keep
  * every agent finite; removals leave the formation. */
 
@@ -170,15 +172,18 @@ static void op_tactics(reader *r, harness *h) {
     return;
   }
   fails.odds = u8(r) % 8; /* from here allocations may fail */
+  int assigned_now = 1; /* no step since the last join, leave or reassign */
   for (size_t rounds = u8(r) % 16; rounds > 0 && more(r); rounds--) {
     size_t i = u8(r) % n;
     uint8_t what = u8(r);
     if (shared && (what & 128)) /* every holder sees it move */
       steer_point_set(shared, num(r), num(r));
     if (what % 4 == 3 && n > 1) { /* remove an agent */
+      size_t members = steer_formation_member_count(f);
       CHECK(steer_world_remove(w, steer_world_id_at(w, i)) == STEER_OK, "remove");
       n--;
-      tactics_check_formation(w, f, 0);
+      assigned_now |= steer_formation_member_count(f) != members;
+      tactics_check_formation(w, f, assigned_now);
       continue;
     }
     steer_entry e = steer_entry_default(
@@ -207,7 +212,8 @@ static void op_tactics(reader *r, harness *h) {
     }
     steer_program_release(p);
     fails.paused++;
-    tactics_check_formation(w, f, 1);
+    assigned_now |= steer_formation_member_count(f) != members;
+    tactics_check_formation(w, f, assigned_now);
     /* the entry's force against its method's, then the bound */
     steer_vec2 force = steer_agent_steering(w, i, 0.1);
     check_bound("tactics entry", force, steer_agent_get(w, i, STEER_MAX_FORCE));
@@ -248,13 +254,17 @@ static void op_tactics(reader *r, harness *h) {
     if (u8(r) & 1) {
       s = steer_world_step(w, 0.05);
       CHECK(s == STEER_OK, "step: %d", (int)s);
+      assigned_now = 0;
       for (size_t k = 0; k < steer_world_count(w); k++) {
         steer_vec2 p = steer_agent_position(w, k), v = steer_agent_velocity(w, k);
         CHECK(finite2(p) && finite2(v), "agent %zu not finite after a step", k);
       }
     }
-    if (u8(r) & 1) steer_formation_reassign(w, f);
-    tactics_check_formation(w, f, 0);
+    if (u8(r) & 1) {
+      steer_formation_reassign(w, f);
+      assigned_now = 1;
+    }
+    tactics_check_formation(w, f, assigned_now);
     fails.paused--;
   }
   steer_world_destroy(w);

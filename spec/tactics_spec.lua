@@ -280,6 +280,61 @@ describe("formations (17.3)", function()
     end
   end)
 
+  -- libFuzzer's formation-crash input: one member, four slots on a torus
+  -- 5.5625 wide and 1e-300 high (the y offsets wrap to about nothing; the
+  -- x offsets of the far slots wrap to anywhere in [-w/2, w/2]).
+  it("assigns optimally on a thin torus at a join and at reassign, not at steps", function()
+    local W, H = 5.5625, 1e-300
+    -- C's wrap_delta: fmod, then into [-extent/2, extent/2]
+    local function wrap(d, extent)
+      if d > extent / 2 or d < -extent / 2 then
+        d = math.fmod(d, extent)
+        if d > extent / 2 then d = d - extent elseif d < -extent / 2 then d = d + extent end
+      end
+      return d
+    end
+    local function dist(p, s)
+      local dx, dy = wrap(s[1] - p[1], W), wrap(s[2] - p[2], H)
+      return math.sqrt(dx * dx + dy * dy)
+    end
+    -- every assignment of the one member: the brute-force optimum
+    local function best(p, slots)
+      local b = math.huge
+      for s = 1, #slots do b = math.min(b, dist(p, slots[s])) end
+      return b
+    end
+    local w = steer.world{ bounds = { W, H }, wrap = true }
+    local leader = w:add{ x = 4.2562499999999996, y = 9.830793228809142e-301,
+                          vx = 5.6875, vy = -0.25 }   -- heading -0.0439...
+    local f = steer.formation{ anchor = leader, slots = {
+      { 100, 459.84375 }, { 9.3953153532721282e+64, 1 },
+      { 6.5816718700778672e+140, 2 ^ 53 }, { 100, -1.0000000000000001e-05 } } }
+    local a = w:add{ x = 0.23125000000000001, y = 8.1638533275293482e-301 }
+    local function state()
+      local slots = {}
+      for k = 1, 4 do slots[k] = { f:slot_position(k) } end
+      local p = { a.x, a.y }
+      return dist(p, slots[f:slot_of(a)]), best(p, slots), slots, p
+    end
+    a:set_behaviors{ { "formation", formation = f } }   -- joins: assigned now
+    local total, optimum, slots, p = state()
+    assert.are.equal(1, f:slot_of(a))
+    close(total, optimum, 1e-12, "at the join")
+    close(1.7469463914755323, total, 1e-12, "slot 1")
+    close(1.7589673613849612, dist(p, slots[4]), 1e-12, "slot 4, a little further")
+    -- a step later (the crash input's): the member keeps slot 1, which is
+    -- no longer the nearest; the fuzzer wrongly asked for the optimum here
+    leader.x, a.x = 4.5406249999999995, 0.34687500000000004
+    total, optimum = state()
+    assert.are.equal(1, f:slot_of(a))
+    close(1.9156963914755494, total, 1e-12, "slot 1 kept")
+    close(1.5902173613849442, optimum, 1e-12, "slot 4 nearer now")
+    assert.are.equal(1, f:reassign())
+    total, optimum = state()
+    assert.are.equal(4, f:slot_of(a))
+    close(total, optimum, 1e-12, "reassigned")
+  end)
+
   it("places shapes in the anchor's frame and turns them with it", function()
     local w = steer.world{}
     local leader = w:add{ x = 10, y = 0 }
