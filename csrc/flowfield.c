@@ -379,7 +379,10 @@ int flow_sample(const steer_flowfield *f, steer_vec2 p, steer_vec2 *dir,
     *cell = -1;
     double tx = fmin(fmax(q.x, 0.5), W - 0.5);
     double ty = fmin(fmax(q.y, 0.5), g->height - 0.5);
-    *dir = v2_normalize(v2(tx - q.x, ty - q.y));
+    /* measured in world units: with a tiny cell q itself may be infinite */
+    steer_vec2 t = v2(g->origin.x + tx * g->cell_size,
+                      g->origin.y + ty * g->cell_size);
+    *dir = v2_normalize(v2_sub(t, p));
     return -1;
   }
   int x = (int)q.x, y = (int)q.y; /* q >= 0: truncation is floor */

@@ -526,6 +526,18 @@ describe("a:flow and the flow entry", function()
     support.all_finite(agent_at(1e150, -1e150, { vx = 1e150, max_speed = 1e150, max_force = 1e150 }):flow(f))
   end)
 
+  it("leads back to a grid of tiny cells from far away (cell coordinates overflow)", function()
+    -- (x - origin) / 1e-300 is infinite: the direction is taken in world units
+    local nav = steer.navgrid{ width = 2, height = 1, cell_size = 1e-300 }
+    local f = nav:flow(0.5e-300, 0.5e-300)
+    local fx, fy = agent_at(1e10, 0):flow(f)   -- toward the centre (1.5e-300, 0.5e-300)
+    assert.are.equal(-2, fx)
+    assert.is_true(fy > 0 and fy < 1e-300)
+    local gx, gy = agent_at(0, -1e150):flow(f)
+    assert.is_true(gx >= 0 and gx < 1e-300)   -- 5e-451 underflows to 0
+    assert.are.equal(2, gy)
+  end)
+
   it("is a program entry that equals a:flow", function()
     local nav = grid_of({ "......", ".####.", "......" })
     local f = nav:flow(0.5, 2.5)
