@@ -305,7 +305,8 @@ describe("formations (17.3)", function()
     end
     local w = steer.world{ bounds = { W, H }, wrap = true }
     local leader = w:add{ x = 4.2562499999999996, y = 9.830793228809142e-301,
-                          vx = 5.6875, vy = -0.25 }   -- heading -0.0439...
+                          vx = 5.6875, vy = -0.25,    -- facing its heading -0.0439...
+                          angle = (math.atan2 or math.atan)(-0.25, 5.6875) }
     local f = steer.formation{ anchor = leader, slots = {
       { 100, 459.84375 }, { 9.3953153532721282e+64, 1 },
       { 6.5816718700778672e+140, 2 ^ 53 }, { 100, -1.0000000000000001e-05 } } }
