@@ -74,17 +74,22 @@ steer_vec2 path_force(const steer_world *w, size_t i, const steer_path *path,
                     w->max_force[i]);
 }
 
-steer_status steer_agent_follow(steer_world *w, size_t i, steer_path *path,
-                                double arrival_radius, double slowing_radius,
-                                steer_vec2 *force) {
+agent_ext *follow_state(steer_world *w, size_t i, steer_path *path) {
   agent_ext *e = world_ext(w, i);
-  if (!e) return STEER_ENOMEM;
-  if (e->follow_path != path) {
+  if (e && e->follow_path != path) {
     steer_path_retain(path);
     steer_path_release(e->follow_path);
     e->follow_path = path;
     e->follow_index = 0;
   }
+  return e;
+}
+
+steer_status steer_agent_follow(steer_world *w, size_t i, steer_path *path,
+                                double arrival_radius, double slowing_radius,
+                                steer_vec2 *force) {
+  agent_ext *e = follow_state(w, i, path);
+  if (!e) return STEER_ENOMEM;
   *force = path_force(w, i, path, &e->follow_index, arrival_radius,
                       slowing_radius, 1);
   return STEER_OK;

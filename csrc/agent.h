@@ -11,4 +11,8 @@ steer_vec2 path_force(const steer_world *w, size_t i, const steer_path *path,
                       size_t *waypoint, double arrival_radius,
                       double slowing_radius, int arrive_last);
 
+/* Agent i's cold state following `path` (a new path starts at waypoint 0);
+   NULL: out of memory, nothing changed. */
+agent_ext *follow_state(steer_world *w, size_t i, steer_path *path);
+
 #endif

@@ -129,14 +129,8 @@ steer_status steer_agent_follow_corridor(steer_world *w, size_t i,
                                          double look_ahead,
                                          double slowing_radius,
                                          steer_vec2 *force) {
-  agent_ext *e = world_ext(w, i);
+  agent_ext *e = follow_state(w, i, path);
   if (!e) return STEER_ENOMEM;
-  if (e->follow_path != path) {
-    steer_path_retain(path);
-    steer_path_release(e->follow_path);
-    e->follow_path = path;
-    e->follow_index = 0;
-  }
   *force = corridor_force(w, i, path, &e->follow_index, path_radius,
                           look_ahead, slowing_radius);
   return STEER_OK;
