@@ -6,31 +6,10 @@
 -- change landing on another agent.
 local steer = require "steer"
 
-local LUAJIT = type(jit) == "table"
+local gc_tricks = require "fuzz.gc_tricks"
+local hair_trigger, drop_finalizer = gc_tricks.hair_trigger, gc_tricks.drop_finalizer
 
 -- ---- the garbage collector on a hair trigger --------------------------------
-
--- Every allocation then runs a whole collection cycle, finalizers included.
-local function hair_trigger(on)
-  if LUAJIT then
-    collectgarbage("setpause", on and 0 or 200)
-    collectgarbage("setstepmul", on and 1e8 or 200)
-  elseif on then
-    collectgarbage("incremental", 1, 1000, 64) -- 0 would mean "unchanged"
-  else
-    collectgarbage("incremental", 200, 100, 13)
-  end
-end
-
--- An unreachable object whose finalizer runs `action` (made in its own
--- frame, so no stack slot keeps it alive). LuaJIT finalizes userdata only.
-local function drop_finalizer(action)
-  if newproxy then
-    getmetatable(newproxy(true)).__gc = action
-  else
-    setmetatable({}, { __gc = action })
-  end
-end
 
 -- Calls fn(...) with a finalizer armed to fire at its first allocation.
 -- Returns pcall's results and whether the finalizer ran during the call.

@@ -8,26 +8,9 @@
 local H = {}
 
 local LUAJIT = type(jit) == "table"
+local gc_tricks = require "fuzz.gc_tricks"
+local hair_trigger, drop_finalizer = gc_tricks.hair_trigger, gc_tricks.drop_finalizer
 local steer_module, a_path -- set by the first hostile op
-
-local function hair_trigger(on)
-  if LUAJIT then
-    collectgarbage("setpause", on and 0 or 200)
-    collectgarbage("setstepmul", on and 1e8 or 200)
-  elseif on then
-    collectgarbage("incremental", 1, 1000, 64)
-  else
-    collectgarbage("incremental", 200, 100, 13)
-  end
-end
-
-local function drop_finalizer(action)
-  if newproxy then
-    getmetatable(newproxy(true)).__gc = action
-  else
-    setmetatable({}, { __gc = action })
-  end
-end
 
 local FIRST_PER_AGENT, RAISES = 22, 4 -- indices in calls and the actions
 
