@@ -249,3 +249,29 @@ program_state *program_state_new(steer_allocator *a, const steer_program *p,
 void program_state_free(steer_allocator *a, program_state *s) {
   if (s) alloc_bytes(a, s, s->size, 0);
 }
+
+/* ---- ORCA settings (orca_agent.c uses them in the step) ---------------- */
+
+static int in_range(double v, double lo) {
+  return v >= lo && v <= STEER_LIMIT;
+}
+
+steer_status steer_orca_check(const steer_orca *o) {
+  int ok = in_range(o->time_horizon, 0) && o->time_horizon > 0 &&
+           in_range(o->obstacle_time_horizon, 0) &&
+           o->obstacle_time_horizon > 0 && in_range(o->neighbor_radius, 0) &&
+           o->max_neighbors <= STEER_ORCA_MAX_NEIGHBORS;
+  return ok ? STEER_OK : STEER_EINVAL;
+}
+
+steer_status steer_program_set_orca(steer_program *p, const steer_orca *o) {
+  if (o && steer_orca_check(o)) return STEER_EINVAL;
+  p->has_orca = o != NULL;
+  if (o) p->orca = *o;
+  program_analyze(p);
+  return STEER_OK;
+}
+
+const steer_orca *steer_program_orca(const steer_program *p) {
+  return p->has_orca ? &p->orca : NULL;
+}
