@@ -90,7 +90,9 @@ steer_vec2 orca_force(const steer_world *w, size_t i, steer_vec2 f,
   steer_vec2 dv = v2_sub(steer_agent_orca_velocity(w, i, preferred, o, dt), v);
   if (dv.x == 0 && dv.y == 0) return dv; /* 0 * (1 / dt) is NaN for tiny dt */
   steer_vec2 g = v2_scale(dv, 1 / dt);
-  if (isfinite(g.x) && isfinite(g.y)) return g;
   /* a change too sudden for a double: as large as max_force lets it be */
-  return v2_scale(v2_direction(dv, v2_len(dv)), 1e300);
+  if (!isfinite(g.x) || !isfinite(g.y))
+    g = v2_scale(v2_direction(dv, v2_len(dv)), 1e300);
+  /* the integration would clamp it too: a:steering() reports what it gets */
+  return v2_clamp(g, w->max_force[i]);
 }

@@ -293,6 +293,18 @@ describe("orca and avoid_agents never make NaN", function()
     assert.is_true(p.vx * q.vx < 0, "opposite")
   end)
 
+  it("a:steering reports the force the step applies: at most max_force", function()
+    local world = steer.world{}
+    local a = world:add{ x = 0, y = 0, vx = 1, radius = 1, max_speed = 2, max_force = 1 }
+    local b = world:add{ x = 2.5, y = 0, vx = -1, radius = 1, max_speed = 2, max_force = 1 }
+    a:set_behaviors{ { "seek", target = { 10, 0 } }, orca = true }
+    b:set_behaviors{ { "seek", target = { -10, 0 } }, orca = true }
+    -- head on, 0.5 apart: ORCA asks for a change of several units within 0.01 s
+    local fx, fy = a:steering(0.01)
+    local len = math.sqrt(fx * fx + fy * fy)
+    assert.is_true(len > 0.999 and len <= 1 + 1e-12, "clamped to max_force: " .. len)
+  end)
+
   it("the smallest step: an agent whose safe velocity is its own gets no force", function()
     -- (v_orca - v) / dt is 0 * inf for dt = 5e-324 (fuzzer seed 20261133)
     local world = steer.world{}
