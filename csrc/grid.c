@@ -199,6 +199,11 @@ static void axis_range(const steer_grid *g, double v, double r, double inv,
     /* clamped, or a torus query that wraps all the way round */
     a = g->mode == GRID_WRAP ? 0 : clampd(a, 0, n - 1);
     b = g->mode == GRID_WRAP ? n - 1 : clampd(b, 0, n - 1);
+  } else { /* a torus range narrower than the world, perhaps far outside it:
+              start it in [0, n) so the cell numbers fit an int32 */
+    double shift = n * floor(a / n);
+    a -= shift;
+    b -= shift;
   }
   *lo = (int32_t)a;
   *count = (int32_t)(b - a + 1);
