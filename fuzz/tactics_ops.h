@@ -176,8 +176,10 @@ static void op_tactics(reader *r, harness *h) {
   for (size_t rounds = u8(r) % 16; rounds > 0 && more(r); rounds--) {
     size_t i = u8(r) % n;
     uint8_t what = u8(r);
-    if (shared && (what & 128)) /* every holder sees it move */
+    if (shared && (what & 128)) { /* every holder sees it move */
       steer_point_set(shared, num(r), num(r));
+      assigned_now = 0; /* an anchor that moved: slots keep until a reassign */
+    }
     if (what % 4 == 3 && n > 1) { /* remove an agent */
       size_t members = steer_formation_member_count(f);
       CHECK(steer_world_remove(w, steer_world_id_at(w, i)) == STEER_OK, "remove");
