@@ -10,32 +10,21 @@ steer_vec2 steer_lerp(steer_vec2 a, steer_vec2 b, double t) {
   return v2(a.x + (b.x - a.x) * t, a.y + (b.y - a.y) * t);
 }
 
-/* desired velocity minus current velocity, clamped: the core of seek/flee */
-static steer_vec2 steer_toward(steer_vec2 dir, steer_vec2 v, double speed,
-                               double max_force) {
-  steer_vec2 desired = v2_scale(v2_normalize(dir), speed);
-  return v2_clamp(v2_sub(desired, v), max_force);
-}
-
+/* seek, flee and arrive: desired velocity minus current velocity, clamped */
 steer_vec2 steer_seek(steer_vec2 p, steer_vec2 v, steer_vec2 t,
                       double max_speed, double max_force) {
-  return steer_toward(v2_sub(t, p), v, max_speed, max_force);
+  return v2_toward(v2_sub(t, p), v, max_speed, max_force);
 }
 
 steer_vec2 steer_flee(steer_vec2 p, steer_vec2 v, steer_vec2 t,
                       double max_speed, double max_force) {
-  return steer_toward(v2_sub(p, t), v, max_speed, max_force);
+  return v2_toward(v2_sub(p, t), v, max_speed, max_force);
 }
 
 steer_vec2 steer_arrive(steer_vec2 p, steer_vec2 v, steer_vec2 t,
                         double max_speed, double max_force,
                         double slowing_radius) {
-  steer_vec2 to = v2_sub(t, p);
-  double d = v2_len(to);
-  /* d / slowing_radius < 1 here, so the product cannot overflow */
-  double speed = d < slowing_radius ? max_speed * (d / slowing_radius)
-                                    : max_speed;
-  return steer_toward(to, v, speed, max_force);
+  return v2_arrive(v2_sub(t, p), v, max_speed, max_force, slowing_radius);
 }
 
 steer_vec2 steer_predict(steer_vec2 p, steer_vec2 t, steer_vec2 tv,

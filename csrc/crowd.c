@@ -14,6 +14,7 @@
 #include "agent_program.h"
 #include "crowd.h"
 #include "orientation.h"
+#include "program_batch.h"
 
 static size_t spans_length(const flock_span *spans, int n) {
   size_t len = 0;
@@ -135,7 +136,7 @@ static void general_force(steer_world *w, size_t i, double dt,
    of divisions and square roots, cheaper when several are in flight and
    when lanes share them, so a row's forces are computed after its walks,
    BATCH agents at a time. sum[f][k]: f as in crowd_quad_walk (crowd.h). */
-#define BATCH 64
+#define BATCH BATCH_MAX
 typedef struct batch {
   double sum[9][BATCH];
   size_t index[BATCH], candidates[BATCH];
@@ -147,13 +148,21 @@ static void flush(steer_world *w, batch *bt, double dt, steer_vec2 *forces,
                   size_t base, steer_stats *stats) {
   const steer_program *p = bt->program;
   int n = bt->n, k = 0;
+  if (!n) return;
   bt->n = 0;
-  for (int l = 0; l < n; l++) { /* the lanes' statistics, done or not */
+  for (int l = 0; l < n && p->flocking; l++) { /* the lanes' statistics */
     stats->candidates += bt->candidates[l];
     stats->neighbors +=
         (size_t)(bt->sum[6][l] + bt->sum[7][l] + bt->sum[8][l]);
   }
   stats->programs += (size_t)n;
+  if (p->batched && !p->pure_flock) { /* entry by entry */
+    steer_vec2 out[BATCH];
+    batch_forces(w, p, bt->index, n, p->flocking ? &bt->sum[0][0] : NULL,
+                 BATCH, out);
+    for (int l = 0; l < n; l++) forces[bt->index[l] - base] = out[l];
+    return;
+  }
   int simd_width = w->step_simd;
   while (k < n) {
     steer_vec2 f[4];
@@ -199,9 +208,8 @@ static void cell_forces(steer_world *w, size_t b, double dt,
   size_t from = g->starts[b], to = g->starts[b + 1];
   if (from == to) return;
   flock_span spans[9];
-  int n = flock_spans(w, (int32_t)(b % (size_t)g->ncx),
-                      (int32_t)(b / (size_t)g->ncx), spans);
-  size_t candidates = spans_length(spans, n) - 1; /* not itself */
+  int n = -1; /* the spans, once a program walks them */
+  size_t candidates = 0;
   const steer_program *known = NULL; /* the last program asked about */
   int known_walkable = 0;
   int simd_width = w->step_simd, width = simd_width;
@@ -213,10 +221,21 @@ static void cell_forces(steer_world *w, size_t b, double dt,
       /* view cones and other falloffs: the scalar walk */
       width = known_walkable && !lanes_walk_ok(&p->flock) ? 1 : simd_width;
     }
+    if (!known_walkable && p && p->batched && !p->flocking) {
+      /* no neighbors to walk: it joins the batch with empty sums */
+      make_room(w, bt, p, 1, dt, forces, base, stats);
+      bt->index[bt->n++] = i++;
+      continue;
+    }
     if (!known_walkable) {
       general_force(w, i, dt, forces, base, stats);
       i++;
       continue;
+    }
+    if (n < 0) {
+      n = flock_spans(w, (int32_t)(b % (size_t)g->ncx),
+                      (int32_t)(b / (size_t)g->ncx), spans);
+      candidates = spans_length(spans, n) - 1; /* not itself */
     }
     /* up to simd_width agents of this cell with program p, one per lane */
     int take = 1;
@@ -281,12 +300,15 @@ void crowd_integrate(steer_world *w, size_t from, size_t to,
   int simd_width = w->step_simd;
   (void)simd_width; /* used with SSE2 only */
 #if defined(__SSE2__)
-  /* on a torus, two agents at a time while both stay inside the world
-     (world_contain keeps them) and no clamp takes a rare branch */
-  if (w->grid.mode == GRID_WRAP && simd_width >= 2) {
+  /* two agents at a time while both stay inside [lo, hi) on both axes,
+     where world_keep_inside leaves them as they are, and no clamp takes a
+     rare branch */
+  if (simd_width >= 2) {
+    int bounded = w->grid.mode != GRID_FREE;
     __m128d step = _mm_set1_pd(dt), zero = _mm_setzero_pd();
-    __m128d width = _mm_set1_pd(w->def.width);
-    __m128d height = _mm_set1_pd(w->def.height);
+    __m128d lo = _mm_set1_pd(bounded ? 0 : -STEER_LIMIT);
+    __m128d width = _mm_set1_pd(bounded ? w->def.width : STEER_LIMIT);
+    __m128d height = _mm_set1_pd(bounded ? w->def.height : STEER_LIMIT);
     for (; i + 1 < to; i += 2) {
       __m128d f0 = _mm_loadu_pd(&forces[i - from].x);
       __m128d f1 = _mm_loadu_pd(&forces[i + 1 - from].x);
@@ -299,8 +321,8 @@ void crowd_integrate(steer_world *w, size_t from, size_t to,
       __m128d px = _mm_add_pd(_mm_loadu_pd(w->x + i), _mm_mul_pd(vx, step));
       __m128d py = _mm_add_pd(_mm_loadu_pd(w->y + i), _mm_mul_pd(vy, step));
       __m128d inside =
-          _mm_and_pd(_mm_and_pd(_mm_cmpge_pd(px, zero), _mm_cmplt_pd(px, width)),
-                     _mm_and_pd(_mm_cmpge_pd(py, zero), _mm_cmplt_pd(py, height)));
+          _mm_and_pd(_mm_and_pd(_mm_cmpge_pd(px, lo), _mm_cmplt_pd(px, width)),
+                     _mm_and_pd(_mm_cmpge_pd(py, lo), _mm_cmplt_pd(py, height)));
       if (any(rare) || _mm_movemask_pd(inside) != 3 || body_moves(w, i) ||
           body_moves(w, i + 1)) {
         integrate_one(w, i, forces[i - from], dt);

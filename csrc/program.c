@@ -60,6 +60,32 @@ int program_entry_needs_state(const steer_entry *e) {
          tactics_behavior(e->behavior); /* frames kept at rest */
 }
 
+/* Can entry e be computed for many agents at once, entry by entry? Seek,
+   arrive and flee at a point, flow, wander and flocking rules need no state
+   of their own and read nothing beyond their agent and its sums. */
+static int batchable_entry(const steer_entry *e) {
+  switch (e->behavior) {
+  case STEER_SEEK: case STEER_ARRIVE: case STEER_FLEE:
+    return e->target.kind == STEER_TARGET_POINT ||
+           e->target.kind == STEER_TARGET_SHARED;
+  case STEER_FLOW: case STEER_WANDER:
+  case STEER_SEPARATION: case STEER_ALIGNMENT: case STEER_COHESION:
+    return e->hysteresis <= 0;
+  default: return 0;
+  }
+}
+
+/* Is p a weighted sum of batchable entries, unsmoothed, without ORCA or
+   angular entries (its flocking rules walked in one pass)? */
+static int batchable(const steer_program *p) {
+  if (p->combine != STEER_WEIGHTED || p->smoothing >= 0 || p->has_orca ||
+      p->angular || !p->fused || p->count == 0)
+    return 0;
+  for (size_t k = 0; k < p->count; k++)
+    if (!batchable_entry(&p->entries[k])) return 0;
+  return 1;
+}
+
 void program_analyze(steer_program *p) {
   p->needs_state = p->smoothing >= 0 || p->combine == STEER_PRIORITY ||
                    p->combine == STEER_DITHER;
@@ -104,6 +130,7 @@ void program_analyze(steer_program *p) {
                   p->smoothing < 0 && p->count > 0 && !p->turns &&
                   p->flock.falloff != STEER_FALLOFF_LINEAR && !p->has_orca &&
                   (size_t)(rules[0] + rules[1] + rules[2]) == p->count;
+  p->batched = batchable(p);
 }
 
 static size_t program_bytes(size_t n) {

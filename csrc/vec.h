@@ -73,6 +73,26 @@ static inline steer_vec2 v2_forward(steer_vec2 v) {
 }
 
 /* The pipeline of docs/API.md section 1 (steer_integrate). */
+/* The force that turns velocity v toward direction dir at `speed`, at
+   most max_force (seek, flee and arrive share it; behaviors.c). */
+static inline steer_vec2 v2_toward(steer_vec2 dir, steer_vec2 v, double speed,
+                                   double max_force) {
+  steer_vec2 desired = v2_scale(v2_normalize(dir), speed);
+  return v2_clamp(v2_sub(desired, v), max_force);
+}
+
+/* Arrive's force for offset `to` from the agent to its target: full speed
+   outside the slowing radius, then slower in proportion (behaviors.c). */
+static inline steer_vec2 v2_arrive(steer_vec2 to, steer_vec2 v,
+                                   double max_speed, double max_force,
+                                   double slowing_radius) {
+  double d = v2_len(to);
+  /* d / slowing_radius < 1 here, so the product cannot overflow */
+  double speed = d < slowing_radius ? max_speed * (d / slowing_radius)
+                                    : max_speed;
+  return v2_toward(to, v, speed, max_force);
+}
+
 static inline void v2_integrate(steer_vec2 *p, steer_vec2 *v, steer_vec2 f,
                                 double max_speed, double max_force,
                                 double dt) {

@@ -423,3 +423,79 @@ describe("the crowd kernel", function()
     assert.are.equal(best, steer.testing.simd())
   end)
 end)
+
+describe("batched programs", function()
+  -- Weighted programs of point targets, flow, wander and flocking are
+  -- computed entry by entry for a batch of agents (program_batch.c); the
+  -- result must be program_force's, bit for bit. The reference run adds a
+  -- zero-weighted pursue entry, which makes every program unbatchable and
+  -- the step buffered.
+  local function run(reference, opts)
+    local side = opts.side
+    local world = steer.world{ bounds = { side, side }, wrap = opts.wrap, seed = 4, cell_size = side / 40 }
+    local nav = steer.navgrid{ width = 20, height = 20, cell_size = side / 20,
+      cost = (function()
+        local c = {}
+        for k = 1, 400 do c[k] = (k % 7 == 3 and k % 20 ~= 0) and 0 or 1 + k % 3 end
+        return c
+      end)() }
+    local field = nav:flow(side * 0.52, side * 0.47)
+    local shared = steer.point(side * 0.3, side * 0.6)
+    local programs = {
+      { { "flow", field = field, slowing_radius = side / 50 } },
+      { { "seek", target = { side * 0.9, side * 0.1 } }, { "wander", weight = 0.3 } },
+      { { "arrive", target = shared, slowing_radius = side / 10 }, { "separation", radius = side / 60, weight = 2 } },
+      { { "flee", target = { side / 2, side / 2 }, panic_radius = side / 4 },
+        { "cohesion", radius = side / 40 }, { "alignment", radius = side / 50, weight = 0.5 } },
+      { { "separation", radius = side / 80, weight = 1.5 }, { "alignment", radius = side / 40 },
+        { "cohesion", radius = side / 40 }, { "wander", weight = 0.2 }, { "flow", field = field, weight = 0.7 } },
+    }
+    local agents = {}
+    for k = 1, opts.n do
+      local s = opts.speed
+      agents[k] = world:add{ x = (k * 7.31 * side / 400) % side, y = (k * 3.77 * side / 400) % side,
+        vx = s * math.cos(k), vy = s * math.sin(k), max_speed = s * (1 + k % 3),
+        max_force = opts.forces[k % 4 + 1] }
+    end
+    for k, a in ipairs(agents) do
+      local entries = {}
+      for q, e in ipairs(programs[k % #programs + 1]) do entries[q] = e end
+      if reference then entries[#entries + 1] = { "pursue", target = agents[1], weight = 0 } end
+      a:set_behaviors(steer.program(entries))
+    end
+    for step = 1, 6 do
+      if step == 3 then shared.x, shared.y = side * 0.7, side * 0.2 end
+      world:step(0.1)
+    end
+    local state = {}
+    for k, a in ipairs(agents) do
+      support.all_finite(a.x, a.y, a.vx, a.vy)
+      state[k] = { a.x, a.y, a.vx, a.vy }
+    end
+    return state
+  end
+
+  local cases = {
+    { name = "a torus", wrap = true, n = 1500, side = 200, speed = 1.5, forces = { 0, 4, 8, 12 } },
+    { name = "a bounded world", wrap = false, n = 1500, side = 200, speed = 1.5, forces = { 0, 4, 8, 12 } },
+    { name = "huge numbers", wrap = true, n = 400, side = 1e150, speed = 1e147,
+      forces = { 0, 1e147, 1e149, 1e150 } },
+  }
+  for _, o in ipairs(cases) do
+    it("give program_force's results bit for bit: " .. o.name, function()
+      local want = run(true, o)
+      for _, width in ipairs{ 1, 2, 4 } do
+        steer.testing.simd(width)
+        local got = run(false, o)
+        steer.testing.simd()
+        for k = 1, #want do
+          for f = 1, 4 do
+            if want[k][f] ~= got[k][f] then
+              error(("width %d, agent %d field %d: %.17g vs %.17g"):format(width, k, f, want[k][f], got[k][f]))
+            end
+          end
+        end
+      end
+    end)
+  end
+end)
