@@ -175,13 +175,17 @@ steer_status grid_reserve(steer_grid *g, steer_allocator *a, size_t agents,
     g->heads = heads;
     g->starts = starts;
     g->buckets = want;
-    /* every bucket moved: relink the agents (they stay unsorted) */
-    for (size_t b = 0; b < want; b++) heads[b] = -1;
-    for (size_t i = count; i-- > 0;)
-      link(g, (int32_t)i, grid_bucket_of(g, x[i], y[i]));
-    g->sorted = 0;
+    grid_relink(g, x, y, count); /* every bucket moved */
   }
   return STEER_OK;
+}
+
+void grid_relink(steer_grid *g, const double *x, const double *y,
+                 size_t count) {
+  for (size_t b = 0; b < g->buckets; b++) g->heads[b] = -1;
+  for (size_t i = count; i-- > 0;)
+    link(g, (int32_t)i, grid_bucket_of(g, x[i], y[i]));
+  g->sorted = 0;
 }
 
 /* ---- queries ---------------------------------------------------------- */

@@ -63,6 +63,10 @@ void grid_relocate(steer_grid *g, int32_t from, int32_t to, double x,
 /* Links agents 0..n-1, which are sorted by bucket with starts[] counted,
    into their buckets' lists in index order. */
 void grid_link_sorted(steer_grid *g);
+/* Links agents 0..count-1 at (x[i], y[i]), in any order, into their
+   buckets' lists (in index order); they count as unsorted. */
+void grid_relink(steer_grid *g, const double *x, const double *y,
+                 size_t count);
 
 /* A walk over the candidate agents of every cell that a disc touches; when
    that box holds more cells than there are agents, over every agent. */

@@ -12,6 +12,7 @@
  * own state, so results do not depend on the number of threads. */
 #include "agent_program.h"
 #include "crowd.h"
+#include "program_batch.h"
 #include "sort.h"
 #include "threads.h"
 
@@ -37,17 +38,35 @@ typedef struct step_job {
 
 /* ---- buffered ------------------------------------------------------------- */
 
+/* Agents i .. while they run batched program p without flocking entries
+   (at most BATCH_MAX), entry by entry; returns the index after them. */
+static size_t batch_run(steer_world *w, size_t i, size_t to,
+                        steer_stats *stats) {
+  const steer_program *p = w->program[i];
+  size_t index[BATCH_MAX];
+  int n = 0;
+  while (i < to && n < BATCH_MAX && w->program[i] == p) index[n++] = i++;
+  batch_forces(w, p, index, n, NULL, 0, w->forces + index[0]);
+  stats->programs += (size_t)n;
+  return i;
+}
+
 static void buffered_forces(void *ctx, int part) {
   step_job *job = ctx;
   steer_world *w = job->w;
   steer_stats *stats = &job->stats[part];
-  for (size_t i = job->cut[part]; i < job->cut[part + 1]; i++) {
+  for (size_t i = job->cut[part]; i < job->cut[part + 1];) {
+    const steer_program *p = w->program[i];
+    if (p && p->batched && !p->flocking) {
+      i = batch_run(w, i, job->cut[part + 1], stats);
+      continue;
+    }
     steer_vec2 f = {0, 0};
-    if (w->program[i]) {
+    if (p) {
       f = program_force(w, i, job->dt, NULL, stats);
       stats->programs++;
     }
-    w->forces[i] = f;
+    w->forces[i++] = f;
   }
 }
 
@@ -109,6 +128,20 @@ static int can_stream(const steer_world *w) {
     if (p && (!p->local || p->reach * g->inv_y > 1 ||
               (p->reach > 0 && (narrow || p->reach * g->inv_x > 1))))
       return 0;
+  }
+  return 1;
+}
+
+/* Does no program read other agents (no flocking, no agent targets, no
+   avoid_agents or ORCA)? Then no force depends on the agents' order, and
+   sorting them by cell only keeps memory access local: such a world sorts
+   every SORT_EVERY steps and otherwise relinks its grid's lists, which
+   queries walk in any order. */
+#define SORT_EVERY 8
+static int neighbor_free(const steer_world *w) {
+  for (size_t i = 0; i < w->count; i++) {
+    const steer_program *p = w->program[i];
+    if (p && (!p->local || p->reach > 0)) return 0;
   }
   return 1;
 }
@@ -184,8 +217,9 @@ steer_status steer_world_step(steer_world *w, double dt) {
   if (world_grow(w, (void **)&w->order, sizeof(uint32_t), &w->order_cap,
                  n ? n : 1))
     return STEER_ENOMEM;
-  if (!w->grid.sorted) world_sort(w, w->order, NULL, 1);
-  int streamed = n > 0 && can_stream(w);
+  int alone = neighbor_free(w);
+  if (!w->grid.sorted && !alone) world_sort(w, w->order, NULL, 1);
+  int streamed = n > 0 && !alone && can_stream(w);
   size_t need = streamed ? plan_bands(&job) : n;
   /* the last allocations, before any agent changes */
   if (world_grow(w, (void **)&w->forces, sizeof(steer_vec2), &w->forces_cap,
@@ -209,7 +243,12 @@ steer_status steer_world_step(steer_world *w, double dt) {
     run(&job, buffered_forces);
     run(&job, buffered_moves);
   }
-  world_sort(w, w->order, w->pool, job.parts);
+  if (!alone || ++w->unsorted_steps >= SORT_EVERY) {
+    world_sort(w, w->order, w->pool, job.parts);
+    w->unsorted_steps = 0;
+  } else {
+    grid_relink(&w->grid, w->x, w->y, n);
+  }
   steer_stats total = {n, 0, 0, 0};
   for (int k = 0; k < job.parts; k++) {
     total.programs += job.stats[k].programs;

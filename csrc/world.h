@@ -117,6 +117,8 @@ struct steer_world {
                          the world began: integration checks (body_moves) */
   int simd;           /* steer_world_set_simd's width; 0: the process's */
   int step_simd;      /* the width of the running step, read once at its start */
+  int unsorted_steps; /* steps since the last sort of a world whose programs
+                         read no other agents (step.c) */
 };
 
 /* Allocation through the world's allocator (alloc.h), bytes counted. */
