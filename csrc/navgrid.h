@@ -116,5 +116,11 @@ int flow_sample(const steer_flowfield *f, steer_vec2 p, steer_vec2 *dir,
 steer_vec2 flow_force(const steer_flowfield *f, steer_vec2 p, steer_vec2 v,
                       double max_speed, double max_force,
                       double slowing_radius);
+/* flow_force for n agents at once (out[k] for agent k), bit for bit, two
+   at a time where SSE2 allows. */
+void flow_force_many(const steer_flowfield *f, int n, const double *px,
+                     const double *py, const double *vx, const double *vy,
+                     const double *max_speed, const double *max_force,
+                     double slowing_radius, steer_vec2 *out);
 
 #endif

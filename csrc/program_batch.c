@@ -49,14 +49,24 @@ static void point_forces(const steer_world *w, const steer_entry *e,
 static void flow_forces(const steer_world *w, const steer_entry *e,
                         const size_t *index, int n, double *fx, double *fy) {
   if (e->target.kind != STEER_TARGET_FLOW) return; /* no field: no force */
-  const steer_flowfield *field = e->target.field;
-  double weight = e->weight, slowing = e->slowing_radius;
+  double px[BATCH_MAX], py[BATCH_MAX], vx[BATCH_MAX], vy[BATCH_MAX];
+  double max_speed[BATCH_MAX], max_force[BATCH_MAX];
+  steer_vec2 f[BATCH_MAX];
   for (int k = 0; k < n; k++) {
     size_t i = index[k];
-    steer_vec2 f = flow_force(field, world_pos(w, i), world_vel(w, i),
-                              w->max_speed[i], w->max_force[i], slowing);
-    fx[k] += f.x * weight;
-    fy[k] += f.y * weight;
+    px[k] = w->x[i];
+    py[k] = w->y[i];
+    vx[k] = w->vx[i];
+    vy[k] = w->vy[i];
+    max_speed[k] = w->max_speed[i];
+    max_force[k] = w->max_force[i];
+  }
+  flow_force_many(e->target.field, n, px, py, vx, vy, max_speed, max_force,
+                  e->slowing_radius, f);
+  double weight = e->weight;
+  for (int k = 0; k < n; k++) {
+    fx[k] += f[k].x * weight;
+    fy[k] += f[k].y * weight;
   }
 }
 

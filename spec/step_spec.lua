@@ -433,16 +433,17 @@ describe("batched programs", function()
   local function run(reference, opts)
     local side = opts.side
     local world = steer.world{ bounds = { side, side }, wrap = opts.wrap, seed = 4, cell_size = side / 40 }
-    local nav = steer.navgrid{ width = 20, height = 20, cell_size = side / 20,
+    -- the grid covers 80% of the world: some agents start outside it
+    local nav = steer.navgrid{ width = 20, height = 20, cell_size = side / 25,
       cost = (function()
         local c = {}
         for k = 1, 400 do c[k] = (k % 7 == 3 and k % 20 ~= 0) and 0 or 1 + k % 3 end
         return c
       end)() }
-    local field = nav:flow(side * 0.52, side * 0.47)
+    local field = nav:flow(side * 0.5, side * 0.5)
     local shared = steer.point(side * 0.3, side * 0.6)
     local programs = {
-      { { "flow", field = field, slowing_radius = side / 50 } },
+      { { "flow", field = field, slowing_radius = side / 6 } },
       { { "seek", target = { side * 0.9, side * 0.1 } }, { "wander", weight = 0.3 } },
       { { "arrive", target = shared, slowing_radius = side / 10 }, { "separation", radius = side / 60, weight = 2 } },
       { { "flee", target = { side / 2, side / 2 }, panic_radius = side / 4 },
@@ -457,12 +458,13 @@ describe("batched programs", function()
         vx = s * math.cos(k), vy = s * math.sin(k), max_speed = s * (1 + k % 3),
         max_force = opts.forces[k % 4 + 1] }
     end
-    for k, a in ipairs(agents) do
-      local entries = {}
-      for q, e in ipairs(programs[k % #programs + 1]) do entries[q] = e end
+    -- one program object per kind, shared by its agents (so they batch)
+    for q, entries in ipairs(programs) do
       if reference then entries[#entries + 1] = { "pursue", target = agents[1], weight = 0 } end
-      a:set_behaviors(steer.program(entries))
+      programs[q] = steer.program(entries)
     end
+    local uses = opts.programs or { 1, 2, 3, 4, 5 }
+    for k, a in ipairs(agents) do a:set_behaviors(programs[uses[k % #uses + 1]]) end
     for step = 1, 6 do
       if step == 3 then shared.x, shared.y = side * 0.7, side * 0.2 end
       world:step(0.1)
@@ -480,6 +482,13 @@ describe("batched programs", function()
     { name = "a bounded world", wrap = false, n = 1500, side = 200, speed = 1.5, forces = { 0, 4, 8, 12 } },
     { name = "huge numbers", wrap = true, n = 400, side = 1e150, speed = 1e147,
       forces = { 0, 1e147, 1e149, 1e150 } },
+    -- one program for all: long batches, flow fields two agents at a time
+    { name = "a crowd on one flow field", wrap = false, n = 2000, side = 100, speed = 3,
+      forces = { 0, 4, 8, 1e-300 }, programs = { 1 } },
+    { name = "a crowd flocking along a flow field", wrap = true, n = 2000, side = 100, speed = 3,
+      forces = { 0, 4, 8, 12 }, programs = { 5 } },
+    { name = "a crowd on one flow field, huge numbers", wrap = false, n = 600, side = 1e150,
+      speed = 1e147, forces = { 0, 1e147, 1e149, 1e150 }, programs = { 1 } },
   }
   for _, o in ipairs(cases) do
     it("give program_force's results bit for bit: " .. o.name, function()
