@@ -12,4 +12,21 @@
 steer_vec2 program_force(steer_world *w, size_t i, double dt,
                          const flock_sums *gathered, steer_stats *stats);
 
+/* Asks for agent i's cold state (deep = 0), or for the program state it
+   points to (deep = 1, once the cold state is near): program_force reads
+   both, from allocations scattered over the heap, so loops over agents
+   ask a few agents ahead. */
+static inline void program_prefetch(const steer_world *w, size_t i, int deep) {
+#if defined(__GNUC__)
+  const agent_ext *e = w->ext[i];
+  if (!e) return;
+  if (!deep)
+    __builtin_prefetch(e);
+  else if (e->program)
+    __builtin_prefetch(e->program);
+#else
+  (void)w, (void)i, (void)deep;
+#endif
+}
+
 #endif

@@ -128,6 +128,8 @@ static void general_force(steer_world *w, size_t i, double dt,
                           steer_vec2 *forces, size_t base,
                           steer_stats *stats) {
   const steer_program *p = w->program[i];
+  if (i + 8 < w->count) program_prefetch(w, i + 8, 0);
+  if (i + 4 < w->count) program_prefetch(w, i + 4, 1);
   forces[i - base] = p ? program_force(w, i, dt, NULL, stats) : v2(0, 0);
   stats->programs += p != NULL;
 }
@@ -161,6 +163,20 @@ static void flush(steer_world *w, batch *bt, double dt, steer_vec2 *forces,
     batch_forces(w, p, bt->index, n, p->flocking ? &bt->sum[0][0] : NULL,
                  BATCH, out);
     for (int l = 0; l < n; l++) forces[bt->index[l] - base] = out[l];
+    return;
+  }
+  if (p->needs_ext) { /* the general combiner, one agent at a time */
+    for (; k < n; k++) {
+      size_t i = bt->index[k];
+      if (k + 8 < n) program_prefetch(w, bt->index[k + 8], 0);
+      if (k + 4 < n) program_prefetch(w, bt->index[k + 4], 1);
+      flock_sums s = {{bt->sum[0][k], bt->sum[1][k]},
+                      {bt->sum[2][k], bt->sum[3][k]},
+                      {bt->sum[4][k], bt->sum[5][k]},
+                      (size_t)bt->sum[6][k], (size_t)bt->sum[7][k],
+                      (size_t)bt->sum[8][k]};
+      forces[i - base] = program_force(w, i, dt, &s, stats);
+    }
     return;
   }
   int simd_width = w->step_simd;

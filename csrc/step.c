@@ -62,6 +62,8 @@ static void buffered_forces(void *ctx, int part) {
       continue;
     }
     steer_vec2 f = {0, 0};
+    if (i + 8 < w->count) program_prefetch(w, i + 8, 0);
+    if (i + 4 < w->count) program_prefetch(w, i + 4, 1);
     if (p) {
       f = program_force(w, i, job->dt, NULL, stats);
       stats->programs++;
