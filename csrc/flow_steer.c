@@ -4,9 +4,7 @@
  * and leave every rare branch to the scalar code. */
 #include "navgrid.h"
 #include "vec.h"
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
+#include "pair_math.h"
 
 steer_vec2 flow_force(const steer_flowfield *f, steer_vec2 p, steer_vec2 v,
                       double max_speed, double max_force,
@@ -71,19 +69,15 @@ static void lane_load(const flow_cell *a, const flow_cell *b, __m128d *dx,
   *on = _mm_cmpneq_pd(_mm_set_pd(b != NULL, a != NULL), _mm_setzero_pd());
 }
 
-static __m128d lanes_select(__m128d mask, __m128d yes, __m128d no) {
-  return _mm_or_pd(_mm_and_pd(mask, yes), _mm_andnot_pd(mask, no));
-}
-
 /* Adds a neighbor with weight wn where it joins (FLOW_BLEND). */
 static void lane_blend(const flow_cell *a, const flow_cell *b, __m128d wn,
                        __m128d *bx, __m128d *by, __m128d *bd, __m128d *bw) {
   __m128d dx, dy, dist, on;
   lane_load(a, b, &dx, &dy, &dist, &on);
-  *bx = lanes_select(on, _mm_add_pd(*bx, _mm_mul_pd(wn, dx)), *bx);
-  *by = lanes_select(on, _mm_add_pd(*by, _mm_mul_pd(wn, dy)), *by);
-  *bd = lanes_select(on, _mm_add_pd(*bd, _mm_mul_pd(wn, dist)), *bd);
-  *bw = lanes_select(on, _mm_add_pd(*bw, wn), *bw);
+  *bx = pair_select(on, _mm_add_pd(*bx, _mm_mul_pd(wn, dx)), *bx);
+  *by = pair_select(on, _mm_add_pd(*by, _mm_mul_pd(wn, dy)), *by);
+  *bd = pair_select(on, _mm_add_pd(*bd, _mm_mul_pd(wn, dist)), *bd);
+  *bw = pair_select(on, _mm_add_pd(*bw, wn), *bw);
 }
 
 /* Agents k and k + 1 on the common path: inside the grid on reachable
@@ -127,46 +121,25 @@ static int pair_force(const steer_flowfield *f, const double *px,
   lane_blend(c0.side_x, c1.side_x, _mm_mul_pd(wx, oy), &bx, &by, &bd, &bw);
   lane_blend(c0.side_y, c1.side_y, _mm_mul_pd(ox, wy), &bx, &by, &bd, &bw);
   lane_blend(c0.diag, c1.diag, _mm_mul_pd(wx, wy), &bx, &by, &bd, &bw);
-  /* v2_normalize's plain branch: 1e-12 < l2 < 1e300 and l > STEER_EPSILON */
-  __m128d l2 = _mm_add_pd(_mm_mul_pd(bx, bx), _mm_mul_pd(by, by));
-  __m128d l = _mm_sqrt_pd(l2);
-  __m128d plain = _mm_and_pd(
-      _mm_and_pd(_mm_cmpgt_pd(l2, _mm_set1_pd(1e-12)),
-                 _mm_cmplt_pd(l2, _mm_set1_pd(1e300))),
-      _mm_cmpgt_pd(l, _mm_set1_pd(STEER_EPSILON)));
-  if (_mm_movemask_pd(plain) != 3) return 0;
-  __m128d dirx = _mm_div_pd(bx, l), diry = _mm_div_pd(by, l);
+  /* a blend that cancels out takes the cell's own direction: rare */
+  __m128d rare = _mm_setzero_pd(), l2;
+  __m128d dirx = bx, diry = by;
+  pair_normalize(&dirx, &diry, &l2, &rare);
+  rare = _mm_or_pd(rare, _mm_cmple_pd(l2, _mm_set1_pd(1e-12)));
   __m128d dist = _mm_div_pd(bd, bw);
-  if (_mm_movemask_pd(_mm_cmpeq_pd(dist, zero))) return 0; /* a goal */
+  rare = _mm_or_pd(rare, _mm_cmpeq_pd(dist, zero)); /* a goal */
   __m128d ms = _mm_loadu_pd(max_speed), speed = ms;
   if (slowing_radius > 0) {
     __m128d sr = _mm_set1_pd(slowing_radius);
     __m128d d = _mm_mul_pd(dist, cs);
     __m128d near = _mm_cmplt_pd(d, sr);
     if (_mm_movemask_pd(near))
-      speed = lanes_select(near, _mm_mul_pd(ms, _mm_div_pd(d, sr)), ms);
+      speed = pair_select(near, _mm_mul_pd(ms, _mm_div_pd(d, sr)), ms);
   }
   __m128d fx = _mm_sub_pd(_mm_mul_pd(dirx, speed), _mm_loadu_pd(vx));
   __m128d fy = _mm_sub_pd(_mm_mul_pd(diry, speed), _mm_loadu_pd(vy));
-  /* v2_clamp: zero forces and short ones stay; long ones scale by
-     max / |f| unless a rare branch (hypot, a subnormal ratio) is needed */
-  __m128d mf = _mm_loadu_pd(max_force);
-  __m128d fl2 = _mm_add_pd(_mm_mul_pd(fx, fx), _mm_mul_pd(fy, fy));
-  __m128d m2 = _mm_mul_pd(mf, mf);
-  __m128d moving = _mm_or_pd(_mm_cmpneq_pd(fx, zero), _mm_cmpneq_pd(fy, zero));
-  __m128d ordinary = _mm_and_pd(
-      _mm_and_pd(_mm_cmpgt_pd(fl2, _mm_set1_pd(1e-290)),
-                 _mm_cmplt_pd(fl2, _mm_set1_pd(1e300))),
-      _mm_cmplt_pd(m2, _mm_set1_pd(1e300)));
-  if (_mm_movemask_pd(_mm_andnot_pd(ordinary, moving))) return 0;
-  __m128d cut = _mm_and_pd(moving, _mm_cmpgt_pd(fl2, m2));
-  if (_mm_movemask_pd(cut)) {
-    __m128d s = _mm_div_pd(mf, _mm_sqrt_pd(fl2));
-    __m128d tiny = _mm_cmplt_pd(s, _mm_set1_pd(2.2250738585072014e-308));
-    if (_mm_movemask_pd(_mm_and_pd(cut, tiny))) return 0;
-    fx = lanes_select(cut, _mm_mul_pd(fx, s), fx);
-    fy = lanes_select(cut, _mm_mul_pd(fy, s), fy);
-  }
+  pair_clamp(&fx, &fy, _mm_loadu_pd(max_force), &rare);
+  if (_mm_movemask_pd(rare)) return 0;
   double ox_[2], oy_[2];
   _mm_storeu_pd(ox_, fx);
   _mm_storeu_pd(oy_, fy);

@@ -8,6 +8,8 @@
  * still adds its entries' weighted forces in program order, then clamps:
  * the same operations as program_force, so the same bits. */
 #include "agent.h"
+#include "agent_program.h"
+#include "pair_math.h"
 #include "navgrid.h"
 #include "neighbors.h"
 #include "program.h"
@@ -20,30 +22,80 @@ static steer_vec2 entry_point(const steer_entry *e) {
              : e->target.point;
 }
 
-/* Seek, arrive or flee at point t for every agent of the batch. */
+#if defined(__SSE2__)
+/* Seek or arrive at t for agents i0 and i1 at once, as point_forces' loop
+   computes them; 0, writing nothing, when a lane needs a rare branch (a
+   wrap beyond one lap, the target reached, hypot, a subnormal ratio). */
+static int pair_point(const steer_world *w, const steer_entry *e, steer_vec2 t,
+                      size_t i0, size_t i1, double *fx, double *fy) {
+  __m128d rare = _mm_setzero_pd();
+  __m128d px = _mm_set_pd(w->x[i1], w->x[i0]), py = _mm_set_pd(w->y[i1], w->y[i0]);
+  __m128d dx = _mm_sub_pd(_mm_set1_pd(t.x), px), dy = _mm_sub_pd(_mm_set1_pd(t.y), py);
+  if (w->geo.wrap) { /* geo_wrap_delta: within half the world, unchanged */
+    __m128d hx = _mm_set1_pd(w->geo.width * 0.5), hy = _mm_set1_pd(w->geo.height * 0.5);
+    __m128d sign = _mm_set1_pd(-0.0);
+    rare = _mm_or_pd(_mm_cmpgt_pd(_mm_andnot_pd(sign, dx), hx),
+                     _mm_cmpgt_pd(_mm_andnot_pd(sign, dy), hy));
+    /* NaN-free: |d| > half is false for both lanes of a plain offset */
+  }
+  /* seen = p + offset, then offset again as seek/arrive take it */
+  __m128d tox = _mm_sub_pd(_mm_add_pd(px, dx), px);
+  __m128d toy = _mm_sub_pd(_mm_add_pd(py, dy), py);
+  __m128d ms = _mm_set_pd(w->max_speed[i1], w->max_speed[i0]), speed = ms;
+  __m128d dirx = tox, diry = toy, l2;
+  pair_normalize(&dirx, &diry, &l2, &rare);
+  if (e->behavior == STEER_ARRIVE) { /* v2_arrive: slower within the radius */
+    __m128d sr = _mm_set1_pd(e->slowing_radius), d = _mm_sqrt_pd(l2);
+    __m128d near = _mm_cmplt_pd(d, sr);
+    if (_mm_movemask_pd(near))
+      speed = pair_select(near, _mm_mul_pd(ms, _mm_div_pd(d, sr)), ms);
+  }
+  __m128d f_x = _mm_sub_pd(_mm_mul_pd(dirx, speed), _mm_set_pd(w->vx[i1], w->vx[i0]));
+  __m128d f_y = _mm_sub_pd(_mm_mul_pd(diry, speed), _mm_set_pd(w->vy[i1], w->vy[i0]));
+  pair_clamp(&f_x, &f_y, _mm_set_pd(w->max_force[i1], w->max_force[i0]), &rare);
+  if (_mm_movemask_pd(rare)) return 0;
+  __m128d weight = _mm_set1_pd(e->weight);
+  _mm_storeu_pd(fx, _mm_add_pd(_mm_loadu_pd(fx), _mm_mul_pd(f_x, weight)));
+  _mm_storeu_pd(fy, _mm_add_pd(_mm_loadu_pd(fy), _mm_mul_pd(f_y, weight)));
+  return 1;
+}
+#endif
+
+/* Seek, arrive or flee at point t for agent i, added with its weight. */
+static void point_one(const steer_world *w, const steer_entry *e, steer_vec2 t,
+                      size_t i, double *fx, double *fy) {
+  steer_vec2 p = world_pos(w, i), v = world_vel(w, i), f;
+  /* the target as agent.c sees it: along the shortest offset */
+  steer_vec2 seen = v2_add(p, geo_offset(&w->geo, p, t));
+  double max_speed = w->max_speed[i], max_force = w->max_force[i];
+  double panic = e->panic_radius;
+  if (e->behavior == STEER_SEEK)
+    f = v2_toward(v2_sub(seen, p), v, max_speed, max_force);
+  else if (e->behavior == STEER_ARRIVE)
+    f = v2_arrive(v2_sub(seen, p), v, max_speed, max_force, e->slowing_radius);
+  else if (panic >= 0 && v2_len2(v2_sub(seen, p)) > panic * panic)
+    f = v2(0, 0); /* flee: the target is beyond the panic radius */
+  else
+    f = v2_toward(v2_sub(p, seen), v, max_speed, max_force);
+  *fx += f.x * e->weight;
+  *fy += f.y * e->weight;
+}
+
+/* Seek, arrive or flee at the entry's point for every agent of the batch:
+   seek and arrive two at a time where they can. */
 static void point_forces(const steer_world *w, const steer_entry *e,
                          const size_t *index, int n, double *fx, double *fy) {
   steer_vec2 t = entry_point(e);
-  double weight = e->weight, slowing = e->slowing_radius;
-  double panic = e->panic_radius, panic2 = panic * panic;
-  steer_behavior b = e->behavior;
-  for (int k = 0; k < n; k++) {
-    size_t i = index[k];
-    steer_vec2 p = world_pos(w, i), v = world_vel(w, i), f;
-    /* the target as agent.c sees it: along the shortest offset */
-    steer_vec2 seen = v2_add(p, geo_offset(&w->geo, p, t));
-    double max_speed = w->max_speed[i], max_force = w->max_force[i];
-    if (b == STEER_SEEK)
-      f = v2_toward(v2_sub(seen, p), v, max_speed, max_force);
-    else if (b == STEER_ARRIVE)
-      f = v2_arrive(v2_sub(seen, p), v, max_speed, max_force, slowing);
-    else if (panic >= 0 && v2_len2(v2_sub(seen, p)) > panic2)
-      f = v2(0, 0); /* flee: the target is beyond the panic radius */
-    else
-      f = v2_toward(v2_sub(p, seen), v, max_speed, max_force);
-    fx[k] += f.x * weight;
-    fy[k] += f.y * weight;
-  }
+  int k = 0;
+#if defined(__SSE2__)
+  if (e->behavior != STEER_FLEE && w->step_simd >= 2)
+    for (; k + 1 < n; k += 2)
+      if (!pair_point(w, e, t, index[k], index[k + 1], fx + k, fy + k)) {
+        point_one(w, e, t, index[k], fx + k, fy + k);
+        point_one(w, e, t, index[k + 1], fx + k + 1, fy + k + 1);
+      }
+#endif
+  for (; k < n; k++) point_one(w, e, t, index[k], fx + k, fy + k);
 }
 
 static void flow_forces(const steer_world *w, const steer_entry *e,
@@ -75,6 +127,7 @@ static void wander_forces(steer_world *w, const steer_entry *e,
   double weight = e->weight;
   for (int k = 0; k < n; k++) {
     steer_vec2 f;
+    if (k + 6 < n) program_prefetch(w, index[k + 6], 0);
     steer_agent_wander(w, index[k], &f); /* cannot fail: the ext exists */
     fx[k] += f.x * weight;
     fy[k] += f.y * weight;

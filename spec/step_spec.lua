@@ -487,6 +487,12 @@ describe("batched programs", function()
       forces = { 0, 4, 8, 1e-300 }, programs = { 1 } },
     { name = "a crowd flocking along a flow field", wrap = true, n = 2000, side = 100, speed = 3,
       forces = { 0, 4, 8, 12 }, programs = { 5 } },
+    { name = "a crowd seeking and wandering", wrap = true, n = 2000, side = 100, speed = 3,
+      forces = { 0, 4, 8, 12 }, programs = { 2 } },
+    { name = "a crowd arriving at a shared point", wrap = false, n = 2000, side = 100, speed = 3,
+      forces = { 0, 4, 8, 12 }, programs = { 3 } },
+    { name = "a crowd seeking, huge numbers", wrap = true, n = 600, side = 1e150, speed = 1e147,
+      forces = { 0, 1e147, 1e149, 1e150 }, programs = { 2, 3 } },
     { name = "a crowd on one flow field, huge numbers", wrap = false, n = 600, side = 1e150,
       speed = 1e147, forces = { 0, 1e147, 1e149, 1e150 }, programs = { 1 } },
   }
