@@ -49,6 +49,9 @@ static void key_part(void *ctx, int part) {
 void world_sort(steer_world *w, uint32_t *dest, steer_pool *pool, int parts) {
   size_t n = w->count;
   steer_grid *g = &w->grid;
+  /* sorted now: a neighbor-free world's next sort is SORT_EVERY steps on
+     (step.c), the same for a world and its restored snapshot */
+  w->unsorted_steps = 0;
   if (!g->buckets) return; /* no agent was ever added */
 
   uint32_t *starts = g->starts;

@@ -247,7 +247,6 @@ steer_status steer_world_step(steer_world *w, double dt) {
   }
   if (!alone || ++w->unsorted_steps >= SORT_EVERY) {
     world_sort(w, w->order, w->pool, job.parts);
-    w->unsorted_steps = 0;
   } else {
     grid_relink(&w->grid, w->x, w->y, n);
   }
