@@ -46,7 +46,7 @@
    none of the rules counts is skipped; the others count per rule where
    its group bit is in the rule's groups - a test per candidate, shared by
    the lanes. (View cones and other falloffs take the scalar walk.) */
-#define LANES_TAKE_GROUPS(j, SHIFT, MASK)                                     \
+#define LANES_TAKE_GROUPS(j, SHIFT, MASK, shared)                             \
   do {                                                                        \
     uint32_t bit = gb[j];                                                     \
     if (!(bit & any_group)) break;                                            \
@@ -76,16 +76,6 @@
 #define LANES_ANYONE(m) (m)
 #define LANES_NOT_SELF(m) V_AND((m), not_self[k])
 
-#define LANES_RANGE(from, to, shared)                                         \
-  do {                                                                        \
-    if (unshifted)                                                            \
-      for (size_t j = (from); j < (to); j++)                                  \
-        LANES_TAKE(j, LANES_NO_SHIFT, LANES_ANYONE, shared);                  \
-    else                                                                      \
-      for (size_t j = (from); j < (to); j++)                                  \
-        LANES_TAKE(j, LANES_SHIFT, LANES_ANYONE, shared);                     \
-  } while (0)
-
 /* One set of groups for every rule: a candidate outside it is skipped,
    the others taken as by LANES_TAKE - one test per candidate. */
 #define LANES_TAKE_UNIFORM(j, SHIFT, MASK, shared)                            \
@@ -94,72 +84,34 @@
     LANES_TAKE(j, SHIFT, MASK, shared);                                       \
   } while (0)
 
-#define LANES_RANGE_UNIFORM(from, to, shared)                                 \
+/* Candidates from .. to - 1 of one span, each taken by TAKE (one of the
+   three above). */
+#define LANES_RANGE(TAKE, from, to, shared)                                   \
   do {                                                                        \
     if (unshifted)                                                            \
       for (size_t j = (from); j < (to); j++)                                  \
-        LANES_TAKE_UNIFORM(j, LANES_NO_SHIFT, LANES_ANYONE, shared);          \
+        TAKE(j, LANES_NO_SHIFT, LANES_ANYONE, shared);                        \
     else                                                                      \
       for (size_t j = (from); j < (to); j++)                                  \
-        LANES_TAKE_UNIFORM(j, LANES_SHIFT, LANES_ANYONE, shared);             \
-  } while (0)
-
-#define LANES_RANGE_GROUPS(from, to)                                          \
-  do {                                                                        \
-    if (unshifted)                                                       \
-      for (size_t j = (from); j < (to); j++)                                  \
-        LANES_TAKE_GROUPS(j, LANES_NO_SHIFT, LANES_ANYONE);                   \
-    else                                                                      \
-      for (size_t j = (from); j < (to); j++)                                  \
-        LANES_TAKE_GROUPS(j, LANES_SHIFT, LANES_ANYONE);                      \
+        TAKE(j, LANES_SHIFT, LANES_ANYONE, shared);                           \
   } while (0)
 
 /* Every span; in the one holding the agents themselves (one cell: all of
    them or none), candidate i + k leaves out the lanes that are agent
    i + k. */
-#define LANES_SPANS(shared)                                                   \
+#define LANES_SPANS(TAKE, shared)                                             \
   for (int s = 0; s < n; s++) {                                               \
     VEC sx = V_SET1(spans[s].sx), sy = V_SET1(spans[s].sy);                   \
     int unshifted = spans[s].sx == 0 && spans[s].sy == 0;                     \
     size_t from = spans[s].from, to = spans[s].to;                            \
     if (i < from || i >= to) {                                                \
-      LANES_RANGE(from, to, shared);                                          \
+      LANES_RANGE(TAKE, from, to, shared);                                    \
       continue;                                                               \
     }                                                                         \
-    LANES_RANGE(from, i, shared);                                             \
+    LANES_RANGE(TAKE, from, i, shared);                                       \
     for (int k = 0; k < m; k++)                                               \
-      LANES_TAKE(i + (size_t)k, LANES_SHIFT, LANES_NOT_SELF, shared);         \
-    LANES_RANGE(i + (size_t)m, to, shared);                                   \
-  }
-
-#define LANES_SPANS_GROUPS()                                                  \
-  for (int s = 0; s < n; s++) {                                               \
-    VEC sx = V_SET1(spans[s].sx), sy = V_SET1(spans[s].sy);                   \
-    int unshifted = spans[s].sx == 0 && spans[s].sy == 0;                     \
-    size_t from = spans[s].from, to = spans[s].to;                            \
-    if (i < from || i >= to) {                                                \
-      LANES_RANGE_GROUPS(from, to);                                           \
-      continue;                                                               \
-    }                                                                         \
-    LANES_RANGE_GROUPS(from, i);                                              \
-    for (int k = 0; k < m; k++)                                               \
-      LANES_TAKE_GROUPS(i + (size_t)k, LANES_SHIFT, LANES_NOT_SELF);          \
-    LANES_RANGE_GROUPS(i + (size_t)m, to);                                    \
-  }
-
-#define LANES_SPANS_UNIFORM(shared)                                           \
-  for (int s = 0; s < n; s++) {                                               \
-    VEC sx = V_SET1(spans[s].sx), sy = V_SET1(spans[s].sy);                   \
-    int unshifted = spans[s].sx == 0 && spans[s].sy == 0;                     \
-    size_t from = spans[s].from, to = spans[s].to;                            \
-    if (i < from || i >= to) {                                                \
-      LANES_RANGE_UNIFORM(from, to, shared);                                  \
-      continue;                                                               \
-    }                                                                         \
-    LANES_RANGE_UNIFORM(from, i, shared);                                     \
-    for (int k = 0; k < m; k++)                                               \
-      LANES_TAKE_UNIFORM(i + (size_t)k, LANES_SHIFT, LANES_NOT_SELF, shared); \
-    LANES_RANGE_UNIFORM(i + (size_t)m, to, shared);                           \
+      TAKE(i + (size_t)k, LANES_SHIFT, LANES_NOT_SELF, shared);               \
+    LANES_RANGE(TAKE, i + (size_t)m, to, shared);                             \
   }
 
 /* The sums of agents i .. i + m - 1 (1 <= m <= LANES; one cell, rules q)
@@ -193,18 +145,18 @@ static LANES_ATTR void LANES_WALK(const steer_world *w, size_t i, int m,
                   (q->coh2 < 0 || q->groups[2] == any_group);
     VEC all = V_EQ(zero, zero);
     if (uniform && q->ali2 == q->coh2) {
-      LANES_SPANS_UNIFORM(1)
+      LANES_SPANS(LANES_TAKE_UNIFORM, 1)
       cohn = alin;
     } else if (uniform) {
-      LANES_SPANS_UNIFORM(0)
+      LANES_SPANS(LANES_TAKE_UNIFORM, 0)
     } else {
-      LANES_SPANS_GROUPS()
+      LANES_SPANS(LANES_TAKE_GROUPS, 0)
     }
   } else if (q->ali2 == q->coh2) {
-    LANES_SPANS(1)
+    LANES_SPANS(LANES_TAKE, 1)
     cohn = alin;
   } else {
-    LANES_SPANS(0)
+    LANES_SPANS(LANES_TAKE, 0)
   }
   VEC all[9] = {sepx, sepy, velx, vely, offx, offy, sepn, alin, cohn};
   for (int f = 0; f < 9; f++) V_STORE(sums + (size_t)f * stride, all[f]);
