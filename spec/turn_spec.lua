@@ -515,9 +515,45 @@ describe("issue 14 with main's binding", function()
       support.error_of(world.add, world, { minSpeed = 1 }))
     assert.matches("cannot set field 'turnVelocity' of steer.Agent: did you mean 'turn_velocity'%?",
       support.error_of(function() a.turnVelocity = true end))
-    -- add_many's columns are the numbers of world:add; the body fields are not
-    assert.matches("field 'angle' is no column",
-      support.error_of(world.add_many, world, { x = { 1, 2 }, angle = 1 }))
+    assert.matches("field 'gruop': did you mean 'group'%?",
+      support.error_of(world.add_many, world, { n = 1, gruop = 1 }))
+  end)
+
+  it("takes the body fields as add_many columns: one value for all, or an array", function()
+    local world = steer.world{}
+    assert.are.equal(3, world:add_many{ x = { 1, 2, 3 }, group = { 4, 5, 4 }, angle = 0.5,
+      ghost = { true, false, true }, turn_velocity = true, max_turn_rate = { 1, 2, 3 },
+      min_speed = 0.25, angular_velocity = -1, max_angular_acceleration = 7 })
+    local got = {}
+    for a in world:agents() do
+      got[#got + 1] = { a.x, a.group, a.angle, a.ghost, a.turn_velocity, a.max_turn_rate,
+        a.min_speed, a.angular_velocity, a.max_angular_acceleration }
+    end
+    table.sort(got, function(p, q) return p[1] < q[1] end)
+    assert.are.same({ { 1, 4, 0.5, true, true, 1, 0.25, -1, 7 },
+                      { 2, 5, 0.5, false, true, 2, 0.25, -1, 7 },
+                      { 3, 4, 0.5, true, true, 3, 0.25, -1, 7 } }, got)
+    -- the same as world:add gives each: a ghost is no one's neighbor, a group filters
+    local function count(groups)
+      local k = 0
+      for _ in world:query(2, 0, 5, { groups = groups }) do k = k + 1 end
+      return k
+    end
+    assert.are.equal(0, count{ 4 }) -- agents 1 and 3 are ghosts of group 4
+    assert.are.equal(1, count{ 5 })
+    -- bad values raise naming the column (and the element), adding nobody
+    local n = #world
+    assert.matches("field 'group': integer 0..31 expected",
+      support.error_of(world.add_many, world, { n = 2, group = 32 }))
+    assert.matches("field 'group'%[2%]: integer 0..31 expected",
+      support.error_of(world.add_many, world, { x = { 1, 2 }, group = { 1, 1.5 } }))
+    assert.matches("field 'ghost'%[1%]: boolean expected, got string",
+      support.error_of(world.add_many, world, { x = { 1 }, ghost = { "yes" } }))
+    assert.matches("field 'max_turn_rate'%[2%]: non%-negative number expected, got %-1",
+      support.error_of(world.add_many, world, { x = { 1, 2 }, max_turn_rate = { 1, -1 } }))
+    assert.matches("field 'angle': 1 values, expected 2",
+      support.error_of(world.add_many, world, { x = { 1, 2 }, angle = { 1 } }))
+    assert.are.equal(n, #world)
   end)
 
   it("keeps the behaviors after flow: face is 13 in snapshots, targets round-trip", function()

@@ -211,6 +211,15 @@ void turn_set_field(lua_State *L, const agent_ref *a, int code,
                     const char *key);
 /* world:add's body fields of the table at idx into *d */
 void turn_read_def(lua_State *L, int idx, steer_agent_def *d);
+/* The body fields as world:add_many's columns: TURN_BODY_FIELDS of them,
+   k = 0 .. TURN_BODY_FIELDS - 1: the name, a check of the value at idx
+   (NULL, or what is wrong with it; the value as a number in *out) and
+   where it goes in a definition. */
+#define TURN_BODY_FIELDS 8
+const char *turn_body_name(int k);
+const char *turn_body_check(lua_State *L, int idx, int k, double *out,
+                            char buf[96]);
+void turn_def_set(steer_agent_def *d, int k, double v);
 /* The optional filter table {groups = {...}, fov = deg [, angle = rad]} at
    idx; `angle` is the facing unless the table gives one. */
 query_filter turn_read_filter(lua_State *L, int idx, const char *fname,

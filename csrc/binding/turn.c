@@ -26,6 +26,9 @@ static const struct body_field {
     {"turn_velocity", STEER_TURN_VELOCITY, BODY_BOOLEAN, NUM_ANY},
     {NULL, 0, BODY_NUMBER, NUM_ANY}};
 
+typedef char body_fields_counted[sizeof body_fields / sizeof body_fields[0] ==
+                                         TURN_BODY_FIELDS + 1 ? 1 : -1];
+
 /* The body field of code `code`, or NULL. */
 static const struct body_field *body_field_of(int code) {
   for (int k = 0; body_fields[k].name; k++)
@@ -94,9 +97,27 @@ void turn_set_field(lua_State *L, const agent_ref *a, int code,
   check_status(L, steer_agent_set(a->w, a->i, (steer_field)code, v));
 }
 
-void turn_read_def(lua_State *L, int idx, steer_agent_def *d) {
+const char *turn_body_name(int k) { return body_fields[k].name; }
+
+const char *turn_body_check(lua_State *L, int idx, int k, double *out,
+                            char buf[96]) {
+  return body_problem(L, idx, &body_fields[k], out, buf);
+}
+
+void turn_def_set(steer_agent_def *d, int k, double v) {
   double *slots[] = {&d->angle, &d->angular_velocity, &d->max_turn_rate,
                      &d->max_angular_acceleration, &d->min_speed};
+  if (k < 5)
+    *slots[k] = v;
+  else if (body_fields[k].code == STEER_GROUP)
+    d->group = (int)v;
+  else if (body_fields[k].code == STEER_GHOST)
+    d->ghost = v != 0;
+  else
+    d->turn_velocity = v != 0;
+}
+
+void turn_read_def(lua_State *L, int idx, steer_agent_def *d) {
   for (int k = 0; body_fields[k].name; k++) {
     raw_field(L, idx, body_fields[k].name);
     if (lua_isnil(L, -1)) {
@@ -111,14 +132,7 @@ void turn_read_def(lua_State *L, int idx, steer_agent_def *d) {
                 problem, lua_type(L, -1) == LUA_TNUMBER ? "" : ", got ",
                 lua_type(L, -1) == LUA_TNUMBER ? "" : luaL_typename(L, -1));
     lua_pop(L, 1);
-    if (k < 5)
-      *slots[k] = v;
-    else if (body_fields[k].code == STEER_GROUP)
-      d->group = (int)v;
-    else if (body_fields[k].code == STEER_GHOST)
-      d->ghost = v != 0;
-    else
-      d->turn_velocity = v != 0;
+    turn_def_set(d, k, v);
   }
 }
 

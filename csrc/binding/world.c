@@ -137,18 +137,18 @@ static void def_slots(steer_agent_def *d, double *slots[DEF_FIELDS]) {
   memcpy(slots, all, sizeof all);
 }
 
-/* Is the key at idx one of def_fields (add_many's columns)? */
-static int is_column_key(lua_State *L, int idx) {
-  if (lua_type(L, idx) != LUA_TSTRING) return 0;
-  for (int k = 0; def_fields[k].name; k++)
-    if (strcmp(lua_tostring(L, idx), def_fields[k].name) == 0) return 1;
-  return 0;
+/* add_many's columns: def_fields, then turn.c's body fields. */
+enum { COLUMNS = DEF_FIELDS + TURN_BODY_FIELDS };
+static const char *column_name(int f) {
+  return f < DEF_FIELDS ? def_fields[f].name : turn_body_name(f - DEF_FIELDS);
 }
 /* Is the key at idx one of the fields world:add reads (def_fields and
    turn.c's body fields)? */
 static int is_field_key(lua_State *L, int idx) {
-  return is_column_key(L, idx) || (lua_type(L, idx) == LUA_TSTRING &&
-                                   turn_is_def_key(lua_tostring(L, idx)));
+  if (lua_type(L, idx) != LUA_TSTRING) return 0;
+  for (int f = 0; f < COLUMNS; f++)
+    if (strcmp(lua_tostring(L, idx), column_name(f)) == 0) return 1;
+  return 0;
 }
 /* Raises when the string key at idx, not a field itself, misspells one of
    the fields world:add reads ("did you mean 'max_speed'?"): stored as the
@@ -375,8 +375,8 @@ static int w_ids(lua_State *L) {
    every value, then adds them all or, out of memory, none. Makes no
    handles: returns how many agents it added. */
 typedef struct columns {
-  const double *column[DEF_FIELDS]; /* per def_fields entry: the copied */
-  double fixed[DEF_FIELDS]; /* array, or NULL and this value (NaN: not given) */
+  const double *column[COLUMNS]; /* per column: the copied array, or */
+  double fixed[COLUMNS];         /* NULL and this value (NaN: not given) */
 } columns;
 
 static void column_def(void *ud, size_t k, steer_agent_def *d) {
@@ -384,12 +384,36 @@ static void column_def(void *ud, size_t k, steer_agent_def *d) {
   *d = steer_agent_def_default();
   double *slots[DEF_FIELDS];
   def_slots(d, slots);
-  for (int f = 0; def_fields[f].name; f++) {
-    if (c->column[f])
-      *slots[f] = c->column[f][k];
-    else if (c->fixed[f] == c->fixed[f]) /* given */
-      *slots[f] = c->fixed[f];
+  for (int f = 0; f < COLUMNS; f++) {
+    double v = c->column[f] ? c->column[f][k] : c->fixed[f];
+    if (v != v) continue; /* not given */
+    if (f < DEF_FIELDS)
+      *slots[f] = v;
+    else
+      turn_def_set(d, f - DEF_FIELDS, v);
   }
+}
+
+/* Column f's value at the top of the stack, checked (what: its name for
+   messages); pops it. */
+static double column_value(lua_State *L, int f, const char *what) {
+  double v;
+  if (f < DEF_FIELDS) {
+    if (lua_type(L, -1) != LUA_TNUMBER)
+      arg_error(L, "add_many", 1, "%s: number expected, got %s", what,
+                luaL_typename(L, -1));
+    v = lua_tonumber(L, -1);
+    validate_num(L, v, def_fields[f].kind, "add_many", 1, what);
+  } else {
+    char buf[96];
+    const char *problem = turn_body_check(L, -1, f - DEF_FIELDS, &v, buf);
+    if (problem)
+      arg_error(L, "add_many", 1, "%s: %s%s%s", what, problem,
+                lua_type(L, -1) == LUA_TNUMBER ? "" : ", got ",
+                lua_type(L, -1) == LUA_TNUMBER ? "" : luaL_typename(L, -1));
+  }
+  lua_pop(L, 1);
+  return v;
 }
 
 /* Each column is read once, raw, into a Lua-owned copy: the core reads the
@@ -399,28 +423,29 @@ static int w_add_many(lua_State *L) {
   if (!lua_istable(L, 2)) type_error(L, 2, "add_many", 1, "table");
   lua_settop(L, 3); /* the column tables go above the arguments */
   columns c;
-  int table_at[DEF_FIELDS]; /* stack index of each array field's table, or 0 */
+  int table_at[COLUMNS]; /* stack index of each array column's table, or 0 */
   int arrays = 0;
   double n = -1;
   if (opt_field(L, 2, "n")) n = field_number(L, NUM_NONNEG, "add_many", 1, "n");
-  for (int f = 0; def_fields[f].name; f++) {
+  for (int f = 0; f < COLUMNS; f++) {
     c.column[f] = NULL;
     c.fixed[f] = 0.0 / 0.0; /* NaN: not given */
     table_at[f] = 0;
-    raw_field(L, 2, def_fields[f].name);
+    raw_field(L, 2, column_name(f));
     if (lua_istable(L, -1)) {
       double len = (double)lua_rawlen(L, -1);
       if (n >= 0 && len != n)
         arg_error(L, "add_many", 1, "field '%s': %.0f values, expected %.0f",
-                  def_fields[f].name, len, n);
+                  column_name(f), len, n);
       n = len;
       table_at[f] = lua_gettop(L); /* kept on the stack: read once below */
       arrays++;
       continue;
     } else if (!lua_isnil(L, -1)) {
-      c.fixed[f] = field_number(L, def_fields[f].kind, "add_many", 1,
-                                def_fields[f].name);
-      continue; /* field_number popped it */
+      char what[64];
+      snprintf(what, sizeof what, "field '%s'", column_name(f));
+      c.fixed[f] = column_value(L, f, what);
+      continue;
     }
     lua_pop(L, 1);
   }
@@ -428,18 +453,14 @@ static int w_add_many(lua_State *L) {
   lua_pushnil(L);
   while (lua_next(L, 2)) {
     lua_pop(L, 1);
-    if (is_column_key(L, -1)) continue;
+    if (is_field_key(L, -1)) continue;
     if (lua_type(L, -1) == LUA_TSTRING && strcmp(lua_tostring(L, -1), "n") == 0)
       continue;
-    if (is_field_key(L, -1))
-      arg_error(L, "add_many", 1, "field '%s' is no column (set it with "
-                "world:add or on each agent)", lua_tostring(L, -1));
     check_misspelling(L, -1, "add_many");
     if (lua_type(L, -1) != LUA_TSTRING)
       arg_error(L, "add_many", 1, "unexpected %s key", luaL_typename(L, -1));
-    arg_error(L, "add_many", 1, "unknown field '%s' (columns: x, y, vx, vy, "
-              "max_speed, max_force, radius, wander_radius, wander_distance, "
-              "wander_jitter; n)", lua_tostring(L, -1));
+    arg_error(L, "add_many", 1, "unknown field '%s' (columns: the fields of "
+              "world:add; n)", lua_tostring(L, -1));
   }
   if (n < 0) arg_error(L, "add_many", 1, "give n or columns of values");
   if (n != (double)(size_t)n || n > 67108864.0) /* 2^26: a world's slots */
@@ -449,22 +470,22 @@ static int w_add_many(lua_State *L) {
       new_userdata(L, arrays && count ? arrays * count * sizeof *copy : 1);
   /* every value of every column, checked and copied before anything is
      added */
-  for (int f = 0; def_fields[f].name; f++) {
+  for (int f = 0; f < COLUMNS; f++) {
     if (!table_at[f]) continue;
     c.column[f] = copy;
     for (size_t k = 0; k < count; k++) {
       lua_rawgeti(L, table_at[f], (int)k + 1);
       double v = lua_tonumber(L, -1);
       char problem[96];
-      if (lua_type(L, -1) != LUA_TNUMBER ||
-          number_problem(v, def_fields[f].kind, problem)) {
+      int bad = f < DEF_FIELDS
+                    ? lua_type(L, -1) != LUA_TNUMBER ||
+                          number_problem(v, def_fields[f].kind, problem)
+                    : turn_body_check(L, -1, f - DEF_FIELDS, &v, problem) != NULL;
+      if (bad) { /* column_value says what is wrong */
         char what[64];
-        snprintf(what, sizeof what, "field '%s'[%d]", def_fields[f].name,
+        snprintf(what, sizeof what, "field '%s'[%d]", column_name(f),
                  (int)k + 1);
-        if (lua_type(L, -1) != LUA_TNUMBER)
-          arg_error(L, "add_many", 1, "%s: number expected, got %s", what,
-                    luaL_typename(L, -1));
-        validate_num(L, v, def_fields[f].kind, "add_many", 1, what);
+        column_value(L, f, what);
       }
       copy[k] = v;
       lua_pop(L, 1);

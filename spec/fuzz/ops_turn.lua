@@ -174,6 +174,54 @@ function T.list(F, O)
       ok and true or false, { name = "query" })
     if okc then for other in r[1] do if other.ghost then F:fail("a ghost was found by world:query") end end end
   end)
+  add("world:add_many(body columns)", 1, function(F)
+    local rec = private_world(F)
+    local rng = F.rng
+    local n = rng:int(1, 4)
+    local cols, valid = { n = n, x = {}, y = rng:range(0, rec.H or 40) }, true
+    for k = 1, n do cols.x[k] = rng:range(0, rec.W or 40) end
+    -- each body column: absent, one value or an array; now and then a bad value
+    local function value(kind)
+      if rng:float() < F.bad then
+        valid = false
+        if kind == "boolean" then return rng:pick({ 1, "yes", 0 }) end
+        if kind == "group" then return rng:pick({ 32, -1, 1.5, "1" }) end
+        if kind == "nonneg" then return rng:pick({ -1, 0 / 0, "2" }) end
+        return rng:pick({ 0 / 0, 1 / 0, "x" })
+      end
+      if kind == "boolean" then return rng:chance(0.5) end
+      if kind == "group" then return rng:int(0, 31) end
+      if kind == "nonneg" then return rng:range(0, 5) end
+      return rng:range(-10, 10)
+    end
+    local kinds = { angle = "any", angular_velocity = "any", max_turn_rate = "nonneg",
+      max_angular_acceleration = "nonneg", min_speed = "nonneg", group = "group",
+      ghost = "boolean", turn_velocity = "boolean" }
+    for name, kind in pairs(kinds) do
+      local r = rng:float()
+      if r < 0.3 then
+        cols[name] = value(kind)
+      elseif r < 0.6 then
+        cols[name] = {}
+        for k = 1, n do cols[name][k] = value(kind) end
+      end
+    end
+    local before = {}
+    for _, id in ipairs(rec.w:ids()) do before[id] = true end
+    local ok = F:call(rec.name .. ":add_many", F.wmethods.add_many, { rec.w, cols }, 2, valid,
+      { name = "add_many" })
+    local added = 0
+    for _, id in ipairs(rec.w:ids()) do
+      if not before[id] then
+        added = added + 1
+        local h = rec.w:get(id)
+        M.add_live(rec, h)
+        F:name(h, rec.name .. ".a" .. tostring(id))
+        check_body(F, rec, h)
+      end
+    end
+    if added ~= (ok and n or 0) then F:fail(("add_many added %d agents, expected %d"):format(added, ok and n or 0)) end
+  end)
   add("a:set_path_index", 1, function(F)
     local _, h = live_self(F)
     if #F.paths > 0 and F.rng:chance(0.5) then pcall(h.follow, h, F.rng:pick(F.paths).p) end
