@@ -13,17 +13,16 @@
    goal). */
 enum { NO_STEP = 8, STEP_BITS = 15, TAG_OPEN = 16, TAG_DONE = 32 };
 
-/* A reached cell: its cost to the nearest goal and its links (buckets: the
-   neighbors in its bucket's list; heap: next is its slot in the heap). */
-typedef struct flow_node {
-  double dist;
+/* An open cell's links (buckets: its neighbors in its bucket's list; heap:
+   next is its slot in the heap). Its cost is in the field, as it goes. */
+typedef struct flow_link {
   int32_t next, prev;
-} flow_node;
+} flow_link;
 
-/* What a computation needs besides the field: 21 bytes per cell, plus
-   a border of 2 per row and column. */
+/* What a computation needs besides the field: 14 bytes per cell, plus 2
+   per row and column and 16 (the map's border and slack). */
 typedef struct flow_scratch {
-  flow_node *node; /* per cell */
+  flow_link *link; /* per cell */
   int32_t *heap;   /* the heap's cells; then the escape's queue */
   uint8_t *tag;    /* per cell */
   uint8_t *map;    /* (W + 2) x (H + 2) and 8 bytes of slack each side:
@@ -103,34 +102,35 @@ static double find_moves(const steer_navgrid *g, uint8_t *moves,
 
 /* ---- the heap (costs too far apart for buckets) ---- */
 
-static int before(const flow_node *node, int32_t a, int32_t b) {
-  return node[a].dist < node[b].dist ||
-         (node[a].dist == node[b].dist && a < b);
+static int before(const flow_cell *cells, int32_t a, int32_t b) {
+  return cells[a].dist < cells[b].dist ||
+         (cells[a].dist == cells[b].dist && a < b);
 }
 
 static void place(flow_scratch *s, size_t k, int32_t cell) {
   s->heap[k] = cell;
-  s->node[cell].next = (int32_t)k;
+  s->link[cell].next = (int32_t)k;
 }
 
-static void sift_up(flow_scratch *s, size_t k, int32_t cell) {
+static void sift_up(const flow_cell *cells, flow_scratch *s, size_t k,
+                    int32_t cell) {
   while (k > 0) {
     size_t parent = (k - 1) / 2;
-    if (!before(s->node, cell, s->heap[parent])) break;
+    if (!before(cells, cell, s->heap[parent])) break;
     place(s, k, s->heap[parent]);
     k = parent;
   }
   place(s, k, cell);
 }
 
-static int32_t pop(flow_scratch *s, size_t *n) {
+static int32_t pop(const flow_cell *cells, flow_scratch *s, size_t *n) {
   int32_t top = s->heap[0], it = s->heap[--*n];
   size_t k = 0;
   for (;;) {
     size_t c = 2 * k + 1;
     if (c >= *n) break;
-    if (c + 1 < *n && before(s->node, s->heap[c + 1], s->heap[c])) c++;
-    if (!before(s->node, s->heap[c], it)) break;
+    if (c + 1 < *n && before(cells, s->heap[c + 1], s->heap[c])) c++;
+    if (!before(cells, s->heap[c], it)) break;
     place(s, k, s->heap[c]);
     k = c;
   }
@@ -145,28 +145,28 @@ static int32_t pop(flow_scratch *s, size_t *n) {
 static void dijkstra_heap(steer_flowfield *f, flow_scratch *s) {
   const steer_navgrid *g = f->grid;
   const double *cost = g->cost;
-  flow_node *node = s->node;
+  flow_cell *cells = f->cells;
   uint8_t *tag = s->tag;
   int32_t off[8];
   move_offsets(off, g->width);
   size_t n = 0;
   FOR_EACH_GOAL(f, s, c) {
-    node[c].dist = 0;
+    cells[c].dist = 0;
     tag[c] = TAG_OPEN | NO_STEP;
-    sift_up(s, n++, c);
+    sift_up(cells, s, n++, c);
   }
   while (n > 0) {
-    int32_t u = pop(s, &n);
+    int32_t u = pop(cells, s, &n);
     tag[u] += TAG_DONE - TAG_OPEN;
-    double du = node[u].dist;
+    double du = cells[u].dist;
     for (unsigned m = f->blend[u], k = 0; m; m >>= 1, k++) {
       if (!(m & 1)) continue;
       int32_t v = u + off[k];
       if (tag[v] & TAG_DONE) continue;
       double d = du + cost[u] * (k < 4 ? 1.0 : NAV_SQRT2);
-      if (!tag[v] || d < node[v].dist) {
-        node[v].dist = d;
-        sift_up(s, tag[v] ? (size_t)node[v].next : n++, v);
+      if (!tag[v] || d < cells[v].dist) {
+        cells[v].dist = d;
+        sift_up(cells, s, tag[v] ? (size_t)s->link[v].next : n++, v);
         tag[v] = (uint8_t)(TAG_OPEN | (k ^ 1)); /* back along the move: to u */
       }
     }
@@ -187,7 +187,8 @@ static void dijkstra_buckets(steer_flowfield *f, flow_scratch *s, int nb) {
   const steer_navgrid *g = f->grid;
   const double *cost = g->cost;
   const uint8_t *moves = f->blend;
-  flow_node *node = s->node;
+  flow_cell *cells = f->cells;
+  flow_link *link = s->link;
   uint8_t *tag = s->tag;
   int32_t head[FLOW_MAX_BUCKETS], off[8];
   move_offsets(off, g->width);
@@ -196,14 +197,14 @@ static void dijkstra_buckets(steer_flowfield *f, flow_scratch *s, int nb) {
 #define BUCKET(d) ((int)((size_t)(d) & mask))
 #define PUSH(v, b)                                                     \
   do {                                                                 \
-    node[v].next = head[b];                                            \
-    node[v].prev = -1;                                                 \
-    if (head[b] >= 0) node[head[b]].prev = (v);                        \
+    link[v].next = head[b];                                            \
+    link[v].prev = -1;                                                 \
+    if (head[b] >= 0) link[head[b]].prev = (v);                        \
     head[b] = (v);                                                     \
   } while (0)
   size_t open = 0;
   FOR_EACH_GOAL(f, s, c) {
-    node[c].dist = 0;
+    cells[c].dist = 0;
     tag[c] = TAG_OPEN | NO_STEP;
     PUSH(c, 0);
     open++;
@@ -214,10 +215,10 @@ static void dijkstra_buckets(steer_flowfield *f, flow_scratch *s, int nb) {
     int32_t u = head[b];
     head[b] = -1;
     while (u >= 0) {
-      int32_t after = node[u].next;
+      int32_t after = link[u].next;
       tag[u] += TAG_DONE - TAG_OPEN;
       open--;
-      double du = node[u].dist;
+      double du = cells[u].dist;
       double straight = du + cost[u], diagonal = du + cost[u] * NAV_SQRT2;
       for (unsigned m = moves[u], k = 0; m; m >>= 1, k++) {
         if (!(m & 1)) continue;
@@ -225,18 +226,18 @@ static void dijkstra_buckets(steer_flowfield *f, flow_scratch *s, int nb) {
         unsigned t = tag[v];
         if (t & TAG_DONE) continue;
         double d = k < 4 ? straight : diagonal;
-        flow_node *nv = &node[v];
         if (!t) {
-          nv->dist = d;
+          cells[v].dist = d;
           PUSH(v, BUCKET(d));
           open++;
-        } else if (d < nv->dist) {
-          int bv = BUCKET(d), bold = BUCKET(nv->dist);
-          nv->dist = d;
+        } else if (d < cells[v].dist) {
+          int bv = BUCKET(d), bold = BUCKET(cells[v].dist);
+          cells[v].dist = d;
           if (bv != bold) { /* unlink from its old bucket, push on the new */
-            if (nv->prev < 0) head[bold] = nv->next;
-            else node[nv->prev].next = nv->next;
-            if (nv->next >= 0) node[nv->next].prev = nv->prev;
+            flow_link *lv = &link[v];
+            if (lv->prev < 0) head[bold] = lv->next;
+            else link[lv->prev].next = lv->next;
+            if (lv->next >= 0) link[lv->next].prev = lv->prev;
             PUSH(v, bv);
           }
         } else {
@@ -267,9 +268,6 @@ enum { SEEN = 0x10, BORDER = 0x40, REACHED = 0x80 };
 /* the number of 1 lanes of a word of 0 and 1 lanes */
 #define LANE_COUNT(w) ((size_t)(((w) * LANES) >> 56))
 
-/* The neighbors by cell index: NW N NE W E SW S SE, as moves. */
-static const int by_index[8] = {5, 3, 6, 1, 0, 7, 2, 4};
-
 /* The first level: a cell next to reachable ones is reached from the first
    of them in index order, which it steps to. Eight cells at a time over
    the whole map (its border and slack included). Returns how many. */
@@ -277,14 +275,17 @@ static size_t escape_first_level(uint8_t *map, size_t bytes,
                                  const int32_t *off) {
   size_t count = 0;
   for (size_t p = 0; p < bytes; p += 8) {
-    uint64_t own = load8(map + p), step = 0, any = 0;
-    for (int i = 7; i >= 0; i--) { /* the first in index order wins */
-      int k = by_index[i];
-      uint64_t r = REACHED_LANES(load8(map + p + off[k])), keep = r * 0xFF;
-      step = (step & ~keep) | ((uint64_t)k * LANES & keep);
-      any |= r;
-    }
-    uint64_t pick = any & UNREACHED_LANES(own);
+    const uint8_t *q = map + p;
+    uint64_t step = 0, any = 0, r, keep;
+    /* the last in index order first: the first overrides them */
+#define TRY(k)                                                         \
+  r = REACHED_LANES(load8(q + off[k]));                                \
+  keep = r * 0xFF;                                                     \
+  step = (step & ~keep) | ((uint64_t)(k) * LANES & keep);              \
+  any |= r;
+    TRY(4) TRY(2) TRY(7) TRY(0) TRY(1) TRY(6) TRY(3) TRY(5) /* SE ... NW */
+#undef TRY
+    uint64_t own = load8(q), pick = any & UNREACHED_LANES(own);
     own |= (step | SEEN * LANES) & (pick * 0xFF);
     memcpy(map + p, &own, 8);
     count += LANE_COUNT(pick);
@@ -386,7 +387,6 @@ static void finish(steer_flowfield *f, flow_scratch *s) {
     const uint8_t *t = tag + (size_t)y * W;
     uint8_t *m = blend + (size_t)y * W;
     flow_cell *c = cells + (size_t)y * W;
-    const flow_node *node = s->node + (size_t)y * W;
     if (W < 8) {
       for (int x = 0; x < W; x++)
         m[x] = (uint8_t)BLEND_AT(load1, o, x, off, m[x]);
@@ -402,7 +402,7 @@ static void finish(steer_flowfield *f, flow_scratch *s) {
     for (int x = 0; x < W; x++) {
       int reached = o[x] == REACHED;
       int step = reached ? t[x] & STEP_BITS : o[x] & STEP_BITS;
-      c[x].dist = reached ? node[x].dist : -1;
+      c[x].dist = reached ? c[x].dist : -1;
       c[x].dx = dir_x[step];
       c[x].dy = dir_y[step];
     }
@@ -429,18 +429,18 @@ static void compute(steer_flowfield *f, flow_scratch *s) {
 static int scratch_alloc(flow_scratch *s, const steer_navgrid *g) {
   size_t cells = g->cells;
   size_t map = ((size_t)g->width + 2) * ((size_t)g->height + 2) + 16;
-  s->bytes = cells * (sizeof(flow_node) + sizeof(int32_t) + 1) + map;
+  s->bytes = cells * (sizeof(flow_link) + sizeof(int32_t) + 1) + map;
   char *block = steer_alloc(NULL, 0, s->bytes);
   if (!block) return 0;
-  s->node = (flow_node *)block;
-  s->heap = (int32_t *)(s->node + cells);
+  s->link = (flow_link *)block;
+  s->heap = (int32_t *)(s->link + cells);
   s->tag = (uint8_t *)(s->heap + cells);
   s->map = s->tag + cells + 8; /* slack for reading eight at a time */
   return 1;
 }
 
 static void scratch_free(flow_scratch *s) {
-  steer_alloc(s->node, s->bytes, 0);
+  steer_alloc(s->link, s->bytes, 0);
 }
 
 static void field_free(steer_flowfield *f) {
