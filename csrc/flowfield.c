@@ -1,6 +1,7 @@
 /* flowfield.c - flow fields: Dijkstra from the goals over a navigation
  * grid (exact octile costs), a direction per cell, and reading them. */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 #include "navgrid.h"
 #include "vec.h"
@@ -302,17 +303,34 @@ static void escape_deeper(const steer_flowfield *f, flow_scratch *s,
   uint8_t *map = s->map;
   int32_t *queue = s->heap;
   size_t tail = 0;
-  for (int y = 0; y < H; y++) {
-    int32_t b = (y + 1) * MS + 1;
-    for (int x = 0; x < W; x++, b++) {
+  /* reachable cells in index order, eight at a time: most have no first
+     level cell around */
+  for (int32_t p = MS; p < (H + 1) * MS; p += 8) {
+    if (!REACHED_LANES(load8(map + p))) continue;
+    uint64_t around = 0;
+    for (int k = 0; k < 8; k++) around |= load8(map + p + off[k]);
+    if (!(around >> 4 & LANES)) continue; /* no SEEN */
+    for (int32_t b = p; b < p + 8; b++) {
       if (map[b] != REACHED) continue;
       for (int k = 0; k < 8; k++)
         if (map[b + off[k]] == (SEEN | (k ^ 1))) queue[tail++] = b + off[k];
     }
   }
+  /* The neighbors of a cell that can be new to the search: those not next
+     to the cell it steps to (which had its neighbors seen before), in
+     move order. */
+  int far[8][5], nfar[8];
+  for (int step = 0; step < 8; step++) {
+    nfar[step] = 0;
+    for (int k = 0; k < 8; k++)
+      if (abs(nav_dx[k] - nav_dx[step]) > 1 || abs(nav_dy[k] - nav_dy[step]) > 1)
+        far[step][nfar[step]++] = k;
+  }
   for (size_t head = 0; left > 0; head++) {
     int32_t u = queue[head];
-    for (int k = 0; k < 8; k++) {
+    int step = map[u] & STEP_BITS;
+    for (int i = 0; i < nfar[step]; i++) {
+      int k = far[step][i];
       int32_t v = u + off[k];
       if (map[v]) continue;
       map[v] = (uint8_t)(SEEN | (k ^ 1)); /* the step back leads out */
