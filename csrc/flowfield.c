@@ -1,7 +1,6 @@
 /* flowfield.c - flow fields: Dijkstra from the goals over a navigation
  * grid (exact octile costs), a direction per cell, and reading them. */
 #include <math.h>
-#include <stdlib.h>
 #include <string.h>
 #include "navgrid.h"
 #include "vec.h"
@@ -21,7 +20,7 @@ typedef struct flow_link {
 } flow_link;
 
 /* What a computation needs besides the field: 14 bytes per cell, plus 2
-   per row and column and 16 (the map's border and slack). */
+   per row and per column and 20 (the map's border and slack). */
 typedef struct flow_scratch {
   flow_link *link; /* per cell */
   int32_t *heap;   /* the heap's cells; then the escape's queue */
@@ -48,12 +47,13 @@ static uint64_t load1(const uint8_t *p) { return *p; }
 
 /* The moves of the cells at x of row o (n above, s below) of the map of
    passable cells, one per byte, read with `load`. */
-#define MOVES_AT(load, n, o, s, x)                                         \
-  ((load(o + x + 1) | load(o + x - 1) << 1 | load(s + x) << 2 |           \
-    load(n + x) << 3 | (load(o + x + 1) & load(s + x) & load(s + x + 1)) << 4 | \
-    (load(o + x - 1) & load(n + x) & load(n + x - 1)) << 5 |               \
-    (load(o + x + 1) & load(n + x) & load(n + x + 1)) << 6 |               \
-    (load(o + x - 1) & load(s + x) & load(s + x - 1)) << 7) &              \
+#define MOVES_AT(load, n, o, s, x)                                       \
+  ((load(o + x + 1) | load(o + x - 1) << 1 | load(s + x) << 2 |         \
+    load(n + x) << 3 |                                                  \
+    (load(o + x + 1) & load(s + x) & load(s + x + 1)) << 4 |            \
+    (load(o + x - 1) & load(n + x) & load(n + x - 1)) << 5 |            \
+    (load(o + x + 1) & load(n + x) & load(n + x + 1)) << 6 |            \
+    (load(o + x - 1) & load(s + x) & load(s + x - 1)) << 7) &           \
    (load(o + x) * 0xFF))
 
 /* Each cell's moves as bits (a reachable cell's blend mask: the searches
@@ -95,7 +95,8 @@ static double find_moves(const steer_navgrid *g, uint8_t *moves,
   return dearest;
 }
 
-/* The goals' cells, each once: calls seed(c) for each passable one. */
+/* The body runs for the cell c of each goal on a passable cell, once per
+   cell: the body tags it. */
 #define FOR_EACH_GOAL(f, s, c)                                         \
   for (size_t q_ = 0; q_ < (f)->goal_count; q_++)                      \
     for (int32_t c = (f)->goal_cells[q_];                              \
@@ -261,7 +262,7 @@ static void dijkstra_buckets(steer_flowfield *f, flow_scratch *s, int nb) {
    runs on the map: 0 for the cells not seen yet, SEEN + step for the ones
    it reached, REACHED for the ones a goal reaches, BORDER around. */
 enum { SEEN = 0x10, BORDER = 0x40, REACHED = 0x80 };
-#define LANES 0x0101010101010101u /* 1 in every byte */
+#define LANES UINT64_C(0x0101010101010101) /* 1 in every byte */
 /* per byte of map word w: 1 if it is REACHED, 1 if it is a cell goals do
    not reach (not REACHED, not BORDER) */
 #define REACHED_LANES(w) ((w) >> 7 & LANES)
@@ -271,7 +272,8 @@ enum { SEEN = 0x10, BORDER = 0x40, REACHED = 0x80 };
 
 /* The first level: a cell next to reachable ones is reached from the first
    of them in index order, which it steps to. Eight cells at a time over
-   the whole map (its border and slack included). Returns how many. */
+   `bytes` of the map (whole rows, their border included). Returns how
+   many. */
 static size_t escape_first_level(uint8_t *map, size_t bytes,
                                  const int32_t *off) {
   size_t count = 0;
@@ -316,21 +318,9 @@ static void escape_deeper(const steer_flowfield *f, flow_scratch *s,
         if (map[b + off[k]] == (SEEN | (k ^ 1))) queue[tail++] = b + off[k];
     }
   }
-  /* The neighbors of a cell that can be new to the search: those not next
-     to the cell it steps to (which had its neighbors seen before), in
-     move order. */
-  int far[8][5], nfar[8];
-  for (int step = 0; step < 8; step++) {
-    nfar[step] = 0;
-    for (int k = 0; k < 8; k++)
-      if (abs(nav_dx[k] - nav_dx[step]) > 1 || abs(nav_dy[k] - nav_dy[step]) > 1)
-        far[step][nfar[step]++] = k;
-  }
   for (size_t head = 0; left > 0; head++) {
     int32_t u = queue[head];
-    int step = map[u] & STEP_BITS;
-    for (int i = 0; i < nfar[step]; i++) {
-      int k = far[step][i];
+    for (int k = 0; k < 8; k++) {
       int32_t v = u + off[k];
       if (map[v]) continue;
       map[v] = (uint8_t)(SEEN | (k ^ 1)); /* the step back leads out */
@@ -373,7 +363,7 @@ static void finish(steer_flowfield *f, flow_scratch *s) {
     const uint8_t *t = tag + (size_t)y * W;
     row[-1] = row[W] = BORDER;
     for (int x = 0; x < W; x++) {
-      int reached = t[x] >> 5 & 1; /* TAG_DONE */
+      int reached = (t[x] & TAG_DONE) != 0;
       row[x] = (uint8_t)(reached * REACHED);
       unreached += (size_t)!reached;
     }
