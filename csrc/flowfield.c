@@ -390,6 +390,9 @@ static void finish(steer_flowfield *f, flow_scratch *s) {
     dir_y[k] = (float)(nav_dy[k] * scale);
   }
   dir_x[NO_STEP] = dir_y[NO_STEP] = 0;
+  const double unreachable = -1;
+  uint64_t minus_one;
+  memcpy(&minus_one, &unreachable, 8);
   for (int y = 0; y < H; y++) {
     const uint8_t *o = map + (size_t)(y + 1) * MS + 1;
     const uint8_t *t = tag + (size_t)y * W;
@@ -407,10 +410,13 @@ static void finish(steer_flowfield *f, flow_scratch *s) {
         if (x == W - 8) break;
       }
     }
+    /* without branches: in a maze, reached and not alternate at random */
     for (int x = 0; x < W; x++) {
-      int reached = o[x] == REACHED;
-      int step = reached ? t[x] & STEP_BITS : o[x] & STEP_BITS;
-      c[x].dist = reached ? c[x].dist : -1;
+      uint64_t keep = 0u - (uint64_t)(o[x] == REACHED), dist;
+      unsigned step = (unsigned)((t[x] & keep) | (o[x] & ~keep)) & STEP_BITS;
+      memcpy(&dist, &c[x].dist, 8);
+      dist = (dist & keep) | (minus_one & ~keep);
+      memcpy(&c[x].dist, &dist, 8);
       c[x].dx = dir_x[step];
       c[x].dy = dir_y[step];
     }
