@@ -183,9 +183,11 @@ static void dijkstra_heap(steer_flowfield *f, flow_scratch *s) {
    bucket is final, in any order, and the costs come out exactly as with
    the heap. The buckets are circular: `nb` exceeds the dearest move + 1.
    Each bucket is a stack: its order settles the ties between equal costs
-   (which neighbor a cell's step leads to), so it is part of the result. */
+   (which neighbor a cell's step leads to), so it is part of the result.
+   `unit`: every passable cell costs 1 (the search reads no costs). */
 #define FLOW_MAX_BUCKETS 256
-static void dijkstra_buckets(steer_flowfield *f, flow_scratch *s, int nb) {
+static void dijkstra_buckets(steer_flowfield *f, flow_scratch *s, int nb,
+                             int unit) {
   const steer_navgrid *g = f->grid;
   const double *cost = g->cost;
   const uint8_t *moves = f->blend;
@@ -221,7 +223,8 @@ static void dijkstra_buckets(steer_flowfield *f, flow_scratch *s, int nb) {
       tag[u] += TAG_DONE - TAG_OPEN;
       open--;
       double du = cells[u].dist;
-      double straight = du + cost[u], diagonal = du + cost[u] * NAV_SQRT2;
+      double cu = unit ? 1.0 : cost[u];
+      double straight = du + cu, diagonal = du + cu * NAV_SQRT2;
       for (unsigned m = moves[u], k = 0; m; m >>= 1, k++) {
         if (!(m & 1)) continue;
         int32_t v = u + off[k];
@@ -433,7 +436,7 @@ static void compute(steer_flowfield *f, flow_scratch *s) {
   int nb = 4;
   while (nb < FLOW_MAX_BUCKETS && nb < dearest * NAV_SQRT2 + 3) nb *= 2;
   if (nb >= dearest * NAV_SQRT2 + 3)
-    dijkstra_buckets(f, s, nb);
+    dijkstra_buckets(f, s, nb, dearest == 1); /* costs: 0 or at least 1 */
   else
     dijkstra_heap(f, s);
   finish(f, s);
