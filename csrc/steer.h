@@ -871,7 +871,7 @@ STEER_API int steer_navgrid_line_of_sight(const steer_navgrid *g, int x0, int y0
 typedef struct steer_flowfield steer_flowfield;
 
 /// A field toward the goals (world points; those outside the grid or on
-/// blocked cells reach nothing). 17 bytes per cell, plus 21 per cell while
+/// blocked cells reach nothing). 17 bytes per cell, plus 14 per cell while
 /// it is computed. NULL when memory runs out.
 STEER_API steer_flowfield *steer_flowfield_create(steer_navgrid *g,
                                                   const steer_vec2 *goals,
