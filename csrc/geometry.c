@@ -65,6 +65,21 @@ geo_box geo_wall_box(const geo_wall *s) {
   return b;
 }
 
+/* Puts obstacle / wall k in its index (moving it when it is in), its
+   shape copied into the index's cells. */
+static steer_status index_obstacle(geometry *g, size_t k,
+                                   const geo_obstacle *o) {
+  double v[4] = {o->x, o->y, o->radius, 0};
+  return geo_index_insert(&g->obstacle_index, g->alloc, (int32_t)k,
+                          geo_obstacle_box(o), v);
+}
+
+static steer_status index_wall(geometry *g, size_t k, const geo_wall *s) {
+  double v[4] = {s->a.x, s->a.y, s->b.x, s->b.y};
+  return geo_index_insert(&g->wall_index, g->alloc, (int32_t)k,
+                          geo_wall_box(s), v);
+}
+
 /* ---- handles ------------------------------------------------------------ */
 
 static uint64_t handle_of(const geometry *g, uint32_t slot) {
@@ -144,8 +159,7 @@ steer_status geometry_add_obstacle(geometry *g, double x, double y,
   if (reserve_slot(g) ||
       grow(g, (void **)&g->obstacles, sizeof(geo_obstacle), &g->obstacle_cap,
            k + 1) ||
-      geo_index_insert(&g->obstacle_index, g->alloc, (int32_t)k,
-                       geo_obstacle_box(&o)))
+      index_obstacle(g, k, &o))
     return STEER_ENOMEM;
   uint32_t s = take_slot(g, GEO_OBSTACLE, (uint32_t)k);
   o.handle = handle_of(g, s);
@@ -174,7 +188,7 @@ steer_status geometry_add_wall(geometry *g, steer_vec2 a, steer_vec2 b,
   geo_wall s = make_wall(g, a, b);
   if (reserve_slot(g) ||
       grow(g, (void **)&g->walls, sizeof(geo_wall), &g->wall_cap, k + 1) ||
-      geo_index_insert(&g->wall_index, g->alloc, (int32_t)k, geo_wall_box(&s)))
+      index_wall(g, k, &s))
     return STEER_ENOMEM;
   uint32_t slot = take_slot(g, GEO_WALL, (uint32_t)k);
   s.handle = handle_of(g, slot);
@@ -195,10 +209,9 @@ steer_status geometry_add_polygon(geometry *g, const steer_vec2 *points,
     steer_vec2 a = points[e], b = points[(e + 1) % n];
     if (a.x == b.x && a.y == b.y) continue;
     geo_wall s = make_wall(g, a, b);
-    if (geo_index_insert(&g->wall_index, g->alloc, (int32_t)(first + added),
-                         geo_wall_box(&s))) {
+    if (index_wall(g, first + added, &s)) {
       while (added > 0)
-        geo_index_remove(&g->wall_index, (int32_t)(first + --added));
+        geo_index_remove(&g->wall_index, g->alloc, (int32_t)(first + --added));
       return STEER_ENOMEM;
     }
     g->walls[first + added++] = s;
@@ -216,7 +229,7 @@ steer_status geometry_add_polygon(geometry *g, const steer_vec2 *points,
 /* Takes dense item k out, moving the last one into its place. */
 static void remove_obstacle_at(geometry *g, size_t k) {
   size_t last = --g->obstacle_count;
-  geo_index_remove(&g->obstacle_index, (int32_t)k);
+  geo_index_remove(&g->obstacle_index, g->alloc, (int32_t)k);
   if (k != last) {
     geo_index_rename(&g->obstacle_index, (int32_t)last, (int32_t)k);
     g->obstacles[k] = g->obstacles[last];
@@ -227,7 +240,7 @@ static void remove_obstacle_at(geometry *g, size_t k) {
 
 static void remove_wall_at(geometry *g, size_t k) {
   size_t last = --g->wall_count;
-  geo_index_remove(&g->wall_index, (int32_t)k);
+  geo_index_remove(&g->wall_index, g->alloc, (int32_t)k);
   if (k != last) {
     geo_index_rename(&g->wall_index, (int32_t)last, (int32_t)k);
     g->walls[k] = g->walls[last];
@@ -258,14 +271,7 @@ steer_status geometry_set_obstacle(geometry *g, size_t k, double x, double y,
   o.x = c.x;
   o.y = c.y;
   o.radius = radius;
-  geo_index_remove(&g->obstacle_index, (int32_t)k);
-  if (geo_index_insert(&g->obstacle_index, g->alloc, (int32_t)k,
-                       geo_obstacle_box(&o))) {
-    /* entries just freed are enough to put it back */
-    geo_index_insert(&g->obstacle_index, g->alloc, (int32_t)k,
-                     geo_obstacle_box(&g->obstacles[k]));
-    return STEER_ENOMEM;
-  }
+  if (index_obstacle(g, k, &o)) return STEER_ENOMEM; /* nothing moved */
   g->obstacles[k] = o;
   return STEER_OK;
 }
@@ -274,12 +280,7 @@ steer_status geometry_set_wall(geometry *g, size_t k, steer_vec2 a,
                                steer_vec2 b) {
   geo_wall s = make_wall(g, a, b);
   s.handle = g->walls[k].handle;
-  geo_index_remove(&g->wall_index, (int32_t)k);
-  if (geo_index_insert(&g->wall_index, g->alloc, (int32_t)k, geo_wall_box(&s))) {
-    geo_index_insert(&g->wall_index, g->alloc, (int32_t)k,
-                     geo_wall_box(&g->walls[k]));
-    return STEER_ENOMEM;
-  }
+  if (index_wall(g, k, &s)) return STEER_ENOMEM; /* nothing moved */
   g->walls[k] = s;
   return STEER_OK;
 }
@@ -365,13 +366,9 @@ steer_status geometry_adopt(geometry *g) {
     if (owned(g, g->walls[k].handle, GEO_POLYGON, k))
       g->slots[slot_of(g, g->walls[k].handle)].index++;
   for (size_t k = 0; k < g->obstacle_count; k++)
-    if (geo_index_insert(&g->obstacle_index, g->alloc, (int32_t)k,
-                         geo_obstacle_box(&g->obstacles[k])))
-      return STEER_ENOMEM;
+    if (index_obstacle(g, k, &g->obstacles[k])) return STEER_ENOMEM;
   for (size_t k = 0; k < g->wall_count; k++)
-    if (geo_index_insert(&g->wall_index, g->alloc, (int32_t)k,
-                         geo_wall_box(&g->walls[k])))
-      return STEER_ENOMEM;
+    if (index_wall(g, k, &g->walls[k])) return STEER_ENOMEM;
   return STEER_OK;
 }
 
@@ -396,11 +393,13 @@ static int better(const geo_feeler *f, double key, size_t k) {
   return key < f->best || (key == f->best && k < f->index);
 }
 
-void geo_feeler_obstacle(const geometry *g, geo_feeler *f, size_t k) {
-  const geo_obstacle *o = &g->obstacles[k];
-  steer_vec2 c = v2(o->x, o->y);
+/* The feeler against obstacle k at (x, y) of radius r: the same numbers
+   whether they come from the obstacle array or an index cell. */
+static inline void feeler_obstacle(const geometry *g, geo_feeler *f, size_t k,
+                                   double x, double y, double r) {
+  steer_vec2 c = v2(x, y);
   steer_vec2 from_tip = geo_offset(g, c, f->tip); /* tip - centre */
-  double reach = o->radius + f->radius + f->extra;
+  double reach = r + f->radius + f->extra;
   if (v2_len2(from_tip) >= reach * reach) return;
   /* of the obstacles the feeler touches, the one nearest the agent */
   double d2 = v2_len2(geo_offset(g, f->p, c));
@@ -412,18 +411,26 @@ void geo_feeler_obstacle(const geometry *g, geo_feeler *f, size_t k) {
   if (f->away.x == 0 && f->away.y == 0) f->away = v2(-f->ahead.y, f->ahead.x);
 }
 
+void geo_feeler_obstacle(const geometry *g, geo_feeler *f, size_t k) {
+  const geo_obstacle *o = &g->obstacles[k];
+  feeler_obstacle(g, f, k, o->x, o->y, o->radius);
+}
+
 static double cross(steer_vec2 a, steer_vec2 b) { return a.x * b.y - a.y * b.x; }
 
-void geo_feeler_wall(const geometry *g, geo_feeler *f, size_t k) {
-  const geo_wall *s = &g->walls[k];
+/* The feeler against wall k from a to b (as for obstacles). */
+static inline void feeler_wall(const geometry *g, geo_feeler *f, size_t k,
+                               steer_vec2 a, steer_vec2 b) {
   steer_vec2 feeler = f->feeler;
-  steer_vec2 along = v2_sub(s->b, s->a);
-  steer_vec2 to_a = geo_offset(g, f->p, s->a);
+  steer_vec2 along = v2_sub(b, a);
+  steer_vec2 to_a = geo_offset(g, f->p, a);
   double denom = cross(feeler, along);
   if (denom == 0) return; /* parallel: the feeler cannot cross it */
   double at = cross(to_a, along) / denom;  /* along the feeler, 0..1 */
   double on = cross(to_a, feeler) / denom; /* along the wall, 0..1 */
-  if (at < 0 || at > 1 || on < 0 || on > 1 || !better(f, at, k)) return;
+  /* one branch, not four: most candidates miss, in no predictable way */
+  if ((at < 0) | (at > 1) | (on < 0) | (on > 1)) return;
+  if (!better(f, at, k)) return;
   f->best = at;
   f->index = k;
   /* not normalize(): a wall shorter than 1e-5 still has a normal */
@@ -433,9 +440,15 @@ void geo_feeler_wall(const geometry *g, geo_feeler *f, size_t k) {
   f->away = v2_scale(normal, (1 - at) * f->length);
 }
 
+void geo_feeler_wall(const geometry *g, geo_feeler *f, size_t k) {
+  const geo_wall *s = &g->walls[k];
+  feeler_wall(g, f, k, s->a, s->b);
+}
+
 geo_box geo_box_around(steer_vec2 a, steer_vec2 b, double pad) {
-  geo_box q = {fmin(a.x, b.x) - pad, fmin(a.y, b.y) - pad,
-               fmax(a.x, b.x) + pad, fmax(a.y, b.y) + pad};
+  /* not fmin / fmax (calls, and no NaN comes here) */
+  geo_box q = {(a.x < b.x ? a.x : b.x) - pad, (a.y < b.y ? a.y : b.y) - pad,
+               (a.x > b.x ? a.x : b.x) + pad, (a.y > b.y ? a.y : b.y) + pad};
   return q;
 }
 
@@ -449,8 +462,17 @@ steer_vec2 geometry_avoid_obstacles(const geometry *g, steer_vec2 p,
   geo_cursor c;
   geo_cursor_init(&c, &g->obstacle_index, geo_box_around(f.tip, f.tip, reach),
                   g->obstacle_count);
-  for (int32_t k; (k = geo_cursor_next(&c)) >= 0;)
-    geo_feeler_obstacle(g, &f, (size_t)k);
+  const geo_item *it;
+  for (size_t n; (n = geo_cursor_next_run(&c, &it)) > 0;) {
+    if (!it) { /* a scan */
+      for (size_t k = 0; k < n; k++) geo_feeler_obstacle(g, &f, k);
+      continue;
+    }
+    for (size_t e = 0; e < n; e++)
+      if (!(it[e].seen & c.skip))
+        feeler_obstacle(g, &f, (size_t)it[e].item, it[e].v[0], it[e].v[1],
+                        it[e].v[2]);
+  }
   return v2_scale(f.away, max_force);
 }
 
@@ -462,7 +484,16 @@ steer_vec2 geometry_avoid_walls(const geometry *g, steer_vec2 p, steer_vec2 v,
   geo_cursor c;
   geo_cursor_init(&c, &g->wall_index, geo_box_around(p, f.tip, 0),
                   g->wall_count);
-  for (int32_t k; (k = geo_cursor_next(&c)) >= 0;)
-    geo_feeler_wall(g, &f, (size_t)k);
+  const geo_item *it;
+  for (size_t n; (n = geo_cursor_next_run(&c, &it)) > 0;) {
+    if (!it) { /* a scan */
+      for (size_t k = 0; k < n; k++) geo_feeler_wall(g, &f, k);
+      continue;
+    }
+    for (size_t e = 0; e < n; e++)
+      if (!(it[e].seen & c.skip))
+        feeler_wall(g, &f, (size_t)it[e].item, v2(it[e].v[0], it[e].v[1]),
+                    v2(it[e].v[2], it[e].v[3]));
+  }
   return f.away;
 }
