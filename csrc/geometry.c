@@ -393,16 +393,22 @@ static int better(const geo_feeler *f, double key, size_t k) {
   return key < f->best || (key == f->best && k < f->index);
 }
 
-/* The feeler against obstacle k at (x, y) of radius r: the same numbers
+/* The feeler against an obstacle at (x, y) of radius r: does its tip
+   touch it? *d2 gets the squared distance from the agent. The same numbers
    whether they come from the obstacle array or an index cell. */
-static inline void feeler_obstacle(const geometry *g, geo_feeler *f, size_t k,
-                                   double x, double y, double r) {
-  steer_vec2 c = v2(x, y);
-  steer_vec2 from_tip = geo_offset(g, c, f->tip); /* tip - centre */
+static inline int obstacle_touch(const geometry *g, const geo_feeler *f,
+                                 double x, double y, double r,
+                                 steer_vec2 *from_tip) {
+  *from_tip = geo_offset(g, v2(x, y), f->tip); /* tip - centre */
   double reach = r + f->radius + f->extra;
-  if (v2_len2(from_tip) >= reach * reach) return;
+  return v2_len2(*from_tip) < reach * reach;
+}
+
+/* Obstacle k, touched, against the best so far. */
+static void obstacle_take(const geometry *g, geo_feeler *f, size_t k,
+                          double x, double y, steer_vec2 from_tip) {
   /* of the obstacles the feeler touches, the one nearest the agent */
-  double d2 = v2_len2(geo_offset(g, f->p, c));
+  double d2 = v2_len2(geo_offset(g, f->p, v2(x, y)));
   if (!better(f, d2, k)) return;
   f->best = d2;
   f->index = k;
@@ -413,36 +419,47 @@ static inline void feeler_obstacle(const geometry *g, geo_feeler *f, size_t k,
 
 void geo_feeler_obstacle(const geometry *g, geo_feeler *f, size_t k) {
   const geo_obstacle *o = &g->obstacles[k];
-  feeler_obstacle(g, f, k, o->x, o->y, o->radius);
+  steer_vec2 from_tip;
+  if (obstacle_touch(g, f, o->x, o->y, o->radius, &from_tip))
+    obstacle_take(g, f, k, o->x, o->y, from_tip);
 }
 
 static double cross(steer_vec2 a, steer_vec2 b) { return a.x * b.y - a.y * b.x; }
 
-/* The feeler against wall k from a to b (as for obstacles). */
-static inline void feeler_wall(const geometry *g, geo_feeler *f, size_t k,
-                               steer_vec2 a, steer_vec2 b) {
+/* Does the feeler cross the wall from a to b? *at gets the crossing along
+   the feeler (0..1). No branch but the one the caller takes on the
+   answer: most candidates miss, in no predictable order. */
+static inline int wall_cross(const geometry *g, const geo_feeler *f,
+                             steer_vec2 a, steer_vec2 b, double *at) {
   steer_vec2 feeler = f->feeler;
   steer_vec2 along = v2_sub(b, a);
   steer_vec2 to_a = geo_offset(g, f->p, a);
-  double denom = cross(feeler, along);
-  if (denom == 0) return; /* parallel: the feeler cannot cross it */
-  double at = cross(to_a, along) / denom;  /* along the feeler, 0..1 */
-  double on = cross(to_a, feeler) / denom; /* along the wall, 0..1 */
-  /* one branch, not four: most candidates miss, in no predictable way */
-  if ((at < 0) | (at > 1) | (on < 0) | (on > 1)) return;
+  double denom = cross(feeler, along); /* 0: parallel, no crossing */
+  double d = denom != 0 ? denom : 1;
+  double t = cross(to_a, along) / d;  /* along the feeler, 0..1 */
+  double on = cross(to_a, feeler) / d; /* along the wall, 0..1 */
+  *at = t;
+  return (denom != 0) & (t >= 0) & (t <= 1) & (on >= 0) & (on <= 1);
+}
+
+/* Wall k from a to b, crossed at `at`, against the best so far. */
+static void wall_take(geo_feeler *f, size_t k, steer_vec2 a, steer_vec2 b,
+                      double at) {
   if (!better(f, at, k)) return;
+  steer_vec2 along = v2_sub(b, a);
   f->best = at;
   f->index = k;
   /* not normalize(): a wall shorter than 1e-5 still has a normal */
   double wall_len = v2_len(along);
   steer_vec2 normal = v2(-along.y / wall_len, along.x / wall_len);
-  if (v2_dot(normal, feeler) > 0) normal = v2_scale(normal, -1);
+  if (v2_dot(normal, f->feeler) > 0) normal = v2_scale(normal, -1);
   f->away = v2_scale(normal, (1 - at) * f->length);
 }
 
 void geo_feeler_wall(const geometry *g, geo_feeler *f, size_t k) {
   const geo_wall *s = &g->walls[k];
-  feeler_wall(g, f, k, s->a, s->b);
+  double at;
+  if (wall_cross(g, f, s->a, s->b, &at)) wall_take(f, k, s->a, s->b, at);
 }
 
 geo_box geo_box_around(steer_vec2 a, steer_vec2 b, double pad) {
@@ -468,10 +485,14 @@ steer_vec2 geometry_avoid_obstacles(const geometry *g, steer_vec2 p,
       for (size_t k = 0; k < n; k++) geo_feeler_obstacle(g, &f, k);
       continue;
     }
-    for (size_t e = 0; e < n; e++)
-      if (!(it[e].seen & c.skip))
-        feeler_obstacle(g, &f, (size_t)it[e].item, it[e].v[0], it[e].v[1],
-                        it[e].v[2]);
+    for (size_t e = 0; e < n; e++) {
+      steer_vec2 from_tip;
+      if (obstacle_touch(g, &f, it[e].v[0], it[e].v[1], it[e].v[2],
+                         &from_tip) &
+          !(it[e].seen & c.skip))
+        obstacle_take(g, &f, (size_t)it[e].item, it[e].v[0], it[e].v[1],
+                      from_tip);
+    }
   }
   return v2_scale(f.away, max_force);
 }
@@ -490,10 +511,12 @@ steer_vec2 geometry_avoid_walls(const geometry *g, steer_vec2 p, steer_vec2 v,
       for (size_t k = 0; k < n; k++) geo_feeler_wall(g, &f, k);
       continue;
     }
-    for (size_t e = 0; e < n; e++)
-      if (!(it[e].seen & c.skip))
-        feeler_wall(g, &f, (size_t)it[e].item, v2(it[e].v[0], it[e].v[1]),
-                    v2(it[e].v[2], it[e].v[3]));
+    for (size_t e = 0; e < n; e++) {
+      steer_vec2 a = v2(it[e].v[0], it[e].v[1]), b = v2(it[e].v[2], it[e].v[3]);
+      double at;
+      if (wall_cross(g, &f, a, b, &at) & !(it[e].seen & c.skip))
+        wall_take(&f, (size_t)it[e].item, a, b, at);
+    }
   }
   return f.away;
 }

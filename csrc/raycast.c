@@ -51,20 +51,26 @@ void geo_hit_finish(const geo_ray *r, geo_hit *hit) {
   hit->normal = v2(n.x + 0.0, n.y + 0.0); /* no -0 */
 }
 
-void geo_ray_segment(const geo_ray *r, steer_vec2 a, steer_vec2 b,
-                     size_t index, geo_hit *hit) {
+/* The ray against the segment a-b: one branch on the answer (most
+   candidates miss, in no predictable order), no division before it. */
+static inline void ray_segment(const geo_ray *r, steer_vec2 a, steer_vec2 b,
+                               size_t index, geo_hit *hit) {
   steer_vec2 q = v2_sub(b, a), ap = v2_sub(a, r->s);
-  double denom = cross(r->d, q);
-  if (denom == 0) return; /* parallel (or a point): no crossing */
+  double denom = cross(r->d, q); /* 0: parallel (or a point), no crossing */
   /* t = tn / denom along the ray, u = un / denom along the wall, both in
-     [0, 1]: tested without dividing first */
+     [0, 1]: tested without dividing, signs turned so that denom > 0 */
   double tn = cross(ap, q), un = cross(ap, r->d);
-  if (denom > 0 ? (tn < 0 || tn > denom || un < 0 || un > denom)
-                : (tn > 0 || tn < denom || un > 0 || un < denom))
-    return;
+  double ad = denom < 0 ? -denom : denom;
+  double ts = denom < 0 ? -tn : tn, us = denom < 0 ? -un : un;
+  if (!((ad != 0) & (ts >= 0) & (ts <= ad) & (us >= 0) & (us <= ad))) return;
   double t = tn / denom;
   if (t > 1) t = 1;
   if (t <= hit->fraction) geo_hit_offer(hit, t, GEO_HIT_WALL, index, a, b);
+}
+
+void geo_ray_segment(const geo_ray *r, steer_vec2 a, steer_vec2 b,
+                     size_t index, geo_hit *hit) {
+  ray_segment(r, a, b, index, hit);
 }
 
 void geo_ray_circle(const geo_ray *r, steer_vec2 c, double radius, int kind,
@@ -120,29 +126,47 @@ void geo_image_range(const geometry *g, double q0, double q1, double b0,
   *hi = b <= mid + 2 ? b : mid + 2;
 }
 
+/* The ray against the images of wall k from a to b that can meet box q. */
+static void ray_wall_images(const geometry *g, const geo_ray *r, geo_box q,
+                            steer_vec2 a, steer_vec2 b, size_t k,
+                            geo_hit *hit) {
+  geo_wall s = {a, b, 0};
+  geo_box box = geo_wall_box(&s);
+  double x0, x1, y0, y1;
+  geo_image_range(g, q.x0, q.x1, box.x0, box.x1, g->width, &x0, &x1);
+  geo_image_range(g, q.y0, q.y1, box.y0, box.y1, g->height, &y0, &y1);
+  /* at most 5 x 5 shifts, counted with ints (i++ stands still on a
+     double beyond 2^53) */
+  for (int m = 0; m <= 4 && x0 + m <= x1; m++)
+    for (int n = 0; n <= 4 && y0 + n <= y1; n++) {
+      steer_vec2 shift = v2((x0 + m) * g->width, (y0 + n) * g->height);
+      geo_ray_segment(r, v2_add(a, shift), v2_add(b, shift), k, hit);
+    }
+}
+
 /* cur: a cursor over the chunk (made by the caller, so that the next chunk
    can skip its cells); images of the candidates that can meet box q */
 static void ray_walls(const geometry *g, const geo_ray *r, geo_box q,
                       geo_cursor *cur, geo_hit *hit) {
   geo_cursor c = *cur;
-  for (int32_t k; (k = geo_cursor_next(&c)) >= 0;) {
-    const geo_wall *s = &g->walls[k];
-    if (!g->wrap) {
-      geo_ray_segment(r, s->a, s->b, (size_t)k, hit);
-      continue;
-    }
-    geo_box b = geo_wall_box(s);
-    double x0, x1, y0, y1;
-    geo_image_range(g, q.x0, q.x1, b.x0, b.x1, g->width, &x0, &x1);
-    geo_image_range(g, q.y0, q.y1, b.y0, b.y1, g->height, &y0, &y1);
-    /* at most 5 x 5 shifts, counted with ints (i++ stands still on a
-       double beyond 2^53) */
-    for (int m = 0; m <= 4 && x0 + m <= x1; m++)
-      for (int n = 0; n <= 4 && y0 + n <= y1; n++) {
-        steer_vec2 shift = v2((x0 + m) * g->width, (y0 + n) * g->height);
-        geo_ray_segment(r, v2_add(s->a, shift), v2_add(s->b, shift),
-                        (size_t)k, hit);
+  const geo_item *it;
+  for (size_t n; (n = geo_cursor_next_run(&c, &it)) > 0;) {
+    for (size_t e = 0; e < n; e++) {
+      size_t k = it ? (size_t)it[e].item : e;
+      steer_vec2 a, b;
+      if (it) {
+        if (it[e].seen & c.skip) continue; /* tested in an earlier cell */
+        a = v2(it[e].v[0], it[e].v[1]);
+        b = v2(it[e].v[2], it[e].v[3]);
+      } else {
+        a = g->walls[k].a;
+        b = g->walls[k].b;
       }
+      if (!g->wrap)
+        ray_segment(r, a, b, k, hit);
+      else
+        ray_wall_images(g, r, q, a, b, k, hit);
+    }
   }
 }
 
@@ -193,10 +217,18 @@ void geo_ray_circle_images(const geometry *g, const geo_ray *r, geo_box q,
 static void ray_obstacles(const geometry *g, const geo_ray *r, geo_box q,
                           geo_cursor *cur, geo_hit *hit) {
   geo_cursor c = *cur;
-  for (int32_t k; (k = geo_cursor_next(&c)) >= 0;) {
-    const geo_obstacle *o = &g->obstacles[k];
-    geo_ray_circle_images(g, r, q, v2(o->x, o->y), o->radius,
-                          GEO_HIT_OBSTACLE, (size_t)k, hit);
+  const geo_item *it;
+  for (size_t n; (n = geo_cursor_next_run(&c, &it)) > 0;) {
+    for (size_t e = 0; e < n; e++) {
+      if (!it) {
+        const geo_obstacle *o = &g->obstacles[e];
+        geo_ray_circle_images(g, r, q, v2(o->x, o->y), o->radius,
+                              GEO_HIT_OBSTACLE, e, hit);
+      } else if (!(it[e].seen & c.skip)) { /* else tested in an earlier cell */
+        geo_ray_circle_images(g, r, q, v2(it[e].v[0], it[e].v[1]), it[e].v[2],
+                              GEO_HIT_OBSTACLE, (size_t)it[e].item, hit);
+      }
+    }
   }
 }
 
