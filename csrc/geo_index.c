@@ -7,7 +7,7 @@
 #define AXIS_CELLS_MAX 1048576      /* cells per axis of a torus */
 #define INV_MAX 1e150               /* v * inv stays finite (see grid.c) */
 #define MIN_SLOTS 64
-#define DENSE_CELLS 65536 /* tori up to this many cells: a slot per cell */
+#define PROBES_MAX 24 /* a longer probe run: the window hashes badly */
 #define EMPTY INT32_MIN
 
 static double clampd(double v, double lo, double hi) {
@@ -25,9 +25,6 @@ void geo_index_init(geo_index *x, double cell, int wrap, double width,
     x->inv_y = fmin(x->ncy / height, INV_MAX);
     x->width = width;
     x->height = height;
-    /* a slot per cell, row by row: no collisions, and the cells of a
-       neighborhood sit side by side in memory */
-    x->dense = (double)x->ncx * x->ncy <= DENSE_CELLS;
   } else {
     x->inv_x = x->inv_y = fmin(1.0 / cell, INV_MAX);
   }
@@ -113,30 +110,67 @@ static size_t slot_of(const geo_index *x, int32_t cx, int32_t cy) {
   return s;
 }
 
-/* Room in the table for k more cells (at most half full). */
-static steer_status reserve_cells(geo_index *x, steer_allocator *a, size_t k) {
-  size_t want = x->cell_slots ? x->cell_slots : MIN_SLOTS;
-  while (want < 2 * (x->cell_live + k) ||
-         (x->dense && want < (size_t)x->ncx * (size_t)x->ncy))
-    want *= 2;
-  if (want == x->cell_slots) return STEER_OK;
-  if (want > SIZE_MAX / sizeof(geo_cell)) return STEER_ENOMEM;
+/* Puts the table's cells into `slots` fresh slots, the window chosen
+   anew around them and span s (mixed: hashed); STEER_ENOMEM changes
+   nothing. */
+static steer_status rehash(geo_index *x, steer_allocator *a, size_t slots,
+                           geo_span s, int mixed) {
+  /* the window: the cells' bounding box, rows one slot wider than it
+     (a run of full rows never reaches past its own row) */
+  int64_t x0 = INT32_MAX, x1 = INT32_MIN, y0 = INT32_MAX, y1 = INT32_MIN;
+  if (s.nx > 0) {
+    x0 = s.x0;
+    x1 = (int64_t)s.x0 + s.nx - 1;
+    y0 = s.y0;
+    y1 = (int64_t)s.y0 + s.ny - 1;
+  }
+  for (size_t k = 0; k < x->cell_slots; k++) {
+    const geo_cell *c = &x->cells[k];
+    if (c->cx == EMPTY) continue;
+    if (c->cx < x0) x0 = c->cx;
+    if (c->cx > x1) x1 = c->cx;
+    if (c->cy < y0) y0 = c->cy;
+    if (c->cy > y1) y1 = c->cy;
+  }
+  unsigned shift = 0;
+  while (shift < 31 && ((int64_t)1 << shift) < x1 - x0 + 2) shift++;
+  /* room for the whole window when it costs at most 4 times the slots:
+     no row then lands on another */
+  double window = (double)(y1 - y0 + 1) * (double)((int64_t)1 << shift);
+  if (window > 4.0 * (double)slots) mixed = 1; /* sparse: rows would collide */
+  if (!mixed && window > (double)slots)
+    while ((double)slots < window) slots *= 2;
+  if (slots > SIZE_MAX / sizeof(geo_cell)) return STEER_ENOMEM;
+  geo_cell *cells = alloc(a, NULL, 0, slots * sizeof(geo_cell));
+  if (!cells) return STEER_ENOMEM;
   geo_cell *old = x->cells;
   size_t old_slots = x->cell_slots;
-  geo_cell *cells = alloc(a, NULL, 0, want * sizeof(geo_cell));
-  if (!cells) return STEER_ENOMEM;
-  for (size_t s = 0; s < want; s++) {
-    cells[s].cx = EMPTY;
-    cells[s].cy = 0;
-    cells[s].count = cells[s].cap = 0;
-    cells[s].items = NULL;
+  for (size_t k = 0; k < slots; k++) {
+    cells[k].cx = EMPTY;
+    cells[k].cy = 0;
+    cells[k].count = cells[k].cap = 0;
+    cells[k].items = NULL;
   }
   x->cells = cells;
-  x->cell_slots = want;
-  for (size_t s = 0; s < old_slots; s++)
-    if (old[s].cx != EMPTY) x->cells[slot_of(x, old[s].cx, old[s].cy)] = old[s];
+  x->cell_slots = slots;
+  x->mixed = mixed;
+  x->ox = x1 >= x0 ? (int32_t)x0 : 0;
+  x->oy = x1 >= x0 ? (int32_t)y0 : 0;
+  x->row_shift = shift;
+  for (size_t k = 0; k < old_slots; k++)
+    if (old[k].cx != EMPTY) x->cells[slot_of(x, old[k].cx, old[k].cy)] = old[k];
   alloc(a, old, old_slots * sizeof(geo_cell), 0);
   return STEER_OK;
+}
+
+/* Room in the table for the cells of span s (at most half full). */
+static steer_status reserve_cells(geo_index *x, steer_allocator *a,
+                                  geo_span s) {
+  size_t k = (size_t)s.nx * (size_t)s.ny;
+  size_t want = x->cell_slots ? x->cell_slots : MIN_SLOTS;
+  while (want < 2 * (x->cell_live + k)) want *= 2;
+  if (want == x->cell_slots) return STEER_OK;
+  return rehash(x, a, want, s, 0);
 }
 
 /* Deletes the cell in slot s (linear probing: later cells of its probe
@@ -145,9 +179,7 @@ static void delete_slot(geo_index *x, steer_allocator *a, size_t s) {
   size_t mask = x->cell_slots - 1;
   alloc(a, x->cells[s].items, x->cells[s].cap * sizeof(geo_item), 0);
   x->cell_live--;
-  /* a dense table never probes: nothing moves back */
-  for (size_t j = (s + 1) & mask; !x->dense && x->cells[j].cx != EMPTY;
-       j = (j + 1) & mask) {
+  for (size_t j = (s + 1) & mask; x->cells[j].cx != EMPTY; j = (j + 1) & mask) {
     size_t home = home_of(x, x->cells[j].cx, x->cells[j].cy);
     /* does cell j stay reachable from its home without slot s? */
     int stays = s <= j ? (home > s && home <= j) : (home > s || home <= j);
@@ -165,6 +197,13 @@ static void delete_slot(geo_index *x, steer_allocator *a, size_t s) {
 static steer_status reserve_entry(geo_index *x, steer_allocator *a,
                                   int32_t cx, int32_t cy) {
   size_t s = slot_of(x, cx, cy);
+  if (!x->mixed && ((s - home_of(x, cx, cy)) & (x->cell_slots - 1)) > PROBES_MAX) {
+    /* the window lines cells up badly (a level far wider than when it was
+       chosen, or a pattern): hash them instead, same size (a failure
+       leaves the long run, which is only slower) */
+    geo_span none = {0, 0, 0, 0};
+    if (rehash(x, a, x->cell_slots, none, 1) == STEER_OK) s = slot_of(x, cx, cy);
+  }
   geo_cell *c = &x->cells[s];
   if (c->cx == EMPTY) {
     c->cx = cx;
@@ -262,7 +301,7 @@ steer_status geo_index_insert(geo_index *x, steer_allocator *a,
                    x->large_count + 1))
       return STEER_ENOMEM;
   } else {
-    if (reserve_cells(x, a, (size_t)s.nx * (size_t)s.ny)) return STEER_ENOMEM;
+    if (reserve_cells(x, a, s)) return STEER_ENOMEM;
     for (int32_t j = 0; j < s.ny; j++)
       for (int32_t i = 0; i < s.nx; i++)
         if (reserve_entry(x, a, step_cell(x, s.x0, i, x->ncx),

@@ -62,7 +62,14 @@ typedef struct geo_index {
   int wrap;
   double inv_x, inv_y;   /* cells per unit length */
   int32_t ncx, ncy;      /* wrapped: cells per axis */
-  int dense;             /* a small torus: cell (cx, cy) in slot cy ncx + cx */
+  /* Where a cell goes first: row by row in a window of the plane, rows
+     2^row_shift slots apart, so that the cells of a neighborhood sit side
+     by side in memory (and a level that fills its window never collides);
+     `mixed`: hashed instead, when the window made long probe runs. The
+     window is chosen again whenever the table grows. */
+  int32_t ox, oy;
+  unsigned row_shift;
+  int mixed;
   double width, height;  /* wrapped: the torus */
   geo_cell *cells;       /* the table: a power of two slots, or 0 */
   size_t cell_slots, cell_live;
@@ -100,11 +107,16 @@ void geo_index_axis(const geo_index *x, int axis, double v0, double v1,
 /* The slot where the table looks for cell (cx, cy) first. */
 static inline size_t geo_index_home(const geo_index *x, int32_t cx,
                                     int32_t cy) {
-  if (x->dense) return (size_t)cy * (size_t)x->ncx + (size_t)cx;
-  uint32_t h = (uint32_t)cx * 0x9E3779B1u ^ (uint32_t)cy * 0x85EBCA77u;
-  h ^= h >> 15;
-  h *= 0x2C1B3C6Du;
-  h ^= h >> 12;
+  uint32_t h;
+  if (!x->mixed) {
+    h = ((uint32_t)cy - (uint32_t)x->oy) << x->row_shift;
+    h += (uint32_t)cx - (uint32_t)x->ox;
+  } else {
+    h = (uint32_t)cx * 0x9E3779B1u ^ (uint32_t)cy * 0x85EBCA77u;
+    h ^= h >> 15;
+    h *= 0x2C1B3C6Du;
+    h ^= h >> 12;
+  }
   return h & (x->cell_slots - 1);
 }
 
