@@ -3,7 +3,6 @@
 #include <string.h>
 #include "geo_index.h"
 
-#define FREE_CELL_LIMIT 536870912.0 /* |cell coordinate| of free cells */
 #define AXIS_CELLS_MAX 1048576      /* cells per axis of a torus */
 #define INV_MAX 1e150               /* v * inv stays finite (see grid.c) */
 #define MIN_SLOTS 64
@@ -48,36 +47,6 @@ void geo_index_free(geo_index *x, steer_allocator *a) {
 }
 
 /* ---- cells along an axis -------------------------------------------------- */
-
-/* floor(v), without a libm call while v fits an int64 (queries are many
-   and small) */
-static inline double floor_fast(double v) {
-  if (!(v > -4e15 && v < 4e15)) return floor(v);
-  double t = (double)(int64_t)v; /* toward zero */
-  return t > v ? t - 1 : t;
-}
-
-void geo_index_axis(const geo_index *x, int axis, double v0, double v1,
-                    int32_t *lo, int32_t *count) {
-  double inv = axis ? x->inv_y : x->inv_x;
-  int32_t n = axis ? x->ncy : x->ncx;
-  double s = geo_slack(v0 * inv, v1 * inv);
-  double a = floor_fast(v0 * inv - s), b = floor_fast(v1 * inv + s);
-  if (!x->wrap) {
-    a = clampd(a, -FREE_CELL_LIMIT, FREE_CELL_LIMIT);
-    b = clampd(b, -FREE_CELL_LIMIT, FREE_CELL_LIMIT);
-  } else if (b - a + 1 >= n) {
-    a = 0;
-    b = n - 1;
-  } else { /* the first cell taken into 0..n-1: int32 holds the range */
-    double first = a >= 0 && a < n ? a : a < 0 && a >= -n ? a + n : fmod(a, n);
-    if (first < 0) first += n;
-    b = first + (b - a);
-    a = first;
-  }
-  *lo = (int32_t)a;
-  *count = (int32_t)(b - a + 1);
-}
 
 static geo_span span_of(const geo_index *x, geo_box b) {
   geo_span s;

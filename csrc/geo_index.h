@@ -25,6 +25,7 @@
 #ifndef STEER_GEO_INDEX_H
 #define STEER_GEO_INDEX_H
 
+#include <math.h>
 #include <stddef.h>
 #include <stdint.h>
 #include "alloc.h"
@@ -98,11 +99,48 @@ void geo_index_rename(geo_index *x, int32_t from, int32_t to);
 steer_status geo_index_reserve(geo_index *x, steer_allocator *a,
                                size_t items);
 
+/* The slack added to a query or an item box so that rounding never loses
+   an item whose exact test succeeds. */
+static inline double geo_slack(double a, double b) {
+  double m = (a < 0 ? -a : a) + (b < 0 ? -b : b);
+  return 1e-9 * m + 1e-290;
+}
+
+#define GEO_FREE_CELL_LIMIT 536870912.0 /* |cell coordinate| of free cells */
+
+/* floor(v), without a libm call while v fits an int64 (queries are many
+   and small) */
+static inline double geo_floor(double v) {
+  if (!(v > -4e15 && v < 4e15)) return floor(v);
+  double t = (double)(int64_t)v; /* toward zero */
+  return t > v ? t - 1 : t;
+}
+
 /* The cells [*lo, *lo + *count) that [v0, v1] meets along the x (axis 0)
    or y (axis 1) axis, with slack against rounding; on a torus *lo is
    inside it and an axis covered all round is 0..n-1. */
-void geo_index_axis(const geo_index *x, int axis, double v0, double v1,
-                    int32_t *lo, int32_t *count);
+static inline void geo_index_axis(const geo_index *x, int axis, double v0,
+                                  double v1, int32_t *lo, int32_t *count) {
+  double inv = axis ? x->inv_y : x->inv_x;
+  int32_t n = axis ? x->ncy : x->ncx;
+  double s = geo_slack(v0 * inv, v1 * inv);
+  double a = geo_floor(v0 * inv - s), b = geo_floor(v1 * inv + s);
+  if (!x->wrap) {
+    const double L = GEO_FREE_CELL_LIMIT;
+    a = a < -L ? -L : a > L ? L : a;
+    b = b < -L ? -L : b > L ? L : b;
+  } else if (b - a + 1 >= n) {
+    a = 0;
+    b = n - 1;
+  } else { /* the first cell taken into 0..n-1: int32 holds the range */
+    double first = a >= 0 && a < n ? a : a < 0 && a >= -n ? a + n : fmod(a, n);
+    if (first < 0) first += n;
+    b = first + (b - a);
+    a = first;
+  }
+  *lo = (int32_t)a;
+  *count = (int32_t)(b - a + 1);
+}
 
 /* The slot where the table looks for cell (cx, cy) first. */
 static inline size_t geo_index_home(const geo_index *x, int32_t cx,
@@ -169,12 +207,5 @@ int32_t geo_cursor_next(geo_cursor *c);
    every item once per walk (twice at most on a torus). Do not mix with
    geo_cursor_next on one cursor. */
 size_t geo_cursor_next_run(geo_cursor *c, const geo_item **items);
-
-/* The slack added to a query or an item box so that rounding never loses
-   an item whose exact test succeeds. */
-static inline double geo_slack(double a, double b) {
-  double m = (a < 0 ? -a : a) + (b < 0 ? -b : b);
-  return 1e-9 * m + 1e-290;
-}
 
 #endif

@@ -469,30 +469,70 @@ geo_box geo_box_around(steer_vec2 a, steer_vec2 b, double pad) {
   return q;
 }
 
+/* The cells of query box q in index x: *r gets them; 0 when the walk is
+   those cells (then the large items), 1 when it is every item instead
+   (a box wider than the level holds), 2 when the index is empty. */
+typedef struct cell_range {
+  int32_t x0, y0, nx, ny;
+} cell_range;
+
+static int cells_of(const geo_index *x, geo_box q, size_t count,
+                    cell_range *r) {
+  if (!x->entries) return 2;
+  geo_index_axis(x, 0, q.x0, q.x1, &r->x0, &r->nx);
+  geo_index_axis(x, 1, q.y0, q.y1, &r->y0, &r->ny);
+  return (double)r->nx * r->ny > (double)count + 8;
+}
+
+/* The skip mask of cell (i, j) of a walk: an entry whose item also covers
+   the cell left of (below) it came in that cell already (geo_index.h). */
+static uint32_t skip_at(int32_t i, int32_t j) {
+  return (i > 0 ? GEO_LEFT : 0) | (j > 0 ? GEO_BELOW : 0);
+}
+
+static void feel_obstacles(const geometry *g, geo_feeler *f,
+                           const geo_item *it, size_t n, uint32_t skip) {
+  for (size_t e = 0; e < n; e++) {
+    steer_vec2 from_tip;
+    if (obstacle_touch(g, f, it[e].v[0], it[e].v[1], it[e].v[2], &from_tip) &
+        !(it[e].seen & skip))
+      obstacle_take(g, f, (size_t)it[e].item, it[e].v[0], it[e].v[1],
+                    from_tip);
+  }
+}
+
+static void feel_walls(const geometry *g, geo_feeler *f, const geo_item *it,
+                       size_t n, uint32_t skip) {
+  for (size_t e = 0; e < n; e++) {
+    steer_vec2 a = v2(it[e].v[0], it[e].v[1]), b = v2(it[e].v[2], it[e].v[3]);
+    double at;
+    if (wall_cross(g, f, a, b, &at) & !(it[e].seen & skip))
+      wall_take(f, (size_t)it[e].item, a, b, at);
+  }
+}
+
 steer_vec2 geometry_avoid_obstacles(const geometry *g, steer_vec2 p,
                                     steer_vec2 v, double radius, double extra,
                                     double max_force, double length) {
   if (!g->obstacle_count) return zero;
   geo_feeler f;
   geo_feeler_start(&f, p, v, length, radius, extra);
-  double reach = radius + extra;
-  geo_cursor c;
-  geo_cursor_init(&c, &g->obstacle_index, geo_box_around(f.tip, f.tip, reach),
-                  g->obstacle_count);
-  const geo_item *it;
-  for (size_t n; (n = geo_cursor_next_run(&c, &it)) > 0;) {
-    if (!it) { /* a scan */
-      for (size_t k = 0; k < n; k++) geo_feeler_obstacle(g, &f, k);
-      continue;
-    }
-    for (size_t e = 0; e < n; e++) {
-      steer_vec2 from_tip;
-      if (obstacle_touch(g, &f, it[e].v[0], it[e].v[1], it[e].v[2],
-                         &from_tip) &
-          !(it[e].seen & c.skip))
-        obstacle_take(g, &f, (size_t)it[e].item, it[e].v[0], it[e].v[1],
-                      from_tip);
-    }
+  const geo_index *x = &g->obstacle_index;
+  cell_range r;
+  switch (cells_of(x, geo_box_around(f.tip, f.tip, radius + extra),
+                   g->obstacle_count, &r)) {
+  case 0:
+    for (int32_t j = 0; j < r.ny; j++)
+      for (int32_t i = 0; i < r.nx; i++) {
+        const geo_cell *c = geo_index_cell(x, r.x0 + i, r.y0 + j);
+        if (c) feel_obstacles(g, &f, c->items, c->count, skip_at(i, j));
+      }
+    feel_obstacles(g, &f, x->large, x->large_count, 0);
+    break;
+  case 1:
+    for (size_t k = 0; k < g->obstacle_count; k++)
+      geo_feeler_obstacle(g, &f, k);
+    break;
   }
   return v2_scale(f.away, max_force);
 }
@@ -502,21 +542,20 @@ steer_vec2 geometry_avoid_walls(const geometry *g, steer_vec2 p, steer_vec2 v,
   if (!g->wall_count) return zero;
   geo_feeler f;
   geo_feeler_start(&f, p, v, length, 0, 0);
-  geo_cursor c;
-  geo_cursor_init(&c, &g->wall_index, geo_box_around(p, f.tip, 0),
-                  g->wall_count);
-  const geo_item *it;
-  for (size_t n; (n = geo_cursor_next_run(&c, &it)) > 0;) {
-    if (!it) { /* a scan */
-      for (size_t k = 0; k < n; k++) geo_feeler_wall(g, &f, k);
-      continue;
-    }
-    for (size_t e = 0; e < n; e++) {
-      steer_vec2 a = v2(it[e].v[0], it[e].v[1]), b = v2(it[e].v[2], it[e].v[3]);
-      double at;
-      if (wall_cross(g, &f, a, b, &at) & !(it[e].seen & c.skip))
-        wall_take(&f, (size_t)it[e].item, a, b, at);
-    }
+  const geo_index *x = &g->wall_index;
+  cell_range r;
+  switch (cells_of(x, geo_box_around(p, f.tip, 0), g->wall_count, &r)) {
+  case 0:
+    for (int32_t j = 0; j < r.ny; j++)
+      for (int32_t i = 0; i < r.nx; i++) {
+        const geo_cell *c = geo_index_cell(x, r.x0 + i, r.y0 + j);
+        if (c) feel_walls(g, &f, c->items, c->count, skip_at(i, j));
+      }
+    feel_walls(g, &f, x->large, x->large_count, 0);
+    break;
+  case 1:
+    for (size_t k = 0; k < g->wall_count; k++) geo_feeler_wall(g, &f, k);
+    break;
   }
   return f.away;
 }
