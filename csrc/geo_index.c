@@ -34,14 +34,15 @@ static void *alloc(steer_allocator *a, void *p, size_t o, size_t n) {
 }
 
 void geo_index_free(geo_index *x, steer_allocator *a) {
-  for (size_t s = 0; s < x->cell_slots; s++)
-    alloc(a, x->cells[s].items, x->cells[s].cap * sizeof(geo_item), 0);
+  alloc(a, x->pool, x->pool_cap * sizeof(geo_item), 0);
   alloc(a, x->cells, x->cell_slots * sizeof(geo_cell), 0);
   alloc(a, x->large, x->large_cap * sizeof(geo_item), 0);
   alloc(a, x->spans, x->item_cap * sizeof(geo_span), 0);
   x->cells = NULL;
+  x->pool = NULL;
   x->large = NULL;
   x->spans = NULL;
+  x->pool_cap = x->pool_used = x->pool_held = 0;
   x->cell_slots = x->cell_live = x->large_count = x->large_cap = 0;
   x->item_cap = x->entries = 0;
 }
@@ -117,8 +118,7 @@ static steer_status rehash(geo_index *x, steer_allocator *a, size_t slots,
   for (size_t k = 0; k < slots; k++) {
     cells[k].cx = EMPTY;
     cells[k].cy = 0;
-    cells[k].count = cells[k].cap = 0;
-    cells[k].items = NULL;
+    cells[k].count = cells[k].cap = cells[k].start = 0;
   }
   x->cells = cells;
   x->cell_slots = slots;
@@ -144,9 +144,9 @@ static steer_status reserve_cells(geo_index *x, steer_allocator *a,
 
 /* Deletes the cell in slot s (linear probing: later cells of its probe
    run move back, so that no lookup stops early). */
-static void delete_slot(geo_index *x, steer_allocator *a, size_t s) {
+static void delete_slot(geo_index *x, size_t s) {
   size_t mask = x->cell_slots - 1;
-  alloc(a, x->cells[s].items, x->cells[s].cap * sizeof(geo_item), 0);
+  x->pool_held -= x->cells[s].cap; /* its run is garbage now */
   x->cell_live--;
   for (size_t j = (s + 1) & mask; x->cells[j].cx != EMPTY; j = (j + 1) & mask) {
     size_t home = home_of(x, x->cells[j].cx, x->cells[j].cy);
@@ -157,8 +157,31 @@ static void delete_slot(geo_index *x, steer_allocator *a, size_t s) {
     s = j;
   }
   x->cells[s].cx = EMPTY;
-  x->cells[s].count = x->cells[s].cap = 0;
-  x->cells[s].items = NULL;
+  x->cells[s].count = x->cells[s].cap = x->cells[s].start = 0;
+}
+
+/* Moves every cell's run into a fresh pool of `cap` entries, in slot order
+   (row by row), the garbage left behind; each run keeps its room (an
+   insert may have reserved it already). STEER_ENOMEM changes nothing. */
+static steer_status repack(geo_index *x, steer_allocator *a, size_t cap) {
+  if (cap > UINT32_MAX || cap > SIZE_MAX / sizeof(geo_item))
+    return STEER_ENOMEM;
+  geo_item *pool = alloc(a, NULL, 0, cap * sizeof(geo_item));
+  if (!pool) return STEER_ENOMEM;
+  size_t used = 0;
+  for (size_t k = 0; k < x->cell_slots; k++) {
+    geo_cell *c = &x->cells[k];
+    if (c->cx == EMPTY) continue;
+    if (c->count)
+      memcpy(pool + used, x->pool + c->start, c->count * sizeof(geo_item));
+    c->start = (uint32_t)used;
+    used += c->cap;
+  }
+  alloc(a, x->pool, x->pool_cap * sizeof(geo_item), 0);
+  x->pool = pool;
+  x->pool_cap = cap;
+  x->pool_used = x->pool_held = used;
+  return STEER_OK;
 }
 
 /* Room for one more entry in cell (cx, cy), creating it; the table must
@@ -180,25 +203,31 @@ static steer_status reserve_entry(geo_index *x, steer_allocator *a,
     x->cell_live++;
   }
   if (c->count < c->cap) return STEER_OK;
+  /* the run moves to the pool's end with twice the room; a full pool is
+     repacked first, with room for as much again */
   size_t cap = c->cap ? 2 * (size_t)c->cap : 2;
-  if (cap > UINT32_MAX) return STEER_ENOMEM;
-  geo_item *items = alloc(a, c->items, c->cap * sizeof(geo_item),
-                          cap * sizeof(geo_item));
-  if (!items) return STEER_ENOMEM;
-  c->items = items;
+  if (x->pool_used + cap > x->pool_cap &&
+      repack(x, a, 2 * (x->pool_held + cap) + 64))
+    return STEER_ENOMEM;
+  if (c->count)
+    memcpy(x->pool + x->pool_used, x->pool + c->start,
+           c->count * sizeof(geo_item));
+  x->pool_held += cap - c->cap;
+  c->start = (uint32_t)x->pool_used;
   c->cap = (uint32_t)cap;
+  x->pool_used += cap;
   return STEER_OK;
 }
 
 /* Drops the cells of span s that hold nothing. */
-static void drop_empty(geo_index *x, steer_allocator *a, geo_span s) {
+static void drop_empty(geo_index *x, geo_span s) {
   for (int32_t j = 0; j < s.ny; j++)
     for (int32_t i = 0; i < s.nx; i++) {
       int32_t cx = step_cell(x, s.x0, i, x->ncx);
       int32_t cy = step_cell(x, s.y0, j, x->ncy);
       size_t slot = slot_of(x, cx, cy);
       if (x->cells[slot].cx != EMPTY && x->cells[slot].count == 0)
-        delete_slot(x, a, slot);
+        delete_slot(x, slot);
     }
 }
 
@@ -240,7 +269,8 @@ static void each_entry(geo_index *x, geo_span s, int32_t item, entry_fn fn,
     for (int32_t i = 0; i < s.nx; i++) {
       geo_cell *c = &x->cells[slot_of(x, step_cell(x, s.x0, i, x->ncx),
                                       step_cell(x, s.y0, j, x->ncy))];
-      fn(x, c->items, &c->count, find(c->items, c->count, item), arg);
+      geo_item *items = x->pool + c->start;
+      fn(x, items, &c->count, find(items, c->count, item), arg);
     }
 }
 
@@ -275,7 +305,7 @@ steer_status geo_index_insert(geo_index *x, steer_allocator *a,
       for (int32_t i = 0; i < s.nx; i++)
         if (reserve_entry(x, a, step_cell(x, s.x0, i, x->ncx),
                           step_cell(x, s.y0, j, x->ncy))) {
-          drop_empty(x, a, s);
+          drop_empty(x, s);
           return STEER_ENOMEM;
         }
   }
@@ -298,20 +328,20 @@ steer_status geo_index_insert(geo_index *x, steer_allocator *a,
         geo_cell *c = &x->cells[slot_of(x, step_cell(x, s.x0, i, x->ncx),
                                         step_cell(x, s.y0, j, x->ncy))];
         e.seen = round | (i > 0 ? GEO_LEFT : 0) | (j > 0 ? GEO_BELOW : 0);
-        c->items[c->count++] = e;
+        x->pool[c->start + c->count++] = e;
         x->entries++;
       }
   }
   x->spans[item] = s;
-  if (old.nx > 0) drop_empty(x, a, old);
+  if (old.nx > 0) drop_empty(x, old);
   return STEER_OK;
 }
 
-void geo_index_remove(geo_index *x, steer_allocator *a, int32_t item) {
+void geo_index_remove(geo_index *x, int32_t item) {
   if ((size_t)item >= x->item_cap || x->spans[item].nx == 0) return;
   geo_span s = x->spans[item];
   each_entry(x, s, item, take_out, 0);
-  if (s.nx > 0) drop_empty(x, a, s);
+  if (s.nx > 0) drop_empty(x, s);
   geo_span none = {0, 0, 0, 0};
   x->spans[item] = none;
 }
@@ -379,7 +409,7 @@ size_t geo_cursor_next_run(geo_cursor *c, const geo_item **items) {
       continue; /* walked by the previous box */
     const geo_cell *cell = geo_index_cell(x, cx, cy);
     if (cell) {
-      *items = cell->items;
+      *items = geo_cell_items(x, cell);
       return cell->count;
     }
   }

@@ -3,12 +3,14 @@
  * Items (numbered 0..n-1 by their owner) are boxes, each with a copy of its
  * owner's shape (four doubles: a wall's ends, a circle's centre and
  * radius). Each item gets one entry per grid cell its box covers, and a
- * cell keeps its entries in one array, shapes inline: a query reads a few
- * contiguous runs, never the owner's arrays in random order (which was
- * what made a query slow: one cache miss per candidate). Cells sit in an
- * open-addressing hash table keyed by their coordinates; inserting,
- * removing and moving an item cost O(cells it covers), whatever the level
- * holds. An item that would cover more than GEO_LARGE_CELLS cells sits in
+ * cell keeps its entries in one run of a shared pool, shapes inline: a
+ * query reads a few contiguous runs, never the owner's arrays in random
+ * order (which was what made a query slow: one cache miss per candidate).
+ * Cells sit in an open-addressing hash table keyed by their coordinates,
+ * row by row; the pool is repacked in that order when it fills, so that
+ * neighboring cells' runs sit side by side too. Inserting, removing and
+ * moving an item cost O(cells it covers) (amortized: a run that outgrows
+ * its room moves to the pool's end), whatever the level holds. An item that would cover more than GEO_LARGE_CELLS cells sits in
  * one "large" array that every query walks instead.
  *
  * Two ways of laying cells: free (unbounded cells, coordinates clamped to
@@ -50,7 +52,7 @@ enum { GEO_LEFT = 1, GEO_BELOW = 2 };
 typedef struct geo_cell {
   int32_t cx, cy;   /* cx == INT32_MIN: an empty slot of the table */
   uint32_t count, cap;
-  geo_item *items;
+  uint32_t start;   /* the cell's run: pool[start .. start + cap) */
 } geo_cell;
 
 /* The cells an item covers: x0, y0 (on a torus: inside it) and nx x ny;
@@ -74,6 +76,8 @@ typedef struct geo_index {
   double width, height;  /* wrapped: the torus */
   geo_cell *cells;       /* the table: a power of two slots, or 0 */
   size_t cell_slots, cell_live;
+  geo_item *pool;        /* the cells' runs */
+  size_t pool_cap, pool_used, pool_held; /* held: the runs' room */
   geo_item *large;       /* the large items */
   size_t large_count, large_cap;
   geo_span *spans;       /* item -> its cells */
@@ -92,7 +96,7 @@ void geo_index_free(geo_index *x, steer_allocator *a);
 steer_status geo_index_insert(geo_index *x, steer_allocator *a,
                               int32_t item, geo_box b, const double v[4]);
 /* Takes item `item` out (nothing when it is not in). Never fails. */
-void geo_index_remove(geo_index *x, steer_allocator *a, int32_t item);
+void geo_index_remove(geo_index *x, int32_t item);
 /* Item `from` (in the index) is now called `to` (not in it). */
 void geo_index_rename(geo_index *x, int32_t from, int32_t to);
 /* Makes sure that items 0..n-1 can be named (geo_index_rename's target). */
@@ -156,6 +160,12 @@ static inline size_t geo_index_home(const geo_index *x, int32_t cx,
     h ^= h >> 12;
   }
   return h & (x->cell_slots - 1);
+}
+
+/* The entries of cell c. */
+static inline const geo_item *geo_cell_items(const geo_index *x,
+                                             const geo_cell *c) {
+  return x->pool + c->start;
 }
 
 /* The cell (cx, cy), taken into the torus on a wrapped index; NULL when it

@@ -211,7 +211,7 @@ steer_status geometry_add_polygon(geometry *g, const steer_vec2 *points,
     geo_wall s = make_wall(g, a, b);
     if (index_wall(g, first + added, &s)) {
       while (added > 0)
-        geo_index_remove(&g->wall_index, g->alloc, (int32_t)(first + --added));
+        geo_index_remove(&g->wall_index, (int32_t)(first + --added));
       return STEER_ENOMEM;
     }
     g->walls[first + added++] = s;
@@ -229,7 +229,7 @@ steer_status geometry_add_polygon(geometry *g, const steer_vec2 *points,
 /* Takes dense item k out, moving the last one into its place. */
 static void remove_obstacle_at(geometry *g, size_t k) {
   size_t last = --g->obstacle_count;
-  geo_index_remove(&g->obstacle_index, g->alloc, (int32_t)k);
+  geo_index_remove(&g->obstacle_index, (int32_t)k);
   if (k != last) {
     geo_index_rename(&g->obstacle_index, (int32_t)last, (int32_t)k);
     g->obstacles[k] = g->obstacles[last];
@@ -240,7 +240,7 @@ static void remove_obstacle_at(geometry *g, size_t k) {
 
 static void remove_wall_at(geometry *g, size_t k) {
   size_t last = --g->wall_count;
-  geo_index_remove(&g->wall_index, g->alloc, (int32_t)k);
+  geo_index_remove(&g->wall_index, (int32_t)k);
   if (k != last) {
     geo_index_rename(&g->wall_index, (int32_t)last, (int32_t)k);
     g->walls[k] = g->walls[last];
@@ -525,7 +525,7 @@ steer_vec2 geometry_avoid_obstacles(const geometry *g, steer_vec2 p,
     for (int32_t j = 0; j < r.ny; j++)
       for (int32_t i = 0; i < r.nx; i++) {
         const geo_cell *c = geo_index_cell(x, r.x0 + i, r.y0 + j);
-        if (c) feel_obstacles(g, &f, c->items, c->count, skip_at(i, j));
+        if (c) feel_obstacles(g, &f, geo_cell_items(x, c), c->count, skip_at(i, j));
       }
     feel_obstacles(g, &f, x->large, x->large_count, 0);
     break;
@@ -549,7 +549,7 @@ steer_vec2 geometry_avoid_walls(const geometry *g, steer_vec2 p, steer_vec2 v,
     for (int32_t j = 0; j < r.ny; j++)
       for (int32_t i = 0; i < r.nx; i++) {
         const geo_cell *c = geo_index_cell(x, r.x0 + i, r.y0 + j);
-        if (c) feel_walls(g, &f, c->items, c->count, skip_at(i, j));
+        if (c) feel_walls(g, &f, geo_cell_items(x, c), c->count, skip_at(i, j));
       }
     feel_walls(g, &f, x->large, x->large_count, 0);
     break;
