@@ -204,10 +204,10 @@ static steer_status reserve_entry(geo_index *x, steer_allocator *a,
   }
   if (c->count < c->cap) return STEER_OK;
   /* the run moves to the pool's end with twice the room; a full pool is
-     repacked first, with room for as much again */
+     repacked first, with room for half as much again */
   size_t cap = c->cap ? 2 * (size_t)c->cap : 2;
-  if (x->pool_used + cap > x->pool_cap &&
-      repack(x, a, 2 * (x->pool_held + cap) + 64))
+  size_t need = x->pool_held + cap;
+  if (x->pool_used + cap > x->pool_cap && repack(x, a, need + need / 2 + 64))
     return STEER_ENOMEM;
   if (c->count)
     memcpy(x->pool + x->pool_used, x->pool + c->start,
