@@ -142,30 +142,57 @@ static void ray_wall_images(const geometry *g, const geo_ray *r, geo_box q,
     }
 }
 
+/* A chunk's runs, gathered before any is tested: a ray's cells are cold
+   (rays go anywhere), and asking the cache for all of them at once
+   overlaps their misses. */
+#define RUNS_AHEAD 16
+
+typedef struct ray_run {
+  const geo_item *items; /* NULL: every item 0..n-1 (a scan) */
+  size_t n;
+  uint32_t skip;
+} ray_run;
+
+static size_t gather_runs(geo_cursor *c, ray_run *runs) {
+  size_t k = 0;
+  const geo_item *it;
+  for (size_t n; k < RUNS_AHEAD && (n = geo_cursor_next_run(c, &it)) > 0; k++) {
+    runs[k].items = it;
+    runs[k].n = n;
+    runs[k].skip = c->skip;
+#if defined(__GNUC__)
+    if (it) __builtin_prefetch(it);
+#endif
+  }
+  return k;
+}
+
 /* cur: a cursor over the chunk (made by the caller, so that the next chunk
    can skip its cells); images of the candidates that can meet box q */
 static void ray_walls(const geometry *g, const geo_ray *r, geo_box q,
                       geo_cursor *cur, geo_hit *hit) {
   geo_cursor c = *cur;
-  const geo_item *it;
-  for (size_t n; (n = geo_cursor_next_run(&c, &it)) > 0;) {
-    for (size_t e = 0; e < n; e++) {
-      size_t k = it ? (size_t)it[e].item : e;
-      steer_vec2 a, b;
-      if (it) {
-        if (it[e].seen & c.skip) continue; /* tested in an earlier cell */
-        a = v2(it[e].v[0], it[e].v[1]);
-        b = v2(it[e].v[2], it[e].v[3]);
-      } else {
-        a = g->walls[k].a;
-        b = g->walls[k].b;
+  ray_run runs[RUNS_AHEAD];
+  for (size_t got; (got = gather_runs(&c, runs)) > 0;)
+    for (size_t j = 0; j < got; j++) {
+      const geo_item *it = runs[j].items;
+      for (size_t e = 0; e < runs[j].n; e++) {
+        size_t k = it ? (size_t)it[e].item : e;
+        steer_vec2 a, b;
+        if (it) {
+          if (it[e].seen & runs[j].skip) continue; /* tested in an earlier cell */
+          a = v2(it[e].v[0], it[e].v[1]);
+          b = v2(it[e].v[2], it[e].v[3]);
+        } else {
+          a = g->walls[k].a;
+          b = g->walls[k].b;
+        }
+        if (!g->wrap)
+          ray_segment(r, a, b, k, hit);
+        else
+          ray_wall_images(g, r, q, a, b, k, hit);
       }
-      if (!g->wrap)
-        ray_segment(r, a, b, k, hit);
-      else
-        ray_wall_images(g, r, q, a, b, k, hit);
     }
-  }
 }
 
 /* Of the shifts [*lo, *hi] of a circle centred at c on a torus axis of
@@ -215,19 +242,22 @@ void geo_ray_circle_images(const geometry *g, const geo_ray *r, geo_box q,
 static void ray_obstacles(const geometry *g, const geo_ray *r, geo_box q,
                           geo_cursor *cur, geo_hit *hit) {
   geo_cursor c = *cur;
-  const geo_item *it;
-  for (size_t n; (n = geo_cursor_next_run(&c, &it)) > 0;) {
-    for (size_t e = 0; e < n; e++) {
-      if (!it) {
-        const geo_obstacle *o = &g->obstacles[e];
-        geo_ray_circle_images(g, r, q, v2(o->x, o->y), o->radius,
-                              GEO_HIT_OBSTACLE, e, hit);
-      } else if (!(it[e].seen & c.skip)) { /* else tested in an earlier cell */
-        geo_ray_circle_images(g, r, q, v2(it[e].v[0], it[e].v[1]), it[e].v[2],
-                              GEO_HIT_OBSTACLE, (size_t)it[e].item, hit);
+  ray_run runs[RUNS_AHEAD];
+  for (size_t got; (got = gather_runs(&c, runs)) > 0;)
+    for (size_t j = 0; j < got; j++) {
+      const geo_item *it = runs[j].items;
+      for (size_t e = 0; e < runs[j].n; e++) {
+        if (!it) {
+          const geo_obstacle *o = &g->obstacles[e];
+          geo_ray_circle_images(g, r, q, v2(o->x, o->y), o->radius,
+                                GEO_HIT_OBSTACLE, e, hit);
+        } else if (!(it[e].seen & runs[j].skip)) { /* else met before */
+          geo_ray_circle_images(g, r, q, v2(it[e].v[0], it[e].v[1]),
+                                it[e].v[2], GEO_HIT_OBSTACLE,
+                                (size_t)it[e].item, hit);
+        }
       }
     }
-  }
 }
 
 void geometry_raycast(const geometry *g, const geo_ray *r, unsigned kinds,
