@@ -369,6 +369,42 @@ static void random_level(const layout *L, int items, int edits) {
   free(handles);
 }
 
+/* A ray longer than the march's chunk limit (4,096 cells) is one chunk:
+   thousands of cell runs in one walk, gathered a batch at a time. */
+static void long_rays(void) {
+  geometry g;
+  steer_allocator a = {test_alloc, NULL, 0};
+  geometry_init(&g, &a, 1, 0, 0, 0);
+  for (int i = 0; i < 6000; i++) {
+    double x = uniform(0, 6000), y = uniform(-3, 3);
+    geometry_add_wall(&g, v2(x, y), v2(x + uniform(-1, 1), y + uniform(-1, 1)),
+                      NULL);
+    geometry_add_obstacle(&g, uniform(0, 6000), uniform(-3, 3),
+                          uniform(0.01, 0.3), NULL);
+  }
+  for (int q = 0; q < 100; q++) {
+    /* along row 0 (y in 0..1): 5,000 cells, one chunk, walked cell by
+       cell (fewer cells than items: no scan) */
+    steer_vec2 s = v2(uniform(0, 10), uniform(0.1, 0.9));
+    steer_vec2 e = v2(uniform(5000, 5010), uniform(0.1, 0.9));
+    geo_ray r = geometry_ray(&g, s, e);
+    geo_cursor c;
+    geo_cursor_init(&c, &g.wall_index, geo_box_around(s, e, 0), g.wall_count);
+    CHECK(geometry_ray_chunks(&g, &r) == 1 && c.phase == 0,
+          "long ray: one chunk of cells (%zu chunks, phase %d)",
+          geometry_ray_chunks(&g, &r), c.phase);
+    unsigned kinds = 1 + (unsigned)q % 3;
+    geo_hit h1 = no_hit(), h2 = no_hit();
+    geometry_raycast(&g, &r, kinds, &h1);
+    brute_raycast(&g, &r, kinds, &h2);
+    geo_hit_finish(&r, &h1);
+    geo_hit_finish(&r, &h2);
+    CHECK(same_hit(&h1, &h2), "long ray %d: %d #%zu at %.17g vs brute %d #%zu",
+          q, h1.kind, h1.index, h1.fraction, h2.kind, h2.index);
+  }
+  geometry_free(&g);
+}
+
 /* A window that lines cells up badly: a compact level, then a column of
    items far below it whose cells land on the same few slots (rows 2^k
    apart). The table must notice the long probe runs and hash instead;
@@ -624,6 +660,7 @@ int main(void) {
   };
   hand_cases();
   probe_runs();
+  long_rays();
   for (size_t i = 0; i < sizeof layouts / sizeof *layouts; i++) {
     random_level(&layouts[i], 60, 200);
     random_level(&layouts[i], 600, 300);
