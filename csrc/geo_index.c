@@ -160,10 +160,16 @@ static void delete_slot(geo_index *x, size_t s) {
   x->cells[s].count = x->cells[s].cap = x->cells[s].start = 0;
 }
 
-/* Moves every cell's run into a fresh pool of `cap` entries, in slot order
-   (row by row), the garbage left behind; each run keeps its room (an
-   insert may have reserved it already). STEER_ENOMEM changes nothing. */
-static steer_status repack(geo_index *x, steer_allocator *a, size_t cap) {
+/* Moves every cell's run into a fresh pool, in slot order (row by row),
+   the garbage left behind; each run keeps room for one more entry (an
+   insert may have reserved it already), and the pool room for `extra`
+   more plus a quarter again. STEER_ENOMEM changes nothing. */
+static steer_status repack(geo_index *x, steer_allocator *a, size_t extra) {
+  size_t tight = 0;
+  for (size_t k = 0; k < x->cell_slots; k++)
+    if (x->cells[k].cx != EMPTY) tight += x->cells[k].count + 1;
+  size_t cap = tight + extra;
+  cap += cap / 4 + 64;
   if (cap > UINT32_MAX || cap > SIZE_MAX / sizeof(geo_item))
     return STEER_ENOMEM;
   geo_item *pool = alloc(a, NULL, 0, cap * sizeof(geo_item));
@@ -175,6 +181,7 @@ static steer_status repack(geo_index *x, steer_allocator *a, size_t cap) {
     if (c->count)
       memcpy(pool + used, x->pool + c->start, c->count * sizeof(geo_item));
     c->start = (uint32_t)used;
+    c->cap = c->count + 1;
     used += c->cap;
   }
   alloc(a, x->pool, x->pool_cap * sizeof(geo_item), 0);
@@ -204,11 +211,9 @@ static steer_status reserve_entry(geo_index *x, steer_allocator *a,
   }
   if (c->count < c->cap) return STEER_OK;
   /* the run moves to the pool's end with twice the room; a full pool is
-     repacked first, with room for half as much again */
+     repacked first */
   size_t cap = c->cap ? 2 * (size_t)c->cap : 2;
-  size_t need = x->pool_held + cap;
-  if (x->pool_used + cap > x->pool_cap && repack(x, a, need + need / 2 + 64))
-    return STEER_ENOMEM;
+  if (x->pool_used + cap > x->pool_cap && repack(x, a, cap)) return STEER_ENOMEM;
   if (c->count)
     memcpy(x->pool + x->pool_used, x->pool + c->start,
            c->count * sizeof(geo_item));
