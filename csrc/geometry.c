@@ -65,6 +65,21 @@ geo_box geo_wall_box(const geo_wall *s) {
   return b;
 }
 
+/* Puts obstacle / wall k in its index (moving it when it is in), its
+   shape copied into the index's cells. */
+static steer_status index_obstacle(geometry *g, size_t k,
+                                   const geo_obstacle *o) {
+  double v[4] = {o->x, o->y, o->radius, 0};
+  return geo_index_insert(&g->obstacle_index, g->alloc, (int32_t)k,
+                          geo_obstacle_box(o), v);
+}
+
+static steer_status index_wall(geometry *g, size_t k, const geo_wall *s) {
+  double v[4] = {s->a.x, s->a.y, s->b.x, s->b.y};
+  return geo_index_insert(&g->wall_index, g->alloc, (int32_t)k,
+                          geo_wall_box(s), v);
+}
+
 /* ---- handles ------------------------------------------------------------ */
 
 static uint64_t handle_of(const geometry *g, uint32_t slot) {
@@ -144,8 +159,7 @@ steer_status geometry_add_obstacle(geometry *g, double x, double y,
   if (reserve_slot(g) ||
       grow(g, (void **)&g->obstacles, sizeof(geo_obstacle), &g->obstacle_cap,
            k + 1) ||
-      geo_index_insert(&g->obstacle_index, g->alloc, (int32_t)k,
-                       geo_obstacle_box(&o)))
+      index_obstacle(g, k, &o))
     return STEER_ENOMEM;
   uint32_t s = take_slot(g, GEO_OBSTACLE, (uint32_t)k);
   o.handle = handle_of(g, s);
@@ -174,7 +188,7 @@ steer_status geometry_add_wall(geometry *g, steer_vec2 a, steer_vec2 b,
   geo_wall s = make_wall(g, a, b);
   if (reserve_slot(g) ||
       grow(g, (void **)&g->walls, sizeof(geo_wall), &g->wall_cap, k + 1) ||
-      geo_index_insert(&g->wall_index, g->alloc, (int32_t)k, geo_wall_box(&s)))
+      index_wall(g, k, &s))
     return STEER_ENOMEM;
   uint32_t slot = take_slot(g, GEO_WALL, (uint32_t)k);
   s.handle = handle_of(g, slot);
@@ -195,8 +209,7 @@ steer_status geometry_add_polygon(geometry *g, const steer_vec2 *points,
     steer_vec2 a = points[e], b = points[(e + 1) % n];
     if (a.x == b.x && a.y == b.y) continue;
     geo_wall s = make_wall(g, a, b);
-    if (geo_index_insert(&g->wall_index, g->alloc, (int32_t)(first + added),
-                         geo_wall_box(&s))) {
+    if (index_wall(g, first + added, &s)) {
       while (added > 0)
         geo_index_remove(&g->wall_index, (int32_t)(first + --added));
       return STEER_ENOMEM;
@@ -258,14 +271,7 @@ steer_status geometry_set_obstacle(geometry *g, size_t k, double x, double y,
   o.x = c.x;
   o.y = c.y;
   o.radius = radius;
-  geo_index_remove(&g->obstacle_index, (int32_t)k);
-  if (geo_index_insert(&g->obstacle_index, g->alloc, (int32_t)k,
-                       geo_obstacle_box(&o))) {
-    /* entries just freed are enough to put it back */
-    geo_index_insert(&g->obstacle_index, g->alloc, (int32_t)k,
-                     geo_obstacle_box(&g->obstacles[k]));
-    return STEER_ENOMEM;
-  }
+  if (index_obstacle(g, k, &o)) return STEER_ENOMEM; /* nothing moved */
   g->obstacles[k] = o;
   return STEER_OK;
 }
@@ -274,12 +280,7 @@ steer_status geometry_set_wall(geometry *g, size_t k, steer_vec2 a,
                                steer_vec2 b) {
   geo_wall s = make_wall(g, a, b);
   s.handle = g->walls[k].handle;
-  geo_index_remove(&g->wall_index, (int32_t)k);
-  if (geo_index_insert(&g->wall_index, g->alloc, (int32_t)k, geo_wall_box(&s))) {
-    geo_index_insert(&g->wall_index, g->alloc, (int32_t)k,
-                     geo_wall_box(&g->walls[k]));
-    return STEER_ENOMEM;
-  }
+  if (index_wall(g, k, &s)) return STEER_ENOMEM; /* nothing moved */
   g->walls[k] = s;
   return STEER_OK;
 }
@@ -365,13 +366,9 @@ steer_status geometry_adopt(geometry *g) {
     if (owned(g, g->walls[k].handle, GEO_POLYGON, k))
       g->slots[slot_of(g, g->walls[k].handle)].index++;
   for (size_t k = 0; k < g->obstacle_count; k++)
-    if (geo_index_insert(&g->obstacle_index, g->alloc, (int32_t)k,
-                         geo_obstacle_box(&g->obstacles[k])))
-      return STEER_ENOMEM;
+    if (index_obstacle(g, k, &g->obstacles[k])) return STEER_ENOMEM;
   for (size_t k = 0; k < g->wall_count; k++)
-    if (geo_index_insert(&g->wall_index, g->alloc, (int32_t)k,
-                         geo_wall_box(&g->walls[k])))
-      return STEER_ENOMEM;
+    if (index_wall(g, k, &g->walls[k])) return STEER_ENOMEM;
   return STEER_OK;
 }
 
@@ -396,14 +393,22 @@ static int better(const geo_feeler *f, double key, size_t k) {
   return key < f->best || (key == f->best && k < f->index);
 }
 
-void geo_feeler_obstacle(const geometry *g, geo_feeler *f, size_t k) {
-  const geo_obstacle *o = &g->obstacles[k];
-  steer_vec2 c = v2(o->x, o->y);
-  steer_vec2 from_tip = geo_offset(g, c, f->tip); /* tip - centre */
-  double reach = o->radius + f->radius + f->extra;
-  if (v2_len2(from_tip) >= reach * reach) return;
+/* The feeler against an obstacle at (x, y) of radius r: does its tip
+   touch it? *d2 gets the squared distance from the agent. The same numbers
+   whether they come from the obstacle array or an index cell. */
+static inline int obstacle_touch(const geometry *g, const geo_feeler *f,
+                                 double x, double y, double r,
+                                 steer_vec2 *from_tip) {
+  *from_tip = geo_offset(g, v2(x, y), f->tip); /* tip - centre */
+  double reach = r + f->radius + f->extra;
+  return v2_len2(*from_tip) < reach * reach;
+}
+
+/* Obstacle k, touched, against the best so far. */
+static void obstacle_take(const geometry *g, geo_feeler *f, size_t k,
+                          double x, double y, steer_vec2 from_tip) {
   /* of the obstacles the feeler touches, the one nearest the agent */
-  double d2 = v2_len2(geo_offset(g, f->p, c));
+  double d2 = v2_len2(geo_offset(g, f->p, v2(x, y)));
   if (!better(f, d2, k)) return;
   f->best = d2;
   f->index = k;
@@ -412,31 +417,98 @@ void geo_feeler_obstacle(const geometry *g, geo_feeler *f, size_t k) {
   if (f->away.x == 0 && f->away.y == 0) f->away = v2(-f->ahead.y, f->ahead.x);
 }
 
+void geo_feeler_obstacle(const geometry *g, geo_feeler *f, size_t k) {
+  const geo_obstacle *o = &g->obstacles[k];
+  steer_vec2 from_tip;
+  if (obstacle_touch(g, f, o->x, o->y, o->radius, &from_tip))
+    obstacle_take(g, f, k, o->x, o->y, from_tip);
+}
+
 static double cross(steer_vec2 a, steer_vec2 b) { return a.x * b.y - a.y * b.x; }
 
-void geo_feeler_wall(const geometry *g, geo_feeler *f, size_t k) {
-  const geo_wall *s = &g->walls[k];
+/* Does the feeler cross the wall from a to b? *at gets the crossing along
+   the feeler (0..1). No branch but the one the caller takes on the
+   answer: most candidates miss, in no predictable order. */
+static inline int wall_cross(const geometry *g, const geo_feeler *f,
+                             steer_vec2 a, steer_vec2 b, double *at) {
   steer_vec2 feeler = f->feeler;
-  steer_vec2 along = v2_sub(s->b, s->a);
-  steer_vec2 to_a = geo_offset(g, f->p, s->a);
-  double denom = cross(feeler, along);
-  if (denom == 0) return; /* parallel: the feeler cannot cross it */
-  double at = cross(to_a, along) / denom;  /* along the feeler, 0..1 */
-  double on = cross(to_a, feeler) / denom; /* along the wall, 0..1 */
-  if (at < 0 || at > 1 || on < 0 || on > 1 || !better(f, at, k)) return;
+  steer_vec2 along = v2_sub(b, a);
+  steer_vec2 to_a = geo_offset(g, f->p, a);
+  double denom = cross(feeler, along); /* 0: parallel, no crossing */
+  double d = denom != 0 ? denom : 1;
+  double t = cross(to_a, along) / d;  /* along the feeler, 0..1 */
+  double on = cross(to_a, feeler) / d; /* along the wall, 0..1 */
+  *at = t;
+  return (denom != 0) & (t >= 0) & (t <= 1) & (on >= 0) & (on <= 1);
+}
+
+/* Wall k from a to b, crossed at `at`, against the best so far. */
+static void wall_take(geo_feeler *f, size_t k, steer_vec2 a, steer_vec2 b,
+                      double at) {
+  if (!better(f, at, k)) return;
+  steer_vec2 along = v2_sub(b, a);
   f->best = at;
   f->index = k;
   /* not normalize(): a wall shorter than 1e-5 still has a normal */
   double wall_len = v2_len(along);
   steer_vec2 normal = v2(-along.y / wall_len, along.x / wall_len);
-  if (v2_dot(normal, feeler) > 0) normal = v2_scale(normal, -1);
+  if (v2_dot(normal, f->feeler) > 0) normal = v2_scale(normal, -1);
   f->away = v2_scale(normal, (1 - at) * f->length);
 }
 
+void geo_feeler_wall(const geometry *g, geo_feeler *f, size_t k) {
+  const geo_wall *s = &g->walls[k];
+  double at;
+  if (wall_cross(g, f, s->a, s->b, &at)) wall_take(f, k, s->a, s->b, at);
+}
+
 geo_box geo_box_around(steer_vec2 a, steer_vec2 b, double pad) {
-  geo_box q = {fmin(a.x, b.x) - pad, fmin(a.y, b.y) - pad,
-               fmax(a.x, b.x) + pad, fmax(a.y, b.y) + pad};
+  /* not fmin / fmax (calls, and no NaN comes here) */
+  geo_box q = {(a.x < b.x ? a.x : b.x) - pad, (a.y < b.y ? a.y : b.y) - pad,
+               (a.x > b.x ? a.x : b.x) + pad, (a.y > b.y ? a.y : b.y) + pad};
   return q;
+}
+
+/* The cells of query box q in index x: *r gets them; 0 when the walk is
+   those cells (then the large items), 1 when it is every item instead
+   (a box wider than the level holds), 2 when the index is empty. */
+typedef struct cell_range {
+  int32_t x0, y0, nx, ny;
+} cell_range;
+
+static int cells_of(const geo_index *x, geo_box q, size_t count,
+                    cell_range *r) {
+  if (!x->entries) return 2;
+  geo_index_axis(x, 0, q.x0, q.x1, &r->x0, &r->nx);
+  geo_index_axis(x, 1, q.y0, q.y1, &r->y0, &r->ny);
+  return (double)r->nx * r->ny > (double)count + 8;
+}
+
+/* The skip mask of cell (i, j) of a walk: an entry whose item also covers
+   the cell left of (below) it came in that cell already (geo_index.h). */
+static uint32_t skip_at(int32_t i, int32_t j) {
+  return (i > 0 ? GEO_LEFT : 0) | (j > 0 ? GEO_BELOW : 0);
+}
+
+static void feel_obstacles(const geometry *g, geo_feeler *f,
+                           const geo_item *it, size_t n, uint32_t skip) {
+  for (size_t e = 0; e < n; e++) {
+    steer_vec2 from_tip;
+    if (obstacle_touch(g, f, it[e].v[0], it[e].v[1], it[e].v[2], &from_tip) &
+        !(it[e].seen & skip))
+      obstacle_take(g, f, (size_t)it[e].item, it[e].v[0], it[e].v[1],
+                    from_tip);
+  }
+}
+
+static void feel_walls(const geometry *g, geo_feeler *f, const geo_item *it,
+                       size_t n, uint32_t skip) {
+  for (size_t e = 0; e < n; e++) {
+    steer_vec2 a = v2(it[e].v[0], it[e].v[1]), b = v2(it[e].v[2], it[e].v[3]);
+    double at;
+    if (wall_cross(g, f, a, b, &at) & !(it[e].seen & skip))
+      wall_take(f, (size_t)it[e].item, a, b, at);
+  }
 }
 
 steer_vec2 geometry_avoid_obstacles(const geometry *g, steer_vec2 p,
@@ -445,12 +517,23 @@ steer_vec2 geometry_avoid_obstacles(const geometry *g, steer_vec2 p,
   if (!g->obstacle_count) return zero;
   geo_feeler f;
   geo_feeler_start(&f, p, v, length, radius, extra);
-  double reach = radius + extra;
-  geo_cursor c;
-  geo_cursor_init(&c, &g->obstacle_index, geo_box_around(f.tip, f.tip, reach),
-                  g->obstacle_count);
-  for (int32_t k; (k = geo_cursor_next(&c)) >= 0;)
-    geo_feeler_obstacle(g, &f, (size_t)k);
+  const geo_index *x = &g->obstacle_index;
+  cell_range r;
+  switch (cells_of(x, geo_box_around(f.tip, f.tip, radius + extra),
+                   g->obstacle_count, &r)) {
+  case 0:
+    for (int32_t j = 0; j < r.ny; j++)
+      for (int32_t i = 0; i < r.nx; i++) {
+        const geo_cell *c = geo_index_cell(x, r.x0 + i, r.y0 + j);
+        if (c) feel_obstacles(g, &f, geo_cell_items(x, c), c->count, skip_at(i, j));
+      }
+    feel_obstacles(g, &f, x->large, x->large_count, 0);
+    break;
+  case 1:
+    for (size_t k = 0; k < g->obstacle_count; k++)
+      geo_feeler_obstacle(g, &f, k);
+    break;
+  }
   return v2_scale(f.away, max_force);
 }
 
@@ -459,10 +542,20 @@ steer_vec2 geometry_avoid_walls(const geometry *g, steer_vec2 p, steer_vec2 v,
   if (!g->wall_count) return zero;
   geo_feeler f;
   geo_feeler_start(&f, p, v, length, 0, 0);
-  geo_cursor c;
-  geo_cursor_init(&c, &g->wall_index, geo_box_around(p, f.tip, 0),
-                  g->wall_count);
-  for (int32_t k; (k = geo_cursor_next(&c)) >= 0;)
-    geo_feeler_wall(g, &f, (size_t)k);
+  const geo_index *x = &g->wall_index;
+  cell_range r;
+  switch (cells_of(x, geo_box_around(p, f.tip, 0), g->wall_count, &r)) {
+  case 0:
+    for (int32_t j = 0; j < r.ny; j++)
+      for (int32_t i = 0; i < r.nx; i++) {
+        const geo_cell *c = geo_index_cell(x, r.x0 + i, r.y0 + j);
+        if (c) feel_walls(g, &f, geo_cell_items(x, c), c->count, skip_at(i, j));
+      }
+    feel_walls(g, &f, x->large, x->large_count, 0);
+    break;
+  case 1:
+    for (size_t k = 0; k < g->wall_count; k++) geo_feeler_wall(g, &f, k);
+    break;
+  }
   return f.away;
 }

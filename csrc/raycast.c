@@ -1,6 +1,5 @@
 /* raycast.c - rays against walls and circles, marched through the
  * geometry's indexes a chunk at a time (geometry.h). */
-#include <string.h>
 #include "geometry.h"
 
 #define CHUNK_CELLS 1.0   /* a chunk spans about this many cells */
@@ -14,8 +13,7 @@ geo_ray geometry_ray(const geometry *g, steer_vec2 a, steer_vec2 b) {
 }
 
 geo_hit geo_hit_none(void) {
-  geo_hit h;
-  memset(&h, 0, sizeof h);
+  geo_hit h = {0}; /* not memset: one call per ray cast counts */
   h.fraction = 2;
   return h;
 }
@@ -51,20 +49,26 @@ void geo_hit_finish(const geo_ray *r, geo_hit *hit) {
   hit->normal = v2(n.x + 0.0, n.y + 0.0); /* no -0 */
 }
 
-void geo_ray_segment(const geo_ray *r, steer_vec2 a, steer_vec2 b,
-                     size_t index, geo_hit *hit) {
+/* The ray against the segment a-b: one branch on the answer (most
+   candidates miss, in no predictable order), no division before it. */
+static inline void ray_segment(const geo_ray *r, steer_vec2 a, steer_vec2 b,
+                               size_t index, geo_hit *hit) {
   steer_vec2 q = v2_sub(b, a), ap = v2_sub(a, r->s);
-  double denom = cross(r->d, q);
-  if (denom == 0) return; /* parallel (or a point): no crossing */
+  double denom = cross(r->d, q); /* 0: parallel (or a point), no crossing */
   /* t = tn / denom along the ray, u = un / denom along the wall, both in
-     [0, 1]: tested without dividing first */
+     [0, 1]: tested without dividing, signs turned so that denom > 0 */
   double tn = cross(ap, q), un = cross(ap, r->d);
-  if (denom > 0 ? (tn < 0 || tn > denom || un < 0 || un > denom)
-                : (tn > 0 || tn < denom || un > 0 || un < denom))
-    return;
+  double ad = denom < 0 ? -denom : denom;
+  double ts = denom < 0 ? -tn : tn, us = denom < 0 ? -un : un;
+  if (!((ad != 0) & (ts >= 0) & (ts <= ad) & (us >= 0) & (us <= ad))) return;
   double t = tn / denom;
   if (t > 1) t = 1;
   if (t <= hit->fraction) geo_hit_offer(hit, t, GEO_HIT_WALL, index, a, b);
+}
+
+void geo_ray_segment(const geo_ray *r, steer_vec2 a, steer_vec2 b,
+                     size_t index, geo_hit *hit) {
+  ray_segment(r, a, b, index, hit);
 }
 
 void geo_ray_circle(const geo_ray *r, steer_vec2 c, double radius, int kind,
@@ -120,30 +124,75 @@ void geo_image_range(const geometry *g, double q0, double q1, double b0,
   *hi = b <= mid + 2 ? b : mid + 2;
 }
 
+/* The ray against the images of wall k from a to b that can meet box q. */
+static void ray_wall_images(const geometry *g, const geo_ray *r, geo_box q,
+                            steer_vec2 a, steer_vec2 b, size_t k,
+                            geo_hit *hit) {
+  geo_wall s = {a, b, 0};
+  geo_box box = geo_wall_box(&s);
+  double x0, x1, y0, y1;
+  geo_image_range(g, q.x0, q.x1, box.x0, box.x1, g->width, &x0, &x1);
+  geo_image_range(g, q.y0, q.y1, box.y0, box.y1, g->height, &y0, &y1);
+  /* at most 5 x 5 shifts, counted with ints (i++ stands still on a
+     double beyond 2^53) */
+  for (int m = 0; m <= 4 && x0 + m <= x1; m++)
+    for (int n = 0; n <= 4 && y0 + n <= y1; n++) {
+      steer_vec2 shift = v2((x0 + m) * g->width, (y0 + n) * g->height);
+      geo_ray_segment(r, v2_add(a, shift), v2_add(b, shift), k, hit);
+    }
+}
+
+/* A chunk's runs, gathered before any is tested: a ray's cells are cold
+   (rays go anywhere), and asking the cache for all of them at once
+   overlaps their misses. */
+#define RUNS_AHEAD 16
+
+typedef struct ray_run {
+  const geo_item *items; /* NULL: every item 0..n-1 (a scan) */
+  size_t n;
+  uint32_t skip;
+} ray_run;
+
+static size_t gather_runs(geo_cursor *c, ray_run *runs) {
+  size_t k = 0;
+  const geo_item *it;
+  for (size_t n; k < RUNS_AHEAD && (n = geo_cursor_next_run(c, &it)) > 0; k++) {
+    runs[k].items = it;
+    runs[k].n = n;
+    runs[k].skip = c->skip;
+#if defined(__GNUC__)
+    if (it) __builtin_prefetch(it);
+#endif
+  }
+  return k;
+}
+
 /* cur: a cursor over the chunk (made by the caller, so that the next chunk
    can skip its cells); images of the candidates that can meet box q */
 static void ray_walls(const geometry *g, const geo_ray *r, geo_box q,
                       geo_cursor *cur, geo_hit *hit) {
   geo_cursor c = *cur;
-  for (int32_t k; (k = geo_cursor_next(&c)) >= 0;) {
-    const geo_wall *s = &g->walls[k];
-    if (!g->wrap) {
-      geo_ray_segment(r, s->a, s->b, (size_t)k, hit);
-      continue;
-    }
-    geo_box b = geo_wall_box(s);
-    double x0, x1, y0, y1;
-    geo_image_range(g, q.x0, q.x1, b.x0, b.x1, g->width, &x0, &x1);
-    geo_image_range(g, q.y0, q.y1, b.y0, b.y1, g->height, &y0, &y1);
-    /* at most 5 x 5 shifts, counted with ints (i++ stands still on a
-       double beyond 2^53) */
-    for (int m = 0; m <= 4 && x0 + m <= x1; m++)
-      for (int n = 0; n <= 4 && y0 + n <= y1; n++) {
-        steer_vec2 shift = v2((x0 + m) * g->width, (y0 + n) * g->height);
-        geo_ray_segment(r, v2_add(s->a, shift), v2_add(s->b, shift),
-                        (size_t)k, hit);
+  ray_run runs[RUNS_AHEAD];
+  for (size_t got; (got = gather_runs(&c, runs)) > 0;)
+    for (size_t j = 0; j < got; j++) {
+      const geo_item *it = runs[j].items;
+      for (size_t e = 0; e < runs[j].n; e++) {
+        size_t k = it ? (size_t)it[e].item : e;
+        steer_vec2 a, b;
+        if (it) {
+          if (it[e].seen & runs[j].skip) continue; /* tested in an earlier cell */
+          a = v2(it[e].v[0], it[e].v[1]);
+          b = v2(it[e].v[2], it[e].v[3]);
+        } else {
+          a = g->walls[k].a;
+          b = g->walls[k].b;
+        }
+        if (!g->wrap)
+          ray_segment(r, a, b, k, hit);
+        else
+          ray_wall_images(g, r, q, a, b, k, hit);
       }
-  }
+    }
 }
 
 /* Of the shifts [*lo, *hi] of a circle centred at c on a torus axis of
@@ -193,11 +242,22 @@ void geo_ray_circle_images(const geometry *g, const geo_ray *r, geo_box q,
 static void ray_obstacles(const geometry *g, const geo_ray *r, geo_box q,
                           geo_cursor *cur, geo_hit *hit) {
   geo_cursor c = *cur;
-  for (int32_t k; (k = geo_cursor_next(&c)) >= 0;) {
-    const geo_obstacle *o = &g->obstacles[k];
-    geo_ray_circle_images(g, r, q, v2(o->x, o->y), o->radius,
-                          GEO_HIT_OBSTACLE, (size_t)k, hit);
-  }
+  ray_run runs[RUNS_AHEAD];
+  for (size_t got; (got = gather_runs(&c, runs)) > 0;)
+    for (size_t j = 0; j < got; j++) {
+      const geo_item *it = runs[j].items;
+      for (size_t e = 0; e < runs[j].n; e++) {
+        if (!it) {
+          const geo_obstacle *o = &g->obstacles[e];
+          geo_ray_circle_images(g, r, q, v2(o->x, o->y), o->radius,
+                                GEO_HIT_OBSTACLE, e, hit);
+        } else if (!(it[e].seen & runs[j].skip)) { /* else met before */
+          geo_ray_circle_images(g, r, q, v2(it[e].v[0], it[e].v[1]),
+                                it[e].v[2], GEO_HIT_OBSTACLE,
+                                (size_t)it[e].item, hit);
+        }
+      }
+    }
 }
 
 void geometry_raycast(const geometry *g, const geo_ray *r, unsigned kinds,

@@ -139,11 +139,96 @@ typedef struct layout {
   const char *name;
   int wrap;
   double w, h, cell;
+  double spread; /* > 0: points in clusters this far apart (free cells) */
 } layout;
 
 static steer_vec2 random_point(const layout *L) {
   double w = L->w > 0 ? L->w : 200, h = L->h > 0 ? L->h : 200;
-  return v2(uniform(-0.2 * w, 1.2 * w), uniform(-0.2 * h, 1.2 * h));
+  steer_vec2 p = v2(uniform(-0.2 * w, 1.2 * w), uniform(-0.2 * h, 1.2 * h));
+  if (L->spread > 0) { /* one of 9 clusters: a window far too wide */
+    p.x += L->spread * floor(uniform(-1, 2));
+    p.y += L->spread * floor(uniform(-1, 2));
+  }
+  return p;
+}
+
+/* ---- the index's own bookkeeping ------------------------------------------- */
+
+/* Every item of 0..count-1 sits in exactly the cells of its span, once per
+   cell, with its owner's shape; the counts, the pool's room and the
+   table's cells agree; no empty cell is left in the table. */
+static void check_index(const geo_index *x, size_t count, const double *shapes,
+                        const char *what) {
+  size_t entries = 0, held = 0, live = 0, bad = 0;
+  for (size_t k = 0; k < x->cell_slots; k++) {
+    const geo_cell *c = &x->cells[k];
+    if (c->cx == INT32_MIN) continue;
+    live++;
+    held += c->cap;
+    entries += c->count;
+    if (c->count == 0 || c->count > c->cap || c->start + c->cap > x->pool_used ||
+        geo_index_cell(x, c->cx, c->cy) != c)
+      bad++;
+    for (uint32_t e = 0; e < c->count; e++) {
+      const geo_item *it = &geo_cell_items(x, c)[e];
+      if (it->item < 0 || (size_t)it->item >= count ||
+          memcmp(it->v, shapes + 4 * it->item, sizeof it->v) != 0)
+        bad++;
+    }
+  }
+  for (size_t e = 0; e < x->large_count; e++)
+    if (x->large[e].item < 0 || (size_t)x->large[e].item >= count ||
+        memcmp(x->large[e].v, shapes + 4 * x->large[e].item,
+               sizeof x->large[e].v) != 0)
+      bad++;
+  size_t spanned = 0;
+  for (size_t i = 0; i < count; i++) {
+    geo_span s = x->spans[i];
+    if (s.nx < 0) {
+      spanned++;
+      continue;
+    }
+    spanned += (size_t)s.nx * (size_t)s.ny;
+    for (int32_t j = 0; j < s.ny; j++)
+      for (int32_t k = 0; k < s.nx; k++) {
+        int32_t cx = s.x0 + k, cy = s.y0 + j;
+        if (x->wrap) {
+          cx %= x->ncx;
+          cy %= x->ncy;
+        }
+        const geo_cell *c = geo_index_cell(x, cx, cy);
+        size_t found = 0;
+        for (uint32_t e = 0; c && e < c->count; e++)
+          found += geo_cell_items(x, c)[e].item == (int32_t)i;
+        if (found != 1) bad++;
+      }
+  }
+  CHECK(bad == 0 && live == x->cell_live && held == x->pool_held &&
+            entries + x->large_count == x->entries && spanned == x->entries,
+        "%s index bookkeeping: %zu bad, cells %zu/%zu, room %zu/%zu, entries "
+        "%zu+%zu/%zu (spans %zu)",
+        what, bad, live, x->cell_live, held, x->pool_held, entries,
+        x->large_count, x->entries, spanned);
+}
+
+/* The shapes the index should hold for g's obstacles and walls. */
+static void check_indexes(const geometry *g, const char *name) {
+  size_t n = g->obstacle_count > g->wall_count ? g->obstacle_count
+                                               : g->wall_count;
+  double *v = malloc(sizeof(double) * 4 * (n + 1));
+  for (size_t k = 0; k < g->obstacle_count; k++) {
+    const geo_obstacle *o = &g->obstacles[k];
+    double s[4] = {o->x, o->y, o->radius, 0};
+    memcpy(v + 4 * k, s, sizeof s);
+  }
+  check_index(&g->obstacle_index, g->obstacle_count, v, name);
+  for (size_t k = 0; k < g->wall_count; k++) {
+    const geo_wall *w = &g->walls[k];
+    double s[4] = {w->a.x, w->a.y, w->b.x, w->b.y};
+    memcpy(v + 4 * k, s, sizeof s);
+  }
+  check_index(&g->wall_index, g->wall_count, v, name);
+  free(v);
 }
 
 static void add_random(geometry *g, const layout *L, uint64_t *handles,
@@ -244,6 +329,9 @@ static void random_level(const layout *L, int items, int edits) {
   uint64_t *handles = malloc(sizeof(uint64_t) * (size_t)(items + edits + 8));
   size_t nh = 0;
   for (int i = 0; i < items; i++) add_random(&g, L, handles, &nh);
+  /* clusters far apart are hashed (levels spread evenly: probe_runs) */
+  if (L->spread > 0)
+    CHECK(g.wall_index.mixed && g.obstacle_index.mixed, "%s: hashed", L->name);
   compare_queries(&g, L, 300);
   for (int e = 0; e < edits; e++) {
     double what = unit();
@@ -266,16 +354,103 @@ static void random_level(const layout *L, int items, int edits) {
       add_random(&g, L, handles, &nh);
     }
     if (e % 25 == 0) compare_queries(&g, L, 40);
+    if (e % 50 == 0) check_indexes(&g, L->name);
   }
   compare_queries(&g, L, 300);
+  check_indexes(&g, L->name);
   check_handles(&g, handles, nh);
   geometry_clear_walls(&g);
   CHECK(g.wall_count == 0 && geometry_handle_count(&g, 1u << GEO_WALL |
                                                        1u << GEO_POLYGON) == 0,
         "clear_walls leaves no wall handle");
   compare_queries(&g, L, 50);
+  check_indexes(&g, L->name);
   geometry_free(&g);
   free(handles);
+}
+
+/* A ray longer than the march's chunk limit (4,096 cells) is one chunk:
+   thousands of cell runs in one walk, gathered a batch at a time. */
+static void long_rays(void) {
+  geometry g;
+  steer_allocator a = {test_alloc, NULL, 0};
+  geometry_init(&g, &a, 1, 0, 0, 0);
+  for (int i = 0; i < 6000; i++) {
+    double x = uniform(0, 6000), y = uniform(-3, 3);
+    geometry_add_wall(&g, v2(x, y), v2(x + uniform(-1, 1), y + uniform(-1, 1)),
+                      NULL);
+    geometry_add_obstacle(&g, uniform(0, 6000), uniform(-3, 3),
+                          uniform(0.01, 0.3), NULL);
+  }
+  for (int q = 0; q < 100; q++) {
+    /* along row 0 (y in 0..1): 5,000 cells, one chunk, walked cell by
+       cell (fewer cells than items: no scan) */
+    steer_vec2 s = v2(uniform(0, 10), uniform(0.1, 0.9));
+    steer_vec2 e = v2(uniform(5000, 5010), uniform(0.1, 0.9));
+    geo_ray r = geometry_ray(&g, s, e);
+    geo_cursor c;
+    geo_cursor_init(&c, &g.wall_index, geo_box_around(s, e, 0), g.wall_count);
+    CHECK(geometry_ray_chunks(&g, &r) == 1 && c.phase == 0,
+          "long ray: one chunk of cells (%zu chunks, phase %d)",
+          geometry_ray_chunks(&g, &r), c.phase);
+    unsigned kinds = 1 + (unsigned)q % 3;
+    geo_hit h1 = no_hit(), h2 = no_hit();
+    geometry_raycast(&g, &r, kinds, &h1);
+    brute_raycast(&g, &r, kinds, &h2);
+    geo_hit_finish(&r, &h1);
+    geo_hit_finish(&r, &h2);
+    CHECK(same_hit(&h1, &h2), "long ray %d: %d #%zu at %.17g vs brute %d #%zu",
+          q, h1.kind, h1.index, h1.fraction, h2.kind, h2.index);
+  }
+  geometry_free(&g);
+}
+
+/* A window that lines cells up badly: a compact level, then a column of
+   items far below it whose cells land on the same few slots (rows 2^k
+   apart). The table must notice the long probe runs and hash instead;
+   queries stay exact either way. */
+static void probe_runs(void) {
+  geometry g;
+  steer_allocator a = {test_alloc, NULL, 0};
+  /* first a level spread evenly: it lies row by row in its window, on a
+     torus as in free cells */
+  for (int wrap = 0; wrap < 2; wrap++) {
+    geometry_init(&g, &a, 5, wrap, 400, 400);
+    for (int i = 0; i < 3000; i++) {
+      steer_vec2 p = v2(uniform(0, 400), uniform(0, 400));
+      geometry_add_wall(&g, p, v2_add(p, v2(uniform(-4, 4), uniform(-4, 4))),
+                        NULL);
+      geometry_add_obstacle(&g, p.x, p.y, uniform(0.5, 2), NULL);
+    }
+    CHECK(!g.wall_index.mixed && !g.obstacle_index.mixed,
+          "an even level is laid row by row (wrap %d)", wrap);
+    check_indexes(&g, "even");
+    layout L = {"even", wrap, 400, 400, 5, 0};
+    compare_queries(&g, &L, 300);
+    geometry_free(&g);
+  }
+  geometry_init(&g, &a, 1, 0, 0, 0);
+  for (int i = 0; i < 40; i++)
+    geometry_add_obstacle(&g, uniform(0, 7), uniform(0, 7), 0.1, NULL);
+  /* the window is 8 slots wide: rows 64 apart share their slots mod the
+     table's size */
+  for (int i = 0; i < 200; i++)
+    geometry_add_obstacle(&g, 0.5, 0.5 - 64.0 * (i + 1), 0.1, NULL);
+  CHECK(g.obstacle_index.mixed, "long probe runs switch the table to hashing");
+  check_indexes(&g, "probe-runs");
+  layout L = {"probe-runs", 0, 0, 0, 1, 0};
+  compare_queries(&g, &L, 200);
+  for (int i = 0; i < 200; i++) {
+    steer_vec2 p = v2(0.5 + uniform(-2, 2), 0.5 - 64.0 * (i + 1));
+    steer_vec2 f1 = geometry_avoid_obstacles(&g, p, v2(0, 1), 0.5, 0, 1, 3);
+    steer_vec2 f2 = brute_obstacles(&g, p, v2(0, 1), 0.5, 0, 1, 3);
+    CHECK(same_vec(f1, f2), "probe-runs avoid_obstacles at a far item");
+  }
+  while (g.obstacle_count) geometry_remove(&g, g.obstacles[0].handle);
+  check_indexes(&g, "probe-runs emptied");
+  CHECK(g.obstacle_index.cell_live == 0 && g.obstacle_index.entries == 0,
+        "an emptied index holds no cell");
+  geometry_free(&g);
 }
 
 /* ---- hand-computed cases ---------------------------------------------------- */
@@ -414,7 +589,7 @@ static void huge_numbers(void) {
         geometry_add_wall(&g, pts[i], pts[j], NULL);
         geometry_add_obstacle(&g, pts[i].x, pts[j].y, i == j ? L : 1, NULL);
       }
-    layout lay = {"huge", wrap, wrap ? 1e150 : 0, wrap ? 3e149 : 0, 5};
+    layout lay = {"huge", wrap, wrap ? 1e150 : 0, wrap ? 3e149 : 0, 5, 0};
     for (int q = 0; q < 200; q++) {
       steer_vec2 p = pts[q % 5], v = v2(uniform(-L, L), uniform(-L, L));
       if (q % 3 == 0) p = v2(uniform(-L, L), uniform(-L, L));
@@ -445,7 +620,7 @@ static void huge_numbers(void) {
 /* ---- allocation failures ------------------------------------------------------- */
 
 static void failures(void) {
-  layout L = {"failing", 1, 80, 80, 4};
+  layout L = {"failing", 1, 80, 80, 4, 0};
   for (long budget = 0; budget < 40; budget++) {
     geometry g;
     steer_allocator a = {test_alloc, NULL, 0};
@@ -473,14 +648,19 @@ static void failures(void) {
 
 int main(void) {
   layout layouts[] = {
-      {"free", 0, 0, 0, 5},          {"free-fine", 0, 0, 0, 1.5},
-      {"clamped-bounds", 0, 120, 90, 5}, {"torus", 1, 100, 60, 5},
-      {"torus-odd", 1, 97.3, 41.9, 7},   {"thin-torus", 1, 30, 9, 4},
+      {"free", 0, 0, 0, 5, 0},          {"free-fine", 0, 0, 0, 1.5, 0},
+      {"clamped-bounds", 0, 120, 90, 5, 0}, {"torus", 1, 100, 60, 5, 0},
+      {"torus-odd", 1, 97.3, 41.9, 7, 0},   {"thin-torus", 1, 30, 9, 4, 0},
       /* circles far wider than the torus on x: many images, of which the
          ray casts test only the nearest ones */
-      {"needle-torus", 1, 1.5, 41, 0.5},
+      {"needle-torus", 1, 1.5, 41, 0.5, 0},
+      /* clusters a million units apart: the table hashes them */
+      {"clusters", 0, 0, 0, 5, 1e6},
+      {"clusters-bounded", 0, 100, 80, 2, 3e4},
   };
   hand_cases();
+  probe_runs();
+  long_rays();
   for (size_t i = 0; i < sizeof layouts / sizeof *layouts; i++) {
     random_level(&layouts[i], 60, 200);
     random_level(&layouts[i], 600, 300);
