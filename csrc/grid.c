@@ -76,6 +76,10 @@ void grid_cell_of(const steer_grid *g, double x, double y, int32_t *cx,
 static inline size_t bucket_of_cell(const steer_grid *g, int32_t cx,
                                     int32_t cy) {
   if (g->dense) return (size_t)cy * (size_t)g->ncx + (size_t)cx;
+  /* |cx|, |box_x0| <= 2^29: the differences fit */
+  uint32_t dx = (uint32_t)(cx - g->box_x0), dy = (uint32_t)(cy - g->box_y0);
+  if (dx < (uint32_t)g->box_w && dy < (uint32_t)g->box_h)
+    return (size_t)dy * (size_t)g->box_w + dx;
   uint32_t h = (uint32_t)cx * 0x9E3779B1u ^ (uint32_t)cy * 0x85EBCA77u;
   h ^= h >> 15;
   h *= 0x2C1B3C6Du;
@@ -90,6 +94,29 @@ static inline size_t bucket_at(const steer_grid *g, double x, double y) {
 
 size_t grid_bucket_of(const steer_grid *g, double x, double y) {
   return bucket_at(g, x, y);
+}
+
+void grid_fit_box(steer_grid *g, const double *x, const double *y, size_t n) {
+  g->box_w = g->box_h = 0;
+  if (g->dense || n == 0) return;
+  int32_t x0, y0, x1, y1;
+  grid_cell_of(g, x[0], y[0], &x0, &y0);
+  x1 = x0;
+  y1 = y0;
+  for (size_t i = 1; i < n; i++) {
+    int32_t cx, cy;
+    grid_cell_of(g, x[i], y[i], &cx, &cy);
+    if (cx < x0) x0 = cx;
+    if (cx > x1) x1 = cx;
+    if (cy < y0) y0 = cy;
+    if (cy > y1) y1 = cy;
+  }
+  double w = (double)x1 - x0 + 1, h = (double)y1 - y0 + 1;
+  if (w * h > (double)g->buckets) return; /* too sparse: everything hashes */
+  g->box_x0 = x0;
+  g->box_y0 = y0;
+  g->box_w = (int32_t)w;
+  g->box_h = (int32_t)h;
 }
 
 void grid_buckets_of(const steer_grid *g, const double *x, const double *y,

@@ -30,6 +30,10 @@ typedef struct steer_grid {
   int32_t *next;         /* per agent: the next in its bucket, -1 at the end */
   size_t agents_cap;     /* length of next */
   int sorted; /* agents ordered by bucket, lists in index order */
+  /* hashed grids: the cells of this box (the crowd's extent when it was
+     last sorted) take buckets row by row, as a dense grid's would, so that
+     sorted agents lie in space order; other cells hash. box_w = 0: none */
+  int32_t box_x0, box_y0, box_w, box_h;
 } steer_grid;
 
 /* Sets the geometry; the grid owns no memory until grid_reserve. */
@@ -46,6 +50,10 @@ steer_status grid_reserve(steer_grid *g, steer_allocator *a, size_t agents,
 void grid_cell_of(const steer_grid *g, double x, double y, int32_t *cx,
                   int32_t *cy);
 size_t grid_bucket_of(const steer_grid *g, double x, double y);
+/* A hashed grid's box (above) around the cells of agents 0..n-1 at
+   (x[i], y[i]), when it holds no more cells than there are buckets. The
+   agents must be rebucketed after (world_sort does). */
+void grid_fit_box(steer_grid *g, const double *x, const double *y, size_t n);
 /* The buckets of points from .. to - 1 into dest[from .. to - 1] (one call
    for the whole crowd: the per-point work stays inlined). */
 void grid_buckets_of(const steer_grid *g, const double *x, const double *y,

@@ -53,6 +53,9 @@ void world_sort(steer_world *w, uint32_t *dest, steer_pool *pool, int parts) {
      (step.c), the same for a world and its restored snapshot */
   w->unsorted_steps = 0;
   if (!g->buckets) return; /* no agent was ever added */
+  /* a hashed grid: buckets in the crowd's space order (when that moves an
+     agent's bucket, the key pass below notices and the sort relinks all) */
+  if (!g->dense) grid_fit_box(g, w->x, w->y, n);
 
   uint32_t *starts = g->starts;
   /* when the agents were sorted and none has changed bucket since (a

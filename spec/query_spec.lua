@@ -90,6 +90,23 @@ local function scenario(kind, cell, W, H, seed, place)
 
   for _ = 1, 100 do world:add{ x = rnd(0, W), y = rnd(0, H) } end
   check(world, kind, W, H, rnd, radii, "after adding again")
+
+  -- a step sorts the agents (a flocking program makes it sort every step);
+  -- in a hashed grid the cells around the crowd then take buckets in
+  -- space order and the others hash: agents written far away and queries
+  -- there must still find exactly what the brute force finds
+  local flock = steer.program{ { "separation", radius = 2 }, { "cohesion", radius = 4 } }
+  for a in world:agents() do if rnd() < 0.5 then a:set_behaviors(flock) end end
+  world:step(0.05)
+  check(world, kind, W, H, rnd, radii, "after a step")
+  agents = live(world)
+  for _ = 1, 40 do
+    local a = agents[math.floor(rnd(1, #agents + 1))]
+    a.x, a.y = rnd(-3 * W, 4 * W), rnd(-3 * H, 4 * H)
+  end
+  check(world, kind, W, H, rnd, radii, "after writing positions far away")
+  world:step(0.05)
+  check(world, kind, W, H, rnd, radii, "after a step with agents far away")
 end
 
 describe("world:query and a:neighbors equal a brute-force scan", function()
