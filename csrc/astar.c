@@ -119,10 +119,6 @@ static void relax(search_ctx *c, int32_t u, int vx, int vy, double gv) {
 
 /* ---- jump point search (uniform costs, octile moves, no corner cutting) - */
 
-static int walkable(const steer_navgrid *g, int x, int y) {
-  return nav_inside(g, x, y) && g->cost[(size_t)y * g->width + x] > 0;
-}
-
 /* The grid's passable cells as bytes with a blocked border one cell wide,
    so the jumps below test one byte per cell and no bounds (row stride
    width + 2; rebuilt after set_cost). NULL when memory runs out. */
@@ -179,30 +175,34 @@ static long jump(const uint8_t *open, long stride, long i, int dx, int dy,
 static int sign(int v) { return (v > 0) - (v < 0); }
 
 /* The directions worth trying from u, given the direction it was entered
-   in (0, 0 at the start: all eight); returns how many. */
-static int pruned_directions(const steer_navgrid *g, int x, int y, int dx,
-                             int dy, int out[8][2]) {
+   in (0, 0 at the start: all eight); returns how many. Cells are tested in
+   the byte map (one byte each, a blocked border): the cost array is 8
+   bytes a cell and its misses dominated the search. */
+static int pruned_directions(const steer_navgrid *g, const uint8_t *open,
+                             int x, int y, int dx, int dy, int out[8][2]) {
+  const long stride = (long)g->width + 2;
+#define is_open(cx, cy) open[(long)((cy) + 1) * stride + (cx) + 1]
   int n = 0;
 #define NAV_PUSH(a, b) (out[n][0] = (a), out[n][1] = (b), n++)
   if (!dx && !dy) {
     for (int k = 0; k < 8; k++)
       if (nav_move_ok(g, x, y, k)) NAV_PUSH(nav_dx[k], nav_dy[k]);
   } else if (dx && dy) {
-    int side_x = walkable(g, x + dx, y), side_y = walkable(g, x, y + dy);
+    int side_x = is_open(x + dx, y), side_y = is_open(x, y + dy);
     if (side_x) NAV_PUSH(dx, 0);
     if (side_y) NAV_PUSH(0, dy);
     if (side_x && side_y) NAV_PUSH(dx, dy);
   } else if (dx) {
-    int ahead = walkable(g, x + dx, y);
-    int up = walkable(g, x, y - 1), down = walkable(g, x, y + 1);
+    int ahead = is_open(x + dx, y);
+    int up = is_open(x, y - 1), down = is_open(x, y + 1);
     if (ahead) NAV_PUSH(dx, 0);
     if (ahead && up) NAV_PUSH(dx, -1);
     if (ahead && down) NAV_PUSH(dx, 1);
     if (up) NAV_PUSH(0, -1);
     if (down) NAV_PUSH(0, 1);
   } else {
-    int ahead = walkable(g, x, y + dy);
-    int left = walkable(g, x - 1, y), right = walkable(g, x + 1, y);
+    int ahead = is_open(x, y + dy);
+    int left = is_open(x - 1, y), right = is_open(x + 1, y);
     if (ahead) NAV_PUSH(0, dy);
     if (ahead && left) NAV_PUSH(-1, dy);
     if (ahead && right) NAV_PUSH(1, dy);
@@ -210,6 +210,7 @@ static int pruned_directions(const steer_navgrid *g, int x, int y, int dx,
     if (right) NAV_PUSH(1, 0);
   }
 #undef NAV_PUSH
+#undef is_open
   return n;
 }
 
@@ -246,7 +247,7 @@ static int search(steer_navgrid *g, astar_state *s, int32_t start,
       }
       const long stride = W + 2;
       const long pgoal = (long)(c.gy + 1) * stride + c.gx + 1;
-      int m = pruned_directions(g, x, y, dx, dy, dirs);
+      int m = pruned_directions(g, open, x, y, dx, dy, dirs);
       for (int k = 0; k < m; k++) {
         long from = (long)(y + 1 + dirs[k][1]) * stride + x + 1 + dirs[k][0];
         long v = jump(open, stride, from, dirs[k][0], dirs[k][1], pgoal);
