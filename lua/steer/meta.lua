@@ -591,6 +591,14 @@ function World:velocities(into) end
 ---@field wander_radius? number|number[]
 ---@field wander_distance? number|number[]
 ---@field wander_jitter? number|number[]
+---@field angle? number|number[]
+---@field angular_velocity? number|number[]
+---@field max_turn_rate? number|number[]
+---@field max_angular_acceleration? number|number[]
+---@field min_speed? number|number[]
+---@field group? integer|integer[] 0..31
+---@field ghost? boolean|boolean[]
+---@field turn_velocity? boolean|boolean[]
 
 ---Adds many agents at once from columns of values, all given `behaviors`
 ---(a program table or steer.Program) if any. Checks every value first and
