@@ -36,7 +36,6 @@ static int pair_point(const steer_world *w, const steer_entry *e, steer_vec2 t,
     __m128d sign = _mm_set1_pd(-0.0);
     rare = _mm_or_pd(_mm_cmpgt_pd(_mm_andnot_pd(sign, dx), hx),
                      _mm_cmpgt_pd(_mm_andnot_pd(sign, dy), hy));
-    /* NaN-free: |d| > half is false for both lanes of a plain offset */
   }
   /* seen = p + offset, then offset again as seek/arrive take it */
   __m128d tox = _mm_sub_pd(_mm_add_pd(px, dx), px);
