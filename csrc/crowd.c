@@ -165,20 +165,6 @@ static void flush(steer_world *w, batch *bt, double dt, steer_vec2 *forces,
     for (int l = 0; l < n; l++) forces[bt->index[l] - base] = out[l];
     return;
   }
-  if (p->needs_ext) { /* the general combiner, one agent at a time */
-    for (; k < n; k++) {
-      size_t i = bt->index[k];
-      if (k + 8 < n) program_prefetch(w, bt->index[k + 8], 0);
-      if (k + 4 < n) program_prefetch(w, bt->index[k + 4], 1);
-      flock_sums s = {{bt->sum[0][k], bt->sum[1][k]},
-                      {bt->sum[2][k], bt->sum[3][k]},
-                      {bt->sum[4][k], bt->sum[5][k]},
-                      (size_t)bt->sum[6][k], (size_t)bt->sum[7][k],
-                      (size_t)bt->sum[8][k]};
-      forces[i - base] = program_force(w, i, dt, &s, stats);
-    }
-    return;
-  }
   int simd_width = w->step_simd;
   while (k < n) {
     steer_vec2 f[4];
@@ -197,13 +183,15 @@ static void flush(steer_world *w, batch *bt, double dt, steer_vec2 *forces,
         forces[i - base] = f[l];
         continue;
       }
-      flock_sums s = {{bt->sum[0][k], bt->sum[1][k]},
-                      {bt->sum[2][k], bt->sum[3][k]},
-                      {bt->sum[4][k], bt->sum[5][k]},
-                      (size_t)bt->sum[6][k], (size_t)bt->sum[7][k],
-                      (size_t)bt->sum[8][k]};
-      forces[i - base] = p->pure_flock ? pure_flock_force(w, i, p, &s)
-                                       : program_force(w, i, dt, &s, stats);
+      flock_sums s = flock_sums_strided(&bt->sum[0][k], BATCH);
+      if (p->pure_flock) {
+        forces[i - base] = pure_flock_force(w, i, p, &s);
+        continue;
+      }
+      /* the general combiner, one agent at a time */
+      if (k + 8 < n) program_prefetch(w, bt->index[k + 8], 0);
+      if (k + 4 < n) program_prefetch(w, bt->index[k + 4], 1);
+      forces[i - base] = program_force(w, i, dt, &s, stats);
     }
   }
 }

@@ -32,6 +32,18 @@ typedef struct flock_sums {
   size_t sep_n, ali_n, coh_n;
 } flock_sums;
 
+/* The sums of one agent in the lanes' layout (crowd.h): sum f at
+   at[f * stride], for f = sep.x, sep.y, vel.x, vel.y, off.x, off.y, sep_n,
+   ali_n, coh_n. */
+static inline flock_sums flock_sums_strided(const double *at, size_t stride) {
+  flock_sums s = {{at[0], at[stride]},
+                  {at[2 * stride], at[3 * stride]},
+                  {at[4 * stride], at[5 * stride]},
+                  (size_t)at[6 * stride], (size_t)at[7 * stride],
+                  (size_t)at[8 * stride]};
+  return s;
+}
+
 /* Radii < 0 leave a rule out. */
 void flock_rules_init(flock_rules *q, double separation, double alignment,
                       double cohesion);

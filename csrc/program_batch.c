@@ -138,12 +138,7 @@ static void flock_forces(const steer_world *w, const steer_entry *e,
                          size_t stride, double *fx, double *fy) {
   double weight = e->weight;
   for (int k = 0; k < n; k++) {
-    const double *at = sums + k;
-    flock_sums s = {{at[0], at[stride]},
-                    {at[2 * stride], at[3 * stride]},
-                    {at[4 * stride], at[5 * stride]},
-                    (size_t)at[6 * stride], (size_t)at[7 * stride],
-                    (size_t)at[8 * stride]};
+    flock_sums s = flock_sums_strided(sums + k, stride);
     steer_vec2 f = flock_force(w, index[k], e, &s);
     fx[k] += f.x * weight;
     fy[k] += f.y * weight;
