@@ -36,27 +36,13 @@ steer_vec2 steer_agent_flow(const steer_world *w, size_t i,
 }
 
 #if defined(__SSE2__)
-/* One lane's cell, as flow_sample reads it: its index, its blend bits
-   and the three neighbors that may join the blend (NULL when their bit is
-   off; the lane then adds nothing for them). */
-typedef struct lane_cells {
-  const flow_cell *own, *side_x, *side_y, *diag;
-} lane_cells;
-
+/* A lane's cells (flow_blend_cells_of), when it is on a reachable cell
+   that is not a goal. */
 static int lane_cells_of(const steer_flowfield *f, int x, int y, double u,
-                         double v, lane_cells *c) {
-  const int W = f->grid->width;
-  long at = (long)y * W + x;
-  const flow_cell *own = &f->cells[at];
-  if (!(own->dist > 0)) return 0; /* a goal, blocked or unreachable cell */
-  int sx = u < 0 ? -1 : 1, sy = v < 0 ? -1 : 1;
-  int kx = sx > 0 ? 0 : 1, ky = sy > 0 ? 2 : 3;
-  int kd = sx > 0 ? (sy > 0 ? 4 : 6) : (sy > 0 ? 7 : 5);
-  unsigned m = f->blend[at];
-  c->own = own;
-  c->side_x = m >> kx & 1 ? own + sx : NULL;
-  c->side_y = m >> ky & 1 ? own + (long)sy * W : NULL;
-  c->diag = m >> kd & 1 ? own + (long)sy * W + sx : NULL;
+                         double v, flow_blend_cells *c) {
+  long at = (long)y * f->grid->width + x;
+  if (!(f->cells[at].dist > 0)) return 0; /* a goal, blocked or unreachable */
+  *c = flow_blend_cells_of(f, at, u, v);
   return 1;
 }
 
@@ -103,7 +89,7 @@ static int pair_force(const steer_flowfield *f, const double *px,
   double us[2], vs[2];
   _mm_storeu_pd(us, u);
   _mm_storeu_pd(vs, v);
-  lane_cells c0, c1;
+  flow_blend_cells c0, c1;
   if (!lane_cells_of(f, _mm_cvtsi128_si32(ix), _mm_cvtsi128_si32(iy), us[0],
                      vs[0], &c0) ||
       !lane_cells_of(f, _mm_cvtsi128_si32(_mm_shuffle_epi32(ix, 1)),

@@ -558,26 +558,22 @@ int flow_sample(const steer_flowfield *f, steer_vec2 p, steer_vec2 *dir,
      beside it on p's side, and the diagonal one; wx, wy are p's distances
      from this centre toward them */
   double u = q.x - x - 0.5, v = q.y - y - 0.5;
-  int sx = u < 0 ? -1 : 1, sy = v < 0 ? -1 : 1;
   double wx = fabs(u), wy = fabs(v);
-  int kx = sx > 0 ? 0 : 1, ky = sy > 0 ? 2 : 3;
-  int kd = sx > 0 ? (sy > 0 ? 4 : 6) : (sy > 0 ? 7 : 5);
-  unsigned m = f->blend[c];
-  const flow_cell *own = &fc[c], *side_x = own + sx, *side_y = own + (long)sy * W;
-  const flow_cell *diag = side_y + sx;
+  flow_blend_cells near = flow_blend_cells_of(f, c, u, v);
+  const flow_cell *own = near.own;
   double w0 = (1 - wx) * (1 - wy);
   double bx = w0 * own->dx, by = w0 * own->dy, bd = w0 * own->dist, bw = w0;
-#define FLOW_BLEND(bit, cellp, weight)                                   \
-  if (m >> (bit) & 1) {                                                  \
+#define FLOW_BLEND(cellp, weight)                                        \
+  if (cellp) {                                                           \
     double w_ = (weight);                                                \
     bx += w_ * (cellp)->dx;                                              \
     by += w_ * (cellp)->dy;                                              \
     bd += w_ * (cellp)->dist;                                            \
     bw += w_;                                                            \
   }
-  FLOW_BLEND(kx, side_x, wx * (1 - wy))
-  FLOW_BLEND(ky, side_y, (1 - wx) * wy)
-  FLOW_BLEND(kd, diag, wx * wy)
+  FLOW_BLEND(near.side_x, wx * (1 - wy))
+  FLOW_BLEND(near.side_y, (1 - wx) * wy)
+  FLOW_BLEND(near.diag, wx * wy)
 #undef FLOW_BLEND
   steer_vec2 blend = {bx, by};
   if (bx * bx + by * by <= 1e-12) /* opposite directions cancel out */

@@ -81,6 +81,30 @@ static inline steer_vec2 nav_grid_coords(const steer_navgrid *g, steer_vec2 p) {
   return q;
 }
 
+/* The cells a bilinear sample of field f blends at offset (u, v) from the
+   centre of cell `at`: the cell itself, the column and the row beside it
+   on the point's side, and the diagonal one, each NULL unless the cell's
+   blend mask lets it join (flow_sample; flow_steer.c's lanes). */
+typedef struct flow_blend_cells {
+  const flow_cell *own, *side_x, *side_y, *diag;
+} flow_blend_cells;
+
+static inline flow_blend_cells flow_blend_cells_of(const steer_flowfield *f,
+                                                   long at, double u,
+                                                   double v) {
+  const long W = f->grid->width;
+  int sx = u < 0 ? -1 : 1, sy = v < 0 ? -1 : 1;
+  int kx = sx > 0 ? 0 : 1, ky = sy > 0 ? 2 : 3;
+  int kd = sx > 0 ? (sy > 0 ? 4 : 6) : (sy > 0 ? 7 : 5);
+  unsigned m = f->blend[at];
+  flow_blend_cells c;
+  c.own = &f->cells[at];
+  c.side_x = m >> kx & 1 ? c.own + sx : NULL;
+  c.side_y = m >> ky & 1 ? c.own + sy * W : NULL;
+  c.diag = m >> kd & 1 ? c.own + sy * W + sx : NULL;
+  return c;
+}
+
 /* Size of the bordered byte map of jump point search. */
 static inline size_t nav_open_bytes(const steer_navgrid *g) {
   return ((size_t)g->width + 2) * ((size_t)g->height + 2);
