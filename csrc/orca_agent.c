@@ -3,49 +3,12 @@
  * velocity, and the force the step integrates (docs/API.md section 18). Reads
  * only the world as it is: a step computes every agent's force from one
  * snapshot before anyone moves. */
+#include "nearest.h"
 #include "orca.h"
 
 steer_orca steer_orca_default(void) {
   steer_orca o = {5, 2, 10, 10};
   return o;
-}
-
-/* ---- neighbors ---------------------------------------------------------- */
-
-typedef struct neighbor {
-  double d2;
-  size_t j;
-  steer_vec2 offset; /* from the agent, shortest on a torus */
-} neighbor;
-
-/* The order of nearness: distance, then index (ties broken the same way
-   whatever order the grid hands the candidates in). */
-static int nearer(double d2, size_t j, const neighbor *than) {
-  return d2 < than->d2 || (d2 == than->d2 && j < than->j);
-}
-
-/* The `max` agents nearest agent i within radius, nearest first, kept in a
-   small array by insertion. */
-static size_t nearest_agents(const steer_world *w, size_t i, double radius,
-                             size_t max, neighbor *out) {
-  if (max == 0) return 0;
-  steer_vec2 p = world_pos(w, i);
-  double r2 = radius * radius;
-  size_t n = 0;
-  grid_cursor c;
-  grid_cursor_init(&c, &w->grid, w->x, w->y, w->count, p.x, p.y, radius);
-  for (int32_t jj; (jj = grid_cursor_next(&c)) >= 0;) {
-    size_t j = (size_t)jj;
-    if (j == i || !w->group_bit[j]) continue; /* ghosts are no neighbors */
-    steer_vec2 d = steer_world_offset(w, p, world_pos(w, j));
-    double d2 = v2_len2(d);
-    if (d2 > r2 || (n == max && !nearer(d2, j, &out[n - 1]))) continue;
-    size_t k = n < max ? n++ : n - 1;
-    for (; k > 0 && nearer(d2, j, &out[k - 1]); k--) out[k] = out[k - 1];
-    neighbor nb = {d2, j, d};
-    out[k] = nb;
-  }
-  return n;
 }
 
 /* ---- the safe velocity -------------------------------------------------- */
@@ -58,7 +21,7 @@ steer_vec2 steer_agent_orca_velocity(const steer_world *w, size_t i,
                                      double dt) {
   orca_line lines[MAX_LINES], scratch[MAX_LINES];
   orca_shape shapes[MAX_SHAPES];
-  neighbor near[STEER_ORCA_MAX_NEIGHBORS];
+  nearest_agent near[STEER_ORCA_MAX_NEIGHBORS];
   double body = w->radius[i], speed = w->max_speed[i];
   steer_vec2 v = world_vel(w, i);
   size_t n = 0;
@@ -69,7 +32,8 @@ steer_vec2 steer_agent_orca_velocity(const steer_world *w, size_t i,
     lines[n++] = orca_shape_line(&shapes[k], body, v,
                                  o->obstacle_time_horizon, dt);
   size_t n_static = n;
-  size_t m = nearest_agents(w, i, o->neighbor_radius, o->max_neighbors, near);
+  size_t m = nearest_agents(w, i, o->neighbor_radius, o->max_neighbors, 1,
+                            near);
   for (size_t k = 0; k < m; k++) {
     size_t j = near[k].j;
     /* an agent that avoids too takes half; one that does not, none */

@@ -22,3 +22,12 @@ bench-crowd: build/lua5.4/steer/core.so $(CROWD_DRIVER)
 
 bench-crowd-smoke: build/lua5.4/steer/core.so $(CROWD_DRIVER)
 	$(CROWD_ENV) lua5.4 bench/crowd/crowd.lua smoke $(CROWD_DRIVER)
+
+# ORCA's nearest-neighbor search against brute force (spec/orca_spec.lua runs it)
+.PHONY: nearest-oracle
+build/spec/nearest_oracle: spec/c/nearest_oracle.c $(CORE_SRC) $(HEADERS)
+	@mkdir -p $(@D)
+	$(CC) $(WARN) -O2 -g -pthread -Icsrc -o $@ spec/c/nearest_oracle.c $(CORE_SRC) -lm
+
+nearest-oracle: build/spec/nearest_oracle
+	build/spec/nearest_oracle

@@ -7,6 +7,24 @@ local near = support.near
 
 local SQRT96 = math.sqrt(96)
 
+describe("ORCA's nearest neighbors (C oracle)", function()
+  it("are the brute-force scan's, bit for bit, on every grid", function()
+    -- spec/c/nearest_oracle.c: the sorted row-by-row walk and the grid cursor
+    -- against a scan of every agent (clamped, wrapped, unbounded worlds,
+    -- clusters, ties, ghosts, agents outside the bounds, huge radii); built
+    -- and run without the ASan runtime that `make asan` preloads into busted
+    local ok = os.execute("env -u LD_PRELOAD make -s build/spec/nearest_oracle >/dev/null")
+    assert.is_true(ok == true or ok == 0, "building the oracle failed")
+    local p = assert(io.popen("env -u LD_PRELOAD build/spec/nearest_oracle 2>&1"))
+    local out = p:read("*a")
+    p:close()
+    local good, bad = out:match("(%d+) passed, (%d+) failed")
+    assert.is_truthy(good, out)
+    assert.are.equal("0", bad, out)
+    assert.is_true(tonumber(good) > 50000, out)
+  end)
+end)
+
 -- agent A at the origin moving (1, 0), B at (10, 0) moving (-1, 0), radii 1
 local function head_on(b_program)
   local world = steer.world{}

@@ -1,0 +1,148 @@
+/* nearest_oracle.c - ORCA's nearest-neighbor search (csrc/nearest.c)
+ * against brute force, exactly: the sorted row-by-row walk and the grid
+ * cursor give the same agents, distances and offsets, bit for bit, as a
+ * scan of every agent with the world's shortest offset. Random crowds in
+ * clamped, wrapped and unbounded worlds; clusters, duplicate positions
+ * (ties broken by index), ghosts, agents outside a clamped world's bounds,
+ * huge coordinates, radii from zero to wider than the world and list
+ * lengths from 1 to STEER_ORCA_MAX_NEIGHBORS. Prints "N passed, N failed";
+ * exits nonzero on a failure. Built by mk/crowd.mk, run by spec/orca_spec.lua. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "nearest.h"
+#include "sort.h"
+
+static int passed, failed;
+
+#define CHECK(cond, ...)                            \
+  do {                                              \
+    if (cond) {                                     \
+      passed++;                                     \
+    } else {                                        \
+      failed++;                                     \
+      if (failed < 20) {                            \
+        printf("FAIL %s:%d: ", __FILE__, __LINE__); \
+        printf(__VA_ARGS__);                        \
+        printf("\n");                               \
+      }                                             \
+    }                                               \
+  } while (0)
+
+static uint32_t rng = 2024;
+static double unit(void) {
+  rng = rng * 1103515245u + 12345u;
+  return (double)(rng >> 8) / 16777216.0;
+}
+static double uniform(double a, double b) { return a + (b - a) * unit(); }
+
+/* The brute-force answer: every agent but i and the ghosts, by (d2, j). */
+static size_t brute(const steer_world *w, size_t i, double radius, size_t max,
+                    nearest_agent *out) {
+  size_t n = 0;
+  steer_vec2 p = world_pos(w, i);
+  for (size_t j = 0; j < w->count; j++) {
+    if (j == i || !w->group_bit[j]) continue;
+    steer_vec2 d = steer_world_offset(w, p, world_pos(w, j));
+    double d2 = d.x * d.x + d.y * d.y;
+    if (d2 > radius * radius) continue;
+    /* insertion into a full sorted list, the plain way */
+    size_t k = n;
+    while (k > 0 && (out[k - 1].d2 > d2 || (out[k - 1].d2 == d2 && out[k - 1].j > j)))
+      k--;
+    if (k >= max) continue;
+    size_t last = n < max ? n : max - 1;
+    memmove(&out[k + 1], &out[k], (last - k) * sizeof *out);
+    nearest_agent a = {d2, j, d};
+    out[k] = a;
+    if (n < max) n++;
+  }
+  return n;
+}
+
+static int same(const nearest_agent *a, const nearest_agent *b, size_t n) {
+  for (size_t k = 0; k < n; k++)
+    if (a[k].j != b[k].j || memcmp(&a[k].d2, &b[k].d2, sizeof a[k].d2) ||
+        memcmp(&a[k].offset, &b[k].offset, sizeof a[k].offset))
+      return 0;
+  return 1;
+}
+
+typedef struct layout {
+  const char *name;
+  double width, height, cell;
+  int wrap;
+} layout;
+
+static void one_world(const layout *L, int round) {
+  steer_world_def d = steer_world_def_default();
+  d.width = L->width;
+  d.height = L->height;
+  d.wrap = L->wrap;
+  d.cell_size = L->cell;
+  steer_world *w = steer_world_create(&d);
+  size_t count = 1 + (size_t)(unit() * 300);
+  double span = L->width > 0 ? L->width : 200;
+  double cx = uniform(0, span), cy = uniform(0, span);
+  for (size_t k = 0; k < count; k++) {
+    steer_agent_def a = steer_agent_def_default();
+    double kind = unit();
+    if (kind < 0.4) { /* a cluster: many within a cell or two */
+      a.x = cx + uniform(-6, 6);
+      a.y = cy + uniform(-6, 6);
+    } else if (kind < 0.5 && k > 0) { /* on top of an earlier one: a tie */
+      steer_vec2 q = world_pos(w, (size_t)(unit() * (double)w->count));
+      a.x = q.x;
+      a.y = q.y;
+    } else if (kind < 0.55 && !L->wrap) { /* far outside, or huge */
+      double far = L->width > 0 ? 3 * L->width : 1e150;
+      a.x = uniform(-far, far);
+      a.y = uniform(-far, far);
+    } else {
+      a.x = uniform(-0.1 * span, 1.1 * span);
+      a.y = uniform(-0.1 * span, 1.1 * span);
+    }
+    a.ghost = unit() < 0.05;
+    steer_id id;
+    if (steer_world_add(w, &a, &id) != STEER_OK) {
+      CHECK(0, "%s: add failed", L->name);
+      steer_world_destroy(w);
+      return;
+    }
+  }
+  int sorted = world_sort_now(w) == STEER_OK && w->grid.sorted;
+  CHECK(sorted, "%s round %d: world sorted", L->name, round);
+  static const double radii[] = {0, 0.5, 3, 15, 40, 1e3, 1e200};
+  nearest_agent fast[STEER_ORCA_MAX_NEIGHBORS], slow[STEER_ORCA_MAX_NEIGHBORS],
+      truth[STEER_ORCA_MAX_NEIGHBORS];
+  for (size_t i = 0; i < w->count; i++) {
+    double radius = radii[(size_t)(unit() * 7)];
+    if (unit() < 0.3) radius = uniform(0, 25);
+    size_t max = unit() < 0.7 ? 10 : 1 + (size_t)(unit() * STEER_ORCA_MAX_NEIGHBORS);
+    size_t nt = brute(w, i, radius, max, truth);
+    size_t nf = nearest_agents(w, i, radius, max, 1, fast);
+    size_t ns = nearest_agents(w, i, radius, max, 0, slow);
+    CHECK(nf == nt && same(fast, truth, nt),
+          "%s round %d agent %zu radius %g max %zu: sorted walk %zu, brute %zu",
+          L->name, round, i, radius, max, nf, nt);
+    CHECK(ns == nt && same(slow, truth, nt),
+          "%s round %d agent %zu radius %g max %zu: cursor %zu, brute %zu",
+          L->name, round, i, radius, max, ns, nt);
+  }
+  steer_world_destroy(w);
+}
+
+int main(void) {
+  static const layout layouts[] = {
+      {"clamped 200", 200, 200, 8, 0},  {"clamped 200 cell 3", 200, 200, 3, 0},
+      {"torus 200", 200, 200, 8, 1},    {"torus 100 x 60", 100, 60, 4, 1},
+      {"torus 40 (narrow)", 40, 40, 8, 1}, {"torus 17", 17, 17, 5, 1},
+      {"unbounded", 0, 0, 8, 0},
+  };
+  for (int round = 0; round < 40; round++)
+    for (size_t k = 0; k < sizeof layouts / sizeof *layouts; k++)
+      one_world(&layouts[k], round);
+  printf("%d passed, %d failed\n", passed, failed);
+  return failed ? 1 : 0;
+}
