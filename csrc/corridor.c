@@ -12,8 +12,8 @@ static void segment(const steer_world *w, size_t i, const steer_path *path,
   size_t n = steer_path_count(path);
   steer_vec2 p = world_pos(w, i);
   steer_vec2 from = steer_path_point(path, (k + n - 1) % n);
-  *a = v2_add(p, steer_world_offset(w, p, from));
-  *b = v2_add(*a, steer_world_offset(w, from, steer_path_point(path, k)));
+  *a = v2_add(p, world_offset(w, p, from));
+  *b = v2_add(*a, world_offset(w, from, steer_path_point(path, k)));
 }
 
 /* The parameter in [0, 1] of q's projection on segment a-b. */
@@ -39,7 +39,7 @@ steer_vec2 corridor_force(const steer_world *w, size_t i,
   steer_vec2 p = world_pos(w, i), v = world_vel(w, i), a, b;
   double max_speed = w->max_speed[i], max_force = w->max_force[i];
   if (n == 1)
-    return steer_arrive(p, v, v2_add(p, steer_world_offset(
+    return steer_arrive(p, v, v2_add(p, world_offset(
                                             w, p, steer_path_point(path, 0))),
                         max_speed, max_force, slowing_radius);
   if (!loop && k == 0) k = 1; /* the first segment, joined where nearest */

@@ -253,7 +253,7 @@ static void fill_costs(const steer_world *w, steer_formation *f, size_t n,
                        size_t m, int by_slot) {
   for (size_t r = 0; r < n; r++)
     for (size_t c = 0; c < m; c++) {
-      double d = v2_len(steer_world_offset(w, f->member_pos[r], f->slot_pos[c]));
+      double d = v2_len(world_offset(w, f->member_pos[r], f->slot_pos[c]));
       f->cost[by_slot ? c * n + r : r * m + c] = d;
     }
 }
@@ -286,7 +286,7 @@ static long nearest_free(const steer_world *w, const steer_formation *f,
   double best_d = HUGE_VAL;
   for (size_t k = 0; k < f->slot_count; k++) {
     if (f->taken[k]) continue;
-    double d = v2_len2(steer_world_offset(w, p, f->slot_pos[k]));
+    double d = v2_len2(world_offset(w, p, f->slot_pos[k]));
     if (d < best_d || best < 0) {
       best_d = d;
       best = (long)k;

@@ -51,7 +51,7 @@ static void walk_cursor(const steer_world *w, size_t i, double radius,
   for (int32_t jj; (jj = grid_cursor_next(&c)) >= 0;) {
     size_t j = (size_t)jj;
     if (j == i || !w->group_bit[j]) continue; /* ghosts are no neighbors */
-    steer_vec2 d = geo_offset(&w->geo, p, world_pos(w, j));
+    steer_vec2 d = world_offset(w, p, world_pos(w, j));
     list_take(l, v2_len2(d), j);
   }
 }
@@ -97,7 +97,7 @@ static void walk_row(const steer_world *w, size_t i, steer_vec2 p,
     size_t from = g->starts[base + (size_t)a], to = g->starts[base + (size_t)b + 1];
     for (size_t j = from; j < to; j++) {
       if (j == i || !w->group_bit[j]) continue;
-      steer_vec2 d = geo_offset(&w->geo, p, world_pos(w, j));
+      steer_vec2 d = world_offset(w, p, world_pos(w, j));
       list_take(l, v2_len2(d), j);
     }
   }
@@ -168,7 +168,7 @@ size_t nearest_agents(const steer_world *w, size_t i, double radius,
   steer_vec2 p = world_pos(w, i);
   for (size_t k = 0; k < l.n; k++) {
     nearest_agent a = {l.out[k].d2, l.out[k].j,
-                       geo_offset(&w->geo, p, world_pos(w, l.out[k].j))};
+                       world_offset(w, p, world_pos(w, l.out[k].j))};
     out[k] = a;
   }
   return l.n;

@@ -33,7 +33,7 @@ static size_t gather_cursor(const steer_world *w, size_t i,
   for (int32_t j; (j = grid_cursor_next(&c)) >= 0;) {
     if ((size_t)j == i) continue;
     candidates++;
-    steer_vec2 d = steer_world_offset(w, p, world_pos(w, (size_t)j));
+    steer_vec2 d = world_offset(w, p, world_pos(w, (size_t)j));
     if (filtered)
       flock_take_filtered(q, view, s, d.x, d.y, w->vx[j], w->vy[j],
                           w->group_bit[j]);
@@ -49,7 +49,7 @@ static size_t gather_cursor(const steer_world *w, size_t i,
    in the cursor's order (adjacent cells of a row merge into one span). On
    a torus a cell past the edge is the one on the far side, its agents seen
    shifted by the world's size - the same image, bit for bit, as
-   steer_world_offset picks when the grid is at least 4 cells wide
+   world_offset picks when the grid is at least 4 cells wide
    (checked by flock_fast_ok). */
 int flock_spans(const steer_world *w, int32_t cx, int32_t cy,
                 flock_span out[9]) {

@@ -50,7 +50,7 @@ size_t orca_nearby_shapes(const steer_world *w, size_t i, double reach,
     geo_cursor_init(&c, &g->obstacle_index, q, g->obstacle_count);
     for (int32_t k; (k = geo_cursor_next(&c)) >= 0;) {
       const geo_obstacle *o = &g->obstacles[k];
-      steer_vec2 d = steer_world_offset(w, p, v2(o->x, o->y));
+      steer_vec2 d = world_offset(w, p, v2(o->x, o->y));
       double gap = v2_len(d) - o->radius - body;
       orca_shape s = {d, d, o->radius};
       if (gap <= reach)
@@ -61,7 +61,7 @@ size_t orca_nearby_shapes(const steer_world *w, size_t i, double reach,
     geo_cursor_init(&c, &g->wall_index, q, g->wall_count);
     for (int32_t k; (k = geo_cursor_next(&c)) >= 0;) {
       const geo_wall *l = &g->walls[k];
-      steer_vec2 a = steer_world_offset(w, p, l->a);
+      steer_vec2 a = world_offset(w, p, l->a);
       orca_shape s = {a, v2_add(a, v2_sub(l->b, l->a)), 0};
       double gap = v2_len(nearest_on_segment(s.a, s.b)) - body;
       if (gap <= reach)

@@ -67,7 +67,7 @@ static double direction_or(steer_vec2 v, double angle) {
 double steer_agent_face(const steer_world *w, size_t i, steer_vec2 t,
                         double dt) {
   agent_body b = body_of(w, i);
-  steer_vec2 d = steer_world_offset(w, world_pos(w, i), t);
+  steer_vec2 d = world_offset(w, world_pos(w, i), t);
   return toward(&b, direction_or(d, b.angle), dt);
 }
 

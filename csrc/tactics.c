@@ -45,7 +45,7 @@ int tactics_target_pose(const steer_world *w, const steer_target *t,
 /* q as agent i sees it (the nearest image on a torus) */
 static steer_vec2 seen(const steer_world *w, size_t i, steer_vec2 q) {
   steer_vec2 p = world_pos(w, i);
-  return v2_add(p, steer_world_offset(w, p, q));
+  return v2_add(p, world_offset(w, p, q));
 }
 
 /* The leader's frame: x along angle, y to its left. */
@@ -202,7 +202,7 @@ typedef struct ahead_search {
 
 static int consider_ahead(void *ud, size_t j) {
   ahead_search *s = ud;
-  steer_vec2 d = steer_world_offset(s->w, s->p, world_pos(s->w, j));
+  steer_vec2 d = world_offset(s->w, s->p, world_pos(s->w, j));
   double d2 = v2_len2(d);
   if (d2 == 0) return 0; /* at the very spot: neither ahead nor behind */
   if (v2_dot(d, s->forward) < s->cos_half * v2_len(d)) return 0;

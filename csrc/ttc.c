@@ -54,7 +54,7 @@ steer_vec2 avoid_agents_filtered(const steer_world *w, size_t i,
   for (int32_t jj; (jj = grid_cursor_next(&c)) >= 0;) {
     size_t j = (size_t)jj;
     if (j == i) continue;
-    steer_vec2 d = steer_world_offset(w, p, world_pos(w, j));
+    steer_vec2 d = world_offset(w, p, world_pos(w, j));
     if (v2_len2(d) > r2 || !neighbor_filter_pass(nf, w->group_bit[j], d.x, d.y))
       continue;
     f = v2_add(f, pair_force(v2_scale(d, -1), v2_sub(v, world_vel(w, j)),

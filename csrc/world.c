@@ -565,7 +565,7 @@ void steer_world_query_filtered(const steer_world *w, double x, double y,
   grid_cursor_init(&c, &w->grid, w->x, w->y, w->count, q.x, q.y, radius);
   for (int32_t j; (j = grid_cursor_next(&c)) >= 0;) {
     if (j == exclude) continue;
-    steer_vec2 d = steer_world_offset(w, q, world_pos(w, (size_t)j));
+    steer_vec2 d = world_offset(w, q, world_pos(w, (size_t)j));
     if (v2_len2(d) > r2 ||
         (filtered && !neighbor_filter_pass(&f, w->group_bit[j], d.x, d.y)))
       continue;
@@ -583,7 +583,7 @@ size_t path_start(const steer_world *w, size_t i, const steer_path *path,
   size_t best = 0;
   double best2 = 0;
   for (size_t k = 0; k < n; k++) {
-    double d2 = v2_len2(steer_world_offset(w, p, steer_path_point(path, k)));
+    double d2 = v2_len2(world_offset(w, p, steer_path_point(path, k)));
     if (k == 0 || d2 < best2) {
       best = k;
       best2 = d2;

@@ -131,6 +131,13 @@ static inline steer_status world_grow(steer_world *w, void **arr, size_t size,
   return alloc_grow(&w->alloc, arr, size, cap, need);
 }
 
+/* steer_world_offset inlined: the exported function is called through the
+   PLT and returns its pair through memory, a stall in every walk. */
+static inline steer_vec2 world_offset(const steer_world *w, steer_vec2 a,
+                                      steer_vec2 b) {
+  return geo_offset(&w->geo, a, b);
+}
+
 static inline steer_vec2 world_pos(const steer_world *w, size_t i) {
   STEER_ASSERT(i < w->count);
   steer_vec2 p = {w->x[i], w->y[i]};
