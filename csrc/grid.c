@@ -87,6 +87,10 @@ static inline size_t bucket_of_cell(const steer_grid *g, int32_t cx,
   return h & (g->buckets - 1);
 }
 
+size_t grid_bucket_of_cell(const steer_grid *g, int32_t cx, int32_t cy) {
+  return bucket_of_cell(g, cx, cy);
+}
+
 static inline size_t bucket_at(const steer_grid *g, double x, double y) {
   return bucket_of_cell(g, axis_cell(g, x, g->inv_x, g->ncx),
                         axis_cell(g, y, g->inv_y, g->ncy));
@@ -153,10 +157,21 @@ void grid_remove(steer_grid *g, int32_t i, double x, double y) {
   unlink_from(g, i, grid_bucket_of(g, x, y));
 }
 
+/* Is (x, y) outside a hashed grid's box? Sorted walks (nearest.c) read
+   only the box's cells, so leaving it counts as a move even when the new
+   cell hashes to the old bucket. */
+static int leaves_box(const steer_grid *g, double x, double y) {
+  if (g->dense || g->box_w <= 0) return 0;
+  int32_t cx, cy;
+  grid_cell_of(g, x, y, &cx, &cy);
+  return (uint32_t)(cx - g->box_x0) >= (uint32_t)g->box_w ||
+         (uint32_t)(cy - g->box_y0) >= (uint32_t)g->box_h;
+}
+
 int grid_move(steer_grid *g, int32_t i, double ox, double oy, double nx,
               double ny) {
   size_t from = grid_bucket_of(g, ox, oy), to = grid_bucket_of(g, nx, ny);
-  if (from == to) return 0;
+  if (from == to) return leaves_box(g, nx, ny);
   unlink_from(g, i, from);
   link(g, i, to);
   return 1;

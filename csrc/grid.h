@@ -50,6 +50,8 @@ steer_status grid_reserve(steer_grid *g, steer_allocator *a, size_t agents,
 void grid_cell_of(const steer_grid *g, double x, double y, int32_t *cx,
                   int32_t *cy);
 size_t grid_bucket_of(const steer_grid *g, double x, double y);
+/* The bucket of cell (cx, cy) (bounded modes: inside 0..n-1). */
+size_t grid_bucket_of_cell(const steer_grid *g, int32_t cx, int32_t cy);
 /* A hashed grid's box (above) around the cells of agents 0..n-1 at
    (x[i], y[i]), when it holds no more cells than there are buckets. The
    agents must be rebucketed after (world_sort does). */
@@ -62,7 +64,7 @@ void grid_buckets_of(const steer_grid *g, const double *x, const double *y,
 void grid_insert(steer_grid *g, int32_t i, double x, double y);
 void grid_remove(steer_grid *g, int32_t i, double x, double y);
 /* Moves agent i from the cell of (ox, oy) to the cell of (nx, ny); returns
-   whether its bucket changed. */
+   whether its bucket changed (or it left a hashed grid's box). */
 int grid_move(steer_grid *g, int32_t i, double ox, double oy, double nx,
               double ny);
 /* The agent at index `from` (position (x, y)) now lives at index `to`. */

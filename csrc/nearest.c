@@ -26,10 +26,14 @@ typedef struct list {
   candidate out[STEER_ORCA_MAX_NEIGHBORS];
   size_t n, max;
   double bound2; /* a candidate farther than this cannot enter */
+  int twice;     /* a candidate may come twice (hashed buckets) */
 } list;
 
 static void list_insert(list *l, double d2, size_t j) {
   if (l->n == l->max && !nearer(d2, j, &l->out[l->n - 1])) return;
+  if (l->twice)
+    for (size_t k = 0; k < l->n; k++)
+      if (l->out[k].j == j) return;
   size_t k = l->n < l->max ? l->n++ : l->n - 1;
   for (; k > 0 && nearer(d2, j, &l->out[k - 1]); k--) l->out[k] = l->out[k - 1];
   candidate c = {d2, j};
@@ -63,49 +67,115 @@ static inline double floor_fast(double v) {
   return t > v ? t - 1 : t;
 }
 
-/* The cells [*lo, *hi] along one axis where points within r of v can lie:
-   with slack against rounding, clamped to the grid when it does not wrap
-   (edge cells hold the agents beyond), unwrapped on a torus. */
-static void cell_range(const steer_grid *g, double v, double r, double inv,
-                       int32_t n, int32_t *lo, int32_t *hi) {
+/* How a sorted grid's buckets hold rows of cells: a dense grid's cells
+   0..n-1 per axis (a torus wraps; a clamped world's edge cells hold the
+   agents beyond the bounds), or the box of a hashed grid (the crowd's
+   cells at the last sort, in row-major buckets; outside it no agent lies,
+   grid_move sees to that), or a hashed grid without a box (too sparse for
+   one): each cell's bucket is looked up, and a bucket may hold other
+   cells' agents too, so a candidate can come twice. In rows, the bucket of
+   cell (cx, cy) is (cy - y0) * nx + cx - x0. */
+typedef struct sheet {
+  int32_t x0, y0, nx, ny;
+  int wrap, clamp;
+  int hashed; /* no box: every cell its own bucket lookup, buckets shared */
+} sheet;
+
+#define FREE_CELL_LIMIT 536870912.0 /* grid.c's bound on unbounded cells */
+
+static int sheet_of(const steer_grid *g, sheet *s) {
+  if (!g->sorted || g->buckets == 0) return 0;
+  if (g->dense) {
+    sheet d = {0, 0, g->ncx, g->ncy, g->mode == GRID_WRAP,
+               g->mode != GRID_WRAP, 0};
+    *s = d;
+    return 1;
+  }
+  if (g->box_w <= 0) { /* too sparse for a box: all hashed */
+    double L = FREE_CELL_LIMIT;
+    sheet h = {-(int32_t)L, -(int32_t)L, 2 * (int32_t)L + 1, 2 * (int32_t)L + 1,
+               0, 0, 1};
+    *s = h;
+    return 1;
+  }
+  sheet b = {g->box_x0, g->box_y0, g->box_w, g->box_h, 0, 0, 0};
+  *s = b;
+  return 1;
+}
+
+/* The cells [*lo, *hi] along one axis (y: axis 1) where points within r of
+   v can lie, with slack against rounding; *lo > *hi when none. On a torus
+   unwrapped (the agent being inside, a range that fits the torus lies in
+   -n .. 2n - 1; wider ones only need to say so in an int32). */
+static void cell_range(const steer_grid *g, const sheet *s, int axis,
+                       double v, double r, int32_t *lo, int32_t *hi) {
+  double inv = axis ? g->inv_y : g->inv_x;
+  double first = axis ? s->y0 : s->x0, n = axis ? s->ny : s->nx;
   double slack = 1e-9 * (1.0 + fabs(v * inv) + r * inv);
   double a = floor_fast((v - r) * inv - slack);
   double b = floor_fast((v + r) * inv + slack);
-  /* a torus keeps any range that fits it (from -n to 2n - 1, the agent
-     being inside); wider ones only need to say so in an int32 */
-  double first = g->mode == GRID_WRAP ? -2.0 * n : 0;
-  double last = g->mode == GRID_WRAP ? 3.0 * n : n - 1;
-  a = a < first ? first : a > last ? last : a;
-  b = b < first ? first : b > last ? last : b;
+  double min = first, max = first + n - 1;
+  if (s->wrap) {
+    min = -2 * n;
+    max = 3 * n;
+  } else if (!s->clamp) { /* a box: cells are clamped as grid.c does */
+    const double L = FREE_CELL_LIMIT;
+    a = a < -L ? -L : a > L ? L : a;
+    b = b < -L ? -L : b > L ? L : b;
+    if (a > max || b < min) {
+      *lo = 1;
+      *hi = 0;
+      return;
+    }
+  }
+  a = a < min ? min : a > max ? max : a;
+  b = b < min ? min : b > max ? max : b;
   *lo = (int32_t)a;
   *hi = (int32_t)b;
 }
 
-/* The candidates of columns lo..hi (unwrapped) of grid row `row`. */
-static void walk_row(const steer_world *w, size_t i, steer_vec2 p,
-                     int32_t row, int32_t lo, int32_t hi, list *l) {
-  const steer_grid *g = &w->grid;
-  int32_t n = g->ncx;
+/* Candidates from .. to - 1 of a sorted grid. */
+static void walk_span(const steer_world *w, size_t i, steer_vec2 p,
+                      size_t from, size_t to, list *l) {
+  for (size_t j = from; j < to; j++) {
+    if (j == i || !w->group_bit[j]) continue;
+    steer_vec2 d = world_offset(w, p, world_pos(w, j));
+    list_take(l, v2_len2(d), j);
+  }
+}
+
+/* The candidates of columns lo..hi (unwrapped) of sheet row `row`. */
+static void walk_row(const steer_world *w, const sheet *s, size_t i,
+                     steer_vec2 p, int32_t row, int32_t lo, int32_t hi,
+                     list *l) {
+  const uint32_t *starts = w->grid.starts;
+  if (s->hashed) {
+    for (int32_t c = lo; c <= hi; c++) {
+      size_t b = grid_bucket_of_cell(&w->grid, c, row);
+      walk_span(w, i, p, starts[b], starts[b + 1], l);
+    }
+    return;
+  }
+  int32_t n = s->nx;
+  lo -= s->x0;
+  hi -= s->x0;
   if (lo < 0) { /* a torus: [lo, hi] starts on the far side */
     lo += n;
     hi += n;
   }
-  size_t base = (size_t)row * (size_t)n;
+  size_t base = (size_t)(row - s->y0) * (size_t)n;
   for (int part = 0; part < 2; part++) {
     int32_t a = part ? 0 : lo, b = part ? hi - n : (hi < n ? hi : n - 1);
     if (a >= n || b < a) continue;
-    size_t from = g->starts[base + (size_t)a], to = g->starts[base + (size_t)b + 1];
-    for (size_t j = from; j < to; j++) {
-      if (j == i || !w->group_bit[j]) continue;
-      steer_vec2 d = world_offset(w, p, world_pos(w, j));
-      list_take(l, v2_len2(d), j);
-    }
+    walk_span(w, i, p, starts[base + (size_t)a], starts[base + (size_t)b + 1],
+              l);
   }
 }
 
-/* A sorted dense grid: rows outward from the agent's own, each over the
-   columns the current bound reaches, until no row is within it. */
-static void walk_sorted(const steer_world *w, size_t i, list *l) {
+/* A sorted grid: rows outward from the agent's own, each over the columns
+   the current bound reaches, until no row is within it. */
+static void walk_sorted(const steer_world *w, const sheet *s, size_t i,
+                        list *l) {
   const steer_grid *g = &w->grid;
   steer_vec2 p = world_pos(w, i);
   int32_t own = 0, own_x = 0, lo = 0, hi = 0, clo = 0, chi = 0;
@@ -115,17 +185,20 @@ static void walk_sorted(const steer_world *w, size_t i, list *l) {
       ranged = l->bound2;
       double reach = sqrt(ranged);
       reach += 1e-12 * reach; /* sqrt rounds: never cut a point on the bound */
-      cell_range(g, p.y, reach, g->inv_y, g->ncy, &lo, &hi);
-      cell_range(g, p.x, reach, g->inv_x, g->ncx, &clo, &chi);
+      cell_range(g, s, 1, p.y, reach, &lo, &hi);
+      cell_range(g, s, 0, p.x, reach, &clo, &chi);
+      if (lo > hi || clo > chi) return; /* beyond the box */
     }
+    /* rows taken into the sheet (a torus only: they are clamped else) */
+    int32_t y1 = s->y0 + s->ny;
     if (d == 0) { /* the agent's own cell first: the bound tightens */
       double c = floor_fast(p.y * g->inv_y), cx = floor_fast(p.x * g->inv_x);
       own = c < lo ? lo : c > hi ? hi : (int32_t)c;
       own_x = cx < clo ? clo : cx > chi ? chi : (int32_t)cx;
-      int32_t r = own < 0 ? own + g->ncy : own >= g->ncy ? own - g->ncy : own;
-      walk_row(w, i, p, r, own_x, own_x, l);
-      walk_row(w, i, p, r, clo, own_x - 1, l);
-      walk_row(w, i, p, r, own_x + 1, chi, l);
+      int32_t r = own < s->y0 ? own + s->ny : own >= y1 ? own - s->ny : own;
+      walk_row(w, s, i, p, r, own_x, own_x, l);
+      walk_row(w, s, i, p, r, clo, own_x - 1, l);
+      walk_row(w, s, i, p, r, own_x + 1, chi, l);
       continue;
     }
     int32_t up = own - d, down = own + d;
@@ -133,25 +206,27 @@ static void walk_sorted(const steer_world *w, size_t i, list *l) {
     for (int side = 0; side < 2; side++) {
       int32_t r = side ? down : up;
       if (r < lo || r > hi) continue;
-      if (r < 0) r += g->ncy; /* only on a torus: rows are clamped else */
-      if (r >= g->ncy) r -= g->ncy;
-      walk_row(w, i, p, r, clo, chi, l);
+      if (r < s->y0) r += s->ny;
+      if (r >= y1) r -= s->ny;
+      walk_row(w, s, i, p, r, clo, chi, l);
     }
   }
 }
 
-/* Can the sorted walk answer a query of this radius? A torus query must
-   stay narrower than the world, so that no cell is opened twice. */
-static int sorted_ok(const steer_world *w, size_t i, double radius) {
+/* Can the sorted walk answer a query of this radius? Not when it would open
+   more cells than a scan reads agents; a torus query must stay narrower
+   than the world, so that no cell is opened twice. */
+static int sorted_ok(const steer_world *w, const sheet *s, size_t i,
+                     double radius) {
   const steer_grid *g = &w->grid;
-  if (!g->dense || !g->sorted || g->buckets == 0) return 0;
   int32_t lo, hi, clo, chi;
   steer_vec2 p = world_pos(w, i);
-  cell_range(g, p.y, radius, g->inv_y, g->ncy, &lo, &hi);
-  cell_range(g, p.x, radius, g->inv_x, g->ncx, &clo, &chi);
+  cell_range(g, s, 1, p.y, radius, &lo, &hi);
+  cell_range(g, s, 0, p.x, radius, &clo, &chi);
+  if (lo > hi || clo > chi) return 1; /* beyond the box: nobody */
   double cells = ((double)hi - lo + 1) * ((double)chi - clo + 1);
   if (cells > (double)w->count + 8) return 0; /* a scan is cheaper */
-  return g->mode != GRID_WRAP || (hi - lo + 1 < g->ncy && chi - clo + 1 < g->ncx);
+  return !s->wrap || (hi - lo + 1 < s->ny && chi - clo + 1 < s->nx);
 }
 
 size_t nearest_agents(const steer_world *w, size_t i, double radius,
@@ -161,8 +236,12 @@ size_t nearest_agents(const steer_world *w, size_t i, double radius,
   l.n = 0;
   l.max = max < STEER_ORCA_MAX_NEIGHBORS ? max : STEER_ORCA_MAX_NEIGHBORS;
   l.bound2 = radius * radius;
-  if (sorted_walk && sorted_ok(w, i, radius))
-    walk_sorted(w, i, &l);
+  l.twice = 0;
+  sheet sh;
+  if (sorted_walk && sheet_of(&w->grid, &sh) && sorted_ok(w, &sh, i, radius)) {
+    l.twice = sh.hashed;
+    walk_sorted(w, &sh, i, &l);
+  }
   else
     walk_cursor(w, i, radius, &l);
   steer_vec2 p = world_pos(w, i);

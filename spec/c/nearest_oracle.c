@@ -72,7 +72,8 @@ static int same(const nearest_agent *a, const nearest_agent *b, size_t n) {
 typedef struct layout {
   const char *name;
   double width, height, cell;
-  int wrap;
+  int wrap, moves;
+  double spread; /* unbounded: the crowd's extent (0: 200, with far ones) */
 } layout;
 
 static void one_world(const layout *L, int round) {
@@ -83,7 +84,7 @@ static void one_world(const layout *L, int round) {
   d.cell_size = L->cell;
   steer_world *w = steer_world_create(&d);
   size_t count = 1 + (size_t)(unit() * 300);
-  double span = L->width > 0 ? L->width : 200;
+  double span = L->width > 0 ? L->width : L->spread > 0 ? L->spread : 200;
   double cx = uniform(0, span), cy = uniform(0, span);
   for (size_t k = 0; k < count; k++) {
     steer_agent_def a = steer_agent_def_default();
@@ -95,7 +96,7 @@ static void one_world(const layout *L, int round) {
       steer_vec2 q = world_pos(w, (size_t)(unit() * (double)w->count));
       a.x = q.x;
       a.y = q.y;
-    } else if (kind < 0.55 && !L->wrap) { /* far outside, or huge */
+    } else if (kind < 0.55 && !L->wrap && !L->spread) { /* far, or huge */
       double far = L->width > 0 ? 3 * L->width : 1e150;
       a.x = uniform(-far, far);
       a.y = uniform(-far, far);
@@ -113,6 +114,14 @@ static void one_world(const layout *L, int round) {
   }
   int sorted = world_sort_now(w) == STEER_OK && w->grid.sorted;
   CHECK(sorted, "%s round %d: world sorted", L->name, round);
+  if (L->moves) { /* a few agents moved after the sort, some far away */
+    for (size_t k = 0; k < w->count / 8 + 1; k++) {
+      size_t i = (size_t)(unit() * (double)w->count);
+      double far = unit() < 0.5 ? 200 : 8;
+      steer_agent_set(w, i, STEER_X, w->x[i] + uniform(-far, far));
+      steer_agent_set(w, i, STEER_Y, w->y[i] + uniform(-far, far));
+    }
+  }
   static const double radii[] = {0, 0.5, 3, 15, 40, 1e3, 1e200};
   nearest_agent fast[STEER_ORCA_MAX_NEIGHBORS], slow[STEER_ORCA_MAX_NEIGHBORS],
       truth[STEER_ORCA_MAX_NEIGHBORS];
@@ -135,10 +144,17 @@ static void one_world(const layout *L, int round) {
 
 int main(void) {
   static const layout layouts[] = {
-      {"clamped 200", 200, 200, 8, 0},  {"clamped 200 cell 3", 200, 200, 3, 0},
-      {"torus 200", 200, 200, 8, 1},    {"torus 100 x 60", 100, 60, 4, 1},
-      {"torus 40 (narrow)", 40, 40, 8, 1}, {"torus 17", 17, 17, 5, 1},
-      {"unbounded", 0, 0, 8, 0},
+      {"clamped 200", 200, 200, 8, 0, 0, 0},
+      {"clamped 200 cell 3", 200, 200, 3, 0, 0, 0},
+      {"torus 200", 200, 200, 8, 1, 0, 0},
+      {"torus 100 x 60", 100, 60, 4, 1, 0, 0},
+      {"torus 40 (narrow)", 40, 40, 8, 1, 0, 0},
+      {"torus 17", 17, 17, 5, 1, 0, 0},
+      {"unbounded", 0, 0, 8, 0, 0, 0},
+      {"unbounded, a compact crowd (a box)", 0, 0, 4, 0, 0, 40},
+      {"unbounded, a box, then moves", 0, 0, 4, 0, 1, 40},
+      {"clamped, then moves", 100, 100, 5, 0, 1, 0},
+      {"torus, then moves", 100, 100, 5, 1, 1, 0},
   };
   for (int round = 0; round < 40; round++)
     for (size_t k = 0; k < sizeof layouts / sizeof *layouts; k++)
