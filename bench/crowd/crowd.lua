@@ -11,7 +11,7 @@
 -- dt 0.25, radius 1.5, max speed 2, neighbor radius 15, 10 neighbors, time
 -- horizon 10 (obstacles 10). Both follow the same preferred velocity:
 -- towards the goal at max speed, slowing within max_speed * dt.
--- Metrics: README.md in this folder. Ends with "N passed, N failed" over
+-- Metrics: bench/crowd/README.md. Ends with "N passed, N failed" over
 -- the checks (every run finite; in the smoke run ORCA arrives without a
 -- deep overlap).
 local steer = require "steer"
@@ -47,6 +47,11 @@ local function program(variant, goal)
                           neighbor_radius = P.neighbor_radius, max_neighbors = P.max_neighbors } }
   elseif variant == "avoid_agents" then
     return { go, { "avoid_agents", time_horizon = 3, radius = P.neighbor_radius, weight = 1 },
+             { "avoid_walls", feeler_length = 4, weight = 4 } }
+  elseif variant:match("^avoid_agents_") then -- avoid_agents_h<horizon>_w<weight in %>
+    local h = tonumber(variant:match("_h(%d+)")) or 3
+    local wt = (tonumber(variant:match("_w(%d+)")) or 100) / 100
+    return { go, { "avoid_agents", time_horizon = h, radius = P.neighbor_radius, weight = wt },
              { "avoid_walls", feeler_length = 4, weight = 4 } }
   elseif variant == "separation_100" then -- the issue's "tuned to keep apart"
     return { { "separation", radius = 4, weight = 100 }, { "avoid_walls", feeler_length = 4, weight = 4 }, go,
