@@ -20,6 +20,10 @@
    second thread loses at 1,000-2,000 agents, breaks even at 4,000, gains
    from 10,000) */
 #define THREADED_MIN_AGENTS 4096
+/* an ORCA agent's neighbor search and linear program cost some ten to
+   twenty flocking agents: crowds of them gain from more threads much
+   earlier (make bench-crowd: circle 1,000 and 250) */
+#define THREADED_MIN_ORCA 512
 
 typedef struct band {
   size_t r0, r1;            /* rows [r0, r1) */
@@ -140,6 +144,16 @@ static int can_stream(const steer_world *w) {
    every SORT_EVERY steps and otherwise relinks its grid's lists, which
    queries walk in any order. */
 #define SORT_EVERY 8
+/* How many threads this step uses: the world's, when there is work enough
+   to pay for waking them. */
+static int parts_for(const steer_world *w) {
+  size_t n = w->count, orca = 0;
+  if (w->def.threads <= 1 || n >= THREADED_MIN_AGENTS) return w->def.threads;
+  if (n < THREADED_MIN_ORCA) return 1;
+  for (size_t i = 0; i < n; i++) orca += w->program[i] && w->program[i]->has_orca;
+  return orca >= THREADED_MIN_ORCA ? w->def.threads : 1;
+}
+
 static int neighbor_free(const steer_world *w) {
   for (size_t i = 0; i < w->count; i++) {
     const steer_program *p = w->program[i];
@@ -214,7 +228,7 @@ steer_status steer_world_step(steer_world *w, double dt) {
   step_job job;
   job.w = w;
   job.dt = dt;
-  job.parts = n >= THREADED_MIN_AGENTS ? w->def.threads : 1;
+  job.parts = parts_for(w);
   /* sorting first changes no state (only the agents' internal order) */
   if (world_grow(w, (void **)&w->order, sizeof(uint32_t), &w->order_cap,
                  n ? n : 1))

@@ -220,8 +220,8 @@ describe("orca in the step", function()
     assert.is_true(a1.vy < -0.1)
   end)
 
-  local function crowd(threads, orca_program)
-    local n = 4200
+  local function crowd(threads, orca_program, count)
+    local n = count or 4200
     local side = math.sqrt(n) * 3
     local world = steer.world{ bounds = { side, side }, wrap = true, seed = 5, threads = threads }
     local p = steer.program(orca_program)
@@ -248,6 +248,9 @@ describe("orca in the step", function()
       steer.testing.simd(widest)
       assert.are.equal(one, narrow)
     end
+    -- from 512 agents with orca a step is split too (below 4,096 agents)
+    local prog = { { "seek", target = { 30, 30 } }, orca = { max_neighbors = 8 } }
+    assert.are.equal(crowd(1, prog, 700):snapshot(), crowd(2, prog, 700):snapshot())
   end)
 
   it("snapshots continue bit-identically and keep the fields", function()
