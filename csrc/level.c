@@ -29,11 +29,15 @@ steer_status steer_world_set_obstacle(steer_world *w, size_t i, double x,
 
 steer_status steer_world_set_wall(steer_world *w, size_t i, steer_vec2 a,
                                   steer_vec2 b) {
+  if (!world_wall_fits(w, a, b)) return STEER_EINVAL;
   return geometry_set_wall(&w->geo, i, a, b);
 }
 
 steer_status steer_world_add_polygon(steer_world *w, const steer_vec2 *points,
                                      size_t n, int closed, steer_shape *h) {
+  for (size_t k = 0; k + 1 < n + (closed && n > 2); k++)
+    if (!world_wall_fits(w, points[k], points[(k + 1) % n]))
+      return STEER_EINVAL;
   return geometry_add_polygon(&w->geo, points, n, closed, h);
 }
 

@@ -12,6 +12,7 @@ steer_status steer_world_add_obstacle(steer_world *w, double x, double y,
 
 steer_status steer_world_add_wall(steer_world *w, steer_vec2 a, steer_vec2 b,
                                   size_t *number) {
+  if (!world_wall_fits(w, a, b)) return STEER_EINVAL;
   if (geometry_add_wall(&w->geo, a, b, NULL)) return STEER_ENOMEM;
   if (number) *number = w->geo.wall_count;
   return STEER_OK;

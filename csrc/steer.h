@@ -290,7 +290,10 @@ STEER_API void steer_world_query_filtered(const steer_world *w, double x,
                                           double fov, double angle,
                                           steer_visit_fn visit, void *ud);
 
-/* Obstacles (circles) and walls (segments). Both return a 1-based number. */
+/* Obstacles (circles) and walls (segments). Both return a 1-based number.
+   In a wrapped world a wall (or polygon edge) longer than the world along
+   either axis is STEER_EINVAL, for adding and for moving (it would meet
+   itself). */
 STEER_API steer_status steer_world_add_obstacle(steer_world *w, double x, double y,
                                       double radius, size_t *number);
 STEER_API steer_status steer_world_add_wall(steer_world *w, steer_vec2 a, steer_vec2 b,

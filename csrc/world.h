@@ -138,6 +138,14 @@ static inline steer_vec2 world_offset(const steer_world *w, steer_vec2 a,
   return geo_offset(&w->geo, a, b);
 }
 
+/* On a torus a wall spans at most the world along each axis: a longer one
+   would meet itself (the Lua binding says so in its error). */
+static inline int world_wall_fits(const steer_world *w, steer_vec2 a,
+                                  steer_vec2 b) {
+  return !w->def.wrap || (fabs(b.x - a.x) <= w->def.width &&
+                          fabs(b.y - a.y) <= w->def.height);
+}
+
 static inline steer_vec2 world_pos(const steer_world *w, size_t i) {
   STEER_ASSERT(i < w->count);
   steer_vec2 p = {w->x[i], w->y[i]};

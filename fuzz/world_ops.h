@@ -474,6 +474,12 @@ static void op_flat(reader *r, harness *h) {
           out[1], want.x, want.y);
 }
 
+/* A wall longer than a wrapped world along an axis (refused). */
+static int too_long(harness *h, steer_vec2 a, steer_vec2 b) {
+  const steer_world_def d = steer_world_get_def(h->w);
+  return d.wrap && (fabs(b.x - a.x) > d.width || fabs(b.y - a.y) > d.height);
+}
+
 /* Level geometry (issue 12): polygons, removing and moving shapes, ray
    casts, line of sight, box queries, tile maps and containment; every
    answer finite and consistent with the counts. */
@@ -501,7 +507,9 @@ static void op_level(reader *r, harness *h) {
       } else if (kind == STEER_SHAPE_OBSTACLE) {
         steer_world_set_obstacle(h->w, at, a.x, a.y, nonneg(r));
       } else if (kind == STEER_SHAPE_WALL) {
-        steer_world_set_wall(h->w, at, a, b);
+        steer_status st = steer_world_set_wall(h->w, at, a, b);
+        CHECK((st == STEER_EINVAL) == too_long(h, a, b), "set_wall status %d",
+              (int)st);
       }
     }
   } else if (what == 3 || what == 4) {
@@ -568,8 +576,10 @@ static void op_obstacle(reader *r, harness *h) {
       CHECK(number == ++h->obstacles, "obstacle number %zu", number);
   } else if (what == 1) {
     steer_vec2 p = {num(r), num(r)}, q = {num(r), num(r)};
-    if (steer_world_add_wall(h->w, p, q, &number) == STEER_OK)
-      CHECK(number == ++h->walls, "wall number %zu", number);
+    steer_status s = steer_world_add_wall(h->w, p, q, &number);
+    CHECK((s == STEER_EINVAL) == too_long(h, p, q), "add_wall status %d",
+          (int)s);
+    if (s == STEER_OK) CHECK(number == ++h->walls, "wall number %zu", number);
   } else if (what == 2) {
     steer_world_clear_obstacles(h->w);
     h->obstacles = 0;
