@@ -2,10 +2,11 @@
  * neighbors), on the world's grid.
  *
  * The list is kept sorted by insertion. Once it is full, only agents nearer
- * than its last can enter, so on a sorted dense grid the search visits the
- * agent's own row of cells first and then the rows outward, each over the
- * columns the current bound still reaches: in a dense crowd the ten
- * nearest lie within a cell or two and most of the radius is never opened.
+ * than its last can enter, so on a grid sorted by cell (every step sorts
+ * it) the search visits the agent's own cell first and then the rows of
+ * cells outward, each over the columns the current bound still reaches: in
+ * a dense crowd the ten nearest lie within a cell or two and most of the
+ * radius is never opened. Other grids walk the grid cursor.
  */
 #include <math.h>
 #include "nearest.h"

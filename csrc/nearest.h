@@ -14,10 +14,10 @@ typedef struct nearest_agent {
 /* The `max` agents nearest agent i within radius (ghosts and i itself
    left out), nearest first; ties in distance go to the lower index, so the
    answer is one whatever order the grid hands the candidates in. Returns
-   how many. A world sorted by cell on a dense grid (every step sorts it)
-   is searched row by row outward, narrowing the search as the list fills;
-   any other world walks the grid cursor over the whole radius. Both give
-   the same answer, bit for bit (`sorted_walk` 0 forces the cursor). */
+   how many. A world sorted by cell (every step sorts it) is searched from
+   the agent's cell outward, narrowing the search as the list fills; an
+   unsorted one walks the grid cursor over the whole radius. Both give the
+   same answer, bit for bit (`sorted_walk` 0 forces the cursor). */
 size_t nearest_agents(const steer_world *w, size_t i, double radius,
                       size_t max, int sorted_walk, nearest_agent *out);
 
