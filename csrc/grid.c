@@ -303,3 +303,62 @@ int32_t grid_cursor_next(grid_cursor *c) {
     c->agent = g->heads[bucket_of_cell(g, c->cx, c->cy)];
   }
 }
+
+/* ---- runs of a sorted grid ------------------------------------------------ */
+
+int grid_runs_init(grid_runs *r, const steer_grid *g, size_t n, double qx,
+                   double qy, double radius) {
+  if (!g->sorted || g->buckets == 0 || (!g->dense && g->box_w <= 0)) return 0;
+  r->g = g;
+  r->n = n;
+  r->row = 0;
+  r->part = 0;
+  axis_range(g, qx, radius, g->inv_x, g->ncx, &r->x0, &r->nx);
+  axis_range(g, qy, radius, g->inv_y, g->ncy, &r->y0, &r->ny);
+  r->all = (double)r->nx * r->ny > (double)n + 8; /* as the cursor decides */
+  return 1;
+}
+
+int grid_runs_next(grid_runs *r, size_t *from, size_t *to) {
+  const steer_grid *g = r->g;
+  if (r->all) {
+    if (r->row++ > 0) return 0;
+    *from = 0;
+    *to = r->n;
+    return 1;
+  }
+  if (r->row >= r->ny) return 0;
+  int32_t cy = r->y0 + r->row, c0 = r->x0, c1 = r->x0 + r->nx - 1;
+  *from = *to = 0;
+  if (g->dense) {
+    if (g->mode == GRID_WRAP) { /* x0 lies in 0..ncx-1: a row wraps once */
+      cy = wrap_cell(cy, g->ncy);
+      if (r->part) {
+        c0 = 0;
+        c1 -= g->ncx;
+      } else if (c1 >= g->ncx) {
+        c1 = g->ncx - 1;
+        r->part = 1; /* the row's wrapped part comes next */
+        size_t base = (size_t)cy * (size_t)g->ncx;
+        *from = g->starts[base + (size_t)c0];
+        *to = g->starts[base + (size_t)c1 + 1];
+        return 1;
+      }
+    }
+    size_t base = (size_t)cy * (size_t)g->ncx;
+    *from = g->starts[base + (size_t)c0];
+    *to = g->starts[base + (size_t)c1 + 1];
+  } else { /* the box's part of the row: cells outside it hold nobody */
+    int32_t b0 = g->box_x0, b1 = g->box_x0 + g->box_w - 1;
+    c0 = c0 < b0 ? b0 : c0;
+    c1 = c1 > b1 ? b1 : c1;
+    if ((uint32_t)(cy - g->box_y0) < (uint32_t)g->box_h && c0 <= c1) {
+      size_t base = (size_t)(cy - g->box_y0) * (size_t)g->box_w - (size_t)b0;
+      *from = g->starts[base + (size_t)c0];
+      *to = g->starts[base + (size_t)c1 + 1];
+    }
+  }
+  r->part = 0;
+  r->row++;
+  return 1;
+}

@@ -97,4 +97,24 @@ void grid_cursor_init(grid_cursor *c, const steer_grid *g, const double *x,
 /* The next candidate index, or -1 when the walk is over. */
 int32_t grid_cursor_next(grid_cursor *c);
 
+/* The same walk over a sorted grid as runs of agent indices: the agents
+   the cursor would hand out, in its order (so that sums over them add up
+   bit for bit as the cursor's), a run per row of cells (two where a torus
+   row wraps) - a dense grid's rows, or a hashed grid's box (every agent
+   lies in it while the grid is sorted). Not for a hashed grid without a
+   box, or an unsorted grid: grid_runs_init returns 0 then. */
+typedef struct grid_runs {
+  const steer_grid *g;
+  size_t n;
+  int all;                /* every agent 0..n-1, one run */
+  int32_t x0, y0, nx, ny; /* the box of cells, as the cursor's */
+  int32_t row;            /* the next row, 0..ny - 1 */
+  int part;               /* 1: the wrapped part of the row is next */
+} grid_runs;
+
+int grid_runs_init(grid_runs *r, const steer_grid *g, size_t n, double qx,
+                   double qy, double radius);
+/* The next run [*from, *to) (perhaps empty); 0 when the walk is over. */
+int grid_runs_next(grid_runs *r, size_t *from, size_t *to);
+
 #endif

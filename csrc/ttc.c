@@ -43,25 +43,45 @@ static steer_vec2 pair_force(steer_vec2 x, steer_vec2 v, double radius,
   return v2_scale(v2_direction(contact, l), size);
 }
 
+/* What agent i's force sums up: over its neighbors j, in the grid
+   cursor's order. */
+typedef struct avoid_sum {
+  const steer_world *w;
+  size_t i;
+  steer_vec2 p, v, f;
+  double r2, cap, horizon;
+  const neighbor_filter *nf;
+} avoid_sum;
+
+static inline void add_neighbor(avoid_sum *s, size_t j) {
+  const steer_world *w = s->w;
+  if (j == s->i) return;
+  steer_vec2 d = world_offset(w, s->p, world_pos(w, j));
+  if (v2_len2(d) > s->r2 ||
+      !neighbor_filter_pass(s->nf, w->group_bit[j], d.x, d.y))
+    return;
+  s->f = v2_add(s->f, pair_force(v2_scale(d, -1), v2_sub(s->v, world_vel(w, j)),
+                                 w->radius[s->i] + w->radius[j], s->horizon,
+                                 s->cap, s->i < j ? -1 : 1));
+}
+
 steer_vec2 avoid_agents_filtered(const steer_world *w, size_t i,
                                  double time_horizon, double radius,
                                  const neighbor_filter *nf) {
-  steer_vec2 p = world_pos(w, i), v = world_vel(w, i), f = {0, 0};
-  double cap = POWER_CAP * w->max_speed[i], r2 = radius * radius;
-  if (w->max_force[i] < cap) cap = w->max_force[i];
-  grid_cursor c;
-  grid_cursor_init(&c, &w->grid, w->x, w->y, w->count, p.x, p.y, radius);
-  for (int32_t jj; (jj = grid_cursor_next(&c)) >= 0;) {
-    size_t j = (size_t)jj;
-    if (j == i) continue;
-    steer_vec2 d = world_offset(w, p, world_pos(w, j));
-    if (v2_len2(d) > r2 || !neighbor_filter_pass(nf, w->group_bit[j], d.x, d.y))
-      continue;
-    f = v2_add(f, pair_force(v2_scale(d, -1), v2_sub(v, world_vel(w, j)),
-                             w->radius[i] + w->radius[j], time_horizon, cap,
-                             i < j ? -1 : 1));
+  avoid_sum s = {w, i, world_pos(w, i), world_vel(w, i), {0, 0},
+                 radius * radius, POWER_CAP * w->max_speed[i], time_horizon, nf};
+  if (w->max_force[i] < s.cap) s.cap = w->max_force[i];
+  grid_runs runs; /* a sorted grid: runs of indices, in the cursor's order */
+  if (grid_runs_init(&runs, &w->grid, w->count, s.p.x, s.p.y, radius)) {
+    size_t from, to;
+    while (grid_runs_next(&runs, &from, &to))
+      for (size_t j = from; j < to; j++) add_neighbor(&s, j);
+  } else {
+    grid_cursor c;
+    grid_cursor_init(&c, &w->grid, w->x, w->y, w->count, s.p.x, s.p.y, radius);
+    for (int32_t j; (j = grid_cursor_next(&c)) >= 0;) add_neighbor(&s, (size_t)j);
   }
-  return v2_clamp(f, cap);
+  return v2_clamp(s.f, s.cap);
 }
 
 steer_vec2 steer_agent_avoid_agents(const steer_world *w, size_t i,

@@ -5,7 +5,8 @@
  * clamped, wrapped and unbounded worlds; clusters, duplicate positions
  * (ties broken by index), ghosts, agents outside a clamped world's bounds,
  * huge coordinates, radii from zero to wider than the world and list
- * lengths from 1 to STEER_ORCA_MAX_NEIGHBORS. Prints "N passed, N failed";
+ * lengths from 1 to STEER_ORCA_MAX_NEIGHBORS. Also grid_runs (avoid_agents'
+ * walk): the cursor's candidates in the cursor's order. Prints "N passed, N failed";
  * exits nonzero on a failure. Built by mk/crowd.mk, run by spec/orca_spec.lua. */
 #include <math.h>
 #include <stdio.h>
@@ -15,6 +16,7 @@
 #include "sort.h"
 
 static int passed, failed;
+static long runs_used; /* queries grid_runs answered */
 
 #define CHECK(cond, ...)                            \
   do {                                              \
@@ -59,6 +61,22 @@ static size_t brute(const steer_world *w, size_t i, double radius, size_t max,
     if (n < max) n++;
   }
   return n;
+}
+
+/* grid_runs hands out exactly the cursor's candidates, in its order. */
+static int runs_match_cursor(const steer_world *w, size_t i, double radius,
+                             int *used) {
+  steer_vec2 p = world_pos(w, i);
+  grid_runs r;
+  *used = grid_runs_init(&r, &w->grid, w->count, p.x, p.y, radius);
+  if (!*used) return 1;
+  grid_cursor c;
+  grid_cursor_init(&c, &w->grid, w->x, w->y, w->count, p.x, p.y, radius);
+  size_t from, to;
+  while (grid_runs_next(&r, &from, &to))
+    for (size_t j = from; j < to; j++)
+      if (grid_cursor_next(&c) != (int32_t)j) return 0;
+  return grid_cursor_next(&c) < 0;
 }
 
 static int same(const nearest_agent *a, const nearest_agent *b, size_t n) {
@@ -135,6 +153,13 @@ static void one_world(const layout *L, int round) {
     CHECK(nf == nt && same(fast, truth, nt),
           "%s round %d agent %zu radius %g max %zu: sorted walk %zu, brute %zu",
           L->name, round, i, radius, max, nf, nt);
+    if (radius < 1e100) { /* a cursor over every cell of 1e200 is too slow */
+      int used;
+      CHECK(runs_match_cursor(w, i, radius, &used),
+            "%s round %d agent %zu radius %g: grid runs differ from the cursor",
+            L->name, round, i, radius);
+      runs_used += used;
+    }
     CHECK(ns == nt && same(slow, truth, nt),
           "%s round %d agent %zu radius %g max %zu: cursor %zu, brute %zu",
           L->name, round, i, radius, max, ns, nt);
@@ -159,6 +184,7 @@ int main(void) {
   for (int round = 0; round < 40; round++)
     for (size_t k = 0; k < sizeof layouts / sizeof *layouts; k++)
       one_world(&layouts[k], round);
+  CHECK(runs_used > 10000, "grid runs answered only %ld queries", runs_used);
   printf("%d passed, %d failed\n", passed, failed);
   return failed ? 1 : 0;
 }
