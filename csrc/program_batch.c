@@ -122,66 +122,75 @@ static void flow_forces(const steer_world *w, const steer_entry *e,
   }
 }
 
-/* The columns of a batch's agents that the entries read, gathered once. */
-typedef struct batch_agents {
-  double vx[BATCH_MAX], vy[BATCH_MAX], max_speed[BATCH_MAX];
-} batch_agents;
+/* Ask for the wander state of x, to be written: both ends, as it may span
+   two cache lines. */
+static void prefetch_wander(const agent_ext *x) {
+#if defined(__GNUC__)
+  __builtin_prefetch(x, 1);
+  __builtin_prefetch(&x->rng, 1);
+#else
+  (void)x;
+#endif
+}
 
 #if defined(__SSE2__)
-/* The wander forces of agents k and k + 1 of the batch, whose angles are
-   already advanced: steer_wander_force's operations in lanes (trig.h's
-   sine and cosine, the forward direction of v2_forward); scalar for the
-   lanes that need a rare branch. */
-static void pair_wander(const batch_agents *a, const double *angle,
-                        const double *distance, const double *radius, int k,
-                        double weight, double *fx, double *fy) {
-  __m128d s, c, zero = _mm_setzero_pd();
-  int rare = pair_sincos(_mm_loadu_pd(angle + k), &s, &c);
-  __m128d vx = _mm_loadu_pd(a->vx + k), vy = _mm_loadu_pd(a->vy + k);
-  __m128d ux = vx, uy = vy, l2, odd = zero;
-  pair_normalize(&ux, &uy, &l2, &odd);
-  __m128d slow = _mm_cmple_pd(l2, _mm_set1_pd(1e-4)); /* forward (1, 0) */
-  rare |= _mm_movemask_pd(_mm_andnot_pd(slow, odd));
-  ux = pair_select(slow, _mm_set1_pd(1), ux);
-  uy = pair_select(slow, zero, uy);
-  __m128d d = _mm_loadu_pd(distance + k), r = _mm_loadu_pd(radius + k);
-  double out_x[2], out_y[2];
-  _mm_storeu_pd(out_x, _mm_add_pd(_mm_mul_pd(ux, d), _mm_mul_pd(c, r)));
-  _mm_storeu_pd(out_y, _mm_add_pd(_mm_mul_pd(uy, d), _mm_mul_pd(s, r)));
-  for (int l = 0; l < 2; l++) {
-    if (rare & (1 << l)) {
-      steer_vec2 f = steer_wander_force(v2(a->vx[k + l], a->vy[k + l]),
-                                        angle[k + l], distance[k + l],
-                                        radius[k + l]);
-      out_x[l] = f.x;
-      out_y[l] = f.y;
-    }
-    fx[k + l] += out_x[l] * weight;
-    fy[k + l] += out_y[l] * weight;
-  }
-}
+/* batch_lanes.h in two SSE2 lanes */
+static int mask(__m128d m) { return _mm_movemask_pd(m); }
+
+#define BATCH_FLOCK pair_flock
+#define BATCH_WANDER pair_wander
+#define BATCH_CLAMP pair_clamp_all
+#define LANES_ATTR
+#define LANES 2
+#define VEC __m128d
+#define V_LOAD _mm_loadu_pd
+#define V_STORE _mm_storeu_pd
+#define V_ZERO _mm_setzero_pd
+#define V_SET1 _mm_set1_pd
+#define V_ADD _mm_add_pd
+#define V_SUB _mm_sub_pd
+#define V_MUL _mm_mul_pd
+#define V_DIV _mm_div_pd
+#define V_SQRT _mm_sqrt_pd
+#define V_AND _mm_and_pd
+#define V_OR _mm_or_pd
+#define V_ANDNOT _mm_andnot_pd
+#define V_XOR _mm_xor_pd
+#define V_LE _mm_cmple_pd
+#define V_GT _mm_cmpgt_pd
+#define V_GE _mm_cmpge_pd
+#define V_LT _mm_cmplt_pd
+#define V_EQ _mm_cmpeq_pd
+#define V_NEQ _mm_cmpneq_pd
+#define V_MASK mask
+#include "batch_lanes.h"
+#endif
+
+/* How many of the batch's agents the widest lanes took (AVX: four at a
+   time), then two at a time (SSE2): the scalar code does the rest. */
+#if defined(__SSE2__)
+#define LANES_FIRST(w, quad_call, pair_call)                                 \
+  ((w)->step_simd >= 4 ? (quad_call) : (w)->step_simd >= 2 ? (pair_call) : 0)
+#else
+#define LANES_FIRST(w, quad_call, pair_call) 0
 #endif
 
 /* Wander for every agent of the batch: the angles advanced agent by agent
-   (their cold state prefetched ahead), then the forces two at a time. */
+   (batch_forces prefetched their cold state), then the forces in lanes. */
 static void wander_forces(steer_world *w, const steer_entry *e,
                           const size_t *index, int n, const batch_agents *a,
                           double *fx, double *fy) {
   double angle[BATCH_MAX], distance[BATCH_MAX], radius[BATCH_MAX];
   double weight = e->weight;
   for (int k = 0; k < n; k++) {
-    if (k + 8 < n) program_prefetch(w, index[k + 8], 0);
     agent_ext *x = w->ext[index[k]]; /* exists: the program needs it */
     angle[k] = wander_advance(x);
     distance[k] = x->wander_distance;
     radius[k] = x->wander_radius;
   }
-  int k = 0;
-#if defined(__SSE2__)
-  if (w->step_simd >= 2)
-    for (; k + 1 < n; k += 2)
-      pair_wander(a, angle, distance, radius, k, weight, fx, fy);
-#endif
+  int k = LANES_FIRST(
+      w, batch_quad_wander(a, angle, distance, radius, n, weight, fx, fy),
+      pair_wander(a, angle, distance, radius, n, weight, fx, fy));
   for (; k < n; k++) {
     steer_vec2 f = steer_wander_force(v2(a->vx[k], a->vy[k]), angle[k],
                                       distance[k], radius[k]);
@@ -190,102 +199,19 @@ static void wander_forces(steer_world *w, const steer_entry *e,
   }
 }
 
-#if defined(__SSE2__)
-/* flock_force of entry e (inverse falloff) for agents k and k + 1 of the
-   batch, added with its weight: flocking.h's rule forces in lanes, as
-   crowd_lanes.h computes them; 0, adding nothing, when a lane needs
-   v2_normalize's rare branch. */
-static int pair_flock(const steer_entry *e, const double *sums,
-                      size_t stride, const batch_agents *a, int k,
-                      double *fx, double *fy) {
-  const double *at = sums + k;
-  __m128d zero = _mm_setzero_pd(), rare = zero, rx, ry;
-  __m128d vx = _mm_loadu_pd(a->vx + k), vy = _mm_loadu_pd(a->vy + k);
-  if (e->behavior == STEER_SEPARATION) { /* sep / n, or 0 */
-    __m128d n = _mm_loadu_pd(at + 6 * stride), has = _mm_cmpgt_pd(n, zero);
-    rx = _mm_and_pd(has, _mm_div_pd(_mm_loadu_pd(at), n));
-    ry = _mm_and_pd(has, _mm_div_pd(_mm_loadu_pd(at + stride), n));
-  } else if (e->behavior == STEER_ALIGNMENT) { /* vel / n - v, or 0 */
-    __m128d n = _mm_loadu_pd(at + 7 * stride), has = _mm_cmpgt_pd(n, zero);
-    rx = _mm_and_pd(has, _mm_sub_pd(_mm_div_pd(_mm_loadu_pd(at + 2 * stride), n), vx));
-    ry = _mm_and_pd(has, _mm_sub_pd(_mm_div_pd(_mm_loadu_pd(at + 3 * stride), n), vy));
-  } else { /* normalize(off / n) * max_speed - v, or 0 */
-    __m128d n = _mm_loadu_pd(at + 8 * stride), has = _mm_cmpgt_pd(n, zero);
-    __m128d cx = _mm_div_pd(_mm_loadu_pd(at + 4 * stride), n);
-    __m128d cy = _mm_div_pd(_mm_loadu_pd(at + 5 * stride), n);
-    __m128d l2 = _mm_add_pd(_mm_mul_pd(cx, cx), _mm_mul_pd(cy, cy));
-    __m128d l = _mm_sqrt_pd(l2);
-    __m128d unit = _mm_and_pd(_mm_cmpge_pd(l2, _mm_set1_pd(1e-12)),
-                              _mm_cmpgt_pd(l, _mm_set1_pd(STEER_EPSILON)));
-    rare = _mm_and_pd(has, _mm_cmpge_pd(l2, _mm_set1_pd(1e300)));
-    if (_mm_movemask_pd(rare)) return 0;
-    __m128d speed = _mm_loadu_pd(a->max_speed + k);
-    __m128d dx = _mm_and_pd(unit, _mm_mul_pd(_mm_div_pd(cx, l), speed));
-    __m128d dy = _mm_and_pd(unit, _mm_mul_pd(_mm_div_pd(cy, l), speed));
-    rx = _mm_and_pd(has, _mm_sub_pd(dx, vx));
-    ry = _mm_and_pd(has, _mm_sub_pd(dy, vy));
-  }
-  __m128d weight = _mm_set1_pd(e->weight);
-  _mm_storeu_pd(fx + k, _mm_add_pd(_mm_loadu_pd(fx + k), _mm_mul_pd(rx, weight)));
-  _mm_storeu_pd(fy + k, _mm_add_pd(_mm_loadu_pd(fy + k), _mm_mul_pd(ry, weight)));
-  return 1;
-}
-#endif
-
 static void flock_forces(const steer_world *w, const steer_entry *e,
                          const size_t *index, int n, const double *sums,
                          size_t stride, const batch_agents *a, double *fx,
                          double *fy) {
-  double weight = e->weight;
-  int k = 0;
-#if defined(__SSE2__)
-  if (w->step_simd >= 2 && !(e->behavior == STEER_SEPARATION &&
-                             e->falloff == STEER_FALLOFF_LINEAR))
-    for (; k + 1 < n; k += 2)
-      if (!pair_flock(e, sums, stride, a, k, fx, fy))
-        for (int l = k; l < k + 2; l++) {
-          flock_sums s = flock_sums_strided(sums + l, stride);
-          steer_vec2 f = flock_force(w, index[l], e, &s);
-          fx[l] += f.x * weight;
-          fy[l] += f.y * weight;
-        }
-#endif
+  int k = LANES_FIRST(
+      w, batch_quad_flock(w, e, index, n, sums, stride, a, fx, fy),
+      pair_flock(w, e, index, n, sums, stride, a, fx, fy));
   for (; k < n; k++) {
     flock_sums s = flock_sums_strided(sums + k, stride);
     steer_vec2 f = flock_force(w, index[k], e, &s);
-    fx[k] += f.x * weight;
-    fy[k] += f.y * weight;
+    fx[k] += f.x * e->weight;
+    fy[k] += f.y * e->weight;
   }
-}
-
-/* v2_clamp of every agent's sum, two at a time where the lanes can. */
-static void clamp_forces(const steer_world *w, const size_t *index, int n,
-                         const double *fx, const double *fy,
-                         steer_vec2 *out) {
-  int k = 0;
-#if defined(__SSE2__)
-  if (w->step_simd >= 2)
-    for (; k + 1 < n; k += 2) {
-      __m128d x = _mm_loadu_pd(fx + k), y = _mm_loadu_pd(fy + k);
-      __m128d max = _mm_set_pd(w->max_force[index[k + 1]],
-                               w->max_force[index[k]]);
-      __m128d rare = _mm_setzero_pd();
-      pair_clamp(&x, &y, max, &rare);
-      if (_mm_movemask_pd(rare)) {
-        out[k] = v2_clamp(v2(fx[k], fy[k]), w->max_force[index[k]]);
-        out[k + 1] =
-            v2_clamp(v2(fx[k + 1], fy[k + 1]), w->max_force[index[k + 1]]);
-        continue;
-      }
-      double ox[2], oy[2];
-      _mm_storeu_pd(ox, x);
-      _mm_storeu_pd(oy, y);
-      out[k] = v2(ox[0], oy[0]);
-      out[k + 1] = v2(ox[1], oy[1]);
-    }
-#endif
-  for (; k < n; k++)
-    out[k] = v2_clamp(v2(fx[k], fy[k]), w->max_force[index[k]]);
 }
 
 void batch_forces(steer_world *w, const steer_program *p, const size_t *index,
@@ -293,12 +219,20 @@ void batch_forces(steer_world *w, const steer_program *p, const size_t *index,
   double fx[BATCH_MAX], fy[BATCH_MAX];
   batch_agents a;
   STEER_ASSERT(p->batched && n <= BATCH_MAX && (sums || !p->flocking));
+  /* wander reads every agent's cold state, scattered in memory: ask for
+     all of it now, while the entries before it compute */
+  for (size_t q = 0; q < p->count; q++)
+    if (p->entries[q].behavior == STEER_WANDER) {
+      for (int k = 0; k < n; k++) prefetch_wander(w->ext[index[k]]);
+      break;
+    }
   for (int k = 0; k < n; k++) {
     size_t i = index[k];
     fx[k] = fy[k] = 0;
     a.vx[k] = w->vx[i];
     a.vy[k] = w->vy[i];
     a.max_speed[k] = w->max_speed[i];
+    a.max_force[k] = w->max_force[i];
   }
   for (size_t q = 0; q < p->count; q++) {
     const steer_entry *e = &p->entries[q];
@@ -311,5 +245,7 @@ void batch_forces(steer_world *w, const steer_program *p, const size_t *index,
     default: flock_forces(w, e, index, n, sums, stride, &a, fx, fy); break;
     }
   }
-  clamp_forces(w, index, n, fx, fy, out);
+  int k = LANES_FIRST(w, batch_quad_clamp(&a, n, fx, fy, out),
+                      pair_clamp_all(&a, n, fx, fy, out));
+  for (; k < n; k++) out[k] = v2_clamp(v2(fx[k], fy[k]), a.max_force[k]);
 }
