@@ -221,11 +221,11 @@ void batch_forces(steer_world *w, const steer_program *p, const size_t *index,
   STEER_ASSERT(p->batched && n <= BATCH_MAX && (sums || !p->flocking));
   /* wander reads every agent's cold state, scattered in memory: ask for
      all of it now, while the entries before it compute */
+  int wanders = 0;
   for (size_t q = 0; q < p->count; q++)
-    if (p->entries[q].behavior == STEER_WANDER) {
-      for (int k = 0; k < n; k++) prefetch_wander(w->ext[index[k]]);
-      break;
-    }
+    wanders |= p->entries[q].behavior == STEER_WANDER;
+  if (wanders)
+    for (int k = 0; k < n; k++) prefetch_wander(w->ext[index[k]]);
   for (int k = 0; k < n; k++) {
     size_t i = index[k];
     fx[k] = fy[k] = 0;
@@ -248,4 +248,9 @@ void batch_forces(steer_world *w, const steer_program *p, const size_t *index,
   int k = LANES_FIRST(w, batch_quad_clamp(&a, n, fx, fy, out),
                       pair_clamp_all(&a, n, fx, fy, out));
   for (; k < n; k++) out[k] = v2_clamp(v2(fx[k], fy[k]), a.max_force[k]);
+  /* the next batch is most likely the agents that follow in the sorted
+     order: their wander state is on its way while their walks run */
+  if (wanders)
+    for (size_t i = index[n - 1] + 1; i <= index[n - 1] + (size_t)n && i < w->count; i++)
+      if (w->ext[i]) prefetch_wander(w->ext[i]);
 }
