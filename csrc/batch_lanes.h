@@ -143,20 +143,26 @@ static LANES_ATTR int BATCH_WANDER(const batch_agents *a, const double *angle,
     VEC ux = lanes_select(slow, V_SET1(1), V_DIV(vx, l));
     VEC uy = lanes_select(slow, zero, V_DIV(vy, l));
     VEC d = V_LOAD(distance + k), r = V_LOAD(radius + k);
-    double out_x[LANES], out_y[LANES];
-    V_STORE(out_x, V_ADD(V_MUL(ux, d), V_MUL(c, r)));
-    V_STORE(out_y, V_ADD(V_MUL(uy, d), V_MUL(s, r)));
-    for (int q = 0; q < LANES; q++) {
-      int at = k + q;
-      if (rare & (1 << q)) {
-        steer_vec2 f = steer_wander_force(v2(a->vx[at], a->vy[at]),
-                                          angle[at], distance[at], radius[at]);
-        out_x[q] = f.x;
-        out_y[q] = f.y;
-      }
-      fx[at] += out_x[q] * weight;
-      fy[at] += out_y[q] * weight;
+    VEC ox = V_ADD(V_MUL(ux, d), V_MUL(c, r));
+    VEC oy = V_ADD(V_MUL(uy, d), V_MUL(s, r));
+    if (rare) { /* seldom: those lanes by the scalar code */
+      double out_x[LANES], out_y[LANES];
+      V_STORE(out_x, ox);
+      V_STORE(out_y, oy);
+      for (int q = 0; q < LANES; q++)
+        if (rare & (1 << q)) {
+          int at = k + q;
+          steer_vec2 f = steer_wander_force(v2(a->vx[at], a->vy[at]), angle[at],
+                                            distance[at], radius[at]);
+          out_x[q] = f.x;
+          out_y[q] = f.y;
+        }
+      ox = V_LOAD(out_x);
+      oy = V_LOAD(out_y);
     }
+    VEC wt = V_SET1(weight);
+    V_STORE(fx + k, V_ADD(V_LOAD(fx + k), V_MUL(ox, wt)));
+    V_STORE(fy + k, V_ADD(V_LOAD(fy + k), V_MUL(oy, wt)));
   }
   return k;
 }
