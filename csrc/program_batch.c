@@ -214,26 +214,42 @@ static void flock_forces(const steer_world *w, const steer_entry *e,
   }
 }
 
+/* a's columns for the batch's agents (program_batch.h). */
+static void gather(const steer_world *w, const size_t *index, int n,
+                   batch_agents *a) {
+  size_t first = index[0];
+  int run = index[n - 1] - first == (size_t)(n - 1);
+  for (int k = 1; k < n && run; k++) run = index[k] == first + (size_t)k;
+  if (run) {
+    a->vx = w->vx + first;
+    a->vy = w->vy + first;
+    a->max_speed = w->max_speed + first;
+    a->max_force = w->max_force + first;
+    return;
+  }
+  for (int k = 0; k < n; k++) {
+    size_t i = index[k];
+    a->copy[0][k] = w->vx[i];
+    a->copy[1][k] = w->vy[i];
+    a->copy[2][k] = w->max_speed[i];
+    a->copy[3][k] = w->max_force[i];
+  }
+  a->vx = a->copy[0];
+  a->vy = a->copy[1];
+  a->max_speed = a->copy[2];
+  a->max_force = a->copy[3];
+}
+
 void batch_forces(steer_world *w, const steer_program *p, const size_t *index,
                   int n, const double *sums, size_t stride, steer_vec2 *out) {
   double fx[BATCH_MAX], fy[BATCH_MAX];
   batch_agents a;
   STEER_ASSERT(p->batched && n <= BATCH_MAX && (sums || !p->flocking));
-  /* wander reads every agent's cold state, scattered in memory: ask for
-     all of it now, while the entries before it compute */
-  int wanders = 0;
+  int wanders = 0; /* wander reads cold state, scattered in memory */
   for (size_t q = 0; q < p->count; q++)
     wanders |= p->entries[q].behavior == STEER_WANDER;
-  if (wanders)
-    for (int k = 0; k < n; k++) prefetch_wander(w->ext[index[k]]);
-  for (int k = 0; k < n; k++) {
-    size_t i = index[k];
-    fx[k] = fy[k] = 0;
-    a.vx[k] = w->vx[i];
-    a.vy[k] = w->vy[i];
-    a.max_speed[k] = w->max_speed[i];
-    a.max_force[k] = w->max_force[i];
-  }
+  for (int k = 0; k < n; k++) fx[k] = fy[k] = 0;
+  gather(w, index, n, &a);
   for (size_t q = 0; q < p->count; q++) {
     const steer_entry *e = &p->entries[q];
     switch (e->behavior) {

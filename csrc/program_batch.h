@@ -8,11 +8,12 @@
 /* The most agents one call takes. */
 #define BATCH_MAX 64
 
-/* The columns of a batch's agents that the entries read, gathered once:
-   agent k of the batch at [k]. */
+/* The columns of a batch's agents that the entries read: agent k of the
+   batch at [k]. They point into the world's columns when the batch is a
+   run of consecutive agents (the common case), else into `copy`. */
 typedef struct batch_agents {
-  double vx[BATCH_MAX], vy[BATCH_MAX], max_speed[BATCH_MAX],
-      max_force[BATCH_MAX];
+  const double *vx, *vy, *max_speed, *max_force;
+  double copy[4][BATCH_MAX];
 } batch_agents;
 
 /* The forces of agents index[0 .. n - 1] (n <= BATCH_MAX), all running
