@@ -126,8 +126,8 @@ static void flow_forces(const steer_world *w, const steer_entry *e,
    two cache lines. */
 static void prefetch_wander(const agent_ext *x) {
 #if defined(__GNUC__)
-  __builtin_prefetch(x, 1);
-  __builtin_prefetch(&x->rng, 1);
+  __builtin_prefetch(x, 0, 1);
+  __builtin_prefetch(&x->rng, 0, 1);
 #else
   (void)x;
 #endif
@@ -182,7 +182,13 @@ static void wander_forces(steer_world *w, const steer_entry *e,
                           double *fx, double *fy) {
   double angle[BATCH_MAX], distance[BATCH_MAX], radius[BATCH_MAX];
   double weight = e->weight;
+  /* the next batch is most likely the agents that follow in the sorted
+     order: their wander state is asked for here, spread over this loop,
+     and on its way while their walks run */
+  size_t next = index[n - 1] + 1;
   for (int k = 0; k < n; k++) {
+    if (next + (size_t)k < w->count && w->ext[next + k])
+      prefetch_wander(w->ext[next + k]);
     agent_ext *x = w->ext[index[k]]; /* exists: the program needs it */
     angle[k] = wander_advance(x);
     distance[k] = x->wander_distance;
@@ -245,9 +251,6 @@ void batch_forces(steer_world *w, const steer_program *p, const size_t *index,
   double fx[BATCH_MAX], fy[BATCH_MAX];
   batch_agents a;
   STEER_ASSERT(p->batched && n <= BATCH_MAX && (sums || !p->flocking));
-  int wanders = 0; /* wander reads cold state, scattered in memory */
-  for (size_t q = 0; q < p->count; q++)
-    wanders |= p->entries[q].behavior == STEER_WANDER;
   for (int k = 0; k < n; k++) fx[k] = fy[k] = 0;
   gather(w, index, n, &a);
   for (size_t q = 0; q < p->count; q++) {
@@ -264,9 +267,4 @@ void batch_forces(steer_world *w, const steer_program *p, const size_t *index,
   int k = LANES_FIRST(w, batch_quad_clamp(&a, n, fx, fy, out),
                       pair_clamp_all(&a, n, fx, fy, out));
   for (; k < n; k++) out[k] = v2_clamp(v2(fx[k], fy[k]), a.max_force[k]);
-  /* the next batch is most likely the agents that follow in the sorted
-     order: their wander state is on its way while their walks run */
-  if (wanders)
-    for (size_t i = index[n - 1] + 1; i <= index[n - 1] + (size_t)n && i < w->count; i++)
-      if (w->ext[i]) prefetch_wander(w->ext[i]);
 }
