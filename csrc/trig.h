@@ -19,6 +19,7 @@
 #ifndef STEER_TRIG_H
 #define STEER_TRIG_H
 
+#include <float.h>
 #include <math.h>
 
 /* the largest |t| reduced here: k <= 2^16, so k * TRIG_PIO2_1 (33 bits)
@@ -48,8 +49,13 @@ static inline void trig_sincos(double t, double *sin_t, double *cos_t) {
     *cos_t = cos(t);
     return;
   }
-  double big = t * TRIG_2_OVER_PI + TRIG_ROUND;
-  double k = big - TRIG_ROUND;
+#if defined(FLT_EVAL_METHOD) && FLT_EVAL_METHOD != 0
+  /* excess precision (x87): adding TRIG_ROUND would not round; no lanes
+     there, so no path needs the same bits as another */
+  double k = rint(t * TRIG_2_OVER_PI);
+#else
+  double k = t * TRIG_2_OVER_PI + TRIG_ROUND - TRIG_ROUND;
+#endif
   /* t - k pi/2 as hi + lo: the first piece exactly (Sterbenz), the second
      with its rounding error recovered (two-sum), the third into lo */
   double a = t - k * TRIG_PIO2_1, b = k * TRIG_PIO2_2;
