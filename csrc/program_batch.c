@@ -4,9 +4,12 @@
  * program_force takes one agent through all of its entries, dispatching on
  * each; here one entry goes through all the agents of a batch, in a loop
  * with its parameters hoisted and its arithmetic inlined, so that the
- * square roots and divisions of consecutive agents overlap. Each agent
- * still adds its entries' weighted forces in program order, then clamps:
- * the same operations as program_force, so the same bits. */
+ * square roots and divisions of consecutive agents overlap: seek, arrive
+ * and flow two agents at a time (pair_math.h, flow_steer.c), flocking
+ * rules, wander and the clamp four (AVX, batch_quad.c) or two (SSE2) at a
+ * time (batch_lanes.h). Each agent still adds its entries' weighted forces
+ * in program order, then clamps: the same operations as program_force, so
+ * the same bits. */
 #include "agent.h"
 #include "agent_program.h"
 #include "pair_math.h"
