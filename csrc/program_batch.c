@@ -169,13 +169,35 @@ static int mask(__m128d m) { return _mm_movemask_pd(m); }
 #include "batch_lanes.h"
 #endif
 
-/* How many of the batch's agents the widest lanes took (AVX: four at a
-   time), then two at a time (SSE2): the scalar code does the rest. */
+/* The batch's columns from agent k on. */
+static batch_agents batch_from(const batch_agents *a, int k) {
+  batch_agents r;
+  r.vx = a->vx + k;
+  r.vy = a->vy + k;
+  r.max_speed = a->max_speed + k;
+  r.max_force = a->max_force + k;
+  return r;
+}
+
+/* The lanes take the batch's agents (columns `cols`, k = 0) four at a
+   time (AVX), the rest two at a time (SSE2); k gets how many they did, the
+   scalar code does the rest. QUAD and PAIR call the lanes from agent k,
+   with `rest` the columns from there. */
 #if defined(__SSE2__)
-#define LANES_FIRST(w, quad_call, pair_call)                                 \
-  ((w)->step_simd >= 4 ? (quad_call) : (w)->step_simd >= 2 ? (pair_call) : 0)
+#define LANES_RUN(w, cols, n, k, rest, QUAD, PAIR)                           \
+  do {                                                                       \
+    batch_agents rest;                                                       \
+    if ((w)->step_simd >= 4) {                                               \
+      rest = batch_from(cols, k);                                            \
+      k += (QUAD);                                                           \
+    }                                                                        \
+    if ((w)->step_simd >= 2 && k + 1 < (n)) {                                \
+      rest = batch_from(cols, k);                                            \
+      k += (PAIR);                                                           \
+    }                                                                        \
+  } while (0)
 #else
-#define LANES_FIRST(w, quad_call, pair_call) 0
+#define LANES_RUN(w, cols, n, k, rest, QUAD, PAIR) ((void)0)
 #endif
 
 /* Wander for every agent of the batch: the angles advanced agent by agent
@@ -197,9 +219,12 @@ static void wander_forces(steer_world *w, const steer_entry *e,
     distance[k] = x->wander_distance;
     radius[k] = x->wander_radius;
   }
-  int k = LANES_FIRST(
-      w, batch_quad_wander(a, angle, distance, radius, n, weight, fx, fy),
-      pair_wander(a, angle, distance, radius, n, weight, fx, fy));
+  int k = 0;
+  LANES_RUN(w, a, n, k, rest,
+            batch_quad_wander(&rest, angle, distance, radius, n, weight, fx,
+                              fy),
+            pair_wander(&rest, angle + k, distance + k, radius + k, n - k,
+                        weight, fx + k, fy + k));
   for (; k < n; k++) {
     steer_vec2 f = steer_wander_force(v2(a->vx[k], a->vy[k]), angle[k],
                                       distance[k], radius[k]);
@@ -212,9 +237,11 @@ static void flock_forces(const steer_world *w, const steer_entry *e,
                          const size_t *index, int n, const double *sums,
                          size_t stride, const batch_agents *a, double *fx,
                          double *fy) {
-  int k = LANES_FIRST(
-      w, batch_quad_flock(w, e, index, n, sums, stride, a, fx, fy),
-      pair_flock(w, e, index, n, sums, stride, a, fx, fy));
+  int k = 0;
+  LANES_RUN(w, a, n, k, rest,
+            batch_quad_flock(w, e, index, n, sums, stride, &rest, fx, fy),
+            pair_flock(w, e, index + k, n - k, sums + k, stride, &rest, fx + k,
+                       fy + k));
   for (; k < n; k++) {
     flock_sums s = flock_sums_strided(sums + k, stride);
     steer_vec2 f = flock_force(w, index[k], e, &s);
@@ -223,9 +250,10 @@ static void flock_forces(const steer_world *w, const steer_entry *e,
   }
 }
 
-/* a's columns for the batch's agents (program_batch.h). */
+/* a's columns for the batch's agents (program_batch.h), copied into
+   `copy` when they are not consecutive. */
 static void gather(const steer_world *w, const size_t *index, int n,
-                   batch_agents *a) {
+                   batch_agents *a, double copy[4][BATCH_MAX]) {
   size_t first = index[0];
   int run = index[n - 1] - first == (size_t)(n - 1);
   for (int k = 1; k < n && run; k++) run = index[k] == first + (size_t)k;
@@ -238,24 +266,24 @@ static void gather(const steer_world *w, const size_t *index, int n,
   }
   for (int k = 0; k < n; k++) {
     size_t i = index[k];
-    a->copy[0][k] = w->vx[i];
-    a->copy[1][k] = w->vy[i];
-    a->copy[2][k] = w->max_speed[i];
-    a->copy[3][k] = w->max_force[i];
+    copy[0][k] = w->vx[i];
+    copy[1][k] = w->vy[i];
+    copy[2][k] = w->max_speed[i];
+    copy[3][k] = w->max_force[i];
   }
-  a->vx = a->copy[0];
-  a->vy = a->copy[1];
-  a->max_speed = a->copy[2];
-  a->max_force = a->copy[3];
+  a->vx = copy[0];
+  a->vy = copy[1];
+  a->max_speed = copy[2];
+  a->max_force = copy[3];
 }
 
 void batch_forces(steer_world *w, const steer_program *p, const size_t *index,
                   int n, const double *sums, size_t stride, steer_vec2 *out) {
-  double fx[BATCH_MAX], fy[BATCH_MAX];
+  double fx[BATCH_MAX], fy[BATCH_MAX], copy[4][BATCH_MAX];
   batch_agents a;
   STEER_ASSERT(p->batched && n <= BATCH_MAX && (sums || !p->flocking));
   for (int k = 0; k < n; k++) fx[k] = fy[k] = 0;
-  gather(w, index, n, &a);
+  gather(w, index, n, &a, copy);
   for (size_t q = 0; q < p->count; q++) {
     const steer_entry *e = &p->entries[q];
     switch (e->behavior) {
@@ -267,7 +295,8 @@ void batch_forces(steer_world *w, const steer_program *p, const size_t *index,
     default: flock_forces(w, e, index, n, sums, stride, &a, fx, fy); break;
     }
   }
-  int k = LANES_FIRST(w, batch_quad_clamp(&a, n, fx, fy, out),
-                      pair_clamp_all(&a, n, fx, fy, out));
+  int k = 0;
+  LANES_RUN(w, &a, n, k, rest, batch_quad_clamp(&rest, n, fx, fy, out),
+            pair_clamp_all(&rest, n - k, fx + k, fy + k, out + k));
   for (; k < n; k++) out[k] = v2_clamp(v2(fx[k], fy[k]), a.max_force[k]);
 }

@@ -10,10 +10,9 @@
 
 /* The columns of a batch's agents that the entries read: agent k of the
    batch at [k]. They point into the world's columns when the batch is a
-   run of consecutive agents (the common case), else into `copy`. */
+   run of consecutive agents (the common case), else into a copy. */
 typedef struct batch_agents {
   const double *vx, *vy, *max_speed, *max_force;
-  double copy[4][BATCH_MAX];
 } batch_agents;
 
 /* The forces of agents index[0 .. n - 1] (n <= BATCH_MAX), all running
