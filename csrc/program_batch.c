@@ -167,7 +167,6 @@ static int mask(__m128d m) { return _mm_movemask_pd(m); }
 #define V_NEQ _mm_cmpneq_pd
 #define V_MASK mask
 #include "batch_lanes.h"
-#endif
 
 /* The batch's columns from agent k on. */
 static batch_agents batch_from(const batch_agents *a, int k) {
@@ -178,6 +177,7 @@ static batch_agents batch_from(const batch_agents *a, int k) {
   r.max_force = a->max_force + k;
   return r;
 }
+#endif
 
 /* The lanes take the batch's agents (columns `cols`, k = 0) four at a
    time (AVX), the rest two at a time (SSE2); k gets how many they did, the
@@ -197,11 +197,12 @@ static batch_agents batch_from(const batch_agents *a, int k) {
     }                                                                        \
   } while (0)
 #else
-#define LANES_RUN(w, cols, n, k, rest, QUAD, PAIR) ((void)0)
+#define LANES_RUN(w, cols, n, k, rest, QUAD, PAIR) ((void)(cols))
 #endif
 
 /* Wander for every agent of the batch: the angles advanced agent by agent
-   (batch_forces prefetched their cold state), then the forces in lanes. */
+   (the batch before asked for their cold state), then the forces in
+   lanes. */
 static void wander_forces(steer_world *w, const steer_entry *e,
                           const size_t *index, int n, const batch_agents *a,
                           double *fx, double *fy) {
