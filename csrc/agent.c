@@ -45,12 +45,9 @@ steer_vec2 steer_agent_evade(const steer_world *w, size_t i, size_t target) {
 steer_status steer_agent_wander(steer_world *w, size_t i, steer_vec2 *force) {
   agent_ext *e = world_ext(w, i);
   if (!e) return STEER_ENOMEM;
-  e->wander_angle += steer_rng_signed(&e->rng) * e->wander_jitter;
-  /* only absurd jitters get here; the angle then stays a valid number */
-  if (fabs(e->wander_angle) > 1e15)
-    e->wander_angle = fmod(e->wander_angle, 6.283185307179586);
-  *force = steer_wander_force(world_vel(w, i), e->wander_angle,
-                              e->wander_distance, e->wander_radius);
+  double angle = wander_advance(e);
+  *force = steer_wander_force(world_vel(w, i), angle, e->wander_distance,
+                              e->wander_radius);
   return STEER_OK;
 }
 

@@ -2,6 +2,8 @@
 #ifndef STEER_AGENT_H
 #define STEER_AGENT_H
 
+#include <math.h>
+#include "random.h"
 #include "world.h"
 
 /* The force toward the waypoint *waypoint of `path`, advancing it when the
@@ -14,5 +16,16 @@ steer_vec2 path_force(const steer_world *w, size_t i, const steer_path *path,
 /* Agent i's cold state following `path` (a new path starts at waypoint 0);
    NULL: out of memory, nothing changed. */
 agent_ext *follow_state(steer_world *w, size_t i, steer_path *path);
+
+/* One call of wander (docs/API.md section 3.5) for cold state e: the
+   generator advanced, the angle moved by r * jitter; the new angle. Inline:
+   program_batch.c calls it for a batch, then computes the forces in lanes. */
+static inline double wander_advance(agent_ext *e) {
+  e->wander_angle += rng_signed(&e->rng) * e->wander_jitter;
+  /* only absurd jitters get here; the angle then stays a valid number */
+  if (fabs(e->wander_angle) > 1e15)
+    e->wander_angle = fmod(e->wander_angle, 6.283185307179586);
+  return e->wander_angle;
+}
 
 #endif

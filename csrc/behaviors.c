@@ -1,5 +1,6 @@
 /* behaviors.c - the stateless force functions of docs/API.md section 2. */
 #include "steer.h"
+#include "trig.h"
 #include "vec.h"
 
 double steer_length(steer_vec2 v) { return v2_len(v); }
@@ -99,7 +100,9 @@ steer_vec2 steer_prioritized_sum(double max_force, const steer_vec2 *forces,
 steer_vec2 steer_wander_force(steer_vec2 v, double angle, double distance,
                               double radius) {
   steer_vec2 ahead = v2_scale(v2_forward(v), distance);
-  return v2_add(ahead, v2(cos(angle) * radius, sin(angle) * radius));
+  double s, c;
+  trig_sincos(angle, &s, &c); /* program_batch.c: the same in lanes */
+  return v2_add(ahead, v2(c * radius, s * radius));
 }
 
 void steer_integrate(steer_vec2 *p, steer_vec2 *v, steer_vec2 f,

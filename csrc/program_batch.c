@@ -4,9 +4,12 @@
  * program_force takes one agent through all of its entries, dispatching on
  * each; here one entry goes through all the agents of a batch, in a loop
  * with its parameters hoisted and its arithmetic inlined, so that the
- * square roots and divisions of consecutive agents overlap. Each agent
- * still adds its entries' weighted forces in program order, then clamps:
- * the same operations as program_force, so the same bits. */
+ * square roots and divisions of consecutive agents overlap: seek, arrive
+ * and flow two agents at a time (pair_math.h, flow_steer.c), flocking
+ * rules, wander and the clamp four (AVX, batch_quad.c) or two (SSE2) at a
+ * time (batch_lanes.h). Each agent still adds its entries' weighted forces
+ * in program order, then clamps: the same operations as program_force, so
+ * the same bits. */
 #include "agent.h"
 #include "agent_program.h"
 #include "pair_math.h"
@@ -14,6 +17,7 @@
 #include "neighbors.h"
 #include "program.h"
 #include "program_batch.h"
+#include "trig.h"
 
 /* Where the target of a point entry is now. */
 static steer_vec2 entry_point(const steer_entry *e) {
@@ -121,13 +125,110 @@ static void flow_forces(const steer_world *w, const steer_entry *e,
   }
 }
 
+/* Ask for the wander state of x, to be written: both ends, as it may span
+   two cache lines. */
+static void prefetch_wander(const agent_ext *x) {
+#if defined(__GNUC__)
+  __builtin_prefetch(x, 0, 1);
+  __builtin_prefetch(&x->rng, 0, 1);
+#else
+  (void)x;
+#endif
+}
+
+#if defined(__SSE2__)
+/* batch_lanes.h in two SSE2 lanes */
+static int mask(__m128d m) { return _mm_movemask_pd(m); }
+
+#define BATCH_FLOCK pair_flock
+#define BATCH_WANDER pair_wander
+#define BATCH_CLAMP pair_clamp_all
+#define LANES_ATTR
+#define LANES 2
+#define VEC __m128d
+#define V_LOAD _mm_loadu_pd
+#define V_STORE _mm_storeu_pd
+#define V_ZERO _mm_setzero_pd
+#define V_SET1 _mm_set1_pd
+#define V_ADD _mm_add_pd
+#define V_SUB _mm_sub_pd
+#define V_MUL _mm_mul_pd
+#define V_DIV _mm_div_pd
+#define V_SQRT _mm_sqrt_pd
+#define V_AND _mm_and_pd
+#define V_OR _mm_or_pd
+#define V_ANDNOT _mm_andnot_pd
+#define V_XOR _mm_xor_pd
+#define V_LE _mm_cmple_pd
+#define V_GT _mm_cmpgt_pd
+#define V_GE _mm_cmpge_pd
+#define V_LT _mm_cmplt_pd
+#define V_EQ _mm_cmpeq_pd
+#define V_NEQ _mm_cmpneq_pd
+#define V_MASK mask
+#include "batch_lanes.h"
+
+/* The batch's columns from agent k on. */
+static batch_agents batch_from(const batch_agents *a, int k) {
+  batch_agents r;
+  r.vx = a->vx + k;
+  r.vy = a->vy + k;
+  r.max_speed = a->max_speed + k;
+  r.max_force = a->max_force + k;
+  return r;
+}
+#endif
+
+/* The lanes take the batch's agents (columns `cols`, k = 0) four at a
+   time (AVX), the rest two at a time (SSE2); k gets how many they did, the
+   scalar code does the rest. QUAD and PAIR call the lanes from agent k,
+   with `rest` the columns from there. */
+#if defined(__SSE2__)
+#define LANES_RUN(w, cols, n, k, rest, QUAD, PAIR)                           \
+  do {                                                                       \
+    batch_agents rest;                                                       \
+    if ((w)->step_simd >= 4) {                                               \
+      rest = batch_from(cols, k);                                            \
+      k += (QUAD);                                                           \
+    }                                                                        \
+    if ((w)->step_simd >= 2 && k + 1 < (n)) {                                \
+      rest = batch_from(cols, k);                                            \
+      k += (PAIR);                                                           \
+    }                                                                        \
+  } while (0)
+#else
+#define LANES_RUN(w, cols, n, k, rest, QUAD, PAIR) ((void)(cols))
+#endif
+
+/* Wander for every agent of the batch: the angles advanced agent by agent
+   (the batch before asked for their cold state), then the forces in
+   lanes. */
 static void wander_forces(steer_world *w, const steer_entry *e,
-                          const size_t *index, int n, double *fx, double *fy) {
+                          const size_t *index, int n, const batch_agents *a,
+                          double *fx, double *fy) {
+  double angle[BATCH_MAX], distance[BATCH_MAX], radius[BATCH_MAX];
   double weight = e->weight;
+  /* the next batch is most likely the agents that follow in the sorted
+     order: their wander state is asked for here, spread over this loop,
+     and on its way while their walks run */
+  size_t next = index[n - 1] + 1;
   for (int k = 0; k < n; k++) {
-    steer_vec2 f;
-    if (k + 6 < n) program_prefetch(w, index[k + 6], 0);
-    steer_agent_wander(w, index[k], &f); /* cannot fail: the ext exists */
+    if (next + (size_t)k < w->count && w->ext[next + k])
+      prefetch_wander(w->ext[next + k]);
+    agent_ext *x = w->ext[index[k]]; /* exists: the program needs it */
+    angle[k] = wander_advance(x);
+    distance[k] = x->wander_distance;
+    radius[k] = x->wander_radius;
+  }
+  int k = 0;
+  LANES_RUN(w, a, n, k, rest,
+            batch_quad_wander(&rest, angle, distance, radius, n, weight, fx,
+                              fy),
+            pair_wander(&rest, angle + k, distance + k, radius + k, n - k,
+                        weight, fx + k, fy + k));
+  for (; k < n; k++) {
+    steer_vec2 f = steer_wander_force(v2(a->vx[k], a->vy[k]), angle[k],
+                                      distance[k], radius[k]);
     fx[k] += f.x * weight;
     fy[k] += f.y * weight;
   }
@@ -135,21 +236,55 @@ static void wander_forces(steer_world *w, const steer_entry *e,
 
 static void flock_forces(const steer_world *w, const steer_entry *e,
                          const size_t *index, int n, const double *sums,
-                         size_t stride, double *fx, double *fy) {
-  double weight = e->weight;
-  for (int k = 0; k < n; k++) {
+                         size_t stride, const batch_agents *a, double *fx,
+                         double *fy) {
+  int k = 0;
+  LANES_RUN(w, a, n, k, rest,
+            batch_quad_flock(w, e, index, n, sums, stride, &rest, fx, fy),
+            pair_flock(w, e, index + k, n - k, sums + k, stride, &rest, fx + k,
+                       fy + k));
+  for (; k < n; k++) {
     flock_sums s = flock_sums_strided(sums + k, stride);
     steer_vec2 f = flock_force(w, index[k], e, &s);
-    fx[k] += f.x * weight;
-    fy[k] += f.y * weight;
+    fx[k] += f.x * e->weight;
+    fy[k] += f.y * e->weight;
   }
+}
+
+/* a's columns for the batch's agents (program_batch.h), copied into
+   `copy` when they are not consecutive. */
+static void gather(const steer_world *w, const size_t *index, int n,
+                   batch_agents *a, double copy[4][BATCH_MAX]) {
+  size_t first = index[0];
+  int run = index[n - 1] - first == (size_t)(n - 1);
+  for (int k = 1; k < n && run; k++) run = index[k] == first + (size_t)k;
+  if (run) {
+    a->vx = w->vx + first;
+    a->vy = w->vy + first;
+    a->max_speed = w->max_speed + first;
+    a->max_force = w->max_force + first;
+    return;
+  }
+  for (int k = 0; k < n; k++) {
+    size_t i = index[k];
+    copy[0][k] = w->vx[i];
+    copy[1][k] = w->vy[i];
+    copy[2][k] = w->max_speed[i];
+    copy[3][k] = w->max_force[i];
+  }
+  a->vx = copy[0];
+  a->vy = copy[1];
+  a->max_speed = copy[2];
+  a->max_force = copy[3];
 }
 
 void batch_forces(steer_world *w, const steer_program *p, const size_t *index,
                   int n, const double *sums, size_t stride, steer_vec2 *out) {
-  double fx[BATCH_MAX], fy[BATCH_MAX];
+  double fx[BATCH_MAX], fy[BATCH_MAX], copy[4][BATCH_MAX];
+  batch_agents a;
   STEER_ASSERT(p->batched && n <= BATCH_MAX && (sums || !p->flocking));
   for (int k = 0; k < n; k++) fx[k] = fy[k] = 0;
+  gather(w, index, n, &a, copy);
   for (size_t q = 0; q < p->count; q++) {
     const steer_entry *e = &p->entries[q];
     switch (e->behavior) {
@@ -157,10 +292,12 @@ void batch_forces(steer_world *w, const steer_program *p, const size_t *index,
       point_forces(w, e, index, n, fx, fy);
       break;
     case STEER_FLOW: flow_forces(w, e, index, n, fx, fy); break;
-    case STEER_WANDER: wander_forces(w, e, index, n, fx, fy); break;
-    default: flock_forces(w, e, index, n, sums, stride, fx, fy); break;
+    case STEER_WANDER: wander_forces(w, e, index, n, &a, fx, fy); break;
+    default: flock_forces(w, e, index, n, sums, stride, &a, fx, fy); break;
     }
   }
-  for (int k = 0; k < n; k++)
-    out[k] = v2_clamp(v2(fx[k], fy[k]), w->max_force[index[k]]);
+  int k = 0;
+  LANES_RUN(w, &a, n, k, rest, batch_quad_clamp(&rest, n, fx, fy, out),
+            pair_clamp_all(&rest, n - k, fx + k, fy + k, out + k));
+  for (; k < n; k++) out[k] = v2_clamp(v2(fx[k], fy[k]), a.max_force[k]);
 }

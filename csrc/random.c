@@ -1,18 +1,10 @@
 /* random.c - the agents' 32-bit LCG (docs/API.md section 3.5, wander). */
+#include "random.h"
 #include "steer.h"
 
-static uint32_t steer_rng_next(uint32_t *state) {
-  *state = *state * 1103515245u + 12345u; /* wraps mod 2^32 */
-  return *state;
-}
+double steer_rng_unit(uint32_t *state) { return rng_unit(state); }
 
-double steer_rng_unit(uint32_t *state) {
-  return steer_rng_next(state) / 4294967295.0;
-}
-
-double steer_rng_signed(uint32_t *state) {
-  return -1.0 + 2.0 * steer_rng_unit(state);
-}
+double steer_rng_signed(uint32_t *state) { return rng_signed(state); }
 
 /* The splitmix64 finalizer spreads (seed, id) over all 32 bits, so agents
    with neighbouring ids get unrelated sequences. */

@@ -280,7 +280,11 @@ static steer_id place(steer_world *w, const steer_agent_def *d,
     ext->body.turn_velocity = d->turn_velocity != 0;
     ext->body.ghost_group = d->group & 31;
     w->ext[i] = ext;
-    w->bodies = 1; /* perhaps; body_moves tells */
+    /* body_moves's own test: a wander-only ext keeps integration free of
+       per-agent loads (programs that turn set it in set_behaviors) */
+    if (ext->body.angular_velocity != 0 || ext->body.min_speed > 0 ||
+        ext->body.turn_velocity)
+      w->bodies = 1;
   }
   w->group_bit[i] = d->ghost ? 0 : (uint32_t)1 << (d->group & 31);
   w->ghosts += d->ghost != 0;

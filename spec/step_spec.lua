@@ -450,6 +450,9 @@ describe("batched programs", function()
         { "cohesion", radius = side / 40 }, { "alignment", radius = side / 50, weight = 0.5 } },
       { { "separation", radius = side / 80, weight = 1.5 }, { "alignment", radius = side / 40 },
         { "cohesion", radius = side / 40 }, { "wander", weight = 0.2 }, { "flow", field = field, weight = 0.7 } },
+      -- bench/level's flocking + wander: flocking rules and wander in lanes
+      { { "separation", radius = side / 80, weight = 1.5 }, { "alignment", radius = side / 40 },
+        { "cohesion", radius = side / 40 }, { "wander" } },
     }
     local agents = {}
     for k = 1, opts.n do
@@ -457,6 +460,11 @@ describe("batched programs", function()
       agents[k] = world:add{ x = (k * 7.31 * side / 400) % side, y = (k * 3.77 * side / 400) % side,
         vx = s * math.cos(k), vy = s * math.sin(k), max_speed = s * (1 + k % 3),
         max_force = opts.forces[k % 4 + 1] }
+      if opts.angles then -- wander angles of every size (beyond 65536: libm), agents at rest
+        agents[k].wander_angle = (k % 7 == 0) and k * 1e3 or (k % 13 == 0) and -k * 1e11 or k * 0.1
+        if k % 11 == 0 then agents[k].wander_jitter = 1e16 end -- folded by fmod
+        if k % 5 == 0 then agents[k].vx, agents[k].vy = 0, 0 end
+      end
     end
     -- one program object per kind, shared by its agents (so they batch)
     for q, entries in ipairs(programs) do
@@ -489,6 +497,10 @@ describe("batched programs", function()
       forces = { 0, 4, 8, 12 }, programs = { 5 } },
     { name = "a crowd seeking and wandering", wrap = true, n = 2000, side = 100, speed = 3,
       forces = { 0, 4, 8, 12 }, programs = { 2 } },
+    { name = "a crowd flocking and wandering, angles of every size", wrap = true, n = 2000,
+      side = 100, speed = 3, forces = { 0, 4, 8, 12 }, programs = { 6 }, angles = true },
+    { name = "a crowd flocking and wandering, huge numbers", wrap = true, n = 600, side = 1e150,
+      speed = 1e147, forces = { 0, 1e147, 1e149, 1e150 }, programs = { 6 }, angles = true },
     { name = "a crowd arriving at a shared point", wrap = false, n = 2000, side = 100, speed = 3,
       forces = { 0, 4, 8, 12 }, programs = { 3 } },
     { name = "a crowd seeking, huge numbers", wrap = true, n = 600, side = 1e150, speed = 1e147,
