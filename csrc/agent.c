@@ -6,7 +6,7 @@
 /* The target as the agent sees it: on a torus, the nearest image of t. */
 static steer_vec2 seen(const steer_world *w, size_t i, steer_vec2 t) {
   steer_vec2 p = world_pos(w, i);
-  return v2_add(p, steer_world_offset(w, p, t));
+  return v2_add(p, world_offset(w, p, t));
 }
 
 steer_vec2 steer_agent_seek(const steer_world *w, size_t i, steer_vec2 t) {
