@@ -26,6 +26,7 @@ static int32_t axis_cells(double extent, double cell) {
 void grid_init(steer_grid *g, double cell, int wrap, double width,
                double height) {
   memset(g, 0, sizeof *g);
+  g->linked = 1; /* no buckets yet: nothing to link */
   if (width > 0 && height > 0) {
     g->mode = wrap ? GRID_WRAP : GRID_CLAMP;
     g->ncx = axis_cells(width, cell);
@@ -129,6 +130,11 @@ void grid_buckets_of(const steer_grid *g, const double *x, const double *y,
     dest[i] = (uint32_t)bucket_at(g, x[i], y[i]);
 }
 
+/* The lists, for the edits that change them (a sort leaves them unlinked) */
+static void need_lists(steer_grid *g) {
+  if (!g->linked) grid_link_sorted(g);
+}
+
 static void link(steer_grid *g, int32_t i, size_t b) {
   g->next[i] = g->heads[b];
   g->heads[b] = i;
@@ -150,10 +156,12 @@ static void unlink_from(steer_grid *g, int32_t i, size_t b) {
 }
 
 void grid_insert(steer_grid *g, int32_t i, double x, double y) {
+  need_lists(g);
   link(g, i, grid_bucket_of(g, x, y));
 }
 
 void grid_remove(steer_grid *g, int32_t i, double x, double y) {
+  need_lists(g);
   unlink_from(g, i, grid_bucket_of(g, x, y));
 }
 
@@ -172,6 +180,7 @@ int grid_move(steer_grid *g, int32_t i, double ox, double oy, double nx,
               double ny) {
   size_t from = grid_bucket_of(g, ox, oy), to = grid_bucket_of(g, nx, ny);
   if (from == to) return leaves_box(g, nx, ny);
+  need_lists(g);
   unlink_from(g, i, from);
   link(g, i, to);
   return 1;
@@ -179,6 +188,7 @@ int grid_move(steer_grid *g, int32_t i, double ox, double oy, double nx,
 
 void grid_relocate(steer_grid *g, int32_t from, int32_t to, double x,
                    double y) {
+  need_lists(g);
   *link_to(g, from, grid_bucket_of(g, x, y)) = to;
   g->next[to] = g->next[from];
 }
@@ -189,6 +199,12 @@ void grid_link_sorted(steer_grid *g) {
     g->heads[b] = from < to ? from : -1;
     for (int32_t i = from; i < to; i++) g->next[i] = i + 1 < to ? i + 1 : -1;
   }
+  g->linked = 1;
+}
+
+void grid_mark_sorted(steer_grid *g) {
+  g->sorted = 1;
+  g->linked = 0;
 }
 
 static size_t buckets_for(const steer_grid *g, size_t agents) {
@@ -228,6 +244,7 @@ void grid_relink(steer_grid *g, const double *x, const double *y,
   for (size_t i = count; i-- > 0;)
     link(g, (int32_t)i, grid_bucket_of(g, x[i], y[i]));
   g->sorted = 0;
+  g->linked = 1;
 }
 
 /* ---- queries ---------------------------------------------------------- */
@@ -284,7 +301,10 @@ int32_t grid_cursor_next(grid_cursor *c) {
   for (;;) {
     while (c->agent >= 0) {
       int32_t i = c->agent;
-      c->agent = g->next[i];
+      if (g->linked)
+        c->agent = g->next[i];
+      else /* a sorted grid's bucket: a run of indices, the lists' order */
+        c->agent = i + 1 < c->end ? i + 1 : -1;
       if (!g->dense) { /* the bucket may hold other cells too */
         int32_t cx, cy;
         grid_cell_of(g, c->x[i], c->y[i], &cx, &cy);
@@ -300,7 +320,13 @@ int32_t grid_cursor_next(grid_cursor *c) {
       c->cx = wrap_cell(c->cx, g->ncx);
       c->cy = wrap_cell(c->cy, g->ncy);
     }
-    c->agent = g->heads[bucket_of_cell(g, c->cx, c->cy)];
+    size_t b = bucket_of_cell(g, c->cx, c->cy);
+    if (g->linked) {
+      c->agent = g->heads[b];
+    } else {
+      c->agent = g->starts[b] < g->starts[b + 1] ? (int32_t)g->starts[b] : -1;
+      c->end = (int32_t)g->starts[b + 1];
+    }
   }
 }
 

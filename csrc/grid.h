@@ -30,6 +30,9 @@ typedef struct steer_grid {
   int32_t *next;         /* per agent: the next in its bucket, -1 at the end */
   size_t agents_cap;     /* length of next */
   int sorted; /* agents ordered by bucket, lists in index order */
+  /* heads and next hold the buckets' lists. A sort leaves them unlinked
+     (its walks read starts); the first edit links them (grid_link_sorted) */
+  int linked;
   /* hashed grids: the cells of this box (the crowd's extent when it was
      last sorted) take buckets row by row, as a dense grid's would, so that
      sorted agents lie in space order; other cells hash. box_w = 0: none */
@@ -73,6 +76,9 @@ void grid_relocate(steer_grid *g, int32_t from, int32_t to, double x,
 /* Links agents 0..n-1, which are sorted by bucket with starts[] counted,
    into their buckets' lists in index order. */
 void grid_link_sorted(steer_grid *g);
+/* A sort's end: the agents are sorted by bucket with starts[] counted; the
+   lists are linked when an edit first needs them. */
+void grid_mark_sorted(steer_grid *g);
 /* Links agents 0..count-1 at (x[i], y[i]), in any order, into their
    buckets' lists (in index order); they count as unsorted. */
 void grid_relink(steer_grid *g, const double *x, const double *y,
@@ -89,6 +95,7 @@ typedef struct grid_cursor {
   int64_t cell;            /* next box cell to open */
   int32_t cx, cy;          /* the cell whose list is being walked */
   int32_t agent;           /* next candidate in that list, or -1 */
+  int32_t end;             /* unlinked (sorted) grids: the bucket's end */
 } grid_cursor;
 
 void grid_cursor_init(grid_cursor *c, const steer_grid *g, const double *x,

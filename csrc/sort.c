@@ -94,8 +94,7 @@ void world_sort(steer_world *w, uint32_t *dest, steer_pool *pool, int parts) {
     }
     w->slots[w->slot_of[i]].index = (uint32_t)i;
   }
-  grid_link_sorted(g);
-  g->sorted = 1;
+  grid_mark_sorted(g); /* the lists are linked when an edit needs them */
 }
 
 steer_status world_sort_now(steer_world *w) {

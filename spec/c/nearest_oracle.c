@@ -132,7 +132,15 @@ static void one_world(const layout *L, int round) {
   }
   int sorted = world_sort_now(w) == STEER_OK && w->grid.sorted;
   CHECK(sorted, "%s round %d: world sorted", L->name, round);
-  if (L->moves) { /* a few agents moved after the sort, some far away */
+  if (L->moves) { /* after the sort (lists unlinked): removals, an addition,
+                     moves, some far away */
+    steer_id id = 0;
+    for (int k = 0; k < 3 && (id = steer_world_next_id(w, id)) != 0; k++)
+      if (unit() < 0.5) steer_world_remove(w, id);
+    steer_agent_def a = steer_agent_def_default();
+    a.x = uniform(0, span);
+    a.y = uniform(0, span);
+    steer_world_add(w, &a, &id);
     for (size_t k = 0; k < w->count / 8 + 1; k++) {
       size_t i = (size_t)(unit() * (double)w->count);
       double far = unit() < 0.5 ? 200 : 8;
