@@ -4,7 +4,6 @@
 #include "grid.h"
 #include "invariant.h"
 
-#define FREE_CELL_LIMIT 536870912.0    /* |cell coordinate| of unbounded worlds */
 #define AXIS_CELLS_MAX 1048576         /* cells per axis of bounded worlds */
 #define DENSE_CELLS_MAX 4194304        /* larger bounded grids are hashed */
 #define MIN_BUCKETS 64
@@ -51,20 +50,13 @@ void grid_free(steer_grid *g, steer_allocator *a) {
   g->buckets = g->agents_cap = 0;
 }
 
-/* floor() without a libm call where the value fits an int32 */
-static inline double floor_fast(double v) {
-  if (!(v > -2147483647.0 && v < 2147483647.0)) return floor(v);
-  double t = (double)(int32_t)v; /* truncates toward zero */
-  return t > v ? t - 1 : t;
-}
-
 /* Cell coordinate along one axis; bounded modes stay inside 0..n-1 (also
    guarding against rounding at the far edge). */
 static inline int32_t axis_cell(const steer_grid *g, double v, double inv,
                                 int32_t n) {
-  double c = floor_fast(v * inv);
+  double c = grid_floor(v * inv);
   if (g->mode == GRID_FREE)
-    return (int32_t)clampd(c, -FREE_CELL_LIMIT, FREE_CELL_LIMIT);
+    return (int32_t)clampd(c, -GRID_FREE_CELL_LIMIT, GRID_FREE_CELL_LIMIT);
   return (int32_t)clampd(c, 0, n - 1);
 }
 
@@ -256,8 +248,8 @@ static void axis_range(const steer_grid *g, double v, double r, double inv,
   double slack = 1e-9 * (1.0 + fabs(v * inv) + r * inv);
   double a = floor((v - r) * inv - slack), b = floor((v + r) * inv + slack);
   if (g->mode == GRID_FREE) {
-    a = clampd(a, -FREE_CELL_LIMIT, FREE_CELL_LIMIT);
-    b = clampd(b, -FREE_CELL_LIMIT, FREE_CELL_LIMIT);
+    a = clampd(a, -GRID_FREE_CELL_LIMIT, GRID_FREE_CELL_LIMIT);
+    b = clampd(b, -GRID_FREE_CELL_LIMIT, GRID_FREE_CELL_LIMIT);
   } else if (g->mode == GRID_CLAMP || b - a + 1 >= n) {
     /* clamped, or a torus query that wraps all the way round */
     a = g->mode == GRID_WRAP ? 0 : clampd(a, 0, n - 1);

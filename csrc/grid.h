@@ -13,11 +13,21 @@
 #ifndef STEER_GRID_H
 #define STEER_GRID_H
 
+#include <math.h>
 #include <stdint.h>
 #include "alloc.h"
 #include "steer.h"
 
 typedef enum grid_mode { GRID_FREE, GRID_WRAP, GRID_CLAMP } grid_mode;
+
+#define GRID_FREE_CELL_LIMIT 536870912.0 /* |cell coordinate| of unbounded worlds */
+
+/* floor() without a libm call where the value fits an int32 */
+static inline double grid_floor(double v) {
+  if (!(v > -2147483647.0 && v < 2147483647.0)) return floor(v);
+  double t = (double)(int32_t)v; /* truncates toward zero */
+  return t > v ? t - 1 : t;
+}
 
 typedef struct steer_grid {
   grid_mode mode;

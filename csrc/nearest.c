@@ -61,13 +61,6 @@ static void walk_cursor(const steer_world *w, size_t i, double radius,
   }
 }
 
-/* floor() without a libm call where the value fits an int32 */
-static inline double floor_fast(double v) {
-  if (!(v > -2147483647.0 && v < 2147483647.0)) return floor(v);
-  double t = (double)(int32_t)v; /* truncates toward zero */
-  return t > v ? t - 1 : t;
-}
-
 /* How a sorted grid's buckets hold rows of cells: a dense grid's cells
    0..n-1 per axis (a torus wraps; a clamped world's edge cells hold the
    agents beyond the bounds), or the box of a hashed grid (the crowd's
@@ -82,8 +75,6 @@ typedef struct sheet {
   int hashed; /* no box: every cell its own bucket lookup, buckets shared */
 } sheet;
 
-#define FREE_CELL_LIMIT 536870912.0 /* grid.c's bound on unbounded cells */
-
 static int sheet_of(const steer_grid *g, sheet *s) {
   if (!g->sorted || g->buckets == 0) return 0;
   if (g->dense) {
@@ -93,7 +84,7 @@ static int sheet_of(const steer_grid *g, sheet *s) {
     return 1;
   }
   if (g->box_w <= 0) { /* too sparse for a box: all hashed */
-    double L = FREE_CELL_LIMIT;
+    double L = GRID_FREE_CELL_LIMIT;
     sheet h = {-(int32_t)L, -(int32_t)L, 2 * (int32_t)L + 1, 2 * (int32_t)L + 1,
                0, 0, 1};
     *s = h;
@@ -113,14 +104,14 @@ static void cell_range(const steer_grid *g, const sheet *s, int axis,
   double inv = axis ? g->inv_y : g->inv_x;
   double first = axis ? s->y0 : s->x0, n = axis ? s->ny : s->nx;
   double slack = 1e-9 * (1.0 + fabs(v * inv) + r * inv);
-  double a = floor_fast((v - r) * inv - slack);
-  double b = floor_fast((v + r) * inv + slack);
+  double a = grid_floor((v - r) * inv - slack);
+  double b = grid_floor((v + r) * inv + slack);
   double min = first, max = first + n - 1;
   if (s->wrap) {
     min = -2 * n;
     max = 3 * n;
   } else if (!s->clamp) { /* a box: cells are clamped as grid.c does */
-    const double L = FREE_CELL_LIMIT;
+    const double L = GRID_FREE_CELL_LIMIT;
     a = a < -L ? -L : a > L ? L : a;
     b = b < -L ? -L : b > L ? L : b;
     if (a > max || b < min) {
@@ -193,7 +184,7 @@ static void walk_sorted(const steer_world *w, const sheet *s, size_t i,
     /* rows taken into the sheet (a torus only: they are clamped else) */
     int32_t y1 = s->y0 + s->ny;
     if (d == 0) { /* the agent's own cell first: the bound tightens */
-      double c = floor_fast(p.y * g->inv_y), cx = floor_fast(p.x * g->inv_x);
+      double c = grid_floor(p.y * g->inv_y), cx = grid_floor(p.x * g->inv_x);
       own = c < lo ? lo : c > hi ? hi : (int32_t)c;
       own_x = cx < clo ? clo : cx > chi ? chi : (int32_t)cx;
       int32_t r = own < s->y0 ? own + s->ny : own >= y1 ? own - s->ny : own;
