@@ -6,15 +6,7 @@ describe("geometry index (C oracle)", function()
     -- spec/c/geometry_oracle.c: random levels, torus seams, degenerate and
     -- huge items, edits, ray casts, tile maps, allocation failures (built and
     -- run without the ASan runtime that `make asan` preloads into busted)
-    local ok = os.execute("env -u LD_PRELOAD make -s build/spec/geometry_oracle >/dev/null")
-    assert.is_true(ok == true or ok == 0, "building the oracle failed")
-    local p = assert(io.popen("env -u LD_PRELOAD build/spec/geometry_oracle 2>&1"))
-    local out = p:read("*a")
-    p:close()
-    local good, bad = out:match("(%d+) passed, (%d+) failed")
-    assert.is_truthy(good, out)
-    assert.are.equal("0", bad, out)
-    assert.is_true(tonumber(good) > 50000, out)
+    require("support").run_oracle("geometry_oracle", 50000)
   end)
 end)
 

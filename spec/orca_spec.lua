@@ -13,15 +13,7 @@ describe("ORCA's nearest neighbors (C oracle)", function()
     -- against a scan of every agent (clamped, wrapped, unbounded worlds,
     -- clusters, ties, ghosts, agents outside the bounds, huge radii); built
     -- and run without the ASan runtime that `make asan` preloads into busted
-    local ok = os.execute("env -u LD_PRELOAD make -s build/spec/nearest_oracle >/dev/null")
-    assert.is_true(ok == true or ok == 0, "building the oracle failed")
-    local p = assert(io.popen("env -u LD_PRELOAD build/spec/nearest_oracle 2>&1"))
-    local out = p:read("*a")
-    p:close()
-    local good, bad = out:match("(%d+) passed, (%d+) failed")
-    assert.is_truthy(good, out)
-    assert.are.equal("0", bad, out)
-    assert.is_true(tonumber(good) > 50000, out)
+    require("support").run_oracle("nearest_oracle", 50000)
   end)
 end)
 

@@ -218,4 +218,19 @@ function support.literal(v)
   return tostring(v)
 end
 
+--- Builds the C oracle build/spec/<name> and runs it (both without the ASan
+-- runtime that `make asan` preloads into busted); asserts that its last
+-- "N passed, N failed" has no failure and more than `least` checks.
+function support.run_oracle(name, least)
+  local ok = os.execute("env -u LD_PRELOAD make -s build/spec/" .. name .. " >/dev/null")
+  assert(ok == true or ok == 0, "building the oracle " .. name .. " failed")
+  local p = assert(io.popen("env -u LD_PRELOAD build/spec/" .. name .. " 2>&1"))
+  local out = p:read("*a")
+  p:close()
+  local good, bad = out:match("(%d+) passed, (%d+) failed")
+  assert(good, out)
+  assert(bad == "0", out)
+  assert(tonumber(good) > least, out)
+end
+
 return support
