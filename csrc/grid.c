@@ -95,7 +95,9 @@ size_t grid_bucket_of(const steer_grid *g, double x, double y) {
 
 void grid_fit_box(steer_grid *g, const double *x, const double *y, size_t n) {
   g->box_w = g->box_h = 0;
-  if (g->dense || n == 0) return;
+  /* not on a torus: walks of the box's rows (grid_runs, nearest.c) would
+     stop at its edges, where the torus goes on across the seam */
+  if (g->dense || n == 0 || g->mode == GRID_WRAP) return;
   int32_t x0, y0, x1, y1;
   grid_cell_of(g, x[0], y[0], &x0, &y0);
   x1 = x0;

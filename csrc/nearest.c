@@ -83,6 +83,14 @@ static int sheet_of(const steer_grid *g, sheet *s) {
     *s = d;
     return 1;
   }
+  if (g->mode != GRID_FREE && g->box_w <= 0) {
+    /* a bounded world with too many cells for dense buckets: its cells
+       clamp or wrap as a dense grid's do, each bucket looked up */
+    sheet h = {0, 0, g->ncx, g->ncy, g->mode == GRID_WRAP,
+               g->mode == GRID_CLAMP, 1};
+    *s = h;
+    return 1;
+  }
   if (g->box_w <= 0) { /* too sparse for a box: all hashed */
     double L = GRID_FREE_CELL_LIMIT;
     sheet h = {-(int32_t)L, -(int32_t)L, 2 * (int32_t)L + 1, 2 * (int32_t)L + 1,
@@ -143,7 +151,8 @@ static void walk_row(const steer_world *w, const sheet *s, size_t i,
   const uint32_t *starts = w->grid.starts;
   if (s->hashed) {
     for (int32_t c = lo; c <= hi; c++) {
-      size_t b = grid_bucket_of_cell(&w->grid, c, row);
+      int32_t cx = !s->wrap ? c : c < 0 ? c + s->nx : c >= s->nx ? c - s->nx : c;
+      size_t b = grid_bucket_of_cell(&w->grid, cx, row);
       walk_span(w, i, p, starts[b], starts[b + 1], l);
     }
     return;

@@ -92,6 +92,7 @@ typedef struct layout {
   double width, height, cell;
   int wrap, moves;
   double spread; /* unbounded: the crowd's extent (0: 200, with far ones) */
+  int seam;      /* the crowd stands around the corner (0, 0) */
 } layout;
 
 static void one_world(const layout *L, int round) {
@@ -104,6 +105,10 @@ static void one_world(const layout *L, int round) {
   size_t count = 1 + (size_t)(unit() * 300);
   double span = L->width > 0 ? L->width : L->spread > 0 ? L->spread : 200;
   double cx = uniform(0, span), cy = uniform(0, span);
+  if (L->seam) { /* a crowd around a huge torus's corner: across the seams */
+    cx = cy = 0;
+    span = 60;
+  }
   for (size_t k = 0; k < count; k++) {
     steer_agent_def a = steer_agent_def_default();
     double kind = unit();
@@ -177,17 +182,20 @@ static void one_world(const layout *L, int round) {
 
 int main(void) {
   static const layout layouts[] = {
-      {"clamped 200", 200, 200, 8, 0, 0, 0},
-      {"clamped 200 cell 3", 200, 200, 3, 0, 0, 0},
-      {"torus 200", 200, 200, 8, 1, 0, 0},
-      {"torus 100 x 60", 100, 60, 4, 1, 0, 0},
-      {"torus 40 (narrow)", 40, 40, 8, 1, 0, 0},
-      {"torus 17", 17, 17, 5, 1, 0, 0},
-      {"unbounded", 0, 0, 8, 0, 0, 0},
-      {"unbounded, a compact crowd (a box)", 0, 0, 4, 0, 0, 40},
-      {"unbounded, a box, then moves", 0, 0, 4, 0, 1, 40},
-      {"clamped, then moves", 100, 100, 5, 0, 1, 0},
-      {"torus, then moves", 100, 100, 5, 1, 1, 0},
+      {"clamped 200", 200, 200, 8, 0, 0, 0, 0},
+      {"clamped 200 cell 3", 200, 200, 3, 0, 0, 0, 0},
+      {"torus 200", 200, 200, 8, 1, 0, 0, 0},
+      {"torus 100 x 60", 100, 60, 4, 1, 0, 0, 0},
+      {"torus 40 (narrow)", 40, 40, 8, 1, 0, 0, 0},
+      {"torus 17", 17, 17, 5, 1, 0, 0, 0},
+      {"unbounded", 0, 0, 8, 0, 0, 0, 0},
+      {"unbounded, a compact crowd (a box)", 0, 0, 4, 0, 0, 40, 0},
+      {"unbounded, a box, then moves", 0, 0, 4, 0, 1, 40, 0},
+      {"clamped, then moves", 100, 100, 5, 0, 1, 0, 0},
+      {"torus, then moves", 100, 100, 5, 1, 1, 0, 0},
+      {"clamped 20,000 (hashed)", 20000, 20000, 8, 0, 0, 0, 0},
+      {"torus 20,000 (hashed) across the seams", 20000, 20000, 8, 1, 0, 0, 1},
+      {"torus 20,000 (hashed), then moves", 20000, 20000, 8, 1, 1, 0, 1},
   };
   for (int round = 0; round < 40; round++)
     for (size_t k = 0; k < sizeof layouts / sizeof *layouts; k++)
