@@ -272,12 +272,17 @@ static void cell_forces(steer_world *w, size_t b, double dt,
 
 void crowd_row_forces(steer_world *w, size_t r, double dt, steer_vec2 *forces,
                       size_t base, steer_stats *stats) {
-  size_t ncx = (size_t)w->grid.ncx;
+  const steer_grid *g = &w->grid;
+  size_t ncx = (size_t)g->ncx, end = (r + 1) * ncx;
   batch bt;
   bt.n = 0;
   bt.program = NULL;
-  for (size_t b = r * ncx; b < (r + 1) * ncx; b++)
+  /* the row's cells that hold agents: a big level's empty cells are
+     passed over, not visited */
+  for (size_t b = r * ncx; b < end && g->starts[b] < g->starts[end]; b++) {
+    b = grid_bucket_holding(g, b, g->starts[b]);
     cell_forces(w, b, dt, forces, base, stats, &bt);
+  }
   flush(w, &bt, dt, forces, base, stats);
 }
 

@@ -151,11 +151,13 @@ static void unlink_from(steer_grid *g, int32_t i, size_t b) {
 
 void grid_insert(steer_grid *g, int32_t i, double x, double y) {
   need_lists(g);
+  g->starts_current = 0;
   link(g, i, grid_bucket_of(g, x, y));
 }
 
 void grid_remove(steer_grid *g, int32_t i, double x, double y) {
   need_lists(g);
+  g->starts_current = 0;
   unlink_from(g, i, grid_bucket_of(g, x, y));
 }
 
@@ -183,6 +185,7 @@ int grid_move(steer_grid *g, int32_t i, double ox, double oy, double nx,
 void grid_relocate(steer_grid *g, int32_t from, int32_t to, double x,
                    double y) {
   need_lists(g);
+  g->starts_current = 0;
   *link_to(g, from, grid_bucket_of(g, x, y)) = to;
   g->next[to] = g->next[from];
 }
@@ -199,6 +202,7 @@ void grid_link_sorted(steer_grid *g) {
 void grid_mark_sorted(steer_grid *g) {
   g->sorted = 1;
   g->linked = 0;
+  g->starts_current = 1;
 }
 
 static size_t buckets_for(const steer_grid *g, size_t agents) {
@@ -227,6 +231,7 @@ steer_status grid_reserve(steer_grid *g, steer_allocator *a, size_t agents,
     g->heads = heads;
     g->starts = starts;
     g->buckets = want;
+    g->starts_current = 0;
     grid_relink(g, x, y, count); /* every bucket moved */
   }
   return STEER_OK;

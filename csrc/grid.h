@@ -43,11 +43,42 @@ typedef struct steer_grid {
   /* heads and next hold the buckets' lists. A sort leaves them unlinked
      (its walks read starts); the first edit links them (grid_link_sorted) */
   int linked;
+  /* starts hold the buckets of the last sort in the agents' current index
+     order (no agent added, removed or relocated since): a sort can mend
+     them where agents changed bucket (sort.c) */
+  int starts_current;
   /* hashed grids: the cells of this box (the crowd's extent when it was
      last sorted) take buckets row by row, as a dense grid's would, so that
      sorted agents lie in space order; other cells hash. box_w = 0: none */
   int32_t box_x0, box_y0, box_w, box_h;
 } steer_grid;
+
+/* The bucket b >= from that holds index `index` of a sorted grid
+   (starts[b] <= index < starts[b + 1]; it needs starts[from] <= index <
+   starts[buckets]). A gallop then a binary search: next door in a dense
+   crowd, a few probes across a big level's empty cells. */
+static inline size_t grid_bucket_holding(const steer_grid *g, size_t from,
+                                         size_t index) {
+  const uint32_t *starts = g->starts;
+  if (starts[from + 1] > index) return from;
+  size_t lo = from + 1, step = 1; /* starts[lo] <= index */
+  while (lo + step < g->buckets && starts[lo + step] <= index) {
+    lo += step;
+    step *= 2;
+  }
+  size_t hi = lo + step < g->buckets ? lo + step : g->buckets;
+  while (hi - lo > 1) { /* starts[lo] <= index < starts[hi] */
+    size_t mid = lo + (hi - lo) / 2;
+    if (starts[mid] <= index) lo = mid; else hi = mid;
+  }
+  return lo;
+}
+
+/* Far more buckets than agents (a big level, a small crowd): work that
+   follows the agents beats a pass over every bucket. */
+static inline int grid_sparse(const steer_grid *g, size_t agents) {
+  return (double)g->buckets >= 8.0 * (double)agents;
+}
 
 /* Sets the geometry; the grid owns no memory until grid_reserve. */
 void grid_init(steer_grid *g, double cell, int wrap, double width,

@@ -40,10 +40,37 @@ static void key_part(void *ctx, int part) {
   }
   grid_buckets_of(g, w->x, w->y, from, to, job->dest);
   for (size_t i = from; i < to && !changed; i++) {
-    while (starts[at + 1] <= i) at++;
+    at = grid_bucket_holding(g, at, i);
     changed = job->dest[i] != at;
   }
   job->changed[part] = changed;
+}
+
+/* A big level with few agents: rather than count every bucket again, the
+   starts are mended where agents changed bucket (each change moves the
+   starts between its old and new bucket by one), and each present
+   bucket's placing index is set. The same starts and order as counting.
+   Returns 0 when mending would cost more; nothing changed then but the
+   lists' array, which the sort leaves unlinked anyway. */
+static int mend_starts(steer_world *w, const uint32_t *dest) {
+  steer_grid *g = &w->grid;
+  size_t n = w->count;
+  if (!g->starts_current || !grid_sparse(g, n)) return 0;
+  uint32_t *old = (uint32_t *)g->next; /* scratch: each agent's old bucket */
+  size_t at = 0, cost = 0;
+  for (size_t i = 0; i < n; i++) {
+    at = grid_bucket_holding(g, at, i);
+    old[i] = (uint32_t)at;
+    cost += dest[i] > at ? dest[i] - at : at - dest[i];
+  }
+  if (cost > g->buckets / 4) return 0;
+  uint32_t *starts = g->starts;
+  for (size_t i = 0; i < n; i++) {
+    for (size_t b = (size_t)old[i] + 1; b <= dest[i]; b++) starts[b]--;
+    for (size_t b = (size_t)dest[i] + 1; b <= old[i]; b++) starts[b]++;
+  }
+  for (size_t i = 0; i < n; i++) g->heads[dest[i]] = (int32_t)starts[dest[i]];
+  return 1;
 }
 
 void world_sort(steer_world *w, uint32_t *dest, steer_pool *pool, int parts) {
@@ -71,12 +98,14 @@ void world_sort(steer_world *w, uint32_t *dest, steer_pool *pool, int parts) {
   int changed = 0;
   for (int k = 0; k < job.parts; k++) changed |= job.changed[k];
   if (!changed) return;
-  /* count per bucket, then the first index of each bucket */
-  for (size_t b = 0; b <= g->buckets; b++) starts[b] = 0;
-  for (size_t i = 0; i < n; i++) starts[dest[i] + 1]++;
-  for (size_t b = 0; b < g->buckets; b++) starts[b + 1] += starts[b];
   /* heads serve as each bucket's next free index while placing */
-  for (size_t b = 0; b < g->buckets; b++) g->heads[b] = (int32_t)starts[b];
+  if (!mend_starts(w, dest)) {
+    /* count per bucket, then the first index of each bucket */
+    for (size_t b = 0; b <= g->buckets; b++) starts[b] = 0;
+    for (size_t i = 0; i < n; i++) starts[dest[i] + 1]++;
+    for (size_t b = 0; b < g->buckets; b++) starts[b + 1] += starts[b];
+    for (size_t b = 0; b < g->buckets; b++) g->heads[b] = (int32_t)starts[b];
+  }
   int moved = 0;
   for (size_t i = 0; i < n; i++) {
     dest[i] = (uint32_t)g->heads[dest[i]]++;

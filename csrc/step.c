@@ -259,7 +259,11 @@ steer_status steer_world_step(steer_world *w, double dt) {
     run(&job, buffered_forces);
     run(&job, buffered_moves);
   }
-  if (!alone || ++w->unsorted_steps >= SORT_EVERY) {
+  /* a sparse dense grid: the sort mends its starts for less than a relink
+     of every bucket costs (the choice depends on the world's bounds and
+     crowd alone, so a restored snapshot makes the same one) */
+  if (!alone || ++w->unsorted_steps >= SORT_EVERY ||
+      (w->grid.dense && grid_sparse(&w->grid, n))) {
     world_sort(w, w->order, w->pool, job.parts);
   } else {
     grid_relink(&w->grid, w->x, w->y, n);

@@ -6,7 +6,9 @@
  * (ties broken by index), ghosts, agents outside a clamped world's bounds,
  * huge coordinates, radii from zero to wider than the world and list
  * lengths from 1 to STEER_ORCA_MAX_NEIGHBORS. Also grid_runs (avoid_agents'
- * walk): the cursor's candidates in the cursor's order. Prints "N passed, N failed";
+ * walk): the cursor's candidates in the cursor's order. And the sort of a
+ * sparse grid, which mends its starts, against a count from scratch.
+ * Prints "N passed, N failed";
  * exits nonzero on a failure. Built by mk/crowd.mk, run by spec/orca_spec.lua. */
 #include <math.h>
 #include <stdio.h>
@@ -180,6 +182,80 @@ static void one_world(const layout *L, int round) {
   steer_world_destroy(w);
 }
 
+/* The sorted grid against a count from scratch: every bucket's start,
+   the agents in bucket order, and a stable order (agents of one bucket
+   keep the order they had: prev[slot] is each agent's index before). */
+static int sorted_as_counted(const steer_world *w, const size_t *prev) {
+  const steer_grid *g = &w->grid;
+  size_t n = w->count, below = 0, b = 0;
+  for (size_t i = 0; i < n; i++) {
+    size_t key = grid_bucket_of(g, w->x[i], w->y[i]);
+    if (i > 0) {
+      size_t last = grid_bucket_of(g, w->x[i - 1], w->y[i - 1]);
+      if (key < last) return 0;
+      if (key == last && prev[w->slot_of[i - 1]] > prev[w->slot_of[i]]) return 0;
+    }
+    for (; b <= key; b++) /* buckets up to key start after `below` agents */
+      if (g->starts[b] != below) return 0;
+    below++;
+  }
+  for (; b <= g->buckets; b++)
+    if (g->starts[b] != n) return 0;
+  return 1;
+}
+
+/* A sparse grid (a big level, a few agents) mends its starts where agents
+   changed bucket instead of counting every bucket again (sort.c): after
+   moves of all sizes, by setting positions and by steps, the grid is as a
+   count from scratch makes it, and the neighbors still match brute force. */
+static void sparse_sorts(int wrap, int round) {
+  steer_world_def d = steer_world_def_default();
+  d.width = d.height = 2000;
+  d.wrap = wrap;
+  d.cell_size = 5;
+  steer_world *w = steer_world_create(&d);
+  size_t count = 1 + (size_t)(unit() * 300);
+  for (size_t k = 0; k < count; k++) {
+    steer_agent_def a = steer_agent_def_default();
+    double c = 100 + 400 * (double)(k % 4); /* four groups */
+    a.x = c + uniform(-20, 20);
+    a.y = c + uniform(-20, 20);
+    a.vx = uniform(-8, 8);
+    a.vy = uniform(-8, 8);
+    a.max_speed = 40;
+    steer_id id;
+    steer_world_add(w, &a, &id);
+  }
+  CHECK(world_sort_now(w) == STEER_OK, "sparse round %d: sorted", round);
+  size_t *prev = malloc(sizeof *prev * (w->count + 1) * 2);
+  for (int pass = 0; pass < 8; pass++) {
+    for (size_t i = 0; i < w->count; i++) prev[w->slot_of[i]] = i;
+    if (pass % 2) { /* a step: every agent moves by its velocity */
+      steer_world_step(w, 0.5 * unit());
+    } else { /* set positions: most by under a cell, some far */
+      for (size_t k = 0; k < w->count / 3 + 1; k++) {
+        size_t i = (size_t)(unit() * (double)w->count);
+        double far = pass == 0 && unit() < 0.1 ? 1500 : 4; /* far: counted */
+        steer_agent_set(w, i, STEER_X, w->x[i] + uniform(-far, far));
+        steer_agent_set(w, i, STEER_Y, w->y[i] + uniform(-far, far));
+      }
+      world_sort_now(w);
+    }
+    CHECK(w->grid.sorted && sorted_as_counted(w, prev),
+          "sparse %s round %d pass %d: the grid is not as counted",
+          wrap ? "torus" : "clamped", round, pass);
+    for (size_t i = 0; i < w->count; i += 7) {
+      nearest_agent fast[10], truth[10];
+      size_t nt = brute(w, i, 12, 10, truth);
+      size_t nf = nearest_agents(w, i, 12, 10, 1, fast);
+      CHECK(nf == nt && same(fast, truth, nt),
+            "sparse round %d pass %d agent %zu: neighbors differ", round, pass, i);
+    }
+  }
+  free(prev);
+  steer_world_destroy(w);
+}
+
 int main(void) {
   static const layout layouts[] = {
       {"clamped 200", 200, 200, 8, 0, 0, 0, 0},
@@ -200,6 +276,7 @@ int main(void) {
   for (int round = 0; round < 40; round++)
     for (size_t k = 0; k < sizeof layouts / sizeof *layouts; k++)
       one_world(&layouts[k], round);
+  for (int round = 0; round < 20; round++) sparse_sorts(round % 2, round);
   CHECK(runs_used > 10000, "grid runs answered only %ld queries", runs_used);
   printf("%d passed, %d failed\n", passed, failed);
   return failed ? 1 : 0;
