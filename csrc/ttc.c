@@ -8,7 +8,16 @@
  * E = k / tau^2 * exp(-tau / t0) (t0 the time horizon), and the force
  * -dE/dx = k exp(-tau/t0) / tau^2 (2/tau + 1/t0) (x + v tau) / sqrt(disc),
  * pointing from the neighbor's body to the agent's at the moment of
- * contact. Agents already overlapping push apart at full strength. */
+ * contact. Agents already overlapping push apart at full strength.
+ *
+ * Head-on, that force lies along the line of centres: it slows both and
+ * turns neither, and a crowd meeting head-on jams. So its direction is
+ * turned towards the right of the closing velocity v: the direction plus
+ * SIDE_K cos^16(angle between -v and the line of centres) times that right,
+ * normalized, at the law's size. Head-on that is 72 degrees of turn, 28
+ * degrees off it 23, crossing paths next to none. The two of a pair turn
+ * to opposite sides (their v are opposite) and pass left shoulder to left
+ * shoulder. */
 #include <math.h>
 #include "neighbor_filter.h"
 #include "orca.h"
@@ -18,6 +27,10 @@
    the law diverges. At most max_force, and at most POWER_CAP * max_speed
    (reaching full speed from rest in 1 / POWER_CAP s). */
 #define POWER_CAP 4.0
+/* The sideways share head-on (bench/crowd: circle 100 and 250 and blocks
+   measured at 0.5-3 and powers 0-16; 3 with cos^16 gave the fewest
+   overlaps in all three at about the same smoothness) */
+#define SIDE_K 3.0
 
 /* The force on the agent from one neighbor, at most `cap` long. */
 static steer_vec2 pair_force(steer_vec2 x, steer_vec2 v, double radius,
@@ -40,7 +53,17 @@ static steer_vec2 pair_force(steer_vec2 x, steer_vec2 v, double radius,
   double size = num < cap * den ? num / den : cap; /* also tau -> 0 */
   double l = v2_len(contact);
   if (!(l > 0)) return v2(0, 0);
-  return v2_scale(v2_direction(contact, l), size);
+  steer_vec2 away = v2_direction(contact, l), f = v2_scale(away, size);
+  /* v may be so slow that v.v underflows: no side to speak of then */
+  double speed = sqrt(a);
+  if (!(speed > 0) || !(size > 0)) return f;
+  double head_on = -b / (v2_len(x) * speed); /* |x| >= radius > 0 */
+  if (head_on > 1) head_on = 1; /* rounding */
+  double h2 = head_on * head_on, h4 = h2 * h2, h8 = h4 * h4;
+  steer_vec2 right = v2(v.y / speed, -v.x / speed);
+  steer_vec2 turned = v2_add(away, v2_scale(right, SIDE_K * (h8 * h8)));
+  double tl = v2_len(turned);
+  return tl > 0 ? v2_scale(turned, size / tl) : f;
 }
 
 /* What agent i's force sums up: over its neighbors j, in the grid

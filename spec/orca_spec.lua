@@ -332,14 +332,16 @@ describe("orca and avoid_agents never make NaN", function()
 end)
 
 describe("avoid_agents", function()
-  it("power law: k exp(-tau/t0) / tau^2 (2/tau + 1/t0) R / sqrt(disc)", function()
-    -- x = (-4, 0), v = (1, 0), R = 1: tau = 3, disc = 1, contact (-1, 0)
+  it("power law: k exp(-tau/t0) / tau^2 (2/tau + 1/t0) R / sqrt(disc), turned right head-on", function()
+    -- x = (-4, 0), v = (1, 0), R = 1: tau = 3, disc = 1, contact (-1, 0);
+    -- head-on (cos = 1): the direction (-1, 0) + 3 (0, -1), normalized
     local world = steer.world{}
     local a = world:add{ x = 0, y = 0, vx = 1, radius = 0.5, max_speed = 2, max_force = 10 }
     world:add{ x = 4, y = 0, radius = 0.5 }
     local fx, fy = a:avoid_agents(3)
-    near(fx, -1.5 * math.exp(-1) / 9, 1e-15, "fx")
-    assert.are.equal(0, fy)
+    local size = 1.5 * math.exp(-1) / 9
+    near(fx, -size / math.sqrt(10), 1e-15, "fx")
+    near(fy, -3 * size / math.sqrt(10), 1e-15, "fy")
     -- moving apart, or passing wide: no force
     a.vx = -1
     assert.are.same({ 0, 0 }, { a:avoid_agents(3) })
@@ -350,13 +352,57 @@ describe("avoid_agents", function()
     assert.are.same({ 0, 0 }, { a:avoid_agents(3, 3.9) })
   end)
 
+  it("turns less the less head-on: cos^16 of the angle, 30 degrees off", function()
+    -- R = 3, x = (-4, 0), v = (cos 30, sin 30): c = 7, b = -4 cos 30, a = 1
+    local world = steer.world{}
+    local c30, s30 = math.sqrt(3) / 2, 0.5
+    local a = world:add{ x = 0, y = 0, vx = c30, vy = s30, radius = 1.5, max_speed = 2,
+      max_force = 10 }
+    world:add{ x = 4, y = 0, radius = 1.5 }
+    local b, cc = -4 * c30, 7
+    local root = math.sqrt(b * b - cc)
+    local tau = cc / (root - b)
+    local size = 1.5 * math.exp(-tau / 3) * (2 / tau + 1 / 3) * 3 / (tau * tau * root)
+    local cx, cy = -4 + c30 * tau, s30 * tau -- the contact offset, length 3
+    local h16 = c30 ^ 16                     -- 0.1001
+    local tx, ty = cx / 3 + 3 * h16 * s30, cy / 3 - 3 * h16 * c30 -- right of v: (vy, -vx)
+    local tl = math.sqrt(tx * tx + ty * ty)
+    local fx, fy = a:avoid_agents(3)
+    near(fx, size * tx / tl, 1e-14, "fx")
+    near(fy, size * ty / tl, 1e-14, "fy")
+  end)
+
+  it("a head-on pair turns to opposite sides and passes", function()
+    local world = steer.world{}
+    local a = world:add{ x = 0, y = 0, vx = 1, radius = 0.5, max_speed = 1, max_force = 4 }
+    local b = world:add{ x = 10, y = 0, vx = -1, radius = 0.5, max_speed = 1, max_force = 4 }
+    local ax, ay = a:avoid_agents(5)
+    local bx, by = b:avoid_agents(5)
+    assert.are.equal(-ax, bx) -- reciprocal
+    assert.are.equal(-ay, by)
+    assert.is_true(ay < 0 and by > 0, "each to its right")
+    a:set_behaviors{ { "seek", target = { 20, 0 } }, { "avoid_agents", time_horizon = 5 } }
+    b:set_behaviors{ { "seek", target = { -10, 0 } }, { "avoid_agents", time_horizon = 5 } }
+    local closest, ay_then = math.huge, nil
+    for _ = 1, 400 do
+      world:step(0.05)
+      local d = math.sqrt((a.x - b.x) ^ 2 + (a.y - b.y) ^ 2)
+      if d < closest then closest, ay_then = d, a.y end
+    end
+    assert.is_true(closest >= 1, "they never touch: " .. closest)
+    assert.is_true(ay_then < 0, "A passes on its right (-y): " .. ay_then)
+    assert.is_true(a.x > 15 and b.x < -5, "and both get past: " .. a.x .. ", " .. b.x)
+  end)
+
   it("is a program entry, weighted like any other", function()
     local world = steer.world{}
     local a = world:add{ x = 0, y = 0, vx = 1, radius = 0.5, max_speed = 2, max_force = 10 }
     world:add{ x = 4, y = 0, radius = 0.5 }
     a:set_behaviors{ { "avoid_agents", time_horizon = 3, weight = 2 } }
-    local fx = a:steering()
-    near(fx, -3 * math.exp(-1) / 9, 1e-15, "weighted")
+    local fx, fy = a:steering()
+    local size = 1.5 * math.exp(-1) / 9
+    near(fx, -2 * size / math.sqrt(10), 1e-15, "weighted")
+    near(fy, -6 * size / math.sqrt(10), 1e-15, "weighted")
   end)
 end)
 
