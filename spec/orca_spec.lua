@@ -372,6 +372,19 @@ describe("avoid_agents", function()
     near(fy, size * ty / tl, 1e-14, "fy")
   end)
 
+  it("no NaN when the closing speed squared underflows", function()
+    -- v.v = 0 while x.v < 0: the turn has no direction to take (a NaN once)
+    local world = steer.world{}
+    local a = world:add{ x = 0, y = 0, vx = 1e-163, vy = 3e-163, radius = 1.5, max_speed = 2,
+      max_force = 10 }
+    world:add{ x = 1e-6, y = 10, radius = 1.5 }
+    local fx, fy = a:avoid_agents(3, 20)
+    assert.is_true(fx == fx and fy == fy, "finite: " .. fx .. ", " .. fy)
+    a:set_behaviors{ { "avoid_agents", time_horizon = 3, radius = 20 } }
+    world:step(0.25)
+    assert.is_true(a.x == a.x and a.vx == a.vx, "a finite step")
+  end)
+
   it("a head-on pair turns to opposite sides and passes", function()
     local world = steer.world{}
     local a = world:add{ x = 0, y = 0, vx = 1, radius = 0.5, max_speed = 1, max_force = 4 }
