@@ -426,20 +426,45 @@ void geo_feeler_obstacle(const geometry *g, geo_feeler *f, size_t k) {
 
 static double cross(steer_vec2 a, steer_vec2 b) { return a.x * b.y - a.y * b.x; }
 
-/* Does the feeler cross the wall from a to b? *at gets the crossing along
-   the feeler (0..1). No branch but the one the caller takes on the
-   answer: most candidates miss, in no predictable order. */
-static inline int wall_cross(const geometry *g, const geo_feeler *f,
-                             steer_vec2 a, steer_vec2 b, double *at) {
-  steer_vec2 feeler = f->feeler;
+/* The feeler against the wall from a to b: the numbers its test divides. */
+typedef struct wall_cut {
+  double denom;  /* 0: parallel, no crossing */
+  double num_t;  /* over denom: the crossing along the feeler, 0..1 */
+  double num_on; /* over denom: the crossing along the wall, 0..1 */
+} wall_cut;
+
+static inline wall_cut wall_cut_of(const geometry *g, const geo_feeler *f,
+                                   steer_vec2 a, steer_vec2 b) {
   steer_vec2 along = v2_sub(b, a);
   steer_vec2 to_a = geo_offset(g, f->p, a);
-  double denom = cross(feeler, along); /* 0: parallel, no crossing */
-  double d = denom != 0 ? denom : 1;
-  double t = cross(to_a, along) / d;  /* along the feeler, 0..1 */
-  double on = cross(to_a, feeler) / d; /* along the wall, 0..1 */
+  wall_cut c = {cross(f->feeler, along), cross(to_a, along),
+                cross(to_a, f->feeler)};
+  return c;
+}
+
+/* Does the feeler cross the wall? *at gets the crossing along the feeler
+   (0..1). */
+static inline int wall_cross_at(wall_cut c, double *at) {
+  double d = c.denom != 0 ? c.denom : 1;
+  double t = c.num_t / d, on = c.num_on / d;
   *at = t;
-  return (denom != 0) & (t >= 0) & (t <= 1) & (on >= 0) & (on <= 1);
+  return (c.denom != 0) & (t >= 0) & (t <= 1) & (on >= 0) & (on <= 1);
+}
+
+static inline int wall_cross(const geometry *g, const geo_feeler *f,
+                             steer_vec2 a, steer_vec2 b, double *at) {
+  return wall_cross_at(wall_cut_of(g, f, a, b), at);
+}
+
+/* A necessary condition for wall_cross_at, without its two divisions
+   (most candidates miss): both quotients within [0, 1] means both
+   numerators within denom / 2 of denom / 2, and the margin here, 2^-50
+   relative plus 1e-300, is wider than any rounding of the quotients, of
+   the halving and of the subtraction. */
+static inline int wall_may_cross(wall_cut c) {
+  double half = 0.5 * c.denom;
+  double room = fabs(half) * (1 + 0x1p-50) + 1e-300;
+  return (fabs(c.num_t - half) <= room) & (fabs(c.num_on - half) <= room);
 }
 
 /* Wall k from a to b, crossed at `at`, against the best so far. */
@@ -490,24 +515,40 @@ static uint32_t skip_at(int32_t i, int32_t j) {
   return (i > 0 ? GEO_LEFT : 0) | (j > 0 ? GEO_BELOW : 0);
 }
 
+/* The shortest offset d = b - a, its parts passed in: geo_offset's
+   numbers, one branch for both parts in the common case. */
+static inline void offset_parts(const geometry *g, double *dx, double *dy) {
+  if (g->wrap && ((fabs(*dx) > g->width * 0.5) | (fabs(*dy) > g->height * 0.5))) {
+    *dx = geo_wrap_delta(*dx, g->width);
+    *dy = geo_wrap_delta(*dy, g->height);
+  }
+}
+
 static void feel_obstacles(const geometry *g, geo_feeler *f,
                            const geo_item *it, size_t n, uint32_t skip) {
+  /* obstacle_touch's arithmetic on plain numbers */
+  double tipx = f->tip.x, tipy = f->tip.y, radius = f->radius, extra = f->extra;
   for (size_t e = 0; e < n; e++) {
-    steer_vec2 from_tip;
-    if (obstacle_touch(g, f, it[e].v[0], it[e].v[1], it[e].v[2], &from_tip) &
-        !(it[e].seen & skip))
-      obstacle_take(g, f, (size_t)it[e].item, it[e].v[0], it[e].v[1],
-                    from_tip);
+    double x = it[e].v[0], y = it[e].v[1], reach = it[e].v[2] + radius + extra;
+    double dx = tipx - x, dy = tipy - y;
+    offset_parts(g, &dx, &dy);
+    if ((dx * dx + dy * dy < reach * reach) & !(it[e].seen & skip))
+      obstacle_take(g, f, (size_t)it[e].item, x, y, v2(dx, dy));
   }
 }
 
 static void feel_walls(const geometry *g, geo_feeler *f, const geo_item *it,
                        size_t n, uint32_t skip) {
+  /* wall_cut_of's arithmetic on plain numbers (nothing through memory) */
+  double px = f->p.x, py = f->p.y, fx = f->feeler.x, fy = f->feeler.y;
   for (size_t e = 0; e < n; e++) {
-    steer_vec2 a = v2(it[e].v[0], it[e].v[1]), b = v2(it[e].v[2], it[e].v[3]);
+    double ax = it[e].v[0], ay = it[e].v[1], bx = it[e].v[2], by = it[e].v[3];
+    double lx = bx - ax, ly = by - ay, tx = ax - px, ty = ay - py;
+    offset_parts(g, &tx, &ty);
+    wall_cut c = {fx * ly - fy * lx, tx * ly - ty * lx, tx * fy - ty * fx};
     double at;
-    if (wall_cross(g, f, a, b, &at) & !(it[e].seen & skip))
-      wall_take(f, (size_t)it[e].item, a, b, at);
+    if (wall_may_cross(c) & !(it[e].seen & skip) && wall_cross_at(c, &at))
+      wall_take(f, (size_t)it[e].item, v2(ax, ay), v2(bx, by), at);
   }
 }
 
