@@ -404,17 +404,29 @@ static inline int obstacle_touch(const geometry *g, const geo_feeler *f,
   return v2_len2(*from_tip) < reach * reach;
 }
 
-/* Obstacle k, touched, against the best so far. */
-static void obstacle_take(const geometry *g, geo_feeler *f, size_t k,
-                          double x, double y, steer_vec2 from_tip) {
-  /* of the obstacles the feeler touches, the one nearest the agent */
-  double d2 = v2_len2(geo_offset(g, f->p, v2(x, y)));
-  if (!better(f, d2, k)) return;
-  f->best = d2;
-  f->index = k;
+/* The push of the best obstacle: from_tip is the tip less its centre. */
+static void obstacle_away(geo_feeler *f, steer_vec2 from_tip) {
   f->away = v2_normalize(from_tip);
   /* a tip exactly on the centre has no direction: turn left */
   if (f->away.x == 0 && f->away.y == 0) f->away = v2(-f->ahead.y, f->ahead.x);
+}
+
+/* Is touched obstacle k at (x, y) better than the best so far? Then it
+   becomes the best. */
+static inline int obstacle_better(const geometry *g, geo_feeler *f, size_t k,
+                                  double x, double y) {
+  /* of the obstacles the feeler touches, the one nearest the agent */
+  double d2 = v2_len2(geo_offset(g, f->p, v2(x, y)));
+  if (!better(f, d2, k)) return 0;
+  f->best = d2;
+  f->index = k;
+  return 1;
+}
+
+/* Obstacle k, touched, against the best so far. */
+static void obstacle_take(const geometry *g, geo_feeler *f, size_t k,
+                          double x, double y, steer_vec2 from_tip) {
+  if (obstacle_better(g, f, k, x, y)) obstacle_away(f, from_tip);
 }
 
 void geo_feeler_obstacle(const geometry *g, geo_feeler *f, size_t k) {
@@ -467,18 +479,23 @@ static inline int wall_may_cross(wall_cut c) {
   return (fabs(c.num_t - half) <= room) & (fabs(c.num_on - half) <= room);
 }
 
-/* Wall k from a to b, crossed at `at`, against the best so far. */
-static void wall_take(geo_feeler *f, size_t k, steer_vec2 a, steer_vec2 b,
-                      double at) {
-  if (!better(f, at, k)) return;
+/* The push of the best wall, from a to b, crossed at `at`. */
+static void wall_away(geo_feeler *f, steer_vec2 a, steer_vec2 b, double at) {
   steer_vec2 along = v2_sub(b, a);
-  f->best = at;
-  f->index = k;
   /* not normalize(): a wall shorter than 1e-5 still has a normal */
   double wall_len = v2_len(along);
   steer_vec2 normal = v2(-along.y / wall_len, along.x / wall_len);
   if (v2_dot(normal, f->feeler) > 0) normal = v2_scale(normal, -1);
   f->away = v2_scale(normal, (1 - at) * f->length);
+}
+
+/* Wall k from a to b, crossed at `at`, against the best so far. */
+static void wall_take(geo_feeler *f, size_t k, steer_vec2 a, steer_vec2 b,
+                      double at) {
+  if (!better(f, at, k)) return;
+  f->best = at;
+  f->index = k;
+  wall_away(f, a, b, at);
 }
 
 void geo_feeler_wall(const geometry *g, geo_feeler *f, size_t k) {
@@ -532,8 +549,9 @@ static void feel_obstacles(const geometry *g, geo_feeler *f,
     double x = it[e].v[0], y = it[e].v[1], reach = it[e].v[2] + radius + extra;
     double dx = tipx - x, dy = tipy - y;
     offset_parts(g, &dx, &dy);
-    if ((dx * dx + dy * dy < reach * reach) & !(it[e].seen & skip))
-      obstacle_take(g, f, (size_t)it[e].item, x, y, v2(dx, dy));
+    if ((dx * dx + dy * dy < reach * reach) & !(it[e].seen & skip) &&
+        obstacle_better(g, f, (size_t)it[e].item, x, y))
+      f->hit_a = v2(dx, dy); /* the push: obstacle_away, at the end */
   }
 }
 
@@ -547,8 +565,13 @@ static void feel_walls(const geometry *g, geo_feeler *f, const geo_item *it,
     offset_parts(g, &tx, &ty);
     wall_cut c = {fx * ly - fy * lx, tx * ly - ty * lx, tx * fy - ty * fx};
     double at;
-    if (wall_may_cross(c) & !(it[e].seen & skip) && wall_cross_at(c, &at))
-      wall_take(f, (size_t)it[e].item, v2(ax, ay), v2(bx, by), at);
+    if (wall_may_cross(c) & !(it[e].seen & skip) && wall_cross_at(c, &at) &&
+        better(f, at, (size_t)it[e].item)) {
+      f->best = at; /* the push: wall_away, at the end */
+      f->index = (size_t)it[e].item;
+      f->hit_a = v2(ax, ay);
+      f->hit_b = v2(bx, by);
+    }
   }
 }
 
@@ -569,6 +592,7 @@ steer_vec2 geometry_avoid_obstacles(const geometry *g, steer_vec2 p,
         if (c) feel_obstacles(g, &f, geo_cell_items(x, c), c->count, skip_at(i, j));
       }
     feel_obstacles(g, &f, x->large, x->large_count, 0);
+    if (f.index != SIZE_MAX) obstacle_away(&f, f.hit_a);
     break;
   case 1:
     for (size_t k = 0; k < g->obstacle_count; k++)
@@ -593,6 +617,7 @@ steer_vec2 geometry_avoid_walls(const geometry *g, steer_vec2 p, steer_vec2 v,
         if (c) feel_walls(g, &f, geo_cell_items(x, c), c->count, skip_at(i, j));
       }
     feel_walls(g, &f, x->large, x->large_count, 0);
+    if (f.index != SIZE_MAX) wall_away(&f, f.hit_a, f.hit_b, f.best);
     break;
   case 1:
     for (size_t k = 0; k < g->wall_count; k++) geo_feeler_wall(g, &f, k);

@@ -143,6 +143,8 @@ typedef struct geo_feeler {
   size_t index;
   steer_vec2 away; /* obstacles: the unit push; walls: the push */
   double length;  /* the feeler's length */
+  steer_vec2 hit_a, hit_b; /* index walks: the best's shape, its push
+                              computed once the walk is over */
 } geo_feeler;
 
 void geo_feeler_start(geo_feeler *f, steer_vec2 p, steer_vec2 v,
