@@ -48,6 +48,7 @@ typedef struct geo_slot {
 typedef struct geometry {
   steer_allocator *alloc; /* the owner's (a world's), bytes counted there */
   int wrap;
+  int quad; /* wall feelers test index entries four at a time (AVX) */
   double width, height;
   geo_obstacle *obstacles;
   size_t obstacle_count, obstacle_cap;
