@@ -34,7 +34,8 @@ static void *alloc(steer_allocator *a, void *p, size_t o, size_t n) {
 }
 
 void geo_index_free(geo_index *x, steer_allocator *a) {
-  alloc(a, x->pool, x->pool_cap * sizeof(geo_item), 0);
+  if (x->pool)
+    alloc(a, x->pool, (x->pool_cap + GEO_POOL_PAD) * sizeof(geo_item), 0);
   alloc(a, x->cells, x->cell_slots * sizeof(geo_cell), 0);
   alloc(a, x->large, x->large_cap * sizeof(geo_item), 0);
   alloc(a, x->spans, x->item_cap * sizeof(geo_span), 0);
@@ -170,10 +171,12 @@ static steer_status repack(geo_index *x, steer_allocator *a, size_t extra) {
     if (x->cells[k].cx != EMPTY) tight += x->cells[k].count + 1;
   size_t cap = tight + extra;
   cap += cap / 4 + 64;
-  if (cap > UINT32_MAX || cap > SIZE_MAX / sizeof(geo_item))
+  if (cap > UINT32_MAX || cap > SIZE_MAX / sizeof(geo_item) - GEO_POOL_PAD)
     return STEER_ENOMEM;
-  geo_item *pool = alloc(a, NULL, 0, cap * sizeof(geo_item));
+  geo_item *pool = alloc(a, NULL, 0, (cap + GEO_POOL_PAD) * sizeof(geo_item));
   if (!pool) return STEER_ENOMEM;
+  /* every byte defined: lanes past a run read whatever follows it */
+  memset(pool, 0, (cap + GEO_POOL_PAD) * sizeof(geo_item));
   size_t used = 0;
   for (size_t k = 0; k < x->cell_slots; k++) {
     geo_cell *c = &x->cells[k];
@@ -184,7 +187,8 @@ static steer_status repack(geo_index *x, steer_allocator *a, size_t extra) {
     c->cap = c->count + 1;
     used += c->cap;
   }
-  alloc(a, x->pool, x->pool_cap * sizeof(geo_item), 0);
+  if (x->pool)
+    alloc(a, x->pool, (x->pool_cap + GEO_POOL_PAD) * sizeof(geo_item), 0);
   x->pool = pool;
   x->pool_cap = cap;
   x->pool_used = x->pool_held = used;

@@ -34,6 +34,10 @@
 #include "steer.h"
 
 #define GEO_LARGE_CELLS 1024
+/* Entries the pool holds beyond its capacity, zeroed: a walk may read up
+   to GEO_POOL_PAD - 1 entries past the end of any run (geometry.c's lanes
+   load four at a time, then mask the lanes past the run). */
+#define GEO_POOL_PAD 4
 
 typedef struct geo_box {
   double x0, y0, x1, y1; /* x0 <= x1, y0 <= y1 */

@@ -48,6 +48,7 @@ typedef struct geo_slot {
 typedef struct geometry {
   steer_allocator *alloc; /* the owner's (a world's), bytes counted there */
   int wrap;
+  int quad; /* wall feelers test index entries four at a time (AVX) */
   double width, height;
   geo_obstacle *obstacles;
   size_t obstacle_count, obstacle_cap;
@@ -143,6 +144,8 @@ typedef struct geo_feeler {
   size_t index;
   steer_vec2 away; /* obstacles: the unit push; walls: the push */
   double length;  /* the feeler's length */
+  steer_vec2 hit_a, hit_b; /* index walks: the best's shape, its push
+                              computed once the walk is over */
 } geo_feeler;
 
 void geo_feeler_start(geo_feeler *f, steer_vec2 p, steer_vec2 v,

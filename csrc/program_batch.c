@@ -129,8 +129,8 @@ static void flow_forces(const steer_world *w, const steer_entry *e,
    two cache lines. */
 static void prefetch_wander(const agent_ext *x) {
 #if defined(__GNUC__)
-  __builtin_prefetch(x, 0, 1);
-  __builtin_prefetch(&x->rng, 0, 1);
+  __builtin_prefetch(x, 1, 3);
+  __builtin_prefetch(&x->rng, 1, 3);
 #else
   (void)x;
 #endif
