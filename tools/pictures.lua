@@ -500,7 +500,9 @@ function pictures.crowds()
       local x, y = 20 - side * (14 + (row % 2) * 2.5), 5 + row * 1.7 + (k < 6 and 0 or 0.3)
       local a = world:add{ x = x, y = y, radius = 0.8, max_speed = 2, max_force = 8 }
       local prog = { { "arrive", target = { 20 + side * 16, y }, weight = 2 } }
-      for key, v in pairs(modes[mode]) do prog[key] = v end
+      for key, v in pairs(modes[mode]) do -- entries after arrive, fields as they are
+        if type(key) == "number" then prog[#prog + 1] = v else prog[key] = v end
+      end
       a:set_behaviors(prog)
       agents[#agents + 1] = a
     end
