@@ -221,13 +221,79 @@ static int sorted_ok(const steer_world *w, const sheet *s, size_t i,
   return !s->wrap || (hi - lo + 1 < s->ny && chi - clo + 1 < s->nx);
 }
 
+/* ---- warm start ---------------------------------------------------------
+ * Agents move little between steps: the `max` agents an agent found last
+ * time, where they are now, are within d2 of it, d2 the farthest of them,
+ * so its `max` nearest are too and the search starts with that bound
+ * instead of the radius. The answer is the same (every agent within the
+ * bound is still a candidate, ties included); the search opens fewer cells
+ * and inserts fewer candidates. The seeds are kept by slot, which sorts do
+ * not move; a slot freed or reused since only costs the bound. */
+
+static uint32_t *seeds_of(const steer_world *w, size_t i) {
+  uint32_t slot = w->slot_of[i];
+  return slot < w->near_seeds_cap ? w->near_seeds + (size_t)slot * NEAREST_SEEDS
+                                  : NULL;
+}
+
+/* The bound the seeds give a search for `max` agents within bound2. */
+static double seeded_bound(const steer_world *w, size_t i, size_t max,
+                           double bound2) {
+  const uint32_t *seed = seeds_of(w, i);
+  if (!seed || max > NEAREST_SEEDS) return bound2;
+  steer_vec2 p = world_pos(w, i);
+  double worst = 0;
+  size_t found = 0;
+  for (size_t k = 0; k < max && seed[k] < w->slot_count; k++) {
+    size_t j = w->slots[seed[k]].index;
+    if (j >= w->count || w->slot_of[j] != seed[k] || j == i ||
+        !w->group_bit[j])
+      continue; /* gone, or a ghost now */
+    double d2 = v2_len2(world_offset(w, p, world_pos(w, j)));
+    if (!(d2 <= bound2)) continue; /* out of reach now */
+    if (d2 > worst) worst = d2;
+    found++;
+  }
+  return found == max ? worst : bound2;
+}
+
+static void keep_seeds(const steer_world *w, size_t i, const list *l) {
+  uint32_t *seed = seeds_of(w, i);
+  if (!seed) return;
+  size_t k = 0;
+  for (; k < l->n && k < NEAREST_SEEDS; k++) seed[k] = w->slot_of[l->out[k].j];
+  if (k < NEAREST_SEEDS) seed[k] = SLOT_NONE;
+}
+
+void nearest_reserve_seeds(steer_world *w) {
+  size_t need = w->slot_count, old = w->near_seeds_cap;
+  if (need <= old) return;
+  if (world_grow(w, (void **)&w->near_seeds, NEAREST_SEEDS * sizeof(uint32_t),
+                 &w->near_seeds_cap, need))
+    return; /* no memory: the searches start cold, same answers */
+  for (size_t k = old * NEAREST_SEEDS; k < w->near_seeds_cap * NEAREST_SEEDS;
+       k++)
+    w->near_seeds[k] = SLOT_NONE;
+}
+
+void nearest_prepare(steer_world *w) {
+  if (w->slot_count <= w->near_seeds_cap) return;
+  for (size_t i = 0; i < w->count; i++) /* only ORCA asks for them */
+    if (w->program[i] && w->program[i]->has_orca) {
+      nearest_reserve_seeds(w);
+      return;
+    }
+}
+
+/* ---- the query ---------------------------------------------------------- */
+
 size_t nearest_agents(const steer_world *w, size_t i, double radius,
                       size_t max, int sorted_walk, nearest_agent *out) {
   if (max == 0 || !(radius >= 0)) return 0;
   list l;
   l.n = 0;
   l.max = max < STEER_ORCA_MAX_NEIGHBORS ? max : STEER_ORCA_MAX_NEIGHBORS;
-  l.bound2 = radius * radius;
+  l.bound2 = seeded_bound(w, i, l.max, radius * radius);
   l.twice = 0;
   sheet sh;
   if (sorted_walk && sheet_of(&w->grid, &sh) && sorted_ok(w, &sh, i, radius)) {
@@ -236,6 +302,7 @@ size_t nearest_agents(const steer_world *w, size_t i, double radius,
   }
   else
     walk_cursor(w, i, radius, &l);
+  keep_seeds(w, i, &l);
   steer_vec2 p = world_pos(w, i);
   for (size_t k = 0; k < l.n; k++) {
     nearest_agent a = {l.out[k].d2, l.out[k].j,

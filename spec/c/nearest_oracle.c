@@ -17,6 +17,7 @@
 
 static int passed, failed;
 static long runs_used; /* queries grid_runs answered */
+static long warm_queries; /* queries the seeds could bound */
 
 #define CHECK(cond, ...)                            \
   do {                                              \
@@ -94,6 +95,81 @@ typedef struct layout {
   double spread; /* unbounded: the crowd's extent (0: 200, with far ones) */
 } layout;
 
+/* Removes a few agents and adds a few (into the freed slots, some ghosts):
+   seeds that name a removed agent, or a slot reused since, bound nothing. */
+static void churn(steer_world *w, double span) {
+  steer_id id = 0;
+  for (int k = 0; k < 4 && (id = steer_world_next_id(w, id)) != 0; k++)
+    if (unit() < 0.5) steer_world_remove(w, id);
+  for (int k = 0; k < 3; k++) {
+    steer_agent_def a = steer_agent_def_default();
+    a.x = uniform(0, span);
+    a.y = uniform(0, span);
+    a.ghost = k == 0;
+    steer_world_add(w, &a, &id);
+  }
+}
+
+/* Would agent i's seeds bound a search for `max` within radius? (The warm
+   start nearest.c tries first.) */
+static int warm(const steer_world *w, size_t i, double radius, size_t max) {
+  uint32_t slot = w->slot_of[i];
+  if (slot >= w->near_seeds_cap || max > NEAREST_SEEDS) return 0;
+  const uint32_t *seed = w->near_seeds + (size_t)slot * NEAREST_SEEDS;
+  size_t found = 0;
+  for (size_t k = 0; k < max && seed[k] < w->slot_count; k++) {
+    size_t j = w->slots[seed[k]].index;
+    if (j >= w->count || w->slot_of[j] != seed[k] || j == i || !w->group_bit[j])
+      continue;
+    steer_vec2 d = steer_world_offset(w, world_pos(w, i), world_pos(w, j));
+    found += d.x * d.x + d.y * d.y <= radius * radius;
+  }
+  return found == max;
+}
+
+/* After a query agent i's seeds name the agents it found, nearest first. */
+static int seeds_kept(const steer_world *w, size_t i, const nearest_agent *a,
+                      size_t n) {
+  const uint32_t *seed = w->near_seeds + (size_t)w->slot_of[i] * NEAREST_SEEDS;
+  size_t k = 0;
+  for (; k < n && k < NEAREST_SEEDS; k++)
+    if (seed[k] != w->slot_of[a[k].j]) return 0;
+  return k == NEAREST_SEEDS || seed[k] == SLOT_NONE;
+}
+
+/* Every agent's query, sorted walk and cursor, against brute force. */
+static void check_queries(steer_world *w, const layout *L, int round,
+                          int pass) {
+  static const double radii[] = {0, 0.5, 3, 15, 40, 1e3, 1e200};
+  nearest_agent fast[STEER_ORCA_MAX_NEIGHBORS], slow[STEER_ORCA_MAX_NEIGHBORS],
+      truth[STEER_ORCA_MAX_NEIGHBORS];
+  for (size_t i = 0; i < w->count; i++) {
+    double radius = radii[(size_t)(unit() * 7)];
+    if (unit() < 0.3) radius = uniform(0, 25);
+    size_t max = unit() < 0.7 ? 10 : 1 + (size_t)(unit() * STEER_ORCA_MAX_NEIGHBORS);
+    size_t nt = brute(w, i, radius, max, truth);
+    warm_queries += warm(w, i, radius, max);
+    size_t nf = nearest_agents(w, i, radius, max, 1, fast);
+    size_t ns = nearest_agents(w, i, radius, max, 0, slow);
+    CHECK(nf == nt && same(fast, truth, nt),
+          "%s round %d pass %d agent %zu radius %g max %zu: sorted walk %zu, brute %zu",
+          L->name, round, pass, i, radius, max, nf, nt);
+    if (radius < 1e100) { /* a cursor over every cell of 1e200 is too slow */
+      int used;
+      CHECK(runs_match_cursor(w, i, radius, &used),
+            "%s round %d pass %d agent %zu radius %g: grid runs differ from the cursor",
+            L->name, round, pass, i, radius);
+      runs_used += used;
+    }
+    CHECK(seeds_kept(w, i, truth, nt),
+          "%s round %d pass %d agent %zu: seeds are not the agents found",
+          L->name, round, pass, i);
+    CHECK(ns == nt && same(slow, truth, nt),
+          "%s round %d pass %d agent %zu radius %g max %zu: cursor %zu, brute %zu",
+          L->name, round, pass, i, radius, max, ns, nt);
+  }
+}
+
 static void one_world(const layout *L, int round) {
   steer_world_def d = steer_world_def_default();
   d.width = L->width;
@@ -148,30 +224,21 @@ static void one_world(const layout *L, int round) {
       steer_agent_set(w, i, STEER_Y, w->y[i] + uniform(-far, far));
     }
   }
-  static const double radii[] = {0, 0.5, 3, 15, 40, 1e3, 1e200};
-  nearest_agent fast[STEER_ORCA_MAX_NEIGHBORS], slow[STEER_ORCA_MAX_NEIGHBORS],
-      truth[STEER_ORCA_MAX_NEIGHBORS];
+  nearest_reserve_seeds(w);
+  check_queries(w, L, round, 0);
+  /* a step's worth of change, then the searches again, warm: every agent
+     moved a little (some far), a few gone and a few new in their slots;
+     sorted again, or (the layouts with moves) not */
   for (size_t i = 0; i < w->count; i++) {
-    double radius = radii[(size_t)(unit() * 7)];
-    if (unit() < 0.3) radius = uniform(0, 25);
-    size_t max = unit() < 0.7 ? 10 : 1 + (size_t)(unit() * STEER_ORCA_MAX_NEIGHBORS);
-    size_t nt = brute(w, i, radius, max, truth);
-    size_t nf = nearest_agents(w, i, radius, max, 1, fast);
-    size_t ns = nearest_agents(w, i, radius, max, 0, slow);
-    CHECK(nf == nt && same(fast, truth, nt),
-          "%s round %d agent %zu radius %g max %zu: sorted walk %zu, brute %zu",
-          L->name, round, i, radius, max, nf, nt);
-    if (radius < 1e100) { /* a cursor over every cell of 1e200 is too slow */
-      int used;
-      CHECK(runs_match_cursor(w, i, radius, &used),
-            "%s round %d agent %zu radius %g: grid runs differ from the cursor",
-            L->name, round, i, radius);
-      runs_used += used;
-    }
-    CHECK(ns == nt && same(slow, truth, nt),
-          "%s round %d agent %zu radius %g max %zu: cursor %zu, brute %zu",
-          L->name, round, i, radius, max, ns, nt);
+    double far = unit() < 0.05 ? 30 : 1;
+    steer_agent_set(w, i, STEER_X, w->x[i] + uniform(-far, far));
+    steer_agent_set(w, i, STEER_Y, w->y[i] + uniform(-far, far));
   }
+  churn(w, span);
+  if (!L->moves)
+    CHECK(world_sort_now(w) == STEER_OK, "%s round %d: sorted", L->name, round);
+  nearest_reserve_seeds(w); /* the new slots */
+  check_queries(w, L, round, 1);
   steer_world_destroy(w);
 }
 
@@ -193,6 +260,8 @@ int main(void) {
     for (size_t k = 0; k < sizeof layouts / sizeof *layouts; k++)
       one_world(&layouts[k], round);
   CHECK(runs_used > 10000, "grid runs answered only %ld queries", runs_used);
+  CHECK(warm_queries > 10000, "only %ld queries started warm", warm_queries);
+  printf("%ld warm queries\n", warm_queries);
   printf("%d passed, %d failed\n", passed, failed);
   return failed ? 1 : 0;
 }
