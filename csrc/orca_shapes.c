@@ -71,15 +71,15 @@ size_t orca_nearby_shapes(const steer_world *w, size_t i, double reach,
   return n;
 }
 
-orca_line orca_shape_line(const orca_shape *s, double body, steer_vec2 vel,
-                          double horizon, double dt) {
+void orca_shape_line(const orca_shape *s, double body, steer_vec2 vel,
+                     double horizon, double dt, orca_line *out) {
   steer_vec2 ab = v2_sub(s->b, s->a);
   double len2 = v2_len2(ab);
   double t = len2 > 0 ? -v2_dot(s->a, ab) / len2 : 0;
   if (t > 0 && t < 1) /* beside a wall: it is a half-plane to the agent */
-    return orca_static_line(v2_add(s->a, v2_scale(ab, t)), body + s->radius,
-                            horizon, dt, 1);
-  /* past its end, or a circle: a disc at rest, avoided fully */
-  return orca_agent_line(t <= 0 ? s->a : s->b, vel, vel, body + s->radius,
-                         horizon, dt, 1, 1);
+    orca_static_line(v2_add(s->a, v2_scale(ab, t)), body + s->radius, horizon,
+                     dt, 1, out);
+  else /* past its end, or a circle: a disc at rest, avoided fully */
+    orca_agent_line(t <= 0 ? s->a : s->b, vel, vel, body + s->radius, horizon,
+                    dt, 1, 1, out);
 }
