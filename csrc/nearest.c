@@ -126,13 +126,25 @@ static void cell_range(const steer_grid *g, const sheet *s, int axis,
   *hi = (int32_t)b;
 }
 
-/* Candidates from .. to - 1 of a sorted grid. */
+/* Candidates from .. to - 1 of a sorted grid. Which ones are within the
+   bound is unpredictable: a first pass notes them without a branch, a
+   chunk at a time, and only they are offered to the list. */
+#define CHUNK 32
 static void walk_span(const steer_world *w, size_t i, steer_vec2 p,
                       size_t from, size_t to, list *l) {
-  for (size_t j = from; j < to; j++) {
-    if (j == i || !w->group_bit[j]) continue;
-    steer_vec2 d = world_offset(w, p, world_pos(w, j));
-    list_take(l, v2_len2(d), j);
+  double d2s[CHUNK];
+  size_t js[CHUNK];
+  while (from < to) {
+    size_t end = to - from > CHUNK ? from + CHUNK : to, m = 0;
+    double bound2 = l->bound2;
+    for (size_t j = from; j < end; j++) {
+      double d2 = v2_len2(world_offset(w, p, world_pos(w, j)));
+      d2s[m] = d2;
+      js[m] = j;
+      m += (j != i) & (w->group_bit[j] != 0) & !(d2 > bound2);
+    }
+    for (size_t k = 0; k < m; k++) list_take(l, d2s[k], js[k]);
+    from = end;
   }
 }
 
