@@ -3,10 +3,11 @@
  *
  * The list is kept sorted by insertion. Once it is full, only agents nearer
  * than its last can enter, so on a grid sorted by cell (every step sorts
- * it) the search visits the agent's own cell first and then the rows of
- * cells outward, each over the columns the current bound still reaches: in
+ * it) the search visits the agent's own row of cells first and then the
+ * rows outward, each over the columns the current bound still reaches: in
  * a dense crowd the ten nearest lie within a cell or two and most of the
- * radius is never opened. Other grids walk the grid cursor.
+ * radius is never opened. The bound starts from the agents the last search
+ * found (the warm start below). Other grids walk the grid cursor.
  */
 #include <math.h>
 #include "nearest.h"
@@ -176,61 +177,56 @@ static void walk_row(const steer_world *w, const sheet *s, size_t i,
   }
 }
 
-/* A sorted grid: rows outward from the agent's own, each over the columns
-   the current bound reaches, until no row is within it. */
+/* The cells a bound reaches from p: rows lo..hi, columns clo..chi
+   (unwrapped); 0 when none (beyond the box). */
+typedef struct reach {
+  int32_t lo, hi, clo, chi;
+} reach;
+
+static int reach_of(const steer_grid *g, const sheet *s, steer_vec2 p,
+                    double bound2, reach *r) {
+  double d = sqrt(bound2);
+  d += 1e-12 * d; /* sqrt rounds: never cut a point on the bound */
+  cell_range(g, s, 1, p.y, d, &r->lo, &r->hi);
+  cell_range(g, s, 0, p.x, d, &r->clo, &r->chi);
+  return r->lo <= r->hi && r->clo <= r->chi;
+}
+
+/* Is the sorted walk over these cells the way? Not when it would open more
+   cells than a scan reads agents; on a torus they must be narrower than
+   the world, so that no cell is opened twice. */
+static int sorted_fits(const steer_world *w, const sheet *s, const reach *r) {
+  double cells = ((double)r->hi - r->lo + 1) * ((double)r->chi - r->clo + 1);
+  if (cells > (double)w->count + 8) return 0; /* a scan is cheaper */
+  return !s->wrap || (r->hi - r->lo + 1 < s->ny && r->chi - r->clo + 1 < s->nx);
+}
+
+/* A sorted grid: the cells `r` of the starting bound, the agent's own row
+   first and then rows outward, each over the columns the current bound
+   reaches, until no row is within it. */
 static void walk_sorted(const steer_world *w, const sheet *s, size_t i,
-                        list *l) {
+                        reach r, list *l) {
   const steer_grid *g = &w->grid;
   steer_vec2 p = world_pos(w, i);
-  int32_t own = 0, own_x = 0, lo = 0, hi = 0, clo = 0, chi = 0;
-  double ranged = -1; /* the bound the ranges were computed for */
+  double c = grid_floor(p.y * g->inv_y);
+  int32_t own = c < r.lo ? r.lo : c > r.hi ? r.hi : (int32_t)c;
+  int32_t y1 = s->y0 + s->ny; /* rows taken into the sheet (a torus only) */
+  double ranged = l->bound2; /* the bound r was computed for */
   for (int32_t d = 0;; d++) {
     if (l->bound2 != ranged) {
       ranged = l->bound2;
-      double reach = sqrt(ranged);
-      reach += 1e-12 * reach; /* sqrt rounds: never cut a point on the bound */
-      cell_range(g, s, 1, p.y, reach, &lo, &hi);
-      cell_range(g, s, 0, p.x, reach, &clo, &chi);
-      if (lo > hi || clo > chi) return; /* beyond the box */
-    }
-    /* rows taken into the sheet (a torus only: they are clamped else) */
-    int32_t y1 = s->y0 + s->ny;
-    if (d == 0) { /* the agent's own cell first: the bound tightens */
-      double c = grid_floor(p.y * g->inv_y), cx = grid_floor(p.x * g->inv_x);
-      own = c < lo ? lo : c > hi ? hi : (int32_t)c;
-      own_x = cx < clo ? clo : cx > chi ? chi : (int32_t)cx;
-      int32_t r = own < s->y0 ? own + s->ny : own >= y1 ? own - s->ny : own;
-      walk_row(w, s, i, p, r, own_x, own_x, l);
-      walk_row(w, s, i, p, r, clo, own_x - 1, l);
-      walk_row(w, s, i, p, r, own_x + 1, chi, l);
-      continue;
+      if (!reach_of(g, s, p, ranged, &r)) return;
     }
     int32_t up = own - d, down = own + d;
-    if (up < lo && down > hi) return;
-    for (int side = 0; side < 2; side++) {
-      int32_t r = side ? down : up;
-      if (r < lo || r > hi) continue;
-      if (r < s->y0) r += s->ny;
-      if (r >= y1) r -= s->ny;
-      walk_row(w, s, i, p, r, clo, chi, l);
+    if (up < r.lo && down > r.hi) return;
+    for (int side = 0; side < (d ? 2 : 1); side++) {
+      int32_t row = side ? down : up;
+      if (row < r.lo || row > r.hi) continue;
+      if (row < s->y0) row += s->ny;
+      if (row >= y1) row -= s->ny;
+      walk_row(w, s, i, p, row, r.clo, r.chi, l);
     }
   }
-}
-
-/* Can the sorted walk answer a query of this radius? Not when it would open
-   more cells than a scan reads agents; a torus query must stay narrower
-   than the world, so that no cell is opened twice. */
-static int sorted_ok(const steer_world *w, const sheet *s, size_t i,
-                     double radius) {
-  const steer_grid *g = &w->grid;
-  int32_t lo, hi, clo, chi;
-  steer_vec2 p = world_pos(w, i);
-  cell_range(g, s, 1, p.y, radius, &lo, &hi);
-  cell_range(g, s, 0, p.x, radius, &clo, &chi);
-  if (lo > hi || clo > chi) return 1; /* beyond the box: nobody */
-  double cells = ((double)hi - lo + 1) * ((double)chi - clo + 1);
-  if (cells > (double)w->count + 8) return 0; /* a scan is cheaper */
-  return !s->wrap || (hi - lo + 1 < s->ny && chi - clo + 1 < s->nx);
 }
 
 /* ---- warm start ---------------------------------------------------------
@@ -308,14 +304,19 @@ size_t nearest_agents(const steer_world *w, size_t i, double radius,
   l.bound2 = seeded_bound(w, i, l.max, radius * radius);
   l.twice = 0;
   sheet sh;
-  if (sorted_walk && sheet_of(&w->grid, &sh) && sorted_ok(w, &sh, i, radius)) {
-    l.twice = sh.hashed;
-    walk_sorted(w, &sh, i, &l);
-  }
-  else
-    walk_cursor(w, i, radius, &l);
-  keep_seeds(w, i, &l);
+  reach r;
   steer_vec2 p = world_pos(w, i);
+  if (!sorted_walk || !sheet_of(&w->grid, &sh)) {
+    walk_cursor(w, i, radius, &l);
+  } else if (!reach_of(&w->grid, &sh, p, l.bound2, &r)) {
+    /* beyond the box: nobody */
+  } else if (sorted_fits(w, &sh, &r)) {
+    l.twice = sh.hashed;
+    walk_sorted(w, &sh, i, r, &l);
+  } else {
+    walk_cursor(w, i, radius, &l);
+  }
+  keep_seeds(w, i, &l);
   for (size_t k = 0; k < l.n; k++) {
     nearest_agent a = {l.out[k].d2, l.out[k].j,
                        world_offset(w, p, world_pos(w, l.out[k].j))};
