@@ -5,7 +5,9 @@
  * clamped, wrapped and unbounded worlds; clusters, duplicate positions
  * (ties broken by index), ghosts, agents outside a clamped world's bounds,
  * huge coordinates, radii from zero to wider than the world and list
- * lengths from 1 to STEER_ORCA_MAX_NEIGHBORS. Also grid_runs (avoid_agents'
+ * lengths from 1 to STEER_ORCA_MAX_NEIGHBORS; each world twice, the second
+ * time warm (the seeds of the first search, after moves, removals and
+ * additions into freed slots). Also grid_runs (avoid_agents'
  * walk): the cursor's candidates in the cursor's order. Prints "N passed, N failed";
  * exits nonzero on a failure. Built by mk/crowd.mk, run by spec/orca_spec.lua. */
 #include <math.h>
