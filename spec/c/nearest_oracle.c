@@ -5,13 +5,8 @@
  * clamped, wrapped and unbounded worlds; clusters, duplicate positions
  * (ties broken by index), ghosts, agents outside a clamped world's bounds,
  * huge coordinates, radii from zero to wider than the world and list
- * lengths from 1 to STEER_ORCA_MAX_NEIGHBORS; each world twice, the second
- * time warm (the seeds of the first search, after moves, removals and
- * additions into freed slots). Also grid_runs (avoid_agents'
- * walk): the cursor's candidates in the cursor's order. And ORCA's nearby
- * shapes (orca_shapes.c, which drops far shapes before their gap is worked
- * out) against every shape's exact gap, reaches at a wall's gap included.
- * Prints "N passed, N failed";
+ * lengths from 1 to STEER_ORCA_MAX_NEIGHBORS. Also grid_runs (avoid_agents'
+ * walk): the cursor's candidates in the cursor's order. Prints "N passed, N failed";
  * exits nonzero on a failure. Built by mk/crowd.mk, run by spec/orca_spec.lua. */
 #include <math.h>
 #include <stdio.h>
@@ -399,15 +394,16 @@ int main(void) {
   for (int round = 0; round < 40; round++)
     for (size_t k = 0; k < sizeof layouts / sizeof *layouts; k++)
       one_world(&layouts[k], round);
-  for (int round = 0; round < 40; round++)
-    for (size_t k = 0; k < sizeof layouts / sizeof *layouts; k++)
-      if (!layouts[k].moves && !layouts[k].spread) check_shapes(&layouts[k], round);
-  CHECK(shapes_kept > 2000, "only %ld shape queries found a shape", shapes_kept);
-  CHECK(shapes_near > 2000, "only %ld queries had a wall at the reach", shapes_near);
-  printf("%ld shape queries found one\n", shapes_kept);
   CHECK(runs_used > 10000, "grid runs answered only %ld queries", runs_used);
   CHECK(warm_queries > 10000, "only %ld queries started warm", warm_queries);
   printf("%ld warm queries\n", warm_queries);
+  for (int round = 0; round < 40; round++)
+    for (size_t k = 0; k < sizeof layouts / sizeof *layouts; k++)
+      if (!layouts[k].moves && !layouts[k].spread && layouts[k].width <= 1000)
+        check_shapes(&layouts[k], round);
+  CHECK(shapes_kept > 2000, "only %ld shape queries found a shape", shapes_kept);
+  CHECK(shapes_near > 2000, "only %ld queries had a wall at the reach", shapes_near);
+  printf("%ld shape queries found one\n", shapes_kept);
   printf("%d passed, %d failed\n", passed, failed);
   return failed ? 1 : 0;
 }
