@@ -3,10 +3,11 @@
  *
  * The list is kept sorted by insertion. Once it is full, only agents nearer
  * than its last can enter, so on a grid sorted by cell (every step sorts
- * it) the search visits the agent's own cell first and then the rows of
- * cells outward, each over the columns the current bound still reaches: in
+ * it) the search visits the agent's own row of cells first and then the
+ * rows outward, each over the columns the current bound still reaches: in
  * a dense crowd the ten nearest lie within a cell or two and most of the
- * radius is never opened. Other grids walk the grid cursor.
+ * radius is never opened. The bound starts from the agents the last search
+ * found (the warm start below). Other grids walk the grid cursor.
  */
 #include <math.h>
 #include "nearest.h"
@@ -134,13 +135,25 @@ static void cell_range(const steer_grid *g, const sheet *s, int axis,
   *hi = (int32_t)b;
 }
 
-/* Candidates from .. to - 1 of a sorted grid. */
+/* Candidates from .. to - 1 of a sorted grid. Which ones are within the
+   bound is unpredictable: a first pass notes them without a branch, a
+   chunk at a time, and only they are offered to the list. */
+#define CHUNK 32
 static void walk_span(const steer_world *w, size_t i, steer_vec2 p,
                       size_t from, size_t to, list *l) {
-  for (size_t j = from; j < to; j++) {
-    if (j == i || !w->group_bit[j]) continue;
-    steer_vec2 d = world_offset(w, p, world_pos(w, j));
-    list_take(l, v2_len2(d), j);
+  double d2s[CHUNK];
+  size_t js[CHUNK];
+  while (from < to) {
+    size_t end = to - from > CHUNK ? from + CHUNK : to, m = 0;
+    double bound2 = l->bound2;
+    for (size_t j = from; j < end; j++) {
+      double d2 = v2_len2(world_offset(w, p, world_pos(w, j)));
+      d2s[m] = d2;
+      js[m] = j;
+      m += (j != i) & (w->group_bit[j] != 0) & !(d2 > bound2);
+    }
+    for (size_t k = 0; k < m; k++) list_take(l, d2s[k], js[k]);
+    from = end;
   }
 }
 
@@ -173,62 +186,123 @@ static void walk_row(const steer_world *w, const sheet *s, size_t i,
   }
 }
 
-/* A sorted grid: rows outward from the agent's own, each over the columns
-   the current bound reaches, until no row is within it. */
+/* The cells a bound reaches from p: rows lo..hi, columns clo..chi
+   (unwrapped); 0 when none (beyond the box). */
+typedef struct reach {
+  int32_t lo, hi, clo, chi;
+} reach;
+
+static int reach_of(const steer_grid *g, const sheet *s, steer_vec2 p,
+                    double bound2, reach *r) {
+  double d = sqrt(bound2);
+  d += 1e-12 * d; /* sqrt rounds: never cut a point on the bound */
+  cell_range(g, s, 1, p.y, d, &r->lo, &r->hi);
+  cell_range(g, s, 0, p.x, d, &r->clo, &r->chi);
+  return r->lo <= r->hi && r->clo <= r->chi;
+}
+
+/* Is the sorted walk over these cells the way? Not when it would open more
+   cells than a scan reads agents; on a torus they must be narrower than
+   the world, so that no cell is opened twice. */
+static int sorted_fits(const steer_world *w, const sheet *s, const reach *r) {
+  double cells = ((double)r->hi - r->lo + 1) * ((double)r->chi - r->clo + 1);
+  if (cells > (double)w->count + 8) return 0; /* a scan is cheaper */
+  return !s->wrap || (r->hi - r->lo + 1 < s->ny && r->chi - r->clo + 1 < s->nx);
+}
+
+/* A sorted grid: the cells `r` of the starting bound, the agent's own row
+   first and then rows outward, each over the columns the current bound
+   reaches, until no row is within it. */
 static void walk_sorted(const steer_world *w, const sheet *s, size_t i,
-                        list *l) {
+                        reach r, list *l) {
   const steer_grid *g = &w->grid;
   steer_vec2 p = world_pos(w, i);
-  int32_t own = 0, own_x = 0, lo = 0, hi = 0, clo = 0, chi = 0;
-  double ranged = -1; /* the bound the ranges were computed for */
+  double c = grid_floor(p.y * g->inv_y);
+  int32_t own = c < r.lo ? r.lo : c > r.hi ? r.hi : (int32_t)c;
+  int32_t y1 = s->y0 + s->ny; /* rows taken into the sheet (a torus only) */
+  double ranged = l->bound2; /* the bound r was computed for */
   for (int32_t d = 0;; d++) {
     if (l->bound2 != ranged) {
       ranged = l->bound2;
-      double reach = sqrt(ranged);
-      reach += 1e-12 * reach; /* sqrt rounds: never cut a point on the bound */
-      cell_range(g, s, 1, p.y, reach, &lo, &hi);
-      cell_range(g, s, 0, p.x, reach, &clo, &chi);
-      if (lo > hi || clo > chi) return; /* beyond the box */
-    }
-    /* rows taken into the sheet (a torus only: they are clamped else) */
-    int32_t y1 = s->y0 + s->ny;
-    if (d == 0) { /* the agent's own cell first: the bound tightens */
-      double c = grid_floor(p.y * g->inv_y), cx = grid_floor(p.x * g->inv_x);
-      own = c < lo ? lo : c > hi ? hi : (int32_t)c;
-      own_x = cx < clo ? clo : cx > chi ? chi : (int32_t)cx;
-      int32_t r = own < s->y0 ? own + s->ny : own >= y1 ? own - s->ny : own;
-      walk_row(w, s, i, p, r, own_x, own_x, l);
-      walk_row(w, s, i, p, r, clo, own_x - 1, l);
-      walk_row(w, s, i, p, r, own_x + 1, chi, l);
-      continue;
+      if (!reach_of(g, s, p, ranged, &r)) return;
     }
     int32_t up = own - d, down = own + d;
-    if (up < lo && down > hi) return;
-    for (int side = 0; side < 2; side++) {
-      int32_t r = side ? down : up;
-      if (r < lo || r > hi) continue;
-      if (r < s->y0) r += s->ny;
-      if (r >= y1) r -= s->ny;
-      walk_row(w, s, i, p, r, clo, chi, l);
+    if (up < r.lo && down > r.hi) return;
+    for (int side = 0; side < (d ? 2 : 1); side++) {
+      int32_t row = side ? down : up;
+      if (row < r.lo || row > r.hi) continue;
+      if (row < s->y0) row += s->ny;
+      if (row >= y1) row -= s->ny;
+      walk_row(w, s, i, p, row, r.clo, r.chi, l);
     }
   }
 }
 
-/* Can the sorted walk answer a query of this radius? Not when it would open
-   more cells than a scan reads agents; a torus query must stay narrower
-   than the world, so that no cell is opened twice. */
-static int sorted_ok(const steer_world *w, const sheet *s, size_t i,
-                     double radius) {
-  const steer_grid *g = &w->grid;
-  int32_t lo, hi, clo, chi;
-  steer_vec2 p = world_pos(w, i);
-  cell_range(g, s, 1, p.y, radius, &lo, &hi);
-  cell_range(g, s, 0, p.x, radius, &clo, &chi);
-  if (lo > hi || clo > chi) return 1; /* beyond the box: nobody */
-  double cells = ((double)hi - lo + 1) * ((double)chi - clo + 1);
-  if (cells > (double)w->count + 8) return 0; /* a scan is cheaper */
-  return !s->wrap || (hi - lo + 1 < s->ny && chi - clo + 1 < s->nx);
+/* ---- warm start ---------------------------------------------------------
+ * Agents move little between steps: the `max` agents an agent found last
+ * time, where they are now, are within d2 of it, d2 the farthest of them,
+ * so its `max` nearest are too and the search starts with that bound
+ * instead of the radius. The answer is the same (every agent within the
+ * bound is still a candidate, ties included); the search opens fewer cells
+ * and inserts fewer candidates. The seeds are kept by slot, which sorts do
+ * not move; a slot freed or reused since only costs the bound. */
+
+static uint32_t *seeds_of(const steer_world *w, size_t i) {
+  uint32_t slot = w->slot_of[i];
+  return slot < w->near_seeds_cap ? w->near_seeds + (size_t)slot * NEAREST_SEEDS
+                                  : NULL;
 }
+
+/* The bound the seeds give a search for `max` agents within bound2. */
+static double seeded_bound(const steer_world *w, size_t i, size_t max,
+                           double bound2) {
+  const uint32_t *seed = seeds_of(w, i);
+  if (!seed || max > NEAREST_SEEDS) return bound2;
+  steer_vec2 p = world_pos(w, i);
+  double worst = 0;
+  size_t found = 0;
+  for (size_t k = 0; k < max && seed[k] < w->slot_count; k++) {
+    size_t j = w->slots[seed[k]].index;
+    if (j >= w->count || w->slot_of[j] != seed[k] || j == i ||
+        !w->group_bit[j])
+      continue; /* gone, or a ghost now */
+    double d2 = v2_len2(world_offset(w, p, world_pos(w, j)));
+    if (!(d2 <= bound2)) continue; /* out of reach now */
+    if (d2 > worst) worst = d2;
+    found++;
+  }
+  return found == max ? worst : bound2;
+}
+
+static void keep_seeds(const steer_world *w, size_t i, const list *l) {
+  uint32_t *seed = seeds_of(w, i);
+  if (!seed) return;
+  size_t k = 0;
+  for (; k < l->n && k < NEAREST_SEEDS; k++) seed[k] = w->slot_of[l->out[k].j];
+  if (k < NEAREST_SEEDS) seed[k] = SLOT_NONE;
+}
+
+void nearest_reserve_seeds(steer_world *w) {
+  size_t need = w->slot_count, old = w->near_seeds_cap;
+  if (need <= old) return;
+  if (world_grow(w, (void **)&w->near_seeds, NEAREST_SEEDS * sizeof(uint32_t),
+                 &w->near_seeds_cap, need))
+    return; /* no memory: the searches start cold, same answers */
+  for (size_t k = old * NEAREST_SEEDS; k < w->near_seeds_cap * NEAREST_SEEDS;
+       k++)
+    w->near_seeds[k] = SLOT_NONE;
+}
+
+void nearest_prepare(steer_world *w) {
+  if (w->slot_count <= w->near_seeds_cap) return;
+  for (size_t i = 0; i < w->count; i++) /* only ORCA asks for them */
+    if (w->program[i] && w->program[i]->has_orca) {
+      nearest_reserve_seeds(w);
+      return;
+    }
+}
+
+/* ---- the query ---------------------------------------------------------- */
 
 size_t nearest_agents(const steer_world *w, size_t i, double radius,
                       size_t max, int sorted_walk, nearest_agent *out) {
@@ -236,16 +310,22 @@ size_t nearest_agents(const steer_world *w, size_t i, double radius,
   list l;
   l.n = 0;
   l.max = max < STEER_ORCA_MAX_NEIGHBORS ? max : STEER_ORCA_MAX_NEIGHBORS;
-  l.bound2 = radius * radius;
+  l.bound2 = seeded_bound(w, i, l.max, radius * radius);
   l.twice = 0;
   sheet sh;
-  if (sorted_walk && sheet_of(&w->grid, &sh) && sorted_ok(w, &sh, i, radius)) {
-    l.twice = sh.hashed;
-    walk_sorted(w, &sh, i, &l);
-  }
-  else
-    walk_cursor(w, i, radius, &l);
+  reach r;
   steer_vec2 p = world_pos(w, i);
+  if (!sorted_walk || !sheet_of(&w->grid, &sh)) {
+    walk_cursor(w, i, radius, &l);
+  } else if (!reach_of(&w->grid, &sh, p, l.bound2, &r)) {
+    /* beyond the box: nobody */
+  } else if (sorted_fits(w, &sh, &r)) {
+    l.twice = sh.hashed;
+    walk_sorted(w, &sh, i, r, &l);
+  } else {
+    walk_cursor(w, i, radius, &l);
+  }
+  keep_seeds(w, i, &l);
   for (size_t k = 0; k < l.n; k++) {
     nearest_agent a = {l.out[k].d2, l.out[k].j,
                        world_offset(w, p, world_pos(w, l.out[k].j))};

@@ -21,4 +21,12 @@ typedef struct nearest_agent {
 size_t nearest_agents(const steer_world *w, size_t i, double radius,
                       size_t max, int sorted_walk, nearest_agent *out);
 
+/* Room for every slot's warm-start seeds (w->near_seeds). Without it (no
+   memory, or not reserved yet) the searches start cold: slower, with the
+   same answers. */
+void nearest_reserve_seeds(steer_world *w);
+/* nearest_reserve_seeds when an agent's program has ORCA: the step calls
+   it before its threads start. */
+void nearest_prepare(steer_world *w);
+
 #endif

@@ -29,9 +29,9 @@ static orca_line line_facing(steer_vec2 point, steer_vec2 normal) {
   return l;
 }
 
-orca_line orca_agent_line(steer_vec2 rel_pos, steer_vec2 rel_vel,
-                          steer_vec2 vel, double radius, double horizon,
-                          double dt, double share, int side) {
+void orca_agent_line(steer_vec2 rel_pos, steer_vec2 rel_vel, steer_vec2 vel,
+                     double radius, double horizon, double dt, double share,
+                     int side, orca_line *out) {
   double dist2 = v2_len2(rel_pos), r2 = radius * radius;
   steer_vec2 u, normal;
   if (dist2 > r2) {
@@ -55,8 +55,9 @@ orca_line orca_agent_line(steer_vec2 rel_pos, steer_vec2 rel_vel,
                  rel_pos.x * radius - rel_pos.y * leg);
       dir = v2_scale(dir, 1 / dist2);
       u = v2_sub(v2_scale(dir, v2_dot(rel_vel, dir)), rel_vel);
-      orca_line l = {v2_add(vel, v2_scale(u, share)), dir};
-      return l;
+      out->point = v2_add(vel, v2_scale(u, share));
+      out->dir = dir;
+      return;
     }
   } else {
     /* overlapping: leave the disc within one step */
@@ -65,15 +66,15 @@ orca_line orca_agent_line(steer_vec2 rel_pos, steer_vec2 rel_vel,
     normal = wl > 0 ? unit(w, wl) : v2(side, 0);
     u = v2_scale(normal, radius / dt - wl);
   }
-  return line_facing(v2_add(vel, v2_scale(u, share)), normal);
+  *out = line_facing(v2_add(vel, v2_scale(u, share)), normal);
 }
 
-orca_line orca_static_line(steer_vec2 rel_pos, double radius, double horizon,
-                           double dt, int side) {
+void orca_static_line(steer_vec2 rel_pos, double radius, double horizon,
+                      double dt, int side, orca_line *out) {
   double dist = v2_len(rel_pos), gap = dist - radius;
   steer_vec2 toward = dist > 0 ? unit(rel_pos, dist) : v2(-side, 0);
   double most = gap >= 0 ? gap / horizon : gap / dt;
-  return line_facing(v2_scale(toward, most), v2_scale(toward, -1));
+  *out = line_facing(v2_scale(toward, most), v2_scale(toward, -1));
 }
 
 /* The best velocity on line k within the speed disc that satisfies lines

@@ -25,10 +25,12 @@ typedef struct orca_line {
    (agent's velocity minus neighbor's), their radii adding to `radius`,
    within `horizon` seconds; an overlap is resolved within `dt`. The agent
    takes `share` of the avoidance (1/2 reciprocal, 1 alone). `side` (+1 or
-   -1) picks the way out when the two are at one spot with one velocity. */
-orca_line orca_agent_line(steer_vec2 rel_pos, steer_vec2 rel_vel,
-                          steer_vec2 vel, double radius, double horizon,
-                          double dt, double share, int side);
+   -1) picks the way out when the two are at one spot with one velocity.
+   The line goes to *out (a returned struct would cost a store-forwarding
+   stall in the caller's copy). */
+void orca_agent_line(steer_vec2 rel_pos, steer_vec2 rel_vel, steer_vec2 vel,
+                     double radius, double horizon, double dt, double share,
+                     int side, orca_line *out);
 
 /* The half-plane against a static point of a wall (or an obstacle's
    centre) at offset `rel_pos` from an agent, when the agent's body of
@@ -36,8 +38,8 @@ orca_line orca_agent_line(steer_vec2 rel_pos, steer_vec2 rel_vel,
    towards it at most the gap over the horizon (the gap over dt when the
    body overlaps it already). `side`: as above, for a point at the
    agent's centre. */
-orca_line orca_static_line(steer_vec2 rel_pos, double radius, double horizon,
-                           double dt, int side);
+void orca_static_line(steer_vec2 rel_pos, double radius, double horizon,
+                      double dt, int side, orca_line *out);
 
 /* The velocity within max_speed closest to `preferred` that satisfies
    lines[0 .. n - 1]; when none does, the one that violates the lines from
@@ -64,8 +66,8 @@ size_t orca_nearby_shapes(const steer_world *w, size_t i, double reach,
    beside a wall (its nearest point inside the segment) orca_static_line;
    past a wall's end, or for a circle, the velocity obstacle of a disc at
    rest (orca_agent_line, avoided fully). */
-orca_line orca_shape_line(const orca_shape *s, double body, steer_vec2 vel,
-                          double horizon, double dt);
+void orca_shape_line(const orca_shape *s, double body, steer_vec2 vel,
+                     double horizon, double dt, orca_line *out);
 
 /* The force that turns agent i's program force f into the ORCA velocity
    for a step of dt (program_force calls it last). */

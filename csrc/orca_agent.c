@@ -29,8 +29,8 @@ steer_vec2 steer_agent_orca_velocity(const steer_world *w, size_t i,
   size_t shapes_n = orca_nearby_shapes(
       w, i, o->obstacle_time_horizon * speed, shapes, MAX_SHAPES);
   for (size_t k = 0; k < shapes_n; k++)
-    lines[n++] = orca_shape_line(&shapes[k], body, v,
-                                 o->obstacle_time_horizon, dt);
+    orca_shape_line(&shapes[k], body, v, o->obstacle_time_horizon, dt,
+                    &lines[n++]);
   size_t n_static = n;
   size_t m = nearest_agents(w, i, o->neighbor_radius, o->max_neighbors, 1,
                             near);
@@ -38,9 +38,9 @@ steer_vec2 steer_agent_orca_velocity(const steer_world *w, size_t i,
     size_t j = near[k].j;
     /* an agent that avoids too takes half; one that does not, none */
     double share = w->program[j] && w->program[j]->has_orca ? 0.5 : 1;
-    lines[n++] = orca_agent_line(near[k].offset, v2_sub(v, world_vel(w, j)),
-                                 v, body + w->radius[j], o->time_horizon, dt,
-                                 share, i < j ? -1 : 1);
+    orca_agent_line(near[k].offset, v2_sub(v, world_vel(w, j)), v,
+                    body + w->radius[j], o->time_horizon, dt, share,
+                    i < j ? -1 : 1, &lines[n++]);
   }
   return orca_solve(lines, n, n_static, speed, preferred, scratch);
 }

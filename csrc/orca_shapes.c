@@ -2,6 +2,7 @@
  * obstacle half-planes (orca.h). The candidates come from the geometry
  * index (geometry.h), so the cost follows the shapes near the agent, not
  * the level's total; ORCA only sees the shapes. */
+#include <math.h>
 #include "orca.h"
 
 /* The point of segment a-b nearest the origin. */
@@ -33,53 +34,105 @@ static void keep_nearest(orca_shape *out, double *gaps, size_t *ids,
   ids[k] = id;
 }
 
-size_t orca_nearby_shapes(const steer_world *w, size_t i, double reach,
-                          orca_shape *out, size_t max) {
+static double larger(double a, double b) { return a > b ? a : b; }
+static double smaller(double a, double b) { return a < b ? a : b; }
+
+/* Is every point between a and b (offsets from the agent) farther than
+   lim along x or along y? Then so is the nearest point of a segment a-b
+   (or of a circle about a = b, lim counting its radius), and its gap is
+   more than the reach. The slack, a billionth of the coordinates, dwarfs
+   the rounding of the exact test (a few ulps of them): what this drops,
+   the exact test drops too. No branch: near shapes come in no order a
+   predictor could learn. */
+static int beyond(steer_vec2 a, steer_vec2 b, double lim) {
+  double big = larger(larger(fabs(a.x), fabs(a.y)), larger(fabs(b.x), fabs(b.y)));
+  lim += 1e-9 * (1 + big + lim);
+  double near_x = larger(0, larger(smaller(a.x, b.x), -larger(a.x, b.x)));
+  double near_y = larger(0, larger(smaller(a.y, b.y), -larger(a.y, b.y)));
+  return larger(near_x, near_y) > lim;
+}
+
+/* The shapes found so far (keep_nearest's arrays). */
+typedef struct found {
+  orca_shape *out;
   double gaps[STEER_ORCA_MAX_NEIGHBORS];
   size_t ids[STEER_ORCA_MAX_NEIGHBORS]; /* 2 * number + (wall ? 1 : 0) */
-  size_t n = 0;
-  if (max > STEER_ORCA_MAX_NEIGHBORS) max = STEER_ORCA_MAX_NEIGHBORS;
-  if (max == 0) return 0;
+  size_t n, max;
+} found;
+
+/* One run of the index's walk (items NULL: every shape 0..count-1), in its
+   order, a chunk at a time: first the shapes whose box comes within reach
+   are noted (cheap, no branch), then only their gaps (a division and a
+   square root each) are worked out and the near ones kept. */
+#define CHUNK 32
+static void take_run(const steer_world *w, steer_vec2 p, double body,
+                     double reach, int walls, const geo_item *items,
+                     size_t count, uint32_t skip, found *f) {
   const geometry *g = &w->geo;
+  orca_shape s[CHUNK];
+  size_t id[CHUNK];
+  for (size_t from = 0; from < count; from += CHUNK) {
+    size_t end = count - from > CHUNK ? from + CHUNK : count, m = 0;
+    for (size_t e = from; e < end; e++) {
+      int32_t k = items ? items[e].item : (int32_t)e;
+      int fresh = !items || !(items[e].seen & skip); /* once per walk */
+      orca_shape sh;
+      if (walls) {
+        const geo_wall *l = &g->walls[k];
+        sh.a = world_offset(w, p, l->a);
+        sh.b = v2_add(sh.a, v2_sub(l->b, l->a));
+        sh.radius = 0;
+      } else {
+        const geo_obstacle *o = &g->obstacles[k];
+        sh.a = sh.b = world_offset(w, p, v2(o->x, o->y));
+        sh.radius = o->radius;
+      }
+      s[m] = sh;
+      id[m] = 2 * (size_t)k + (walls ? 1 : 0);
+      m += fresh & !beyond(sh.a, sh.b, reach + sh.radius + body);
+    }
+    for (size_t q = 0; q < m; q++) {
+      double gap = walls ? v2_len(nearest_on_segment(s[q].a, s[q].b)) - body
+                         : v2_len(s[q].a) - s[q].radius - body;
+      if (gap <= reach)
+        keep_nearest(f->out, f->gaps, f->ids, &f->n, f->max, s[q], gap, id[q]);
+    }
+  }
+}
+
+size_t orca_nearby_shapes(const steer_world *w, size_t i, double reach,
+                          orca_shape *out, size_t max) {
+  found f;
+  f.out = out;
+  f.n = 0;
+  f.max = max > STEER_ORCA_MAX_NEIGHBORS ? STEER_ORCA_MAX_NEIGHBORS : max;
+  const geometry *g = &w->geo;
+  if (f.max == 0 || (!g->obstacle_count && !g->wall_count)) return 0;
   steer_vec2 p = world_pos(w, i);
   double body = w->radius[i];
   /* a shape within reach has its box within reach + body of p */
   geo_box q = geo_box_around(p, p, reach + body);
-  geo_cursor c;
-  if (g->obstacle_count) {
-    geo_cursor_init(&c, &g->obstacle_index, q, g->obstacle_count);
-    for (int32_t k; (k = geo_cursor_next(&c)) >= 0;) {
-      const geo_obstacle *o = &g->obstacles[k];
-      steer_vec2 d = world_offset(w, p, v2(o->x, o->y));
-      double gap = v2_len(d) - o->radius - body;
-      orca_shape s = {d, d, o->radius};
-      if (gap <= reach)
-        keep_nearest(out, gaps, ids, &n, max, s, gap, 2 * (size_t)k);
-    }
+  for (int walls = 0; walls < 2; walls++) { /* obstacles, then walls */
+    size_t count = walls ? g->wall_count : g->obstacle_count;
+    if (!count) continue;
+    geo_cursor c;
+    geo_cursor_init(&c, walls ? &g->wall_index : &g->obstacle_index, q, count);
+    const geo_item *items;
+    for (size_t n; (n = geo_cursor_next_run(&c, &items)) > 0;)
+      take_run(w, p, body, reach, walls, items, n, c.skip, &f);
   }
-  if (g->wall_count) {
-    geo_cursor_init(&c, &g->wall_index, q, g->wall_count);
-    for (int32_t k; (k = geo_cursor_next(&c)) >= 0;) {
-      const geo_wall *l = &g->walls[k];
-      steer_vec2 a = world_offset(w, p, l->a);
-      orca_shape s = {a, v2_add(a, v2_sub(l->b, l->a)), 0};
-      double gap = v2_len(nearest_on_segment(s.a, s.b)) - body;
-      if (gap <= reach)
-        keep_nearest(out, gaps, ids, &n, max, s, gap, 2 * (size_t)k + 1);
-    }
-  }
-  return n;
+  return f.n;
 }
 
-orca_line orca_shape_line(const orca_shape *s, double body, steer_vec2 vel,
-                          double horizon, double dt) {
+void orca_shape_line(const orca_shape *s, double body, steer_vec2 vel,
+                     double horizon, double dt, orca_line *out) {
   steer_vec2 ab = v2_sub(s->b, s->a);
   double len2 = v2_len2(ab);
   double t = len2 > 0 ? -v2_dot(s->a, ab) / len2 : 0;
   if (t > 0 && t < 1) /* beside a wall: it is a half-plane to the agent */
-    return orca_static_line(v2_add(s->a, v2_scale(ab, t)), body + s->radius,
-                            horizon, dt, 1);
-  /* past its end, or a circle: a disc at rest, avoided fully */
-  return orca_agent_line(t <= 0 ? s->a : s->b, vel, vel, body + s->radius,
-                         horizon, dt, 1, 1);
+    orca_static_line(v2_add(s->a, v2_scale(ab, t)), body + s->radius, horizon,
+                     dt, 1, out);
+  else /* past its end, or a circle: a disc at rest, avoided fully */
+    orca_agent_line(t <= 0 ? s->a : s->b, vel, vel, body + s->radius, horizon,
+                    dt, 1, 1, out);
 }

@@ -12,6 +12,7 @@
  * own state, so results do not depend on the number of threads. */
 #include "agent_program.h"
 #include "crowd.h"
+#include "nearest.h"
 #include "program_batch.h"
 #include "sort.h"
 #include "threads.h"
@@ -241,6 +242,7 @@ steer_status steer_world_step(steer_world *w, double dt) {
   if (world_grow(w, (void **)&w->forces, sizeof(steer_vec2), &w->forces_cap,
                  need ? need : 1))
     return STEER_ENOMEM;
+  if (!alone) nearest_prepare(w); /* ORCA's warm start, when it can */
   if (job.parts > 1 && !w->pool && !(w->pool = pool_create(w->def.threads)))
     return STEER_ENOMEM;
   for (int k = 0; k < STEER_MAX_THREADS; k++) {

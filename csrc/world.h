@@ -36,6 +36,7 @@
 #define SLOT_MAX ((uint32_t)1 << SLOT_BITS) /* slots per world */
 #define GEN_MAX ((uint32_t)1 << 27)         /* keeps ids below 2^53 */
 #define SLOT_NONE UINT32_MAX
+#define NEAREST_SEEDS 16 /* a row of near_seeds: one cache line */
 
 typedef struct slot_info {
   uint32_t index; /* dense index when live; next free slot when free */
@@ -110,6 +111,9 @@ struct steer_world {
   size_t forces_cap;
   uint32_t *order;    /* sort scratch: one index per agent */
   size_t order_cap;
+  uint32_t *near_seeds; /* per slot, NEAREST_SEEDS slots: the agents its
+                           last nearest_agents found (nearest.c) */
+  size_t near_seeds_cap; /* slots that have a row of near_seeds */
   steer_stats stats;  /* of the last step */
   size_t ghosts;      /* agents with group_bit 0: neighbor walks skip them */
   int bodies;         /* an agent's body may have moved (a spin, a turn

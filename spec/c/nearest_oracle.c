@@ -15,10 +15,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include "nearest.h"
+#include "orca.h"
 #include "sort.h"
 
 static int passed, failed;
 static long runs_used; /* queries grid_runs answered */
+static long warm_queries; /* queries the seeds could bound */
 
 #define CHECK(cond, ...)                            \
   do {                                              \
@@ -97,6 +99,215 @@ typedef struct layout {
   int seam;      /* the crowd stands around the corner (0, 0) */
 } layout;
 
+/* Removes a few agents and adds a few (into the freed slots, some ghosts):
+   seeds that name a removed agent, or a slot reused since, bound nothing. */
+static void churn(steer_world *w, double span) {
+  steer_id id = 0;
+  for (int k = 0; k < 4 && (id = steer_world_next_id(w, id)) != 0; k++)
+    if (unit() < 0.5) steer_world_remove(w, id);
+  for (int k = 0; k < 3; k++) {
+    steer_agent_def a = steer_agent_def_default();
+    a.x = uniform(0, span);
+    a.y = uniform(0, span);
+    a.ghost = k == 0;
+    steer_world_add(w, &a, &id);
+  }
+}
+
+/* Would agent i's seeds bound a search for `max` within radius? (The warm
+   start nearest.c tries first.) */
+static int warm(const steer_world *w, size_t i, double radius, size_t max) {
+  uint32_t slot = w->slot_of[i];
+  if (slot >= w->near_seeds_cap || max > NEAREST_SEEDS) return 0;
+  const uint32_t *seed = w->near_seeds + (size_t)slot * NEAREST_SEEDS;
+  size_t found = 0;
+  for (size_t k = 0; k < max && seed[k] < w->slot_count; k++) {
+    size_t j = w->slots[seed[k]].index;
+    if (j >= w->count || w->slot_of[j] != seed[k] || j == i || !w->group_bit[j])
+      continue;
+    steer_vec2 d = steer_world_offset(w, world_pos(w, i), world_pos(w, j));
+    found += d.x * d.x + d.y * d.y <= radius * radius;
+  }
+  return found == max;
+}
+
+/* After a query agent i's seeds name the agents it found, nearest first. */
+static int seeds_kept(const steer_world *w, size_t i, const nearest_agent *a,
+                      size_t n) {
+  const uint32_t *seed = w->near_seeds + (size_t)w->slot_of[i] * NEAREST_SEEDS;
+  size_t k = 0;
+  for (; k < n && k < NEAREST_SEEDS; k++)
+    if (seed[k] != w->slot_of[a[k].j]) return 0;
+  return k == NEAREST_SEEDS || seed[k] == SLOT_NONE;
+}
+
+/* Every agent's query, sorted walk and cursor, against brute force. */
+static void check_queries(steer_world *w, const layout *L, int round,
+                          int pass) {
+  static const double radii[] = {0, 0.5, 3, 15, 40, 1e3, 1e200};
+  nearest_agent fast[STEER_ORCA_MAX_NEIGHBORS], slow[STEER_ORCA_MAX_NEIGHBORS],
+      truth[STEER_ORCA_MAX_NEIGHBORS];
+  for (size_t i = 0; i < w->count; i++) {
+    double radius = radii[(size_t)(unit() * 7)];
+    if (unit() < 0.3) radius = uniform(0, 25);
+    size_t max = unit() < 0.7 ? 10 : 1 + (size_t)(unit() * STEER_ORCA_MAX_NEIGHBORS);
+    size_t nt = brute(w, i, radius, max, truth);
+    warm_queries += warm(w, i, radius, max);
+    size_t nf = nearest_agents(w, i, radius, max, 1, fast);
+    size_t ns = nearest_agents(w, i, radius, max, 0, slow);
+    CHECK(nf == nt && same(fast, truth, nt),
+          "%s round %d pass %d agent %zu radius %g max %zu: sorted walk %zu, brute %zu",
+          L->name, round, pass, i, radius, max, nf, nt);
+    if (radius < 1e100) { /* a cursor over every cell of 1e200 is too slow */
+      int used;
+      CHECK(runs_match_cursor(w, i, radius, &used),
+            "%s round %d pass %d agent %zu radius %g: grid runs differ from the cursor",
+            L->name, round, pass, i, radius);
+      runs_used += used;
+    }
+    CHECK(seeds_kept(w, i, truth, nt),
+          "%s round %d pass %d agent %zu: seeds are not the agents found",
+          L->name, round, pass, i);
+    CHECK(ns == nt && same(slow, truth, nt),
+          "%s round %d pass %d agent %zu radius %g max %zu: cursor %zu, brute %zu",
+          L->name, round, pass, i, radius, max, ns, nt);
+  }
+}
+
+/* ---- ORCA's nearby shapes ----------------------------------------------
+ * orca_nearby_shapes drops, before working out its gap, a shape whose box
+ * lies beyond the reach; the reference here works out every shape the
+ * index offers, in the index's order, exactly: the answers must agree bit
+ * for bit (same shapes, same order, same offsets). */
+
+static void ref_keep(orca_shape *out, double *gaps, size_t *ids, size_t *n,
+                     size_t max, orca_shape s, double gap, size_t id) {
+  for (size_t k = 0; k < *n; k++)
+    if (ids[k] == id) return;
+  if (*n == max && !(gap < gaps[*n - 1])) return;
+  size_t k = *n < max ? (*n)++ : *n - 1;
+  for (; k > 0 && gap < gaps[k - 1]; k--) {
+    out[k] = out[k - 1];
+    gaps[k] = gaps[k - 1];
+    ids[k] = ids[k - 1];
+  }
+  out[k] = s;
+  gaps[k] = gap;
+  ids[k] = id;
+}
+
+static size_t ref_shapes(const steer_world *w, size_t i, double reach,
+                         orca_shape *out, size_t max) {
+  double gaps[STEER_ORCA_MAX_NEIGHBORS];
+  size_t ids[STEER_ORCA_MAX_NEIGHBORS], n = 0;
+  const geometry *g = &w->geo;
+  steer_vec2 p = world_pos(w, i);
+  double body = w->radius[i];
+  geo_box q = geo_box_around(p, p, reach + body);
+  geo_cursor c;
+  if (g->obstacle_count) {
+    geo_cursor_init(&c, &g->obstacle_index, q, g->obstacle_count);
+    for (int32_t k; (k = geo_cursor_next(&c)) >= 0;) {
+      const geo_obstacle *o = &g->obstacles[k];
+      steer_vec2 d = steer_world_offset(w, p, v2(o->x, o->y));
+      double gap = v2_len(d) - o->radius - body;
+      orca_shape s = {d, d, o->radius};
+      if (gap <= reach) ref_keep(out, gaps, ids, &n, max, s, gap, 2 * (size_t)k);
+    }
+  }
+  if (g->wall_count) {
+    geo_cursor_init(&c, &g->wall_index, q, g->wall_count);
+    for (int32_t k; (k = geo_cursor_next(&c)) >= 0;) {
+      const geo_wall *l = &g->walls[k];
+      steer_vec2 a = steer_world_offset(w, p, l->a);
+      orca_shape s = {a, v2_add(a, v2_sub(l->b, l->a)), 0};
+      steer_vec2 ab = v2_sub(s.b, s.a);
+      double len2 = v2_len2(ab);
+      double t = len2 > 0 ? -v2_dot(s.a, ab) / len2 : 0;
+      t = t < 0 ? 0 : t > 1 ? 1 : t;
+      double gap = v2_len(v2_add(s.a, v2_scale(ab, t))) - body;
+      if (gap <= reach)
+        ref_keep(out, gaps, ids, &n, max, s, gap, 2 * (size_t)k + 1);
+    }
+  }
+  return n;
+}
+
+static int same_shapes(const orca_shape *a, const orca_shape *b, size_t n) {
+  for (size_t k = 0; k < n; k++)
+    if (memcmp(&a[k].a, &b[k].a, sizeof a[k].a) ||
+        memcmp(&a[k].b, &b[k].b, sizeof a[k].b) ||
+        memcmp(&a[k].radius, &b[k].radius, sizeof a[k].radius))
+      return 0;
+  return 1;
+}
+
+static long shapes_kept, shapes_near; /* answers with a shape; a wall at the reach */
+
+static void check_shapes(const layout *L, int round) {
+  steer_world_def d = steer_world_def_default();
+  d.width = L->width;
+  d.height = L->height;
+  d.wrap = L->wrap;
+  d.cell_size = L->cell;
+  steer_world *w = steer_world_create(&d);
+  double span = L->width > 0 ? L->width : 200;
+  size_t walls = (size_t)(unit() * 60), obstacles = (size_t)(unit() * 30);
+  for (size_t k = 0; k < walls; k++) {
+    steer_vec2 a = v2(uniform(-0.1 * span, 1.1 * span), uniform(-0.1 * span, 1.1 * span));
+    double len = unit() < 0.2 ? uniform(0, 0.5 * span) : uniform(0, 12);
+    double turn = uniform(0, 6.283185307179586);
+    if (unit() < 0.2) turn = 1.5707963267948966 * (double)(int)(unit() * 4);
+    steer_vec2 b = v2(a.x + len * cos(turn), a.y + len * sin(turn));
+    if (unit() < 0.05) b = a; /* a point */
+    if (!L->wrap && !L->width && unit() < 0.05) { a.x *= 1e140; b.x = a.x + 1e141; }
+    steer_world_add_wall(w, a, b, NULL); /* too long for a torus: refused */
+  }
+  for (size_t k = 0; k < obstacles; k++)
+    steer_world_add_obstacle(w, uniform(0, span), uniform(0, span),
+                             unit() < 0.1 ? 0 : uniform(0.1, 6), NULL);
+  for (int k = 0; k < 60; k++) {
+    steer_agent_def a = steer_agent_def_default();
+    a.x = uniform(-0.1 * span, 1.1 * span);
+    a.y = uniform(-0.1 * span, 1.1 * span);
+    a.radius = unit() < 0.1 ? 0 : uniform(0.2, 2);
+    steer_id id;
+    steer_world_add(w, &a, &id);
+  }
+  orca_shape got[STEER_ORCA_MAX_NEIGHBORS], want[STEER_ORCA_MAX_NEIGHBORS];
+  for (size_t i = 0; i < w->count; i++) {
+    double reach = unit() < 0.2 ? 0 : uniform(0, 30);
+    size_t max = unit() < 0.5 ? 10 : 1 + (size_t)(unit() * STEER_ORCA_MAX_NEIGHBORS);
+    size_t nw = ref_shapes(w, i, reach, want, max);
+    size_t ng = orca_nearby_shapes(w, i, reach, got, max);
+    CHECK(ng == nw && same_shapes(got, want, nw),
+          "%s round %d agent %zu reach %g max %zu: shapes %zu, reference %zu",
+          L->name, round, i, reach, max, ng, nw);
+    shapes_kept += nw > 0;
+    /* the reach exactly some wall's gap, or a hair less: the edge */
+    const geometry *g = &w->geo;
+    if (g->wall_count) {
+      const geo_wall *l = &g->walls[(size_t)(unit() * (double)g->wall_count)];
+      steer_vec2 a = steer_world_offset(w, world_pos(w, i), l->a);
+      steer_vec2 ab = v2_sub(v2_add(a, v2_sub(l->b, l->a)), a);
+      double len2 = v2_len2(ab);
+      double t = len2 > 0 ? -v2_dot(a, ab) / len2 : 0;
+      t = t < 0 ? 0 : t > 1 ? 1 : t;
+      double gap = v2_len(v2_add(a, v2_scale(ab, t))) - w->radius[i];
+      if (unit() < 0.5) gap = nextafter(gap, -1e300);
+      if (gap >= 0 && gap < 1e100) {
+        nw = ref_shapes(w, i, gap, want, max);
+        ng = orca_nearby_shapes(w, i, gap, got, max);
+        CHECK(ng == nw && same_shapes(got, want, nw),
+              "%s round %d agent %zu reach %.17g (a wall's gap): shapes %zu, reference %zu",
+              L->name, round, i, gap, ng, nw);
+        shapes_near++;
+      }
+    }
+  }
+  steer_world_destroy(w);
+}
+
 static void one_world(const layout *L, int round) {
   steer_world_def d = steer_world_def_default();
   d.width = L->width;
@@ -155,30 +366,21 @@ static void one_world(const layout *L, int round) {
       steer_agent_set(w, i, STEER_Y, w->y[i] + uniform(-far, far));
     }
   }
-  static const double radii[] = {0, 0.5, 3, 15, 40, 1e3, 1e200};
-  nearest_agent fast[STEER_ORCA_MAX_NEIGHBORS], slow[STEER_ORCA_MAX_NEIGHBORS],
-      truth[STEER_ORCA_MAX_NEIGHBORS];
+  nearest_reserve_seeds(w);
+  check_queries(w, L, round, 0);
+  /* a step's worth of change, then the searches again, warm: every agent
+     moved a little (some far), a few gone and a few new in their slots;
+     sorted again, or (the layouts with moves) not */
   for (size_t i = 0; i < w->count; i++) {
-    double radius = radii[(size_t)(unit() * 7)];
-    if (unit() < 0.3) radius = uniform(0, 25);
-    size_t max = unit() < 0.7 ? 10 : 1 + (size_t)(unit() * STEER_ORCA_MAX_NEIGHBORS);
-    size_t nt = brute(w, i, radius, max, truth);
-    size_t nf = nearest_agents(w, i, radius, max, 1, fast);
-    size_t ns = nearest_agents(w, i, radius, max, 0, slow);
-    CHECK(nf == nt && same(fast, truth, nt),
-          "%s round %d agent %zu radius %g max %zu: sorted walk %zu, brute %zu",
-          L->name, round, i, radius, max, nf, nt);
-    if (radius < 1e100) { /* a cursor over every cell of 1e200 is too slow */
-      int used;
-      CHECK(runs_match_cursor(w, i, radius, &used),
-            "%s round %d agent %zu radius %g: grid runs differ from the cursor",
-            L->name, round, i, radius);
-      runs_used += used;
-    }
-    CHECK(ns == nt && same(slow, truth, nt),
-          "%s round %d agent %zu radius %g max %zu: cursor %zu, brute %zu",
-          L->name, round, i, radius, max, ns, nt);
+    double far = unit() < 0.05 ? 30 : 1;
+    steer_agent_set(w, i, STEER_X, w->x[i] + uniform(-far, far));
+    steer_agent_set(w, i, STEER_Y, w->y[i] + uniform(-far, far));
   }
+  churn(w, span);
+  if (!L->moves)
+    CHECK(world_sort_now(w) == STEER_OK, "%s round %d: sorted", L->name, round);
+  nearest_reserve_seeds(w); /* the new slots */
+  check_queries(w, L, round, 1);
   steer_world_destroy(w);
 }
 
@@ -278,6 +480,15 @@ int main(void) {
       one_world(&layouts[k], round);
   for (int round = 0; round < 20; round++) sparse_sorts(round % 2, round);
   CHECK(runs_used > 10000, "grid runs answered only %ld queries", runs_used);
+  CHECK(warm_queries > 10000, "only %ld queries started warm", warm_queries);
+  printf("%ld warm queries\n", warm_queries);
+  for (int round = 0; round < 40; round++)
+    for (size_t k = 0; k < sizeof layouts / sizeof *layouts; k++)
+      if (!layouts[k].moves && !layouts[k].spread && layouts[k].width <= 1000)
+        check_shapes(&layouts[k], round);
+  CHECK(shapes_kept > 2000, "only %ld shape queries found a shape", shapes_kept);
+  CHECK(shapes_near > 2000, "only %ld queries had a wall at the reach", shapes_near);
+  printf("%ld shape queries found one\n", shapes_kept);
   printf("%d passed, %d failed\n", passed, failed);
   return failed ? 1 : 0;
 }
