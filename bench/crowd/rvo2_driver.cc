@@ -28,12 +28,8 @@ int main(int argc, char **argv) {
   for (int i = 0; i < n; i++)
     if (std::fscanf(f, "%lf %lf %lf %lf", &x[i], &y[i], &gx[i], &gy[i]) != 4)
       return 2;
-  RVO::RVOSimulator sim;
-  sim.setTimeStep((float)dt);
-  sim.setAgentDefaults((float)nradius, (size_t)maxn, (float)horizon,
-                       (float)ohorizon, (float)radius, (float)speed);
-  for (int i = 0; i < n; i++) sim.addAgent(RVO::Vector2((float)x[i], (float)y[i]));
   // polygons: counter-clockwise vertex lists, one per line "k x1 y1 ..."
+  std::vector<std::vector<RVO::Vector2>> polys;
   for (int k = 0; k < nwalls; k++) {
     int m;
     if (std::fscanf(f, "%d", &m) != 1) return 2;
@@ -43,9 +39,28 @@ int main(int argc, char **argv) {
       if (std::fscanf(f, "%lf %lf", &px, &py) != 2) return 2;
       poly.push_back(RVO::Vector2((float)px, (float)py));
     }
-    sim.addObstacle(poly);
+    polys.push_back(poly);
   }
-  sim.processObstacles();
+  const std::vector<double> sx = x, sy = y; // the starts (x, y follow the run)
+  // the same simulator twice: once for the metrics, once for the time
+  auto build = [&](RVO::RVOSimulator &sim) {
+    sim.setTimeStep((float)dt);
+    sim.setAgentDefaults((float)nradius, (size_t)maxn, (float)horizon,
+                         (float)ohorizon, (float)radius, (float)speed);
+    for (int i = 0; i < n; i++) sim.addAgent(RVO::Vector2((float)sx[i], (float)sy[i]));
+    for (const auto &poly : polys) sim.addObstacle(poly);
+    sim.processObstacles();
+  };
+  auto prefer = [&](RVO::RVOSimulator &sim) { // towards the goals, slowing near them
+    for (int i = 0; i < n; i++) {
+      RVO::Vector2 p = sim.getAgentPosition(i);
+      double dx = gx[i] - p.x(), dy = gy[i] - p.y(), d = std::sqrt(dx * dx + dy * dy);
+      double s = d > 0 ? speed * std::fmin(1.0, d / slowing) / d : 0;
+      sim.setAgentPrefVelocity(i, RVO::Vector2((float)(dx * s), (float)(dy * s)));
+    }
+  };
+  RVO::RVOSimulator sim;
+  build(sim);
   std::fclose(f);
   std::vector<double> straight(n);
   for (int i = 0; i < n; i++) straight[i] = std::hypot(gx[i] - x[i], gy[i] - y[i]);
@@ -53,17 +68,8 @@ int main(int argc, char **argv) {
   double clock = 0;
   double contact = 2 * radius;
   for (int step = 1; step <= cap; step++) {
-    for (int i = 0; i < n; i++) {
-      RVO::Vector2 p = sim.getAgentPosition(i);
-      double dx = gx[i] - p.x(), dy = gy[i] - p.y(), d = std::sqrt(dx * dx + dy * dy);
-      double s = d > 0 ? speed * std::fmin(1.0, d / slowing) / d : 0;
-      sim.setAgentPrefVelocity(i, RVO::Vector2((float)(dx * s), (float)(dy * s)));
-    }
-    // processor time, as os.clock() measures steer's step: time spent
-    // waiting for a core on a shared machine counts for neither
-    std::clock_t t0 = std::clock();
+    prefer(sim);
     sim.doStep();
-    clock += double(std::clock() - t0) / CLOCKS_PER_SEC;
     int arrived = 1;
     for (int i = 0; i < n; i++) {
       RVO::Vector2 p = sim.getAgentPosition(i), v = sim.getAgentVelocity(i);
@@ -85,6 +91,21 @@ int main(int argc, char **argv) {
         if (pen > m.max_pen) m.max_pen = pen;
       }
     if (arrived) { m.steps = step; break; }
+  }
+  // the time: the same steps again, nothing between them but the preferred
+  // velocities (as crowd.lua times steer's steps apart from its metrics);
+  // processor time, as os.clock() measures steer's step: time spent waiting
+  // for a core on a shared machine counts for neither
+  {
+    RVO::RVOSimulator timed;
+    build(timed);
+    long steps = m.steps > 0 ? m.steps : cap;
+    for (long step = 1; step <= steps; step++) {
+      prefer(timed);
+      std::clock_t t0 = std::clock();
+      timed.doStep();
+      clock += double(std::clock() - t0) / CLOCKS_PER_SEC;
+    }
   }
   double ratio = 0;
   for (int i = 0; i < n; i++) ratio += straight[i] > 0 ? len[i] / straight[i] : 1;
