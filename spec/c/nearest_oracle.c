@@ -177,29 +177,48 @@ static void check_queries(steer_world *w, const layout *L, int round,
 /* ---- ORCA's nearby shapes ----------------------------------------------
  * orca_nearby_shapes drops, before working out its gap, a shape whose box
  * lies beyond the reach; the reference here works out every shape the
- * index offers, in the index's order, exactly: the answers must agree bit
- * for bit (same shapes, same order, same offsets). */
+ * index offers, in the index's order, exactly, and takes those of least gap
+ * by a stable sort: the answers must agree bit for bit (same shapes, same
+ * order, same offsets). */
 
-static void ref_keep(orca_shape *out, double *gaps, size_t *ids, size_t *n,
-                     size_t max, orca_shape s, double gap, size_t id) {
+/* Every shape within reach, each once (the index offers a shape once per
+   cell it covers; all its offers have the same gap), in the order of their
+   first offers. */
+typedef struct ref_shape {
+  orca_shape s;
+  double gap;
+  size_t id;
+} ref_shape;
+#define REF_SHAPES_MAX 256
+
+static void ref_offer(ref_shape *all, size_t *n, orca_shape s, double gap,
+                      size_t id) {
   for (size_t k = 0; k < *n; k++)
-    if (ids[k] == id) return;
-  if (*n == max && !(gap < gaps[*n - 1])) return;
-  size_t k = *n < max ? (*n)++ : *n - 1;
-  for (; k > 0 && gap < gaps[k - 1]; k--) {
-    out[k] = out[k - 1];
-    gaps[k] = gaps[k - 1];
-    ids[k] = ids[k - 1];
-  }
-  out[k] = s;
-  gaps[k] = gap;
-  ids[k] = id;
+    if (all[k].id == id) return;
+  if (*n == REF_SHAPES_MAX) return; /* the layouts stay far below */
+  ref_shape r = {s, gap, id};
+  all[(*n)++] = r;
+}
+
+/* The `max` of least gap: a stable sort (ties keep the offer order), then
+   the first ones. */
+static size_t ref_nearest(ref_shape *all, size_t n, orca_shape *out,
+                          size_t max) {
+  for (size_t k = 1; k < n; k++)
+    for (size_t q = k; q > 0 && all[q].gap < all[q - 1].gap; q--) {
+      ref_shape t = all[q];
+      all[q] = all[q - 1];
+      all[q - 1] = t;
+    }
+  size_t kept = n < max ? n : max;
+  for (size_t k = 0; k < kept; k++) out[k] = all[k].s;
+  return kept;
 }
 
 static size_t ref_shapes(const steer_world *w, size_t i, double reach,
                          orca_shape *out, size_t max) {
-  double gaps[STEER_ORCA_MAX_NEIGHBORS];
-  size_t ids[STEER_ORCA_MAX_NEIGHBORS], n = 0;
+  ref_shape all[REF_SHAPES_MAX];
+  size_t n = 0;
   const geometry *g = &w->geo;
   steer_vec2 p = world_pos(w, i);
   double body = w->radius[i];
@@ -212,7 +231,7 @@ static size_t ref_shapes(const steer_world *w, size_t i, double reach,
       steer_vec2 d = steer_world_offset(w, p, v2(o->x, o->y));
       double gap = v2_len(d) - o->radius - body;
       orca_shape s = {d, d, o->radius};
-      if (gap <= reach) ref_keep(out, gaps, ids, &n, max, s, gap, 2 * (size_t)k);
+      if (gap <= reach) ref_offer(all, &n, s, gap, 2 * (size_t)k);
     }
   }
   if (g->wall_count) {
@@ -226,11 +245,10 @@ static size_t ref_shapes(const steer_world *w, size_t i, double reach,
       double t = len2 > 0 ? -v2_dot(s.a, ab) / len2 : 0;
       t = t < 0 ? 0 : t > 1 ? 1 : t;
       double gap = v2_len(v2_add(s.a, v2_scale(ab, t))) - body;
-      if (gap <= reach)
-        ref_keep(out, gaps, ids, &n, max, s, gap, 2 * (size_t)k + 1);
+      if (gap <= reach) ref_offer(all, &n, s, gap, 2 * (size_t)k + 1);
     }
   }
-  return n;
+  return ref_nearest(all, n, out, max);
 }
 
 static int same_shapes(const orca_shape *a, const orca_shape *b, size_t n) {
@@ -242,15 +260,20 @@ static int same_shapes(const orca_shape *a, const orca_shape *b, size_t n) {
   return 1;
 }
 
-static long shapes_kept, shapes_near; /* answers with a shape; a wall at the reach */
-
-static void check_shapes(const layout *L, int round) {
+/* An empty world of the layout's bounds, wrap and cell size. */
+static steer_world *world_of(const layout *L) {
   steer_world_def d = steer_world_def_default();
   d.width = L->width;
   d.height = L->height;
   d.wrap = L->wrap;
   d.cell_size = L->cell;
-  steer_world *w = steer_world_create(&d);
+  return steer_world_create(&d);
+}
+
+static long shapes_kept, shapes_near; /* answers with a shape; a wall at the reach */
+
+static void check_shapes(const layout *L, int round) {
+  steer_world *w = world_of(L);
   double span = L->width > 0 ? L->width : 200;
   size_t walls = (size_t)(unit() * 60), obstacles = (size_t)(unit() * 30);
   for (size_t k = 0; k < walls; k++) {
@@ -309,12 +332,7 @@ static void check_shapes(const layout *L, int round) {
 }
 
 static void one_world(const layout *L, int round) {
-  steer_world_def d = steer_world_def_default();
-  d.width = L->width;
-  d.height = L->height;
-  d.wrap = L->wrap;
-  d.cell_size = L->cell;
-  steer_world *w = steer_world_create(&d);
+  steer_world *w = world_of(L);
   size_t count = 1 + (size_t)(unit() * 300);
   double span = L->width > 0 ? L->width : L->spread > 0 ? L->spread : 200;
   double cx = uniform(0, span), cy = uniform(0, span);
