@@ -192,6 +192,11 @@ static void ray_walls(const geometry *g, const geo_ray *r, geo_box q,
         else
           ray_wall_images(g, r, q, a, b, k, hit);
       }
+#if defined(__GNUC__)
+      /* the caller reads the hit wall's handle: ask for it while the
+         rest of the ray is walked */
+      if (hit->kind == GEO_HIT_WALL) __builtin_prefetch(&g->walls[hit->index]);
+#endif
     }
 }
 
@@ -257,6 +262,10 @@ static void ray_obstacles(const geometry *g, const geo_ray *r, geo_box q,
                                 (size_t)it[e].item, hit);
         }
       }
+#if defined(__GNUC__)
+      if (hit->kind == GEO_HIT_OBSTACLE) /* likewise */
+        __builtin_prefetch(&g->obstacles[hit->index]);
+#endif
     }
 }
 
