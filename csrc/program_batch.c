@@ -266,7 +266,9 @@ static void avoid_forces(steer_world *w, const steer_entry *e, size_t q,
   for (int k = 0; k < v->n; k++) {
     size_t i = v->index[k];
     entry_state *es = v->states ? &v->states[k]->entries[q] : NULL;
-    double extra = es && es->active ? e->hysteresis : 0;
+    /* without hysteresis the state is only written (a load that would
+       wait for memory) */
+    double extra = e->hysteresis != 0 && es && es->active ? e->hysteresis : 0;
     steer_vec2 f =
         e->behavior == STEER_AVOID_WALLS
             ? steer_agent_avoid_walls(w, i, e->feeler_length + extra)
@@ -353,13 +355,14 @@ void batch_walk(const steer_world *w, const steer_program *p, size_t i,
   for (int f = 0; f < 9; f++) at[f * stride] = all[f];
 }
 
-/* Asks for what p points to: its first two cache lines. */
-static void prefetch_lines(const void *p) {
+/* Asks for the cache lines of bytes [p, p + size). */
+static void prefetch_lines(const void *p, size_t size) {
 #if defined(__GNUC__)
-  __builtin_prefetch(p);
-  __builtin_prefetch((const char *)p + 64);
+  const char *c = p;
+  for (size_t at = 0; at < size; at += 64) __builtin_prefetch(c + at);
+  __builtin_prefetch(c + size - 1);
 #else
-  (void)p;
+  (void)p, (void)size;
 #endif
 }
 
@@ -367,12 +370,17 @@ static void prefetch_lines(const void *p) {
    (cold state, then program state), so each level is asked for for the
    whole batch at once before the first is read (one wait for the batch,
    not one per agent). */
-static void gather_states(const steer_world *w, const size_t *index, int n,
+static void gather_states(const steer_world *w, const steer_program *p,
+                          const size_t *index, int n,
                           program_state **states) {
-  for (int k = 0; k < n; k++) prefetch_lines(w->ext[index[k]]);
+  /* the state of a long program: its first lines (header, first entries) */
+  size_t bytes = sizeof(program_state) + p->count * sizeof(entry_state);
+  if (bytes > 256) bytes = 256;
+  for (int k = 0; k < n; k++)
+    prefetch_lines(w->ext[index[k]], sizeof(agent_ext));
   for (int k = 0; k < n; k++) {
     states[k] = w->ext[index[k]]->program; /* the program needs them */
-    prefetch_lines(states[k]);
+    prefetch_lines(states[k], bytes);
   }
 }
 
@@ -386,7 +394,7 @@ void batch_forces(steer_world *w, const steer_program *p, const size_t *index,
   STEER_ASSERT(p->batched && n <= BATCH_MAX);
   batch_view v = {index, n, &a, NULL, sums, stride};
   if (p->needs_state) {
-    gather_states(w, index, n, states);
+    gather_states(w, p, index, n, states);
     v.states = states;
   }
   batch_gather(w, index, n, &a, copy);
