@@ -161,7 +161,7 @@ static void flush(steer_world *w, batch *bt, double dt, steer_vec2 *forces,
   if (p->batched && !p->pure_flock) { /* entry by entry */
     steer_vec2 out[BATCH];
     batch_forces(w, p, bt->index, n, p->flocking ? &bt->sum[0][0] : NULL,
-                 BATCH, out);
+                 BATCH, dt, out, stats);
     for (int l = 0; l < n; l++) forces[bt->index[l] - base] = out[l];
     return;
   }

@@ -124,11 +124,20 @@ static inline double geo_floor(double v) {
   return t > v ? t - 1 : t;
 }
 
+/* Small functions every feeler query calls, inlined whatever the
+   compiler's size estimate says (a call costs them as much as their
+   work). */
+#if defined(__GNUC__)
+#define GEO_HOT static inline __attribute__((always_inline))
+#else
+#define GEO_HOT static inline
+#endif
+
 /* The cells [*lo, *lo + *count) that [v0, v1] meets along the x (axis 0)
    or y (axis 1) axis, with slack against rounding; on a torus *lo is
    inside it and an axis covered all round is 0..n-1. */
-static inline void geo_index_axis(const geo_index *x, int axis, double v0,
-                                  double v1, int32_t *lo, int32_t *count) {
+GEO_HOT void geo_index_axis(const geo_index *x, int axis, double v0,
+                            double v1, int32_t *lo, int32_t *count) {
   double inv = axis ? x->inv_y : x->inv_x;
   int32_t n = axis ? x->ncy : x->ncx;
   double s = geo_slack(v0 * inv, v1 * inv);

@@ -61,13 +61,19 @@ int program_entry_needs_state(const steer_entry *e) {
 }
 
 /* Can entry e be computed for many agents at once, entry by entry? Seek,
-   arrive and flee at a point, flow, wander and flocking rules need no state
-   of their own and read nothing beyond their agent and its sums. */
+   arrive and flee at a point, flow, wander and flocking rules read nothing
+   beyond their agent and its sums; seeking, arriving at or following a
+   path and avoiding walls or obstacles read their agent's entry state
+   besides. */
 static int batchable_entry(const steer_entry *e) {
+  int point = e->target.kind == STEER_TARGET_POINT ||
+              e->target.kind == STEER_TARGET_SHARED;
+  int path = e->target.kind == STEER_TARGET_PATH;
   switch (e->behavior) {
-  case STEER_SEEK: case STEER_ARRIVE: case STEER_FLEE:
-    return e->target.kind == STEER_TARGET_POINT ||
-           e->target.kind == STEER_TARGET_SHARED;
+  case STEER_SEEK: case STEER_ARRIVE: return point || path;
+  case STEER_FOLLOW: return path;
+  case STEER_FLEE: return point;
+  case STEER_AVOID_WALLS: case STEER_AVOID_OBSTACLES: return 1;
   case STEER_FLOW: case STEER_WANDER:
   case STEER_SEPARATION: case STEER_ALIGNMENT: case STEER_COHESION:
     return e->hysteresis <= 0;
@@ -75,11 +81,13 @@ static int batchable_entry(const steer_entry *e) {
   }
 }
 
-/* Is p a weighted sum of batchable entries, unsmoothed, without ORCA or
-   angular entries (its flocking rules walked in one pass)? */
+/* Is p a weighted sum or a priority list of batchable entries,
+   unsmoothed, without ORCA or angular entries (its flocking rules walked
+   in one pass)? */
 static int batchable(const steer_program *p) {
-  if (p->combine != STEER_WEIGHTED || p->smoothing >= 0 || p->has_orca ||
-      p->angular || !p->fused || p->count == 0)
+  if ((p->combine != STEER_WEIGHTED && p->combine != STEER_PRIORITY) ||
+      p->smoothing >= 0 || p->has_orca || p->angular || !p->fused ||
+      p->count == 0)
     return 0;
   for (size_t k = 0; k < p->count; k++)
     if (!batchable_entry(&p->entries[k])) return 0;

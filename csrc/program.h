@@ -19,7 +19,8 @@ struct steer_program {
   int fused;        /* at most one of each flocking rule: one walk */
   int flocking;     /* it has separation, alignment or cohesion entries */
   int pure_flock;   /* ... and nothing else, weighted, unsmoothed */
-  int batched;      /* simple enough for batch_forces (program_batch.h) */
+  int batched;      /* simple enough for batch_forces (program_batch.h):
+                       weighted or priority, unsmoothed, batchable entries */
   int local;        /* no agent targets: reads only agents within reach */
   double reach;     /* the widest flocking radius (0 without flocking) */
   steer_turn turn;  /* steer_program_set_turn */

@@ -1,5 +1,6 @@
-/* program_batch.c - the forces of many agents running one weighted program
- * of simple entries (program.c's `batched`), computed entry by entry.
+/* program_batch.c - the forces of many agents running one weighted or
+ * priority program of simple entries (program.c's `batched`), computed
+ * entry by entry.
  *
  * program_force takes one agent through all of its entries, dispatching on
  * each; here one entry goes through all the agents of a batch, in a loop
@@ -7,14 +8,18 @@
  * square roots and divisions of consecutive agents overlap: seek, arrive
  * and flow two agents at a time (pair_math.h, flow_steer.c), flocking
  * rules, wander and the clamp four (AVX, batch_quad.c) or two (SSE2) at a
- * time (batch_lanes.h). Each agent still adds its entries' weighted forces
- * in program order, then clamps: the same operations as program_force, so
- * the same bits. */
+ * time (batch_lanes.h); avoiding walls and obstacles and path entries agent
+ * by agent, their program states fetched for the whole batch at once. Each
+ * agent of a weighted program still adds its entries' weighted forces in
+ * program order, then clamps (priority programs: program_priority.c): the
+ * same operations as program_force, so the same bits. */
 #include "agent.h"
 #include "agent_program.h"
+#include "corridor.h"
 #include "pair_math.h"
 #include "navgrid.h"
 #include "neighbors.h"
+#include "obstacles.h"
 #include "program.h"
 #include "program_batch.h"
 #include "trig.h"
@@ -103,7 +108,8 @@ static void point_forces(const steer_world *w, const steer_entry *e,
 
 static void flow_forces(const steer_world *w, const steer_entry *e,
                         const size_t *index, int n, double *fx, double *fy) {
-  if (e->target.kind != STEER_TARGET_FLOW) return; /* no field: no force */
+  /* no field: no force (and no agents: nothing to read) */
+  if (e->target.kind != STEER_TARGET_FLOW || n <= 0) return;
   double px[BATCH_MAX], py[BATCH_MAX], vx[BATCH_MAX], vy[BATCH_MAX];
   double max_speed[BATCH_MAX], max_force[BATCH_MAX];
   steer_vec2 f[BATCH_MAX];
@@ -251,10 +257,71 @@ static void flock_forces(const steer_world *w, const steer_entry *e,
   }
 }
 
-/* a's columns for the batch's agents (program_batch.h), copied into
-   `copy` when they are not consecutive. */
-static void gather(const steer_world *w, const size_t *index, int n,
-                   batch_agents *a, double copy[4][BATCH_MAX]) {
+/* Avoiding walls or obstacles (entry_force's arithmetic, agent by agent):
+   with hysteresis, an agent whose avoidance spoke last time reaches
+   further; its state remembers whether it speaks now. */
+static void avoid_forces(steer_world *w, const steer_entry *e, size_t q,
+                         const batch_view *v, double *fx, double *fy) {
+  double weight = e->weight;
+  for (int k = 0; k < v->n; k++) {
+    size_t i = v->index[k];
+    entry_state *es = v->states ? &v->states[k]->entries[q] : NULL;
+    /* without hysteresis the state is only written (a load that would
+       wait for memory) */
+    double extra = e->hysteresis != 0 && es && es->active ? e->hysteresis : 0;
+    steer_vec2 f =
+        e->behavior == STEER_AVOID_WALLS
+            ? steer_agent_avoid_walls(w, i, e->feeler_length + extra)
+            : avoid_obstacles(w, i, e->feeler_length, extra);
+    if (es) es->active = f.x != 0 || f.y != 0;
+    fx[k] += f.x * weight;
+    fy[k] += f.y * weight;
+  }
+}
+
+/* Seek, arrive or follow along a path: each agent's waypoint is in its
+   state (the program needs one). */
+static void path_forces(const steer_world *w, const steer_entry *e, size_t q,
+                        const batch_view *v, double *fx, double *fy) {
+  double weight = e->weight;
+  const steer_path *path = e->target.path;
+  for (int k = 0; k < v->n; k++) {
+    size_t i = v->index[k];
+    size_t *waypoint = &v->states[k]->entries[q].waypoint;
+    steer_vec2 f =
+        e->path_radius >= 0
+            ? corridor_force(w, i, path, waypoint, e->path_radius,
+                             e->look_ahead, e->slowing_radius)
+            : path_force(w, i, path, waypoint, e->arrival_radius,
+                         e->slowing_radius, e->behavior != STEER_SEEK);
+    fx[k] += f.x * weight;
+    fy[k] += f.y * weight;
+  }
+}
+
+void batch_entry(steer_world *w, const steer_program *p, size_t q,
+                 const batch_view *v, double *fx, double *fy) {
+  const steer_entry *e = &p->entries[q];
+  switch (e->behavior) {
+  case STEER_SEEK: case STEER_ARRIVE: case STEER_FOLLOW: case STEER_FLEE:
+    if (e->target.kind == STEER_TARGET_PATH)
+      path_forces(w, e, q, v, fx, fy);
+    else
+      point_forces(w, e, v->index, v->n, fx, fy);
+    break;
+  case STEER_FLOW: flow_forces(w, e, v->index, v->n, fx, fy); break;
+  case STEER_WANDER: wander_forces(w, e, v->index, v->n, v->a, fx, fy); break;
+  case STEER_AVOID_WALLS: case STEER_AVOID_OBSTACLES:
+    avoid_forces(w, e, q, v, fx, fy);
+    break;
+  default:
+    flock_forces(w, e, v->index, v->n, v->sums, v->stride, v->a, fx, fy);
+    break;
+  }
+}
+
+void batch_gather(const steer_world *w, const size_t *index, int n,
+                  batch_agents *a, double copy[4][BATCH_MAX]) {
   size_t first = index[0];
   int run = index[n - 1] - first == (size_t)(n - 1);
   for (int k = 1; k < n && run; k++) run = index[k] == first + (size_t)k;
@@ -278,24 +345,71 @@ static void gather(const steer_world *w, const size_t *index, int n,
   a->max_force = copy[3];
 }
 
-void batch_forces(steer_world *w, const steer_program *p, const size_t *index,
-                  int n, const double *sums, size_t stride, steer_vec2 *out) {
-  double fx[BATCH_MAX], fy[BATCH_MAX], copy[4][BATCH_MAX];
-  batch_agents a;
-  STEER_ASSERT(p->batched && n <= BATCH_MAX && (sums || !p->flocking));
-  for (int k = 0; k < n; k++) fx[k] = fy[k] = 0;
-  gather(w, index, n, &a, copy);
-  for (size_t q = 0; q < p->count; q++) {
-    const steer_entry *e = &p->entries[q];
-    switch (e->behavior) {
-    case STEER_SEEK: case STEER_ARRIVE: case STEER_FLEE:
-      point_forces(w, e, index, n, fx, fy);
-      break;
-    case STEER_FLOW: flow_forces(w, e, index, n, fx, fy); break;
-    case STEER_WANDER: wander_forces(w, e, index, n, &a, fx, fy); break;
-    default: flock_forces(w, e, index, n, sums, stride, &a, fx, fy); break;
-    }
+void batch_walk(const steer_world *w, const steer_program *p, size_t i,
+                double *at, size_t stride, steer_stats *stats) {
+  flock_sums s = {{0, 0}, {0, 0}, {0, 0}, 0, 0, 0};
+  flock_gather(w, i, &p->flock, flock_fast_ok(w, &p->flock), &s, stats);
+  double all[9] = {s.sep.x, s.sep.y, s.vel.x, s.vel.y, s.off.x,
+                   s.off.y, (double)s.sep_n, (double)s.ali_n,
+                   (double)s.coh_n};
+  for (int f = 0; f < 9; f++) at[f * stride] = all[f];
+}
+
+/* Asks for the cache lines of bytes [p, p + size). */
+static void prefetch_lines(const void *p, size_t size) {
+#if defined(__GNUC__)
+  const char *c = p;
+  for (size_t at = 0; at < size; at += 64) __builtin_prefetch(c + at);
+  __builtin_prefetch(c + size - 1);
+#else
+  (void)p, (void)size;
+#endif
+}
+
+/* The agents' program states: scattered over the heap, two pointers away
+   (cold state, then program state), so each level is asked for for the
+   whole batch at once before the first is read (one wait for the batch,
+   not one per agent). */
+static void gather_states(const steer_world *w, const steer_program *p,
+                          const size_t *index, int n,
+                          program_state **states) {
+  /* the state of a long program: its first lines (header, first entries) */
+  size_t bytes = sizeof(program_state) + p->count * sizeof(entry_state);
+  if (bytes > 256) bytes = 256;
+  for (int k = 0; k < n; k++)
+    prefetch_lines(w->ext[index[k]], sizeof(agent_ext));
+  for (int k = 0; k < n; k++) {
+    states[k] = w->ext[index[k]]->program; /* the program needs them */
+    prefetch_lines(states[k], bytes);
   }
+}
+
+void batch_forces(steer_world *w, const steer_program *p, const size_t *index,
+                  int n, const double *sums, size_t stride, double dt,
+                  steer_vec2 *out, steer_stats *stats) {
+  double fx[BATCH_MAX], fy[BATCH_MAX], copy[4][BATCH_MAX];
+  double walked[9 * BATCH_MAX];
+  program_state *states[BATCH_MAX];
+  batch_agents a;
+  STEER_ASSERT(p->batched && n <= BATCH_MAX);
+  batch_view v = {index, n, &a, NULL, sums, stride};
+  if (p->needs_state) {
+    gather_states(w, p, index, n, states);
+    v.states = states;
+  }
+  batch_gather(w, index, n, &a, copy);
+  if (p->combine == STEER_PRIORITY) {
+    batch_priority(w, p, &v, dt, out, stats);
+    return;
+  }
+  if (p->flocking && !sums) { /* every agent reaches the flocking entries */
+    for (int k = 0; k < n; k++)
+      batch_walk(w, p, index[k], walked + k, BATCH_MAX, stats);
+    v.sums = walked;
+    v.stride = BATCH_MAX;
+  }
+  for (int k = 0; k < n; k++) fx[k] = fy[k] = 0;
+  for (size_t q = 0; q < p->count; q++) batch_entry(w, p, q, &v, fx, fy);
   int k = 0;
   LANES_RUN(w, &a, n, k, rest, batch_quad_clamp(&rest, n, fx, fy, out),
             pair_clamp_all(&rest, n - k, fx + k, fy + k, out + k));

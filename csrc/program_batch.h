@@ -3,6 +3,7 @@
 #ifndef STEER_PROGRAM_BATCH_H
 #define STEER_PROGRAM_BATCH_H
 
+#include "program.h"
 #include "world.h"
 
 /* The most agents one call takes. */
@@ -17,11 +18,46 @@ typedef struct batch_agents {
 
 /* The forces of agents index[0 .. n - 1] (n <= BATCH_MAX), all running
    program p with p->batched set, into out[0 .. n - 1]: bit for bit what
-   program_force gives each. sums: their flocking sums as crowd_quad_walk
-   lays them out (sum f of agent k at sums[f * stride + k]); NULL when p
-   has no flocking entries. */
+   program_force gives each, their states changed as it changes them. sums:
+   their flocking sums as crowd_quad_walk lays them out (sum f of agent k
+   at sums[f * stride + k]); NULL when p has no flocking entries, or when
+   the agents that reach one are to walk their neighbors then, as
+   program_force does (counted in *stats). dt: priority's hold. */
 void batch_forces(steer_world *w, const steer_program *p, const size_t *index,
-                  int n, const double *sums, size_t stride, steer_vec2 *out);
+                  int n, const double *sums, size_t stride, double dt,
+                  steer_vec2 *out, steer_stats *stats);
+
+/* What an entry's forces read beside the world: agents index[0 .. n - 1],
+   their columns, their program states (NULL when p needs none) and their
+   flocking sums (laid out as above). */
+typedef struct batch_view {
+  const size_t *index;
+  int n;
+  const batch_agents *a;
+  program_state *const *states;
+  const double *sums;
+  size_t stride;
+} batch_view;
+
+/* Entry q of program p for the agents of v: its force times its weight
+   added to fx[k], fy[k], and their states changed as entry_force changes
+   them (agent_program.c). Arrays holding -0.0 get the product itself. */
+void batch_entry(steer_world *w, const steer_program *p, size_t q,
+                 const batch_view *v, double *fx, double *fy);
+/* a's columns for agents index[0 .. n - 1], copied into `copy` when they
+   are not consecutive. */
+void batch_gather(const steer_world *w, const size_t *index, int n,
+                  batch_agents *a, double copy[4][BATCH_MAX]);
+/* The priority combiner (program_priority.c): out[k] for the agents of
+   v, all running priority program p; v's sums as batch_forces takes
+   them. */
+void batch_priority(steer_world *w, const steer_program *p,
+                    const batch_view *v, double dt, steer_vec2 *out,
+                    steer_stats *stats);
+/* Agent i's flocking sums for program p, walked as program_force walks
+   them (counted in *stats), into at[f * stride] (the layout above). */
+void batch_walk(const steer_world *w, const steer_program *p, size_t i,
+                double *at, size_t stride, steer_stats *stats);
 
 /* With AVX (batch_quad.c; called only where crowd_quad_available()):
    batch_lanes.h's functions four agents at a time; each returns how many

@@ -43,15 +43,15 @@ typedef struct step_job {
 
 /* ---- buffered ------------------------------------------------------------- */
 
-/* Agents i .. while they run batched program p without flocking entries
-   (at most BATCH_MAX), entry by entry; returns the index after them. */
-static size_t batch_run(steer_world *w, size_t i, size_t to,
+/* Agents i .. while they run batched program p (at most BATCH_MAX), entry
+   by entry; returns the index after them. */
+static size_t batch_run(steer_world *w, size_t i, size_t to, double dt,
                         steer_stats *stats) {
   const steer_program *p = w->program[i];
   size_t index[BATCH_MAX];
   int n = 0;
   while (i < to && n < BATCH_MAX && w->program[i] == p) index[n++] = i++;
-  batch_forces(w, p, index, n, NULL, 0, w->forces + index[0]);
+  batch_forces(w, p, index, n, NULL, 0, dt, w->forces + index[0], stats);
   stats->programs += (size_t)n;
   return i;
 }
@@ -62,8 +62,8 @@ static void buffered_forces(void *ctx, int part) {
   steer_stats *stats = &job->stats[part];
   for (size_t i = job->cut[part]; i < job->cut[part + 1];) {
     const steer_program *p = w->program[i];
-    if (p && p->batched && !p->flocking) {
-      i = batch_run(w, i, job->cut[part + 1], stats);
+    if (p && p->batched) {
+      i = batch_run(w, i, job->cut[part + 1], job->dt, stats);
       continue;
     }
     steer_vec2 f = {0, 0};

@@ -1,0 +1,118 @@
+/* program_priority.c - the priority combiner for a batch of agents running
+ * one program (program_batch.h), entry by entry.
+ *
+ * agent_program.c's combine_priority takes one agent down its entries
+ * until one speaks. Here an entry is computed for every agent of the batch
+ * still undecided (batch_entry), then the agents it speaks for are decided
+ * and leave: each agent's entries are computed in program order, the ones
+ * after its winner (or beyond an entry that holds control) never, so its
+ * states change as there, and each decision is the same arithmetic on the
+ * same numbers, so the same bits. */
+#include "program_batch.h"
+
+static int speaks(double x, double y) { return x * x + y * y > 1e-4; }
+
+/* The agents of v at positions pos[0 .. m - 1], as a view of their own:
+   index, columns, states and (when v has them) flocking sums copied. */
+typedef struct subset {
+  size_t index[BATCH_MAX];
+  program_state *states[BATCH_MAX];
+  double sums[9 * BATCH_MAX];
+  double copy[4][BATCH_MAX];
+  batch_agents a;
+  batch_view v;
+} subset;
+
+static void subset_of(const steer_world *w, const batch_view *v,
+                      const int *pos, int m, int flocking, subset *s) {
+  for (int j = 0; j < m; j++) {
+    s->index[j] = v->index[pos[j]];
+    s->states[j] = v->states[pos[j]];
+  }
+  batch_gather(w, s->index, m, &s->a, s->copy);
+  s->v.index = s->index;
+  s->v.n = m;
+  s->v.a = &s->a;
+  s->v.states = s->states;
+  s->v.sums = NULL;
+  s->v.stride = BATCH_MAX;
+  if (!flocking) return;
+  for (int f = 0; f < 9; f++)
+    for (int j = 0; j < m; j++)
+      s->sums[f * BATCH_MAX + j] = v->sums[f * v->stride + (size_t)pos[j]];
+  s->v.sums = s->sums;
+}
+
+void batch_priority(steer_world *w, const steer_program *p,
+                    const batch_view *v, double dt, steer_vec2 *out,
+                    steer_stats *stats) {
+  int n = v->n, pending[BATCH_MAX], m = 0, consult[BATCH_MAX];
+  long last[BATCH_MAX]; /* the last entry each agent consults */
+  int holding[BATCH_MAX];
+  double fx[BATCH_MAX], fy[BATCH_MAX];
+  double walked_sums[9 * BATCH_MAX];
+  char walked[BATCH_MAX], decided[BATCH_MAX];
+  batch_view all = *v;
+  subset sub;
+  for (int k = 0; k < n; k++) {
+    program_state *s = v->states[k];
+    holding[k] = s->held >= 0 && s->hold_left > 0;
+    last[k] = holding[k] ? s->held : (long)p->count - 1;
+    pending[m++] = k;
+    walked[k] = decided[k] = 0;
+  }
+  for (size_t q = 0; q < p->count && m > 0; q++) {
+    const steer_entry *e = &p->entries[q];
+    int c = 0, left = 0;
+    for (int j = 0; j < m; j++) /* the agents that consult entry q */
+      if (last[pending[j]] >= (long)q) consult[c++] = pending[j];
+    if (!c) break; /* the others hold control */
+    int flocking =
+        e->behavior >= STEER_SEPARATION && e->behavior <= STEER_COHESION;
+    if (flocking && !v->sums) {
+      /* program_force walks an agent's neighbors at its first flocking
+         entry */
+      for (int j = 0; j < c; j++)
+        if (!walked[consult[j]]) {
+          walked[consult[j]] = 1;
+          batch_walk(w, p, v->index[consult[j]], walked_sums + consult[j],
+                     BATCH_MAX, stats);
+        }
+      all.sums = walked_sums;
+      all.stride = BATCH_MAX;
+    }
+    subset_of(w, &all, consult, c, flocking, &sub);
+    for (int j = 0; j < c; j++) fx[j] = fy[j] = -0.0; /* -0 + x is x */
+    batch_entry(w, p, q, &sub.v, fx, fy);
+    for (int j = 0; j < c; j++) {
+      int k = consult[j];
+      if (!speaks(fx[j], fy[j])) {
+        consult[left++] = k;
+        continue;
+      }
+      steer_vec2 f = v2_clamp(v2(fx[j], fy[j]), sub.a.max_force[j]);
+      program_state *s = v->states[k];
+      s->winner = (long)q;
+      s->held = (long)q;
+      s->hold_left = p->hold;
+      s->held_force = f;
+      out[k] = f;
+      decided[k] = 1;
+    }
+    for (int j = 0; j < left; j++) pending[j] = consult[j];
+    m = left;
+  }
+  /* the others: no entry they consulted spoke */
+  for (int k = 0; k < n; k++) {
+    if (decided[k]) continue;
+    program_state *s = v->states[k];
+    if (holding[k]) {
+      s->hold_left -= dt;
+      s->winner = s->held;
+      out[k] = s->held_force;
+    } else {
+      s->winner = -1;
+      out[k] = v2(0, 0);
+    }
+  }
+}

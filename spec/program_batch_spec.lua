@@ -1,0 +1,133 @@
+-- Batched priority programs and level entries (program_batch.c,
+-- program_priority.c): priority lists and weighted sums of avoid_walls,
+-- avoid_obstacles, path entries, flocking rules, wander and point targets are
+-- computed entry by entry for a batch of agents; the result must be
+-- program_force's, bit for bit, with the same winners and the same entry
+-- states (hysteresis, waypoints, hold). The reference run adds a
+-- zero-weighted pursue entry last, which never speaks and makes every
+-- program unbatchable and the step buffered.
+local steer = require "steer"
+local support = require "support"
+
+local function run(reference, opts)
+  local side = opts.side
+  local world = steer.world{ bounds = opts.bounded ~= false and { side, side } or nil,
+    wrap = opts.wrap, seed = 9, threads = opts.threads }
+  local seed = 31
+  local function rand()
+    seed = (seed * 1103515245 + 12345) % 4294967296
+    return seed / 4294967296
+  end
+  for _ = 1, opts.geometry do
+    world:add_obstacle{ x = rand() * side, y = rand() * side, radius = 0.3 + rand() * 2 }
+  end
+  for k = 1, opts.geometry do
+    -- some across the seam of a torus, some very short
+    local x, y, a, l = rand() * side, rand() * side, rand() * 2 * math.pi, 1 + rand() * 6
+    if k % 17 == 0 then l = 1e-7 end
+    world:add_wall{ x1 = x, y1 = y, x2 = x + math.cos(a) * l, y2 = y + math.sin(a) * l }
+  end
+  local loop = steer.path{ { side * 0.2, side * 0.2 }, { side * 0.8, side * 0.2 },
+    { side * 0.8, side * 0.8 }, { side * 0.2, side * 0.8 }, loop = true }
+  local open = steer.path{ { side * 0.1, side * 0.1 }, { side * 0.5, side * 0.2 },
+    { side * 0.9, side * 0.7 } }
+  local programs = {
+    -- bench/level's program
+    { combine = "priority", { "avoid_walls" }, { "avoid_obstacles" },
+      { "separation", radius = 1.5 }, { "follow", path = loop } },
+    { combine = "priority", hold = 0.35, { "avoid_walls", hysteresis = 1 },
+      { "avoid_obstacles", hysteresis = 0.5, weight = 2 }, { "separation", radius = 3 },
+      { "cohesion", radius = 4 }, { "wander" } },
+    { combine = "priority", { "avoid_obstacles", feeler_length = 5 },
+      { "seek", target = open, arrival_radius = 2 }, { "arrive", target = { side / 2, side / 2 } } },
+    { combine = "priority", hold = 1, { "avoid_walls", feeler_length = 6 },
+      { "arrive", target = loop, arrival_radius = 3 }, { "separation", radius = 2, weight = -1 } },
+    { combine = "priority", { "flee", target = { side / 2, side / 2 }, panic_radius = side / 5 },
+      { "alignment", radius = 3 }, { "wander", weight = 0.5 } },
+    { combine = "weighted", { "avoid_walls", hysteresis = 2 },
+      { "follow", path = open, path_radius = 2 }, { "wander", weight = 0.3 } },
+    { combine = "weighted", { "avoid_walls" }, { "avoid_obstacles" },
+      { "separation", radius = 1.5 }, { "follow", path = loop } },
+    -- one entry holding control (the reference's pursue is a second)
+    { combine = "priority", hold = 0.5, { "avoid_walls", feeler_length = 4 } },
+  }
+  local agents = {}
+  for k = 1, opts.n do
+    local s = 1 + k % 3
+    agents[k] = world:add{ x = rand() * side, y = rand() * side,
+      vx = s * math.cos(k), vy = s * math.sin(k), max_speed = 2.5, max_force = 1 + k % 5,
+      radius = 0.2 + (k % 4) * 0.2 }
+  end
+  for q, entries in ipairs(programs) do
+    if reference then entries[#entries + 1] = { "pursue", target = agents[1], weight = 0 } end
+    programs[q] = steer.program(entries)
+  end
+  local uses = opts.programs
+  for k, a in ipairs(agents) do a:set_behaviors(programs[uses[k % #uses + 1]]) end
+  local state = {}
+  for step = 1, opts.steps do
+    world:step(0.1)
+    if step == math.floor(opts.steps / 2) then
+      -- hold and hysteresis carry over from one step to the next
+      for k = 1, #agents, 7 do agents[k].vx, agents[k].vy = -agents[k].vy, agents[k].vx end
+    end
+  end
+  for k, a in ipairs(agents) do
+    support.all_finite(a.x, a.y, a.vx, a.vy)
+    local winner = a:active_behavior() or 0
+    state[k] = { a.x, a.y, a.vx, a.vy, winner }
+  end
+  world:close()
+  return state
+end
+
+local cases = {
+  { name = "the level program on a torus", wrap = true, side = 60, n = 1500, geometry = 300,
+    programs = { 1 }, steps = 12 },
+  { name = "the level program in a bounded world", wrap = false, side = 60, n = 1500,
+    geometry = 300, programs = { 1 }, steps = 12 },
+  { name = "the level program in an unbounded world", bounded = false, side = 60, n = 1500,
+    geometry = 300, programs = { 1 }, steps = 12 },
+  { name = "hold and hysteresis", wrap = true, side = 50, n = 1500, geometry = 400,
+    programs = { 2 }, steps = 20 },
+  { name = "path waypoints and point targets", wrap = false, side = 50, n = 1500, geometry = 200,
+    programs = { 3, 4 }, steps = 20 },
+  { name = "flee, alignment and wander", wrap = true, side = 40, n = 1200, geometry = 50,
+    programs = { 5 }, steps = 10 },
+  { name = "weighted sums of level entries", wrap = true, side = 50, n = 1500, geometry = 300,
+    programs = { 6, 7 }, steps = 12 },
+  { name = "one entry holding control", wrap = true, side = 40, n = 1500, geometry = 400,
+    programs = { 8 }, steps = 20 },
+  { name = "every program mixed, two threads", wrap = true, side = 60, n = 5000, geometry = 400,
+    programs = { 1, 2, 3, 4, 5, 6, 7, 8 }, steps = 8, threads = 2 },
+}
+
+describe("batched priority programs and level entries", function()
+  for _, o in ipairs(cases) do
+    it("give program_force's results bit for bit: " .. o.name, function()
+      local want = run(true, o)
+      local moved = 0
+      for _, width in ipairs{ 1, 2, 4 } do
+        steer.testing.simd(width)
+        local got = run(false, o)
+        steer.testing.simd()
+        for k = 1, #want do
+          for f = 1, 5 do
+            if want[k][f] ~= got[k][f] then
+              error(("width %d, agent %d field %d: %.17g vs %.17g"):format(width, k, f,
+                want[k][f], got[k][f]))
+            end
+          end
+        end
+      end
+      -- the case does something: agents moved and entries won
+      local winners = {}
+      for k = 1, #want do
+        if want[k][5] > 0 then winners[want[k][5]] = true end
+        if want[k][3] ~= 0 or want[k][4] ~= 0 then moved = moved + 1 end
+      end
+      assert.is_true(moved > #want / 2)
+      if o.programs[1] <= 5 or o.programs[1] == 8 then assert.is_true(next(winners) ~= nil) end
+    end)
+  end
+end)
