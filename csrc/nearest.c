@@ -143,14 +143,26 @@ static void walk_span(const steer_world *w, size_t i, steer_vec2 p,
                       size_t from, size_t to, list *l) {
   double d2s[CHUNK];
   size_t js[CHUNK];
+  const double *x = w->x, *y = w->y;
+  const uint32_t *bit = w->group_bit;
+  int wrap = w->geo.wrap;
   while (from < to) {
     size_t end = to - from > CHUNK ? from + CHUNK : to, m = 0;
     double bound2 = l->bound2;
-    for (size_t j = from; j < end; j++) {
-      double d2 = v2_len2(world_offset(w, p, world_pos(w, j)));
-      d2s[m] = d2;
-      js[m] = j;
-      m += (j != i) & (w->group_bit[j] != 0) & !(d2 > bound2);
+    if (!wrap) { /* world_offset's plain difference, in a tight loop */
+      for (size_t j = from; j < end; j++) {
+        double dx = x[j] - p.x, dy = y[j] - p.y, d2 = dx * dx + dy * dy;
+        d2s[m] = d2;
+        js[m] = j;
+        m += (j != i) & (bit[j] != 0) & !(d2 > bound2);
+      }
+    } else {
+      for (size_t j = from; j < end; j++) {
+        double d2 = v2_len2(world_offset(w, p, world_pos(w, j)));
+        d2s[m] = d2;
+        js[m] = j;
+        m += (j != i) & (bit[j] != 0) & !(d2 > bound2);
+      }
     }
     for (size_t k = 0; k < m; k++) list_take(l, d2s[k], js[k]);
     from = end;
@@ -257,7 +269,9 @@ static uint32_t *seeds_of(const steer_world *w, size_t i) {
 static double seeded_bound(const steer_world *w, size_t i, size_t max,
                            double bound2) {
   const uint32_t *seed = seeds_of(w, i);
-  if (!seed || max > NEAREST_SEEDS) return bound2;
+  /* fewer found last time: most likely fewer now, and a cold search then */
+  if (!seed || max > NEAREST_SEEDS || seed[max - 1] == SLOT_NONE)
+    return bound2;
   steer_vec2 p = world_pos(w, i);
   double worst = 0;
   size_t found = 0;
@@ -279,6 +293,8 @@ static void keep_seeds(const steer_world *w, size_t i, const list *l) {
   if (!seed) return;
   size_t k = 0;
   for (; k < l->n && k < NEAREST_SEEDS; k++) seed[k] = w->slot_of[l->out[k].j];
+  /* the rest of the row up to max too: seeded_bound looks at its end */
+  for (; k < l->max && k < NEAREST_SEEDS; k++) seed[k] = SLOT_NONE;
   if (k < NEAREST_SEEDS) seed[k] = SLOT_NONE;
 }
 
