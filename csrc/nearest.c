@@ -250,6 +250,39 @@ static void walk_sorted(const steer_world *w, const sheet *s, size_t i,
   }
 }
 
+/* A sparse search (the last one found fewer than max) on a sheet that
+   neither wraps nor hashes: few agents in many cells, so the rows' spans go
+   through one filter loop, top row to bottom, at the starting bound. The
+   outward order and the narrowing only pay once the list fills; the list's
+   answer is the same in any order (the nearest by distance, then index,
+   of all agents within the starting bound). */
+static void walk_sparse(const steer_world *w, const sheet *s, size_t i,
+                        reach r, list *l) {
+  const uint32_t *starts = w->grid.starts;
+  const double *x = w->x, *y = w->y;
+  const uint32_t *bit = w->group_bit;
+  steer_vec2 p = world_pos(w, i);
+  double d2s[CHUNK];
+  size_t js[CHUNK], m = 0;
+  double bound2 = l->bound2;
+  size_t first = (size_t)(r.clo - s->x0), last = (size_t)(r.chi - s->x0);
+  for (int32_t row = r.lo; row <= r.hi; row++) {
+    size_t base = (size_t)(row - s->y0) * (size_t)s->nx;
+    for (size_t j = starts[base + first]; j < starts[base + last + 1]; j++) {
+      double dx = x[j] - p.x, dy = y[j] - p.y, d2 = dx * dx + dy * dy;
+      d2s[m] = d2;
+      js[m] = j;
+      m += (j != i) & (bit[j] != 0) & !(d2 > bound2);
+      if (m == CHUNK) { /* rare: offer them, the bound may have shrunk */
+        for (size_t k = 0; k < m; k++) list_take(l, d2s[k], js[k]);
+        m = 0;
+        bound2 = l->bound2;
+      }
+    }
+  }
+  for (size_t k = 0; k < m; k++) list_take(l, d2s[k], js[k]);
+}
+
 /* ---- warm start ---------------------------------------------------------
  * Agents move little between steps: the `max` agents an agent found last
  * time, where they are now, are within d2 of it, d2 the farthest of them,
@@ -267,11 +300,12 @@ static uint32_t *seeds_of(const steer_world *w, size_t i) {
 
 /* The bound the seeds give a search for `max` agents within bound2. */
 static double seeded_bound(const steer_world *w, size_t i, size_t max,
-                           double bound2) {
+                           double bound2, int *sparse) {
   const uint32_t *seed = seeds_of(w, i);
+  if (!seed || max > NEAREST_SEEDS) return bound2;
   /* fewer found last time: most likely fewer now, and a cold search then */
-  if (!seed || max > NEAREST_SEEDS || seed[max - 1] == SLOT_NONE)
-    return bound2;
+  *sparse = seed[max - 1] == SLOT_NONE;
+  if (*sparse) return bound2;
   steer_vec2 p = world_pos(w, i);
   double worst = 0;
   size_t found = 0;
@@ -326,7 +360,8 @@ size_t nearest_agents(const steer_world *w, size_t i, double radius,
   list l;
   l.n = 0;
   l.max = max < STEER_ORCA_MAX_NEIGHBORS ? max : STEER_ORCA_MAX_NEIGHBORS;
-  l.bound2 = seeded_bound(w, i, l.max, radius * radius);
+  int sparse = 0;
+  l.bound2 = seeded_bound(w, i, l.max, radius * radius, &sparse);
   l.twice = 0;
   sheet sh;
   reach r;
@@ -337,7 +372,10 @@ size_t nearest_agents(const steer_world *w, size_t i, double radius,
     /* beyond the box: nobody */
   } else if (sorted_fits(w, &sh, &r)) {
     l.twice = sh.hashed;
-    walk_sorted(w, &sh, i, r, &l);
+    if (sparse && !sh.hashed && !sh.wrap && !w->geo.wrap)
+      walk_sparse(w, &sh, i, r, &l);
+    else
+      walk_sorted(w, &sh, i, r, &l);
   } else {
     walk_cursor(w, i, radius, &l);
   }
