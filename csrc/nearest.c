@@ -250,14 +250,16 @@ static void walk_sorted(const steer_world *w, const sheet *s, size_t i,
   }
 }
 
-/* A sparse search (the last one found fewer than max) on a sheet that
-   neither wraps nor hashes: few agents in many cells, so the rows' spans go
-   through one filter loop, top row to bottom, at the starting bound. The
-   outward order and the narrowing only pay once the list fills; the list's
-   answer is the same in any order (the nearest by distance, then index,
-   of all agents within the starting bound). */
-static void walk_sparse(const steer_world *w, const sheet *s, size_t i,
-                        reach r, list *l) {
+/* A search whose starting bound is about as tight as it will get - warm
+   (the seeds bound it) or sparse (the last search found fewer than max, and
+   the list will hardly fill) - on a sheet that neither wraps nor hashes:
+   the rows' spans go through one filter loop, top row to bottom, at the
+   starting bound. The outward order and the narrowing as the list fills
+   (walk_sorted) pay only when the bound starts loose; the list's answer is
+   the same in any order (the nearest by distance, then index, of all
+   agents within the starting bound). */
+static void walk_rows(const steer_world *w, const sheet *s, size_t i,
+                      reach r, list *l) {
   const uint32_t *starts = w->grid.starts;
   const double *x = w->x, *y = w->y;
   const uint32_t *bit = w->group_bit;
@@ -298,14 +300,17 @@ static uint32_t *seeds_of(const steer_world *w, size_t i) {
                                   : NULL;
 }
 
-/* The bound the seeds give a search for `max` agents within bound2. */
+/* The bound the seeds give a search for `max` agents within bound2; *tight
+   when it will hardly shrink: the seeds bound it, or the last search found
+   fewer than max (most likely fewer now too). */
 static double seeded_bound(const steer_world *w, size_t i, size_t max,
-                           double bound2, int *sparse) {
+                           double bound2, int *tight) {
   const uint32_t *seed = seeds_of(w, i);
   if (!seed || max > NEAREST_SEEDS) return bound2;
-  /* fewer found last time: most likely fewer now, and a cold search then */
-  *sparse = seed[max - 1] == SLOT_NONE;
-  if (*sparse) return bound2;
+  if (seed[max - 1] == SLOT_NONE) { /* fewer last time: a sparse search */
+    *tight = 1;
+    return bound2;
+  }
   steer_vec2 p = world_pos(w, i);
   double worst = 0;
   size_t found = 0;
@@ -319,6 +324,7 @@ static double seeded_bound(const steer_world *w, size_t i, size_t max,
     if (d2 > worst) worst = d2;
     found++;
   }
+  *tight = found == max;
   return found == max ? worst : bound2;
 }
 
@@ -360,8 +366,8 @@ size_t nearest_agents(const steer_world *w, size_t i, double radius,
   list l;
   l.n = 0;
   l.max = max < STEER_ORCA_MAX_NEIGHBORS ? max : STEER_ORCA_MAX_NEIGHBORS;
-  int sparse = 0;
-  l.bound2 = seeded_bound(w, i, l.max, radius * radius, &sparse);
+  int tight = 0;
+  l.bound2 = seeded_bound(w, i, l.max, radius * radius, &tight);
   l.twice = 0;
   sheet sh;
   reach r;
@@ -372,8 +378,8 @@ size_t nearest_agents(const steer_world *w, size_t i, double radius,
     /* beyond the box: nobody */
   } else if (sorted_fits(w, &sh, &r)) {
     l.twice = sh.hashed;
-    if (sparse && !sh.hashed && !sh.wrap && !w->geo.wrap)
-      walk_sparse(w, &sh, i, r, &l);
+    if (tight && !sh.hashed && !sh.wrap && !w->geo.wrap)
+      walk_rows(w, &sh, i, r, &l);
     else
       walk_sorted(w, &sh, i, r, &l);
   } else {

@@ -132,7 +132,8 @@ static int warm(const steer_world *w, size_t i, double radius, size_t max) {
 }
 
 /* Did agent i's last search find fewer than `max` (its seeds' row ends
-   early)? Then nearest.c walks the rows as a sparse search. */
+   early)? Then nearest.c walks the rows in one loop (walk_rows), as it
+   does for a warm search. */
 static long sparse_queries; /* of those, on worlds that do not wrap */
 static int sparse(const steer_world *w, size_t i, size_t max) {
   uint32_t slot = w->slot_of[i];
