@@ -95,26 +95,27 @@ static void take_run(const steer_world *w, steer_vec2 p, double body,
   size_t id[CHUNK];
   for (size_t from = 0; from < count; from += CHUNK) {
     size_t end = count - from > CHUNK ? from + CHUNK : count, m = 0;
-    if (walls && !items && !g->wrap) /* a scan of a plain world's walls */
+    if (walls && !items && !g->wrap) { /* a scan of a plain world's walls */
       m = note_walls(g->walls, from, end, p, reach + 0.0 + body, s, id);
-    else
-    for (size_t e = from; e < end; e++) {
-      int32_t k = items ? items[e].item : (int32_t)e;
-      int fresh = !items || !(items[e].seen & skip); /* once per walk */
-      orca_shape sh;
-      if (walls) {
-        const geo_wall *l = &g->walls[k];
-        sh.a = world_offset(w, p, l->a);
-        sh.b = v2_add(sh.a, v2_sub(l->b, l->a));
-        sh.radius = 0;
-      } else {
-        const geo_obstacle *o = &g->obstacles[k];
-        sh.a = sh.b = world_offset(w, p, v2(o->x, o->y));
-        sh.radius = o->radius;
+    } else {
+      for (size_t e = from; e < end; e++) {
+        int32_t k = items ? items[e].item : (int32_t)e;
+        int fresh = !items || !(items[e].seen & skip); /* once per walk */
+        orca_shape sh;
+        if (walls) {
+          const geo_wall *l = &g->walls[k];
+          sh.a = world_offset(w, p, l->a);
+          sh.b = v2_add(sh.a, v2_sub(l->b, l->a));
+          sh.radius = 0;
+        } else {
+          const geo_obstacle *o = &g->obstacles[k];
+          sh.a = sh.b = world_offset(w, p, v2(o->x, o->y));
+          sh.radius = o->radius;
+        }
+        s[m] = sh;
+        id[m] = 2 * (size_t)k + (walls ? 1 : 0);
+        m += fresh & !beyond(sh.a, sh.b, reach + sh.radius + body);
       }
-      s[m] = sh;
-      id[m] = 2 * (size_t)k + (walls ? 1 : 0);
-      m += fresh & !beyond(sh.a, sh.b, reach + sh.radius + body);
     }
     for (size_t q = 0; q < m; q++) {
       double gap = walls ? v2_len(nearest_on_segment(s[q].a, s[q].b)) - body
