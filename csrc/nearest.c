@@ -143,14 +143,26 @@ static void walk_span(const steer_world *w, size_t i, steer_vec2 p,
                       size_t from, size_t to, list *l) {
   double d2s[CHUNK];
   size_t js[CHUNK];
+  const double *x = w->x, *y = w->y;
+  const uint32_t *bit = w->group_bit;
+  int wrap = w->geo.wrap;
   while (from < to) {
     size_t end = to - from > CHUNK ? from + CHUNK : to, m = 0;
     double bound2 = l->bound2;
-    for (size_t j = from; j < end; j++) {
-      double d2 = v2_len2(world_offset(w, p, world_pos(w, j)));
-      d2s[m] = d2;
-      js[m] = j;
-      m += (j != i) & (w->group_bit[j] != 0) & !(d2 > bound2);
+    if (!wrap) { /* world_offset's plain difference, in a tight loop */
+      for (size_t j = from; j < end; j++) {
+        double dx = x[j] - p.x, dy = y[j] - p.y, d2 = dx * dx + dy * dy;
+        d2s[m] = d2;
+        js[m] = j;
+        m += (j != i) & (bit[j] != 0) & !(d2 > bound2);
+      }
+    } else {
+      for (size_t j = from; j < end; j++) {
+        double d2 = v2_len2(world_offset(w, p, world_pos(w, j)));
+        d2s[m] = d2;
+        js[m] = j;
+        m += (j != i) & (bit[j] != 0) & !(d2 > bound2);
+      }
     }
     for (size_t k = 0; k < m; k++) list_take(l, d2s[k], js[k]);
     from = end;
@@ -238,6 +250,41 @@ static void walk_sorted(const steer_world *w, const sheet *s, size_t i,
   }
 }
 
+/* A search whose starting bound is about as tight as it will get - warm
+   (the seeds bound it) or sparse (the last search found fewer than max, and
+   the list will hardly fill) - on a sheet that neither wraps nor hashes:
+   the rows' spans go through one filter loop, top row to bottom, at the
+   starting bound. The outward order and the narrowing as the list fills
+   (walk_sorted) pay only when the bound starts loose; the list's answer is
+   the same in any order (the nearest by distance, then index, of all
+   agents within the starting bound). */
+static void walk_rows(const steer_world *w, const sheet *s, size_t i,
+                      reach r, list *l) {
+  const uint32_t *starts = w->grid.starts;
+  const double *x = w->x, *y = w->y;
+  const uint32_t *bit = w->group_bit;
+  steer_vec2 p = world_pos(w, i);
+  double d2s[CHUNK];
+  size_t js[CHUNK], m = 0;
+  double bound2 = l->bound2;
+  size_t first = (size_t)(r.clo - s->x0), last = (size_t)(r.chi - s->x0);
+  for (int32_t row = r.lo; row <= r.hi; row++) {
+    size_t base = (size_t)(row - s->y0) * (size_t)s->nx;
+    for (size_t j = starts[base + first]; j < starts[base + last + 1]; j++) {
+      double dx = x[j] - p.x, dy = y[j] - p.y, d2 = dx * dx + dy * dy;
+      d2s[m] = d2;
+      js[m] = j;
+      m += (j != i) & (bit[j] != 0) & !(d2 > bound2);
+      if (m == CHUNK) { /* rare: offer them, the bound may have shrunk */
+        for (size_t k = 0; k < m; k++) list_take(l, d2s[k], js[k]);
+        m = 0;
+        bound2 = l->bound2;
+      }
+    }
+  }
+  for (size_t k = 0; k < m; k++) list_take(l, d2s[k], js[k]);
+}
+
 /* ---- warm start ---------------------------------------------------------
  * Agents move little between steps: the `max` agents an agent found last
  * time, where they are now, are within d2 of it, d2 the farthest of them,
@@ -253,11 +300,17 @@ static uint32_t *seeds_of(const steer_world *w, size_t i) {
                                   : NULL;
 }
 
-/* The bound the seeds give a search for `max` agents within bound2. */
+/* The bound the seeds give a search for `max` agents within bound2; *tight
+   when it will hardly shrink: the seeds bound it, or the last search found
+   fewer than max (most likely fewer now too). */
 static double seeded_bound(const steer_world *w, size_t i, size_t max,
-                           double bound2) {
+                           double bound2, int *tight) {
   const uint32_t *seed = seeds_of(w, i);
   if (!seed || max > NEAREST_SEEDS) return bound2;
+  if (seed[max - 1] == SLOT_NONE) { /* fewer last time: a sparse search */
+    *tight = 1;
+    return bound2;
+  }
   steer_vec2 p = world_pos(w, i);
   double worst = 0;
   size_t found = 0;
@@ -271,6 +324,7 @@ static double seeded_bound(const steer_world *w, size_t i, size_t max,
     if (d2 > worst) worst = d2;
     found++;
   }
+  *tight = found == max;
   return found == max ? worst : bound2;
 }
 
@@ -279,6 +333,8 @@ static void keep_seeds(const steer_world *w, size_t i, const list *l) {
   if (!seed) return;
   size_t k = 0;
   for (; k < l->n && k < NEAREST_SEEDS; k++) seed[k] = w->slot_of[l->out[k].j];
+  /* the rest of the row up to max too: seeded_bound looks at its end */
+  for (; k < l->max && k < NEAREST_SEEDS; k++) seed[k] = SLOT_NONE;
   if (k < NEAREST_SEEDS) seed[k] = SLOT_NONE;
 }
 
@@ -310,7 +366,8 @@ size_t nearest_agents(const steer_world *w, size_t i, double radius,
   list l;
   l.n = 0;
   l.max = max < STEER_ORCA_MAX_NEIGHBORS ? max : STEER_ORCA_MAX_NEIGHBORS;
-  l.bound2 = seeded_bound(w, i, l.max, radius * radius);
+  int tight = 0;
+  l.bound2 = seeded_bound(w, i, l.max, radius * radius, &tight);
   l.twice = 0;
   sheet sh;
   reach r;
@@ -321,7 +378,10 @@ size_t nearest_agents(const steer_world *w, size_t i, double radius,
     /* beyond the box: nobody */
   } else if (sorted_fits(w, &sh, &r)) {
     l.twice = sh.hashed;
-    walk_sorted(w, &sh, i, r, &l);
+    if (tight && !sh.hashed && !sh.wrap && !w->geo.wrap)
+      walk_rows(w, &sh, i, r, &l);
+    else
+      walk_sorted(w, &sh, i, r, &l);
   } else {
     walk_cursor(w, i, radius, &l);
   }

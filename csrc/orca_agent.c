@@ -16,9 +16,11 @@ steer_orca steer_orca_default(void) {
 #define MAX_SHAPES STEER_ORCA_MAX_NEIGHBORS
 #define MAX_LINES (MAX_SHAPES + STEER_ORCA_MAX_NEIGHBORS)
 
-steer_vec2 steer_agent_orca_velocity(const steer_world *w, size_t i,
-                                     steer_vec2 preferred, const steer_orca *o,
-                                     double dt) {
+/* The step calls this one directly: the exported name goes through the
+   PLT, and its pair comes back through memory, a store-forwarding stall. */
+static steer_vec2 orca_velocity(const steer_world *w, size_t i,
+                                steer_vec2 preferred, const steer_orca *o,
+                                double dt) {
   orca_line lines[MAX_LINES], scratch[MAX_LINES];
   orca_shape shapes[MAX_SHAPES];
   nearest_agent near[STEER_ORCA_MAX_NEIGHBORS];
@@ -45,13 +47,19 @@ steer_vec2 steer_agent_orca_velocity(const steer_world *w, size_t i,
   return orca_solve(lines, n, n_static, speed, preferred, scratch);
 }
 
+steer_vec2 steer_agent_orca_velocity(const steer_world *w, size_t i,
+                                     steer_vec2 preferred, const steer_orca *o,
+                                     double dt) {
+  return orca_velocity(w, i, preferred, o, dt);
+}
+
 steer_vec2 orca_force(const steer_world *w, size_t i, steer_vec2 f,
                       const steer_orca *o, double dt) {
   if (!(dt > 0)) return f; /* no step to plan for (a:steering()) */
   steer_vec2 v = world_vel(w, i);
   steer_vec2 preferred = v2_clamp(
       v2_add(v, v2_scale(v2_clamp(f, w->max_force[i]), dt)), w->max_speed[i]);
-  steer_vec2 dv = v2_sub(steer_agent_orca_velocity(w, i, preferred, o, dt), v);
+  steer_vec2 dv = v2_sub(orca_velocity(w, i, preferred, o, dt), v);
   if (dv.x == 0 && dv.y == 0) return dv; /* 0 * (1 / dt) is NaN for tiny dt */
   steer_vec2 g = v2_scale(dv, 1 / dt);
   /* a change too sudden for a double: as large as max_force lets it be */

@@ -44,7 +44,7 @@ static double smaller(double a, double b) { return a < b ? a : b; }
    the rounding of the exact test (a few ulps of them): what this drops,
    the exact test drops too. No branch: near shapes come in no order a
    predictor could learn. */
-static int beyond(steer_vec2 a, steer_vec2 b, double lim) {
+static inline int beyond(steer_vec2 a, steer_vec2 b, double lim) {
   double big = larger(larger(fabs(a.x), fabs(a.y)), larger(fabs(b.x), fabs(b.y)));
   lim += 1e-9 * (1 + big + lim);
   double near_x = larger(0, larger(smaller(a.x, b.x), -larger(a.x, b.x)));
@@ -60,6 +60,28 @@ typedef struct found {
   size_t n, max;
 } found;
 
+/* The first pass of take_run when the index scans every wall of a world
+   that does not wrap (few walls): the same offsets and test, in a loop
+   without take_run's per-entry choices. lim: reach + 0 + body, as there. */
+static size_t note_walls(const geo_wall *l, size_t from, size_t end,
+                         steer_vec2 p, double lim, orca_shape *s, size_t *id) {
+  size_t m = 0;
+  for (size_t e = from; e < end; e++) {
+    steer_vec2 a = v2(l[e].a.x - p.x, l[e].a.y - p.y); /* world_offset */
+    steer_vec2 b = v2_add(a, v2_sub(l[e].b, l[e].a));
+    id[m] = e;
+    m += !beyond(a, b, lim);
+  }
+  for (size_t q = 0; q < m; q++) { /* the few near ones, as take_run has them */
+    size_t e = id[q];
+    s[q].a = v2(l[e].a.x - p.x, l[e].a.y - p.y);
+    s[q].b = v2_add(s[q].a, v2_sub(l[e].b, l[e].a));
+    s[q].radius = 0;
+    id[q] = 2 * e + 1;
+  }
+  return m;
+}
+
 /* One run of the index's walk (items NULL: every shape 0..count-1), in its
    order, a chunk at a time: first the shapes whose box comes within reach
    are noted (cheap, no branch), then only their gaps (a division and a
@@ -73,23 +95,27 @@ static void take_run(const steer_world *w, steer_vec2 p, double body,
   size_t id[CHUNK];
   for (size_t from = 0; from < count; from += CHUNK) {
     size_t end = count - from > CHUNK ? from + CHUNK : count, m = 0;
-    for (size_t e = from; e < end; e++) {
-      int32_t k = items ? items[e].item : (int32_t)e;
-      int fresh = !items || !(items[e].seen & skip); /* once per walk */
-      orca_shape sh;
-      if (walls) {
-        const geo_wall *l = &g->walls[k];
-        sh.a = world_offset(w, p, l->a);
-        sh.b = v2_add(sh.a, v2_sub(l->b, l->a));
-        sh.radius = 0;
-      } else {
-        const geo_obstacle *o = &g->obstacles[k];
-        sh.a = sh.b = world_offset(w, p, v2(o->x, o->y));
-        sh.radius = o->radius;
+    if (walls && !items && !g->wrap) { /* a scan of a plain world's walls */
+      m = note_walls(g->walls, from, end, p, reach + 0.0 + body, s, id);
+    } else {
+      for (size_t e = from; e < end; e++) {
+        int32_t k = items ? items[e].item : (int32_t)e;
+        int fresh = !items || !(items[e].seen & skip); /* once per walk */
+        orca_shape sh;
+        if (walls) {
+          const geo_wall *l = &g->walls[k];
+          sh.a = world_offset(w, p, l->a);
+          sh.b = v2_add(sh.a, v2_sub(l->b, l->a));
+          sh.radius = 0;
+        } else {
+          const geo_obstacle *o = &g->obstacles[k];
+          sh.a = sh.b = world_offset(w, p, v2(o->x, o->y));
+          sh.radius = o->radius;
+        }
+        s[m] = sh;
+        id[m] = 2 * (size_t)k + (walls ? 1 : 0);
+        m += fresh & !beyond(sh.a, sh.b, reach + sh.radius + body);
       }
-      s[m] = sh;
-      id[m] = 2 * (size_t)k + (walls ? 1 : 0);
-      m += fresh & !beyond(sh.a, sh.b, reach + sh.radius + body);
     }
     for (size_t q = 0; q < m; q++) {
       double gap = walls ? v2_len(nearest_on_segment(s[q].a, s[q].b)) - body

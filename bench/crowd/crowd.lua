@@ -122,7 +122,7 @@ local function run_rvo2(sc)
   local r = {}
   for k, v in line:gmatch("([%w_]+)=([%-%d%.]+)") do r[k] = tonumber(v) end
   return { overlap = r.overlap, deep = r.deep, max_pen = r.max_pen, steps = r.steps,
-           dv = r.dv, len = r.len, ms = r.ms }
+           dv = r.dv, len = r.len, ms = r.ms, ms_step = r.ms_step }
 end
 
 -- ---- the table ---------------------------------------------------------------
@@ -151,6 +151,9 @@ for _, item in ipairs(LIST) do
     local name = ("%s%d/%d"):format(item[1], item[2], seed)
     local rvo = run_rvo2(sc)
     if rvo then row(name, "RVO2", rvo) elseif seed == SEEDS[1] then print(name .. "  RVO2: peer not found, skipped") end
+    if rvo and rvo.ms_step then -- its step alone, without the preferred velocities
+      print(("%-12s %-14s %59.3f"):format(name, "RVO2 doStep", rvo.ms_step))
+    end
     for _, v in ipairs(VARIANTS) do
       local r = run_steer(sc, v)
       row(name, "steer " .. v, r)

@@ -131,6 +131,16 @@ static int warm(const steer_world *w, size_t i, double radius, size_t max) {
   return found == max;
 }
 
+/* Did agent i's last search find fewer than `max` (its seeds' row ends
+   early)? Then nearest.c walks the rows in one loop (walk_rows), as it
+   does for a warm search. */
+static long sparse_queries; /* of those, on worlds that do not wrap */
+static int sparse(const steer_world *w, size_t i, size_t max) {
+  uint32_t slot = w->slot_of[i];
+  if (slot >= w->near_seeds_cap || max > NEAREST_SEEDS) return 0;
+  return w->near_seeds[(size_t)slot * NEAREST_SEEDS + max - 1] == SLOT_NONE;
+}
+
 /* After a query agent i's seeds name the agents it found, nearest first. */
 static int seeds_kept(const steer_world *w, size_t i, const nearest_agent *a,
                       size_t n) {
@@ -153,6 +163,7 @@ static void check_queries(steer_world *w, const layout *L, int round,
     size_t max = unit() < 0.7 ? 10 : 1 + (size_t)(unit() * STEER_ORCA_MAX_NEIGHBORS);
     size_t nt = brute(w, i, radius, max, truth);
     warm_queries += warm(w, i, radius, max);
+    sparse_queries += !L->wrap && sparse(w, i, max);
     size_t nf = nearest_agents(w, i, radius, max, 1, fast);
     size_t ns = nearest_agents(w, i, radius, max, 0, slow);
     CHECK(nf == nt && same(fast, truth, nt),
@@ -500,6 +511,8 @@ int main(void) {
   CHECK(runs_used > 10000, "grid runs answered only %ld queries", runs_used);
   CHECK(warm_queries > 10000, "only %ld queries started warm", warm_queries);
   printf("%ld warm queries\n", warm_queries);
+  CHECK(sparse_queries > 10000, "only %ld sparse queries", sparse_queries);
+  printf("%ld sparse queries\n", sparse_queries);
   for (int round = 0; round < 40; round++)
     for (size_t k = 0; k < sizeof layouts / sizeof *layouts; k++)
       if (!layouts[k].moves && !layouts[k].spread && layouts[k].width <= 1000)
