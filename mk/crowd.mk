@@ -25,7 +25,7 @@ bench-crowd-smoke: build/lua5.4/steer/core.so $(CROWD_DRIVER)
 
 # ORCA's nearest-neighbor search against brute force (spec/orca_spec.lua runs it)
 .PHONY: nearest-oracle
-build/spec/nearest_oracle: spec/c/nearest_oracle.c $(CORE_SRC) $(HEADERS)
+build/spec/nearest_oracle: spec/c/nearest_oracle.c spec/c/oracle.h $(CORE_SRC) $(HEADERS)
 	@mkdir -p $(@D)
 	$(CC) $(WARN) -O2 -g -pthread -Icsrc -o $@ spec/c/nearest_oracle.c $(CORE_SRC) -lm
 

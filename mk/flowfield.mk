@@ -3,7 +3,7 @@
 # spec/flowfield_oracle_spec.lua builds and runs it; `make flowfield-oracle`
 # runs it alone.
 .PHONY: flowfield-oracle
-build/spec/flowfield_oracle: spec/c/flowfield_oracle.c $(CORE_SRC) $(HEADERS)
+build/spec/flowfield_oracle: spec/c/flowfield_oracle.c spec/c/oracle.h $(CORE_SRC) $(HEADERS)
 	@mkdir -p $(@D)
 	$(CC) $(WARN) -O2 -g -pthread -Icsrc -o $@ spec/c/flowfield_oracle.c $(CORE_SRC) -lm
 

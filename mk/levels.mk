@@ -5,7 +5,7 @@ GEO_SRC = csrc/alloc.c csrc/geo_index.c csrc/geometry.c csrc/raycast.c csrc/cont
   csrc/tiles.c
 
 .PHONY: geometry-oracle
-build/spec/geometry_oracle: spec/c/geometry_oracle.c $(GEO_SRC) $(HEADERS)
+build/spec/geometry_oracle: spec/c/geometry_oracle.c spec/c/oracle.h $(GEO_SRC) $(HEADERS)
 	@mkdir -p $(@D)
 	$(CC) $(WARN) -O2 -g -Icsrc -o $@ spec/c/geometry_oracle.c $(GEO_SRC) -lm
 

@@ -17,22 +17,7 @@
 #include <string.h>
 #include "navgrid.h"
 #include "vec.h"
-
-static int passed, failed;
-
-#define CHECK(cond, ...)                                   \
-  do {                                                     \
-    if (cond) {                                            \
-      passed++;                                            \
-    } else {                                               \
-      failed++;                                            \
-      if (failed < 20) {                                   \
-        printf("FAIL %s:%d: ", __FILE__, __LINE__);        \
-        printf(__VA_ARGS__);                               \
-        printf("\n");                                      \
-      }                                                    \
-    }                                                      \
-  } while (0)
+#include "oracle.h"
 
 static uint32_t rng = 20261201;
 static uint32_t next(void) {
@@ -411,6 +396,5 @@ int main(void) {
   steer_set_allocator(test_alloc, NULL);
   random_grids(1500);
   maps();
-  printf("%d passed, %d failed\n", passed, failed);
-  return failed != 0;
+  return oracle_report();
 }

@@ -9,22 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "geometry.h"
-
-static int passed, failed;
-
-#define CHECK(cond, ...)                                   \
-  do {                                                     \
-    if (cond) {                                            \
-      passed++;                                            \
-    } else {                                               \
-      failed++;                                            \
-      if (failed < 20) {                                   \
-        printf("FAIL %s:%d: ", __FILE__, __LINE__);        \
-        printf(__VA_ARGS__);                               \
-        printf("\n");                                      \
-      }                                                    \
-    }                                                      \
-  } while (0)
+#include "oracle.h"
 
 static uint32_t rng = 12345;
 static double unit(void) {
@@ -668,6 +653,5 @@ int main(void) {
   tile_maps();
   huge_numbers();
   failures();
-  printf("%d passed, %d failed\n", passed, failed);
-  return failed != 0;
+  return oracle_report();
 }

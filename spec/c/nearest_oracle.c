@@ -17,24 +17,10 @@
 #include "nearest.h"
 #include "orca.h"
 #include "sort.h"
+#include "oracle.h"
 
-static int passed, failed;
 static long runs_used; /* queries grid_runs answered */
 static long warm_queries; /* queries the seeds could bound */
-
-#define CHECK(cond, ...)                            \
-  do {                                              \
-    if (cond) {                                     \
-      passed++;                                     \
-    } else {                                        \
-      failed++;                                     \
-      if (failed < 20) {                            \
-        printf("FAIL %s:%d: ", __FILE__, __LINE__); \
-        printf(__VA_ARGS__);                        \
-        printf("\n");                               \
-      }                                             \
-    }                                               \
-  } while (0)
 
 static uint32_t rng = 2024;
 static double unit(void) {
@@ -520,6 +506,5 @@ int main(void) {
   CHECK(shapes_kept > 2000, "only %ld shape queries found a shape", shapes_kept);
   CHECK(shapes_near > 2000, "only %ld queries had a wall at the reach", shapes_near);
   printf("%ld shape queries found one\n", shapes_kept);
-  printf("%d passed, %d failed\n", passed, failed);
-  return failed ? 1 : 0;
+  return oracle_report();
 }
