@@ -694,7 +694,8 @@ steer_vec2 geometry_avoid_obstacles(const geometry *g, steer_vec2 p,
         const geo_cell *c = geo_index_cell(x, r.x0 + i, r.y0 + j);
         if (c) feel_obstacles(g, &f, geo_cell_items(x, c), c->count, skip_at(i, j));
       }
-    feel_obstacles(g, &f, x->large, x->large_count, 0);
+    if (x->large_count) /* most levels have none: spare the call */
+      feel_obstacles(g, &f, x->large, x->large_count, 0);
     if (f.index != SIZE_MAX) obstacle_away(&f, f.hit_a);
     break;
   case 1:
@@ -724,7 +725,7 @@ steer_vec2 geometry_avoid_walls(const geometry *g, steer_vec2 p, steer_vec2 v,
         else
           feel_walls(g, &f, geo_cell_items(x, c), c->count, skip_at(i, j));
       }
-    feel_walls(g, &f, x->large, x->large_count, 0);
+    if (x->large_count) feel_walls(g, &f, x->large, x->large_count, 0);
     if (f.index != SIZE_MAX) wall_away(&f, f.hit_a, f.hit_b, f.best);
     break;
   case 1:
