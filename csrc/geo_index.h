@@ -110,7 +110,7 @@ steer_status geo_index_reserve(geo_index *x, steer_allocator *a,
 /* The slack added to a query or an item box so that rounding never loses
    an item whose exact test succeeds. */
 static inline double geo_slack(double a, double b) {
-  double m = (a < 0 ? -a : a) + (b < 0 ? -b : b);
+  double m = fabs(a) + fabs(b); /* one AND each, not a compare and blend */
   return 1e-9 * m + 1e-290;
 }
 
@@ -141,7 +141,31 @@ GEO_HOT void geo_index_axis(const geo_index *x, int axis, double v0,
   double inv = axis ? x->inv_y : x->inv_x;
   int32_t n = axis ? x->ncy : x->ncx;
   double s = geo_slack(v0 * inv, v1 * inv);
-  double a = geo_floor(v0 * inv - s), b = geo_floor(v1 * inv + s);
+  double fa = v0 * inv - s, fb = v1 * inv + s;
+  if (fabs(fa) < 1e15 && fabs(fb) < 1e15) {
+    /* the usual case, the same cells in integers (no floor() on
+       doubles, no fmod): every query computes four of these */
+    int64_t a = (int64_t)fa, b = (int64_t)fb; /* toward zero */
+    a -= (double)a > fa;
+    b -= (double)b > fb;
+    if (!x->wrap) {
+      const int64_t L = (int64_t)GEO_FREE_CELL_LIMIT;
+      a = a < -L ? -L : a > L ? L : a;
+      b = b < -L ? -L : b > L ? L : b;
+    } else if (b - a + 1 >= n) {
+      a = 0;
+      b = n - 1;
+    } else { /* the first cell taken into 0..n-1 */
+      int64_t first = a >= 0 && a < n ? a : a < 0 && a >= -n ? a + n : a % n;
+      if (first < 0) first += n;
+      b = first + (b - a);
+      a = first;
+    }
+    *lo = (int32_t)a;
+    *count = (int32_t)(b - a + 1);
+    return;
+  }
+  double a = geo_floor(fa), b = geo_floor(fb);
   if (!x->wrap) {
     const double L = GEO_FREE_CELL_LIMIT;
     a = a < -L ? -L : a > L ? L : a;

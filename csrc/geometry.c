@@ -534,10 +534,20 @@ static uint32_t skip_at(int32_t i, int32_t j) {
   return (i > 0 ? GEO_LEFT : 0) | (j > 0 ? GEO_BELOW : 0);
 }
 
+/* Half the torus along x and y (infinite off a torus): an offset longer
+   than that needs wrapping. The feeler loops take it once, not per
+   candidate. */
+static inline steer_vec2 wrap_limits(const geometry *g) {
+  if (!g->wrap) return v2(INFINITY, INFINITY);
+  return v2(g->width * 0.5, g->height * 0.5);
+}
+
 /* The shortest offset d = b - a, its parts passed in: geo_offset's
-   numbers, one branch for both parts in the common case. */
-static inline void offset_parts(const geometry *g, double *dx, double *dy) {
-  if (g->wrap && ((fabs(*dx) > g->width * 0.5) | (fabs(*dy) > g->height * 0.5))) {
+   numbers, one branch for both parts in the common case (lim:
+   wrap_limits). */
+static inline void offset_parts(const geometry *g, steer_vec2 lim, double *dx,
+                                double *dy) {
+  if ((fabs(*dx) > lim.x) | (fabs(*dy) > lim.y)) {
     *dx = geo_wrap_delta(*dx, g->width);
     *dy = geo_wrap_delta(*dy, g->height);
   }
@@ -547,10 +557,11 @@ static void feel_obstacles(const geometry *g, geo_feeler *f,
                            const geo_item *it, size_t n, uint32_t skip) {
   /* obstacle_touch's arithmetic on plain numbers */
   double tipx = f->tip.x, tipy = f->tip.y, radius = f->radius, extra = f->extra;
+  steer_vec2 lim = wrap_limits(g);
   for (size_t e = 0; e < n; e++) {
     double x = it[e].v[0], y = it[e].v[1], reach = it[e].v[2] + radius + extra;
     double dx = tipx - x, dy = tipy - y;
-    offset_parts(g, &dx, &dy);
+    offset_parts(g, lim, &dx, &dy);
     if ((dx * dx + dy * dy < reach * reach) & !(it[e].seen & skip) &&
         obstacle_better(g, f, (size_t)it[e].item, x, y))
       f->hit_a = v2(dx, dy); /* the push: obstacle_away, at the end */
@@ -561,10 +572,11 @@ static void feel_walls(const geometry *g, geo_feeler *f, const geo_item *it,
                        size_t n, uint32_t skip) {
   /* wall_cut_of's arithmetic on plain numbers (nothing through memory) */
   double px = f->p.x, py = f->p.y, fx = f->feeler.x, fy = f->feeler.y;
+  steer_vec2 lim = wrap_limits(g);
   for (size_t e = 0; e < n; e++) {
     double ax = it[e].v[0], ay = it[e].v[1], bx = it[e].v[2], by = it[e].v[3];
     double lx = bx - ax, ly = by - ay, tx = ax - px, ty = ay - py;
-    offset_parts(g, &tx, &ty);
+    offset_parts(g, lim, &tx, &ty);
     wall_cut c = {fx * ly - fy * lx, tx * ly - ty * lx, tx * fy - ty * fx};
     double at;
     if (wall_may_cross(c) & !(it[e].seen & skip) && wall_cross_at(c, &at) &&
@@ -607,12 +619,10 @@ static AVX int quad_live(size_t e, size_t n) {
   return n - e >= 4 ? 15 : (1 << (n - e)) - 1;
 }
 
-/* The lanes whose offset (dx, dy) offset_parts would change. */
-static AVX int quad_wraps(const geometry *g, __m256d dx, __m256d dy) {
-  if (!g->wrap) return 0;
+/* The lanes whose offset (dx, dy) offset_parts would change (hw, hh:
+   wrap_limits in every lane). */
+static AVX int quad_wraps(__m256d hw, __m256d hh, __m256d dx, __m256d dy) {
   __m256d sign = _mm256_set1_pd(-0.0);
-  __m256d hw = _mm256_set1_pd(g->width * 0.5);
-  __m256d hh = _mm256_set1_pd(g->height * 0.5);
   return _mm256_movemask_pd(_mm256_or_pd(
       _mm256_cmp_pd(_mm256_andnot_pd(sign, dx), hw, _CMP_GT_OQ),
       _mm256_cmp_pd(_mm256_andnot_pd(sign, dy), hh, _CMP_GT_OQ)));
@@ -624,13 +634,15 @@ static AVX void feel_walls_quad(const geometry *g, geo_feeler *f,
   __m256d fx = _mm256_set1_pd(f->feeler.x), fy = _mm256_set1_pd(f->feeler.y);
   __m256d sign = _mm256_set1_pd(-0.0), margin = _mm256_set1_pd(1 + 0x1p-50);
   __m256d tiny = _mm256_set1_pd(1e-300), half_of = _mm256_set1_pd(0.5);
+  steer_vec2 lim = wrap_limits(g);
+  __m256d hw = _mm256_set1_pd(lim.x), hh = _mm256_set1_pd(lim.y);
   for (size_t e = 0; e < n; e += 4) {
     int live = quad_live(e, n);
     __m256d v[4];
     quad_load(it + e, v);
     __m256d lx = _mm256_sub_pd(v[2], v[0]), ly = _mm256_sub_pd(v[3], v[1]);
     __m256d tx = _mm256_sub_pd(v[0], px), ty = _mm256_sub_pd(v[1], py);
-    if (quad_wraps(g, tx, ty) & live) {
+    if (quad_wraps(hw, hh, tx, ty) & live) {
       feel_walls(g, f, it + e, n - e < 4 ? n - e : 4, skip);
       continue;
     }
@@ -694,7 +706,8 @@ steer_vec2 geometry_avoid_obstacles(const geometry *g, steer_vec2 p,
         const geo_cell *c = geo_index_cell(x, r.x0 + i, r.y0 + j);
         if (c) feel_obstacles(g, &f, geo_cell_items(x, c), c->count, skip_at(i, j));
       }
-    feel_obstacles(g, &f, x->large, x->large_count, 0);
+    if (x->large_count) /* most levels have none: spare the call */
+      feel_obstacles(g, &f, x->large, x->large_count, 0);
     if (f.index != SIZE_MAX) obstacle_away(&f, f.hit_a);
     break;
   case 1:
@@ -724,7 +737,7 @@ steer_vec2 geometry_avoid_walls(const geometry *g, steer_vec2 p, steer_vec2 v,
         else
           feel_walls(g, &f, geo_cell_items(x, c), c->count, skip_at(i, j));
       }
-    feel_walls(g, &f, x->large, x->large_count, 0);
+    if (x->large_count) feel_walls(g, &f, x->large, x->large_count, 0);
     if (f.index != SIZE_MAX) wall_away(&f, f.hit_a, f.hit_b, f.best);
     break;
   case 1:
