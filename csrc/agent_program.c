@@ -274,8 +274,6 @@ static steer_vec2 weighted_force(steer_world *w, size_t i, size_t k,
   return v2_scale(f, e->weight);
 }
 
-static int speaks(steer_vec2 f) { return v2_len2(f) > 1e-4; }
-
 /* priority with hold: while the last winner holds control, entries after it
    are not consulted; once it falls silent it keeps its last force for
    `hold` seconds */
@@ -284,25 +282,13 @@ static steer_vec2 combine_priority(steer_world *w, size_t i, double dt,
                                    steer_stats *stats) {
   const steer_program *p = w->program[i];
   double max_force = w->max_force[i];
-  int holding = s->held >= 0 && s->hold_left > 0;
+  int holding = priority_holding(s);
   for (size_t k = 0; k < p->count; k++) {
     if (holding && (long)k > s->held) break;
     steer_vec2 f = weighted_force(w, i, k, s, walk, stats);
-    if (!speaks(f)) continue;
-    f = v2_clamp(f, max_force);
-    s->winner = (long)k;
-    s->held = (long)k;
-    s->hold_left = p->hold;
-    s->held_force = f;
-    return f;
+    if (priority_speaks(f)) return priority_win(p, s, k, f, max_force);
   }
-  if (holding) {
-    s->hold_left -= dt;
-    s->winner = s->held;
-    return s->held_force;
-  }
-  s->winner = -1;
-  return zero;
+  return priority_silent(s, holding, dt);
 }
 
 static steer_vec2 combine_dither(steer_world *w, size_t i, program_state *s,
@@ -315,7 +301,7 @@ static steer_vec2 combine_dither(steer_world *w, size_t i, program_state *s,
     double roll = steer_rng_unit(&e->rng);
     if (chance < 1 && !(roll < chance)) continue;
     steer_vec2 f = weighted_force(w, i, k, s, walk, stats);
-    if (!speaks(f)) continue;
+    if (!priority_speaks(f)) continue;
     s->winner = (long)k;
     return v2_clamp(f, w->max_force[i]);
   }

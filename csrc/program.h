@@ -6,6 +6,7 @@
 #include "alloc.h"
 #include "flocking.h"
 #include "steer.h"
+#include "vec.h"
 
 struct steer_program {
   size_t refs;
@@ -50,6 +51,40 @@ typedef struct program_state {
   long winner;          /* last priority/dither winner, -1 none */
   entry_state entries[];
 } program_state;
+
+/* Priority's rule, kept here so that both combiners (agent_program.c, an
+   agent at a time; program_priority.c, a batch at a time) give the same
+   bits. An entry speaks when its weighted force is longer than 0.01; */
+static inline int priority_speaks(steer_vec2 f) { return v2_len2(f) > 1e-4; }
+/* the last winner holds control while its hold lasts (entries after it
+   are not consulted); */
+static inline int priority_holding(const program_state *s) {
+  return s->held >= 0 && s->hold_left > 0;
+}
+/* entry k spoke with force f: it wins, clamped, and holds control for
+   p->hold seconds; */
+static inline steer_vec2 priority_win(const steer_program *p,
+                                      program_state *s, size_t k,
+                                      steer_vec2 f, double max_force) {
+  f = v2_clamp(f, max_force);
+  s->winner = (long)k;
+  s->held = (long)k;
+  s->hold_left = p->hold;
+  s->held_force = f;
+  return f;
+}
+/* no entry spoke: an entry holding control (when the step began) keeps
+   its last force, else there is none. */
+static inline steer_vec2 priority_silent(program_state *s, int holding,
+                                         double dt) {
+  if (holding) {
+    s->hold_left -= dt;
+    s->winner = s->held;
+    return s->held_force;
+  }
+  s->winner = -1;
+  return v2(0, 0);
+}
 
 /* A program made by allocator `from` (steer_program_create's is the
    process's; an agent's own copy is its world's); NULL: out of memory. */

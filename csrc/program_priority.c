@@ -10,8 +10,6 @@
  * same numbers, so the same bits. */
 #include "program_batch.h"
 
-static int speaks(double x, double y) { return x * x + y * y > 1e-4; }
-
 /* The agents of v at positions pos[0 .. m - 1], as a view of their own:
    index, columns, states and (when v has them) flocking sums copied. */
 typedef struct subset {
@@ -56,7 +54,7 @@ void batch_priority(steer_world *w, const steer_program *p,
   subset sub;
   for (int k = 0; k < n; k++) {
     program_state *s = v->states[k];
-    holding[k] = s->held >= 0 && s->hold_left > 0;
+    holding[k] = priority_holding(s);
     last[k] = holding[k] ? s->held : (long)p->count - 1;
     pending[m++] = k;
     walked[k] = decided[k] = 0;
@@ -86,33 +84,18 @@ void batch_priority(steer_world *w, const steer_program *p,
     batch_entry(w, p, q, &sub.v, fx, fy);
     for (int j = 0; j < c; j++) {
       int k = consult[j];
-      if (!speaks(fx[j], fy[j])) {
+      steer_vec2 f = v2(fx[j], fy[j]);
+      if (!priority_speaks(f)) {
         consult[left++] = k;
         continue;
       }
-      steer_vec2 f = v2_clamp(v2(fx[j], fy[j]), sub.a.max_force[j]);
-      program_state *s = v->states[k];
-      s->winner = (long)q;
-      s->held = (long)q;
-      s->hold_left = p->hold;
-      s->held_force = f;
-      out[k] = f;
+      out[k] = priority_win(p, v->states[k], q, f, sub.a.max_force[j]);
       decided[k] = 1;
     }
     for (int j = 0; j < left; j++) pending[j] = consult[j];
     m = left;
   }
   /* the others: no entry they consulted spoke */
-  for (int k = 0; k < n; k++) {
-    if (decided[k]) continue;
-    program_state *s = v->states[k];
-    if (holding[k]) {
-      s->hold_left -= dt;
-      s->winner = s->held;
-      out[k] = s->held_force;
-    } else {
-      s->winner = -1;
-      out[k] = v2(0, 0);
-    }
-  }
+  for (int k = 0; k < n; k++)
+    if (!decided[k]) out[k] = priority_silent(v->states[k], holding[k], dt);
 }
