@@ -184,6 +184,27 @@ static steer_vec2 flocking_force(steer_world *w, size_t i,
   return flock_force(w, i, e, &walk->sums);
 }
 
+steer_vec2 entry_avoid(steer_world *w, size_t i, const steer_entry *e,
+                       entry_state *es) {
+  /* without hysteresis the state is only written (reading it first would
+     wait for memory) */
+  double extra = e->hysteresis != 0 && es && es->active ? e->hysteresis : 0;
+  steer_vec2 f = e->behavior == STEER_AVOID_WALLS
+                     ? steer_agent_avoid_walls(w, i, e->feeler_length + extra)
+                     : avoid_obstacles(w, i, e->feeler_length, extra);
+  if (es) es->active = f.x != 0 || f.y != 0;
+  return f;
+}
+
+steer_vec2 entry_path(const steer_world *w, size_t i, const steer_entry *e,
+                      entry_state *es) {
+  if (e->path_radius >= 0)
+    return corridor_force(w, i, e->target.path, &es->waypoint, e->path_radius,
+                          e->look_ahead, e->slowing_radius);
+  return path_force(w, i, e->target.path, &es->waypoint, e->arrival_radius,
+                    e->slowing_radius, e->behavior != STEER_SEEK);
+}
+
 /* The unweighted force of entry k for agent i. */
 static steer_vec2 entry_force(steer_world *w, size_t i, const steer_entry *e,
                               entry_state *es, flock_walk *walk,
@@ -194,13 +215,7 @@ static steer_vec2 entry_force(steer_world *w, size_t i, const steer_entry *e,
   case STEER_SEEK:
   case STEER_ARRIVE:
   case STEER_FOLLOW:
-    if (e->target.kind == STEER_TARGET_PATH && e->path_radius >= 0)
-      return corridor_force(w, i, e->target.path, &es->waypoint,
-                            e->path_radius, e->look_ahead, e->slowing_radius);
-    if (e->target.kind == STEER_TARGET_PATH)
-      return path_force(w, i, e->target.path, &es->waypoint,
-                        e->arrival_radius, e->slowing_radius,
-                        e->behavior != STEER_SEEK);
+    if (e->target.kind == STEER_TARGET_PATH) return entry_path(w, i, e, es);
     if (!target_point(w, &e->target, &t, &other)) return zero;
     if (e->behavior == STEER_SEEK) return steer_agent_seek(w, i, t);
     return steer_agent_arrive(w, i, t, e->slowing_radius);
@@ -217,15 +232,8 @@ static steer_vec2 entry_force(steer_world *w, size_t i, const steer_entry *e,
     steer_agent_wander(w, i, &f); /* cannot fail: the ext exists */
     return f;
   case STEER_AVOID_OBSTACLES:
-    f = avoid_obstacles(w, i, e->feeler_length,
-                        es && es->active ? e->hysteresis : 0);
-    if (es) es->active = f.x != 0 || f.y != 0;
-    return f;
   case STEER_AVOID_WALLS:
-    f = steer_agent_avoid_walls(
-        w, i, e->feeler_length + (es && es->active ? e->hysteresis : 0));
-    if (es) es->active = f.x != 0 || f.y != 0;
-    return f;
+    return entry_avoid(w, i, e, es);
   case STEER_SEPARATION:
   case STEER_ALIGNMENT:
   case STEER_COHESION:

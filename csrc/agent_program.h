@@ -3,6 +3,7 @@
 #define STEER_AGENT_PROGRAM_H
 
 #include "flocking.h"
+#include "program.h"
 #include "world.h"
 
 /* The force of agent i's program, adding to *stats. The agent's state and
@@ -11,6 +12,17 @@
    caller walked the neighbors already, else NULL. */
 steer_vec2 program_force(steer_world *w, size_t i, double dt,
                          const flock_sums *gathered, steer_stats *stats);
+
+/* Entry e's force for agent i, unweighted, where program_force and the
+   batches (program_batch.c) compute it alike. es: the agent's state for e.
+   Avoiding walls or obstacles (es may be NULL): with hysteresis, an agent
+   whose avoidance spoke last time reaches further; es remembers whether it
+   speaks now. */
+steer_vec2 entry_avoid(steer_world *w, size_t i, const steer_entry *e,
+                       entry_state *es);
+/* Seeking, arriving at or following a path (es holds the waypoint). */
+steer_vec2 entry_path(const steer_world *w, size_t i, const steer_entry *e,
+                      entry_state *es);
 
 /* Asks for agent i's cold state (deep = 0), or for the program state it
    points to (deep = 1, once the cold state is near): program_force reads

@@ -15,11 +15,9 @@
  * same operations as program_force, so the same bits. */
 #include "agent.h"
 #include "agent_program.h"
-#include "corridor.h"
 #include "pair_math.h"
 #include "navgrid.h"
 #include "neighbors.h"
-#include "obstacles.h"
 #include "program.h"
 #include "program_batch.h"
 #include "trig.h"
@@ -257,43 +255,17 @@ static void flock_forces(const steer_world *w, const steer_entry *e,
   }
 }
 
-/* Avoiding walls or obstacles (entry_force's arithmetic, agent by agent):
-   with hysteresis, an agent whose avoidance spoke last time reaches
-   further; its state remembers whether it speaks now. */
-static void avoid_forces(steer_world *w, const steer_entry *e, size_t q,
+/* Avoiding walls or obstacles and path entries: agent by agent, as
+   program_force computes them (agent_program.h), from the states the
+   batch fetched at once. */
+static void state_forces(steer_world *w, const steer_entry *e, size_t q,
                          const batch_view *v, double *fx, double *fy) {
   double weight = e->weight;
+  int path = e->target.kind == STEER_TARGET_PATH;
   for (int k = 0; k < v->n; k++) {
     size_t i = v->index[k];
     entry_state *es = v->states ? &v->states[k]->entries[q] : NULL;
-    /* without hysteresis the state is only written (a load that would
-       wait for memory) */
-    double extra = e->hysteresis != 0 && es && es->active ? e->hysteresis : 0;
-    steer_vec2 f =
-        e->behavior == STEER_AVOID_WALLS
-            ? steer_agent_avoid_walls(w, i, e->feeler_length + extra)
-            : avoid_obstacles(w, i, e->feeler_length, extra);
-    if (es) es->active = f.x != 0 || f.y != 0;
-    fx[k] += f.x * weight;
-    fy[k] += f.y * weight;
-  }
-}
-
-/* Seek, arrive or follow along a path: each agent's waypoint is in its
-   state (the program needs one). */
-static void path_forces(const steer_world *w, const steer_entry *e, size_t q,
-                        const batch_view *v, double *fx, double *fy) {
-  double weight = e->weight;
-  const steer_path *path = e->target.path;
-  for (int k = 0; k < v->n; k++) {
-    size_t i = v->index[k];
-    size_t *waypoint = &v->states[k]->entries[q].waypoint;
-    steer_vec2 f =
-        e->path_radius >= 0
-            ? corridor_force(w, i, path, waypoint, e->path_radius,
-                             e->look_ahead, e->slowing_radius)
-            : path_force(w, i, path, waypoint, e->arrival_radius,
-                         e->slowing_radius, e->behavior != STEER_SEEK);
+    steer_vec2 f = path ? entry_path(w, i, e, es) : entry_avoid(w, i, e, es);
     fx[k] += f.x * weight;
     fy[k] += f.y * weight;
   }
@@ -305,14 +277,14 @@ void batch_entry(steer_world *w, const steer_program *p, size_t q,
   switch (e->behavior) {
   case STEER_SEEK: case STEER_ARRIVE: case STEER_FOLLOW: case STEER_FLEE:
     if (e->target.kind == STEER_TARGET_PATH)
-      path_forces(w, e, q, v, fx, fy);
+      state_forces(w, e, q, v, fx, fy);
     else
       point_forces(w, e, v->index, v->n, fx, fy);
     break;
   case STEER_FLOW: flow_forces(w, e, v->index, v->n, fx, fy); break;
   case STEER_WANDER: wander_forces(w, e, v->index, v->n, v->a, fx, fy); break;
   case STEER_AVOID_WALLS: case STEER_AVOID_OBSTACLES:
-    avoid_forces(w, e, q, v, fx, fy);
+    state_forces(w, e, q, v, fx, fy);
     break;
   default:
     flock_forces(w, e, v->index, v->n, v->sums, v->stride, v->a, fx, fy);
