@@ -568,6 +568,16 @@ static void feel_obstacles(const geometry *g, geo_feeler *f,
   }
 }
 
+/* Index entry x, a wall the feeler crosses at `at`: the best so far when
+   it is better (its push: wall_away, once the walk is over). */
+static inline void keep_wall(geo_feeler *f, const geo_item *x, double at) {
+  if (!better(f, at, (size_t)x->item)) return;
+  f->best = at;
+  f->index = (size_t)x->item;
+  f->hit_a = v2(x->v[0], x->v[1]);
+  f->hit_b = v2(x->v[2], x->v[3]);
+}
+
 static void feel_walls(const geometry *g, geo_feeler *f, const geo_item *it,
                        size_t n, uint32_t skip) {
   /* wall_cut_of's arithmetic on plain numbers (nothing through memory) */
@@ -579,13 +589,8 @@ static void feel_walls(const geometry *g, geo_feeler *f, const geo_item *it,
     offset_parts(g, lim, &tx, &ty);
     wall_cut c = {fx * ly - fy * lx, tx * ly - ty * lx, tx * fy - ty * fx};
     double at;
-    if (wall_may_cross(c) & !(it[e].seen & skip) && wall_cross_at(c, &at) &&
-        better(f, at, (size_t)it[e].item)) {
-      f->best = at; /* the push: wall_away, at the end */
-      f->index = (size_t)it[e].item;
-      f->hit_a = v2(ax, ay);
-      f->hit_b = v2(bx, by);
-    }
+    if (wall_may_cross(c) & !(it[e].seen & skip) && wall_cross_at(c, &at))
+      keep_wall(f, &it[e], at);
   }
 }
 
@@ -670,13 +675,8 @@ static AVX void feel_walls_quad(const geometry *g, geo_feeler *f,
       const geo_item *x = &it[e + (size_t)l];
       wall_cut c = {d[l], t[l], o[l]};
       double at;
-      if ((pass >> l & 1) && !(x->seen & skip) && wall_cross_at(c, &at) &&
-          better(f, at, (size_t)x->item)) {
-        f->best = at; /* the push: wall_away, at the end */
-        f->index = (size_t)x->item;
-        f->hit_a = v2(x->v[0], x->v[1]);
-        f->hit_b = v2(x->v[2], x->v[3]);
-      }
+      if ((pass >> l & 1) && !(x->seen & skip) && wall_cross_at(c, &at))
+        keep_wall(f, x, at);
     }
   }
 }
