@@ -139,6 +139,18 @@ static void cell_range(const steer_grid *g, const sheet *s, int axis,
    bound is unpredictable: a first pass notes them without a branch, a
    chunk at a time, and only they are offered to the list. */
 #define CHUNK 32
+
+/* Candidate j at d2 from agent i, noted at d2s[m], js[m]: returns m + 1
+   when it counts (not i itself, in a group, within the bound), else m (so
+   the next one overwrites it). */
+static inline size_t note(size_t i, size_t j, double d2, double bound2,
+                          const uint32_t *bit, double *d2s, size_t *js,
+                          size_t m) {
+  d2s[m] = d2;
+  js[m] = j;
+  return m + ((j != i) & (bit[j] != 0) & !(d2 > bound2));
+}
+
 static void walk_span(const steer_world *w, size_t i, steer_vec2 p,
                       size_t from, size_t to, list *l) {
   double d2s[CHUNK];
@@ -151,17 +163,13 @@ static void walk_span(const steer_world *w, size_t i, steer_vec2 p,
     double bound2 = l->bound2;
     if (!wrap) { /* world_offset's plain difference, in a tight loop */
       for (size_t j = from; j < end; j++) {
-        double dx = x[j] - p.x, dy = y[j] - p.y, d2 = dx * dx + dy * dy;
-        d2s[m] = d2;
-        js[m] = j;
-        m += (j != i) & (bit[j] != 0) & !(d2 > bound2);
+        double dx = x[j] - p.x, dy = y[j] - p.y;
+        m = note(i, j, dx * dx + dy * dy, bound2, bit, d2s, js, m);
       }
     } else {
       for (size_t j = from; j < end; j++) {
         double d2 = v2_len2(world_offset(w, p, world_pos(w, j)));
-        d2s[m] = d2;
-        js[m] = j;
-        m += (j != i) & (bit[j] != 0) & !(d2 > bound2);
+        m = note(i, j, d2, bound2, bit, d2s, js, m);
       }
     }
     for (size_t k = 0; k < m; k++) list_take(l, d2s[k], js[k]);
@@ -271,10 +279,8 @@ static void walk_rows(const steer_world *w, const sheet *s, size_t i,
   for (int32_t row = r.lo; row <= r.hi; row++) {
     size_t base = (size_t)(row - s->y0) * (size_t)s->nx;
     for (size_t j = starts[base + first]; j < starts[base + last + 1]; j++) {
-      double dx = x[j] - p.x, dy = y[j] - p.y, d2 = dx * dx + dy * dy;
-      d2s[m] = d2;
-      js[m] = j;
-      m += (j != i) & (bit[j] != 0) & !(d2 > bound2);
+      double dx = x[j] - p.x, dy = y[j] - p.y;
+      m = note(i, j, dx * dx + dy * dy, bound2, bit, d2s, js, m);
       if (m == CHUNK) { /* rare: offer them, the bound may have shrunk */
         for (size_t k = 0; k < m; k++) list_take(l, d2s[k], js[k]);
         m = 0;
