@@ -8,6 +8,8 @@
 -- "N passed, N failed" against the bound (3 by default); exits 1 on a failed
 -- bound only with --strict (a loaded machine makes timings noisy).
 local steer = require "steer"
+package.path = "bench/?.lua;" .. package.path
+local median = require("stats").median
 local clock = os.clock -- processor time: fairer on a shared machine
 
 local ROUNDS = math.floor(tonumber(arg[1]) or 5)
@@ -66,12 +68,6 @@ for r = 1, ROUNDS do
   end
 end
 
-local function median(t)
-  local s = {}
-  for i, v in ipairs(t) do s[i] = v end
-  table.sort(s)
-  return s[math.ceil(#s / 2)]
-end
 
 print(("bench/bigmap: %d agents, cell 5, %d steps x %d rounds, us per step (median), %s"):format(
   N, STEPS, ROUNDS, _VERSION))

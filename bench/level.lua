@@ -13,6 +13,8 @@
 -- every case in turn); ratios are taken within a round. Ends with
 -- "N passed, N failed" over the targets (smoke: over sanity checks only).
 local steer = require "steer"
+package.path = "bench/?.lua;" .. package.path
+local median = require("stats").median
 local clock = os.clock -- CPU time of this process: fairer on a shared machine
 
 local MODE = arg[1]
@@ -125,12 +127,6 @@ for r = 1, ROUNDS do
   end
 end
 
-local function median(t)
-  local s = {}
-  for i, v in ipairs(t) do s[i] = v end
-  table.sort(s)
-  return s[math.ceil(#s / 2)]
-end
 
 --- The median over rounds of a / b, each taken within its round.
 local function ratio(a, b)
