@@ -111,14 +111,8 @@ describe("batched priority programs and level entries", function()
         steer.testing.simd(width)
         local got = run(false, o)
         steer.testing.simd()
-        for k = 1, #want do
-          for f = 1, 5 do
-            if want[k][f] ~= got[k][f] then
-              error(("width %d, agent %d field %d: %.17g vs %.17g"):format(width, k, f,
-                want[k][f], got[k][f]))
-            end
-          end
-        end
+        local diff = support.first_difference(want, got, 5)
+        if diff then error(("width %d, %s"):format(width, diff)) end
       end
       -- the case does something: agents moved and entries won
       local winners = {}

@@ -382,14 +382,6 @@ describe("the crowd kernel", function()
     return state, world:stats()
   end
 
-  -- the first agent whose state differs, or nil
-  local function first_difference(s1, s2)
-    for k = 1, #s1 do
-      for f = 1, 4 do
-        if s1[k][f] ~= s2[k][f] then return ("agent %d field %d: %.17g vs %.17g"):format(k, f, s1[k][f], s2[k][f]) end
-      end
-    end
-  end
 
   -- forces: max_force by k % 4; the huge and tiny crowds reach v2_clamp's
   -- and v2_normalize's rare branches (m2 >= 1e300, l2 <= 1e-290, a
@@ -406,7 +398,7 @@ describe("the crowd kernel", function()
     it("gives the scalar walk's results bit for bit: " .. o.name, function()
       local scalar, stats = run(1, true, o)
       for _, way in ipairs{ { 1, false }, { 2, false }, { 2, true }, { 4, false } } do
-        local diff = first_difference(scalar, (run(way[1], way[2], o)))
+        local diff = support.first_difference(scalar, (run(way[1], way[2], o)), 4)
         assert.is_nil(diff, ("width %d, %s: %s"):format(way[1],
           way[2] and "buffered" or "streamed", tostring(diff)))
       end
@@ -515,13 +507,8 @@ describe("batched programs", function()
         steer.testing.simd(width)
         local got = run(false, o)
         steer.testing.simd()
-        for k = 1, #want do
-          for f = 1, 4 do
-            if want[k][f] ~= got[k][f] then
-              error(("width %d, agent %d field %d: %.17g vs %.17g"):format(width, k, f, want[k][f], got[k][f]))
-            end
-          end
-        end
+        local diff = support.first_difference(want, got, 4)
+        if diff then error(("width %d, %s"):format(width, diff)) end
       end
     end)
   end

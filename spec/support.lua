@@ -221,6 +221,19 @@ end
 --- Builds the C oracle build/spec/<name> and runs it (both without the ASan
 -- runtime that `make asan` preloads into busted); asserts that its last
 -- "N passed, N failed" has no failure and more than `least` checks.
+--- The first difference between two lists of agents' states (rows of
+-- `fields` numbers each), compared bit for bit: "agent K field F: A vs B",
+-- or nil when they are the same.
+function support.first_difference(want, got, fields)
+  for k = 1, #want do
+    for f = 1, fields do
+      if want[k][f] ~= got[k][f] then
+        return ("agent %d field %d: %.17g vs %.17g"):format(k, f, want[k][f], got[k][f])
+      end
+    end
+  end
+end
+
 function support.run_oracle(name, least)
   local ok = os.execute("env -u LD_PRELOAD make -s build/spec/" .. name .. " >/dev/null")
   assert(ok == true or ok == 0, "building the oracle " .. name .. " failed")
