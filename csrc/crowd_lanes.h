@@ -42,6 +42,22 @@
     if (!(shared)) cohn = V_ADD(cohn, V_AND(in_coh, one));                    \
   } while (0)
 
+/* LANES_TAKE for separation alone: most candidates lie beyond its radius
+   in every lane, and then the division and the sums are skipped (they
+   would add zeros, which change no bit: a sum never holds -0). */
+#define LANES_TAKE_SEP(j, SHIFT, MASK, shared)                                \
+  do {                                                                        \
+    VEC dx = SHIFT(V_SUB(V_SET1(x[j]), px), sx);                              \
+    VEC dy = SHIFT(V_SUB(V_SET1(y[j]), py), sy);                              \
+    VEC d2 = V_ADD(V_MUL(dx, dx), V_MUL(dy, dy));                             \
+    VEC in_sep = MASK(V_AND(V_LE(d2, sep_hi), V_GT(d2, sep_lo)));             \
+    if (!V_ANY(in_sep)) break;                                                \
+    VEC inv = V_AND(in_sep, V_DIV(one, d2));                                  \
+    sepx = V_SUB(sepx, V_MUL(dx, inv));                                       \
+    sepy = V_SUB(sepy, V_MUL(dy, inv));                                       \
+    sepn = V_ADD(sepn, V_AND(in_sep, one));                                   \
+  } while (0)
+
 /* LANES_TAKE for rules with groups (or a world with ghosts): a candidate
    none of the rules counts is skipped; the others count per rule where
    its group bit is in the rule's groups - a test per candidate, shared by
@@ -152,6 +168,8 @@ static LANES_ATTR void LANES_WALK(const steer_world *w, size_t i, int m,
     } else {
       LANES_SPANS(LANES_TAKE_GROUPS, 0)
     }
+  } else if (q->ali2 < 0 && q->coh2 < 0) {
+    LANES_SPANS(LANES_TAKE_SEP, 1)
   } else if (q->ali2 == q->coh2) {
     LANES_SPANS(LANES_TAKE, 1)
     cohn = alin;
