@@ -138,16 +138,16 @@ static LANES_ATTR void LANES_WALK(const steer_world *w, size_t i, int m,
                                   const flock_span *spans, int n,
                                   double *sums, size_t stride) {
   const double *x = w->x, *y = w->y, *vx = w->vx, *vy = w->vy;
-  double lx[LANES], ly[LANES], self[LANES][LANES];
+  double lx[LANES], ly[LANES], agent[LANES]; /* agent: i + agent[l] */
   for (int l = 0; l < LANES; l++) {
-    size_t a = i + (size_t)(l < m ? l : m - 1);
-    lx[l] = x[a];
-    ly[l] = y[a];
-    for (int k = 0; k < LANES; k++) self[k][l] = a == i + (size_t)k;
+    agent[l] = l < m ? l : m - 1;
+    lx[l] = x[i + (size_t)agent[l]];
+    ly[l] = y[i + (size_t)agent[l]];
   }
   VEC px = V_LOAD(lx), py = V_LOAD(ly), one = V_SET1(1), zero = V_ZERO();
-  VEC not_self[LANES];
-  for (int k = 0; k < LANES; k++) not_self[k] = V_EQ(V_LOAD(self[k]), zero);
+  VEC not_self[LANES]; /* the lanes that are not agent i + k */
+  for (int k = 0; k < LANES; k++)
+    not_self[k] = V_NEQ(V_LOAD(agent), V_SET1((double)k));
   VEC sep_hi = V_SET1(q->sep_hi), sep_lo = V_SET1(q->sep_lo);
   VEC ali2 = V_SET1(q->ali2), coh2 = V_SET1(q->coh2);
   VEC sepx = zero, sepy = zero, velx = zero, vely = zero, offx = zero,
