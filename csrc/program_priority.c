@@ -79,9 +79,15 @@ void batch_priority(steer_world *w, const steer_program *p,
       all.sums = walked_sums;
       all.stride = BATCH_MAX;
     }
-    subset_of(w, &all, consult, c, flocking, &sub);
+    /* every agent still in (the first entry, mostly): the batch's own
+       view, nothing copied */
+    const batch_view *view = &all;
+    if (c < n) {
+      subset_of(w, &all, consult, c, flocking, &sub);
+      view = &sub.v;
+    }
     for (int j = 0; j < c; j++) fx[j] = fy[j] = -0.0; /* -0 + x is x */
-    batch_entry(w, p, q, &sub.v, fx, fy);
+    batch_entry(w, p, q, view, fx, fy);
     for (int j = 0; j < c; j++) {
       int k = consult[j];
       steer_vec2 f = v2(fx[j], fy[j]);
@@ -89,7 +95,7 @@ void batch_priority(steer_world *w, const steer_program *p,
         consult[left++] = k;
         continue;
       }
-      out[k] = priority_win(p, v->states[k], q, f, sub.a.max_force[j]);
+      out[k] = priority_win(p, v->states[k], q, f, view->a->max_force[j]);
       decided[k] = 1;
     }
     for (int j = 0; j < left; j++) pending[j] = consult[j];
