@@ -74,6 +74,17 @@ static int walkable(const steer_world *w, const steer_program *p) {
   return p && p->fused && p->flocking && flock_fast_ok(w, &p->flock);
 }
 
+/* Does program p walk its neighbors late, agent by agent (batch_priority,
+   only the agents that reach a flocking entry), rather than ahead in the
+   lanes? Priority programs that put other entries first: in a level most
+   agents are decided by avoiding walls and obstacles before they get to
+   separation (make bench-level: 57% of them). */
+static int walks_late(const steer_program *p) {
+  steer_behavior first = p->count ? p->entries[0].behavior : STEER_SEEK;
+  return p->batched && p->flocking && p->combine == STEER_PRIORITY &&
+         !(first >= STEER_SEPARATION && first <= STEER_COHESION);
+}
+
 /* The force of a pure flocking program (weighted separation, alignment,
    cohesion, unsmoothed) from its sums: what program_force computes for it,
    operation for operation, without the general combiner's dispatch. */
@@ -152,7 +163,8 @@ static void flush(steer_world *w, batch *bt, double dt, steer_vec2 *forces,
   int n = bt->n, k = 0;
   if (!n) return;
   bt->n = 0;
-  for (int l = 0; l < n && p->flocking; l++) { /* the lanes' statistics */
+  int walked = p->flocking && !walks_late(p); /* ahead, in the lanes */
+  for (int l = 0; l < n && walked; l++) { /* the lanes' statistics */
     stats->candidates += bt->candidates[l];
     stats->neighbors +=
         (size_t)(bt->sum[6][l] + bt->sum[7][l] + bt->sum[8][l]);
@@ -160,7 +172,7 @@ static void flush(steer_world *w, batch *bt, double dt, steer_vec2 *forces,
   stats->programs += (size_t)n;
   if (p->batched && !p->pure_flock) { /* entry by entry */
     steer_vec2 out[BATCH];
-    batch_forces(w, p, bt->index, n, p->flocking ? &bt->sum[0][0] : NULL,
+    batch_forces(w, p, bt->index, n, walked ? &bt->sum[0][0] : NULL,
                  BATCH, dt, out, stats);
     for (int l = 0; l < n; l++) forces[bt->index[l] - base] = out[l];
     return;
@@ -221,12 +233,13 @@ static void cell_forces(steer_world *w, size_t b, double dt,
     const steer_program *p = w->program[i];
     if (p != known) {
       known = p;
-      known_walkable = walkable(w, p);
+      known_walkable = walkable(w, p) && !walks_late(p);
       /* view cones and other falloffs: the scalar walk */
       width = known_walkable && !lanes_walk_ok(&p->flock) ? 1 : simd_width;
     }
-    if (!known_walkable && p && p->batched && !p->flocking) {
-      /* no neighbors to walk: it joins the batch with empty sums */
+    if (!known_walkable && p && p->batched &&
+        (!p->flocking || walks_late(p))) {
+      /* no neighbors to walk now: it joins the batch with empty sums */
       make_room(w, bt, p, 1, dt, forces, base, stats);
       bt->index[bt->n++] = i++;
       continue;

@@ -95,6 +95,37 @@ int flock_spans(const steer_world *w, int32_t cx, int32_t cy,
   return n;
 }
 
+/* flock_span_walk for separation alone (no filter): flock_take's
+   separation on the same numbers in the same order, its sums held in
+   locals (the common walk reads only positions, and most candidates lie
+   beyond the radius). */
+static size_t separation_walk(const steer_world *w, size_t i,
+                              const flock_rules *q, const flock_span *spans,
+                              int n, flock_sums *s) {
+  const double *x = w->x, *y = w->y;
+  double px = x[i], py = y[i], hi = q->sep_hi, lo = q->sep_lo;
+  double sx = s->sep.x, sy = s->sep.y;
+  size_t count = s->sep_n, candidates = 0;
+  for (int k = 0; k < n; k++) {
+    double shift_x = spans[k].sx, shift_y = spans[k].sy;
+    for (size_t j = spans[k].from; j < spans[k].to; j++) {
+      double dx = (x[j] - px) + shift_x, dy = (y[j] - py) + shift_y;
+      double d2 = dx * dx + dy * dy;
+      if (d2 <= hi && d2 > lo && j != i) {
+        double inv = 1.0 / d2;
+        sx -= dx * inv;
+        sy -= dy * inv;
+        count++;
+      }
+    }
+    candidates += spans[k].to - spans[k].from;
+  }
+  s->sep.x = sx;
+  s->sep.y = sy;
+  s->sep_n = count;
+  return candidates - 1; /* not itself */
+}
+
 size_t flock_span_walk(const steer_world *w, size_t i, const flock_rules *q,
                        const flock_span *spans, int n, flock_sums *s) {
   double px = w->x[i], py = w->y[i];
@@ -113,6 +144,7 @@ size_t flock_span_walk(const steer_world *w, size_t i, const flock_rules *q,
     }
     return candidates - 1;
   }
+  if (q->ali2 < 0 && q->coh2 < 0) return separation_walk(w, i, q, spans, n, s);
   for (int k = 0; k < n; k++) {
     for (size_t j = spans[k].from; j < spans[k].to; j++) {
       if (j == i) continue;
