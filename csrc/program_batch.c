@@ -317,10 +317,10 @@ void batch_gather(const steer_world *w, const size_t *index, int n,
   a->max_force = copy[3];
 }
 
-void batch_walk(const steer_world *w, const steer_program *p, size_t i,
-                double *at, size_t stride, steer_stats *stats) {
+void batch_walk(const steer_world *w, const steer_program *p, int fast,
+                size_t i, double *at, size_t stride, steer_stats *stats) {
   flock_sums s = {{0, 0}, {0, 0}, {0, 0}, 0, 0, 0};
-  flock_gather(w, i, &p->flock, flock_fast_ok(w, &p->flock), &s, stats);
+  flock_gather(w, i, &p->flock, fast, &s, stats);
   double all[9] = {s.sep.x, s.sep.y, s.vel.x, s.vel.y, s.off.x,
                    s.off.y, (double)s.sep_n, (double)s.ali_n,
                    (double)s.coh_n};
@@ -375,8 +375,9 @@ void batch_forces(steer_world *w, const steer_program *p, const size_t *index,
     return;
   }
   if (p->flocking && !sums) { /* every agent reaches the flocking entries */
+    int fast = flock_fast_ok(w, &p->flock);
     for (int k = 0; k < n; k++)
-      batch_walk(w, p, index[k], walked + k, BATCH_MAX, stats);
+      batch_walk(w, p, fast, index[k], walked + k, BATCH_MAX, stats);
     v.sums = walked;
     v.stride = BATCH_MAX;
   }

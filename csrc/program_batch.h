@@ -55,9 +55,10 @@ void batch_priority(steer_world *w, const steer_program *p,
                     const batch_view *v, double dt, steer_vec2 *out,
                     steer_stats *stats);
 /* Agent i's flocking sums for program p, walked as program_force walks
-   them (counted in *stats), into at[f * stride] (the layout above). */
-void batch_walk(const steer_world *w, const steer_program *p, size_t i,
-                double *at, size_t stride, steer_stats *stats);
+   them (counted in *stats), into at[f * stride] (the layout above); fast:
+   flock_fast_ok's answer for p's rules. */
+void batch_walk(const steer_world *w, const steer_program *p, int fast,
+                size_t i, double *at, size_t stride, steer_stats *stats);
 
 /* With AVX (batch_quad.c; called only where crowd_quad_available()):
    batch_lanes.h's functions four agents at a time; each returns how many

@@ -8,10 +8,12 @@
  * after its winner (or beyond an entry that holds control) never, so its
  * states change as there, and each decision is the same arithmetic on the
  * same numbers, so the same bits. */
+#include "neighbors.h"
 #include "program_batch.h"
 
 /* The agents of v at positions pos[0 .. m - 1], as a view of their own:
-   index, columns, states and (when v has them) flocking sums copied. */
+   index and states copied, columns when `columns` (the entries that read
+   them: flocking rules and wander), flocking sums when `flocking`. */
 typedef struct subset {
   size_t index[BATCH_MAX];
   program_state *states[BATCH_MAX];
@@ -22,15 +24,16 @@ typedef struct subset {
 } subset;
 
 static void subset_of(const steer_world *w, const batch_view *v,
-                      const int *pos, int m, int flocking, subset *s) {
+                      const int *pos, int m, int columns, int flocking,
+                      subset *s) {
   for (int j = 0; j < m; j++) {
     s->index[j] = v->index[pos[j]];
     s->states[j] = v->states[pos[j]];
   }
-  batch_gather(w, s->index, m, &s->a, s->copy);
+  if (columns) batch_gather(w, s->index, m, &s->a, s->copy);
   s->v.index = s->index;
   s->v.n = m;
-  s->v.a = &s->a;
+  s->v.a = columns ? &s->a : NULL;
   s->v.states = s->states;
   s->v.sums = NULL;
   s->v.stride = BATCH_MAX;
@@ -67,14 +70,16 @@ void batch_priority(steer_world *w, const steer_program *p,
     if (!c) break; /* the others hold control */
     int flocking =
         e->behavior >= STEER_SEPARATION && e->behavior <= STEER_COHESION;
+    int columns = flocking || e->behavior == STEER_WANDER;
     if (flocking && !v->sums) {
       /* program_force walks an agent's neighbors at its first flocking
          entry */
+      int fast = flock_fast_ok(w, &p->flock);
       for (int j = 0; j < c; j++)
         if (!walked[consult[j]]) {
           walked[consult[j]] = 1;
-          batch_walk(w, p, v->index[consult[j]], walked_sums + consult[j],
-                     BATCH_MAX, stats);
+          batch_walk(w, p, fast, v->index[consult[j]],
+                     walked_sums + consult[j], BATCH_MAX, stats);
         }
       all.sums = walked_sums;
       all.stride = BATCH_MAX;
@@ -83,7 +88,7 @@ void batch_priority(steer_world *w, const steer_program *p,
        view, nothing copied */
     const batch_view *view = &all;
     if (c < n) {
-      subset_of(w, &all, consult, c, flocking, &sub);
+      subset_of(w, &all, consult, c, columns, flocking, &sub);
       view = &sub.v;
     }
     for (int j = 0; j < c; j++) fx[j] = fy[j] = -0.0; /* -0 + x is x */
@@ -95,7 +100,7 @@ void batch_priority(steer_world *w, const steer_program *p,
         consult[left++] = k;
         continue;
       }
-      out[k] = priority_win(p, v->states[k], q, f, view->a->max_force[j]);
+      out[k] = priority_win(p, v->states[k], q, f, w->max_force[v->index[k]]);
       decided[k] = 1;
     }
     for (int j = 0; j < left; j++) pending[j] = consult[j];
