@@ -64,11 +64,13 @@ steer_vec2 path_force(const steer_world *w, size_t i, const steer_path *path,
     *waypoint = k;
     target = seen(w, i, steer_path_point(path, k));
   }
+  /* steer_arrive and steer_seek's arithmetic inline (a call through the
+     exported functions passed the vectors through memory) */
   if (arrive_last && !loop && k + 1 == n)
-    return steer_arrive(p, world_vel(w, i), target, w->max_speed[i],
-                        w->max_force[i], slowing_radius);
-  return steer_seek(p, world_vel(w, i), target, w->max_speed[i],
-                    w->max_force[i]);
+    return v2_arrive(v2_sub(target, p), world_vel(w, i), w->max_speed[i],
+                     w->max_force[i], slowing_radius);
+  return v2_toward(v2_sub(target, p), world_vel(w, i), w->max_speed[i],
+                   w->max_force[i]);
 }
 
 agent_ext *follow_state(steer_world *w, size_t i, steer_path *path) {
