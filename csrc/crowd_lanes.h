@@ -18,28 +18,46 @@
  * Sums are laid out as in crowd.c's batch: sums[f * stride + lane] for
  * f = sep.x, sep.y, vel.x, vel.y, off.x, off.y, sep_n, ali_n, coh_n. */
 
-/* One candidate j for every lane. SHIFT adds the span's torus shift (or
-   nothing); MASK leaves lanes out (or nothing): spelled out per use so the
-   common loop carries neither. `shared`: alignment and cohesion have one
-   radius, so one mask and one count serve both. */
+/* Candidate j's offset from every lane's agent, and its square: dx, dy
+   and d2 declared. SHIFT adds the span's torus shift (or nothing). */
+#define LANES_OFFSET(j, SHIFT)                                                \
+  VEC dx = SHIFT(V_SUB(V_SET1(x[j]), px), sx);                                \
+  VEC dy = SHIFT(V_SUB(V_SET1(y[j]), py), sy);                                \
+  VEC d2 = V_ADD(V_MUL(dx, dx), V_MUL(dy, dy))
+
+/* The candidate in separation's sums for the lanes of mask in_sep. */
+#define LANES_SEPARATE(in_sep)                                                \
+  do {                                                                        \
+    VEC inv = V_AND((in_sep), V_DIV(one, d2));                                \
+    sepx = V_SUB(sepx, V_MUL(dx, inv));                                       \
+    sepy = V_SUB(sepy, V_MUL(dy, inv));                                       \
+    sepn = V_ADD(sepn, V_AND((in_sep), one));                                 \
+  } while (0)
+
+/* ... and in alignment's and cohesion's for those of in_ali and in_coh
+   (count_coh: cohesion keeps its own count). */
+#define LANES_ALIGN_COHERE(j, in_ali, in_coh, count_coh)                      \
+  do {                                                                        \
+    velx = V_ADD(velx, V_AND((in_ali), V_SET1(vx[j])));                       \
+    vely = V_ADD(vely, V_AND((in_ali), V_SET1(vy[j])));                       \
+    alin = V_ADD(alin, V_AND((in_ali), one));                                 \
+    offx = V_ADD(offx, V_AND((in_coh), dx));                                  \
+    offy = V_ADD(offy, V_AND((in_coh), dy));                                  \
+    if (count_coh) cohn = V_ADD(cohn, V_AND((in_coh), one));                  \
+  } while (0)
+
+/* One candidate j for every lane. MASK leaves lanes out (or nothing):
+   spelled out per use so the common loop carries neither it nor a shift.
+   `shared`: alignment and cohesion have one radius, so one mask and one
+   count serve both. */
 #define LANES_TAKE(j, SHIFT, MASK, shared)                                    \
   do {                                                                        \
-    VEC dx = SHIFT(V_SUB(V_SET1(x[j]), px), sx);                              \
-    VEC dy = SHIFT(V_SUB(V_SET1(y[j]), py), sy);                              \
-    VEC d2 = V_ADD(V_MUL(dx, dx), V_MUL(dy, dy));                             \
+    LANES_OFFSET(j, SHIFT);                                                   \
     VEC in_sep = MASK(V_AND(V_LE(d2, sep_hi), V_GT(d2, sep_lo)));             \
     VEC in_ali = MASK(V_LE(d2, ali2));                                        \
     VEC in_coh = (shared) ? in_ali : MASK(V_LE(d2, coh2));                    \
-    VEC inv = V_AND(in_sep, V_DIV(one, d2));                                  \
-    sepx = V_SUB(sepx, V_MUL(dx, inv));                                       \
-    sepy = V_SUB(sepy, V_MUL(dy, inv));                                       \
-    sepn = V_ADD(sepn, V_AND(in_sep, one));                                   \
-    velx = V_ADD(velx, V_AND(in_ali, V_SET1(vx[j])));                         \
-    vely = V_ADD(vely, V_AND(in_ali, V_SET1(vy[j])));                         \
-    alin = V_ADD(alin, V_AND(in_ali, one));                                   \
-    offx = V_ADD(offx, V_AND(in_coh, dx));                                    \
-    offy = V_ADD(offy, V_AND(in_coh, dy));                                    \
-    if (!(shared)) cohn = V_ADD(cohn, V_AND(in_coh, one));                    \
+    LANES_SEPARATE(in_sep);                                                   \
+    LANES_ALIGN_COHERE(j, in_ali, in_coh, !(shared));                         \
   } while (0)
 
 /* LANES_TAKE for separation alone: most candidates lie beyond its radius
@@ -47,15 +65,9 @@
    would add zeros, which change no bit: a sum never holds -0). */
 #define LANES_TAKE_SEP(j, SHIFT, MASK, shared)                                \
   do {                                                                        \
-    VEC dx = SHIFT(V_SUB(V_SET1(x[j]), px), sx);                              \
-    VEC dy = SHIFT(V_SUB(V_SET1(y[j]), py), sy);                              \
-    VEC d2 = V_ADD(V_MUL(dx, dx), V_MUL(dy, dy));                             \
+    LANES_OFFSET(j, SHIFT);                                                   \
     VEC in_sep = MASK(V_AND(V_LE(d2, sep_hi), V_GT(d2, sep_lo)));             \
-    if (!V_ANY(in_sep)) break;                                                \
-    VEC inv = V_AND(in_sep, V_DIV(one, d2));                                  \
-    sepx = V_SUB(sepx, V_MUL(dx, inv));                                       \
-    sepy = V_SUB(sepy, V_MUL(dy, inv));                                       \
-    sepn = V_ADD(sepn, V_AND(in_sep, one));                                   \
+    if (V_ANY(in_sep)) LANES_SEPARATE(in_sep);                                \
   } while (0)
 
 /* LANES_TAKE for rules with groups (or a world with ghosts): a candidate
@@ -69,22 +81,12 @@
     VEC gs = bit & q->groups[0] ? all : zero;                                 \
     VEC ga = bit & q->groups[1] ? all : zero;                                 \
     VEC gc = bit & q->groups[2] ? all : zero;                                 \
-    VEC dx = SHIFT(V_SUB(V_SET1(x[j]), px), sx);                              \
-    VEC dy = SHIFT(V_SUB(V_SET1(y[j]), py), sy);                              \
-    VEC d2 = V_ADD(V_MUL(dx, dx), V_MUL(dy, dy));                             \
+    LANES_OFFSET(j, SHIFT);                                                   \
     VEC in_sep = MASK(V_AND(gs, V_AND(V_LE(d2, sep_hi), V_GT(d2, sep_lo))));  \
     VEC in_ali = MASK(V_AND(ga, V_LE(d2, ali2)));                             \
     VEC in_coh = MASK(V_AND(gc, V_LE(d2, coh2)));                             \
-    VEC inv = V_AND(in_sep, V_DIV(one, d2));                                  \
-    sepx = V_SUB(sepx, V_MUL(dx, inv));                                       \
-    sepy = V_SUB(sepy, V_MUL(dy, inv));                                       \
-    sepn = V_ADD(sepn, V_AND(in_sep, one));                                   \
-    velx = V_ADD(velx, V_AND(in_ali, V_SET1(vx[j])));                         \
-    vely = V_ADD(vely, V_AND(in_ali, V_SET1(vy[j])));                         \
-    alin = V_ADD(alin, V_AND(in_ali, one));                                   \
-    offx = V_ADD(offx, V_AND(in_coh, dx));                                    \
-    offy = V_ADD(offy, V_AND(in_coh, dy));                                    \
-    cohn = V_ADD(cohn, V_AND(in_coh, one));                                   \
+    LANES_SEPARATE(in_sep);                                                   \
+    LANES_ALIGN_COHERE(j, in_ali, in_coh, 1);                                 \
   } while (0)
 
 #define LANES_NO_SHIFT(v, s) (v)
