@@ -4,10 +4,14 @@ local steer = require "steer"
 
 local AGENTS = 50000
 
--- Garbage from earlier specs must be gone before memory is counted: an
--- object that a finalizer resurrects is freed only by the next cycle. Once,
--- 118 KB counted before the first test were gone after it (expected 134052,
--- got 13108): freed, most likely, by a collection during the test.
+-- Garbage from earlier specs should be gone before memory is counted: an
+-- object that a finalizer resurrects is freed only by the next cycle. Even
+-- so, under LuaJIT a world an earlier spec dropped can outlive two full
+-- collections (a stale stack slot still refers to it) and go during a test:
+-- seen as "expected 134052, got 13108" at the end of the second test. So
+-- the first test counts with the collector stopped (close() frees at once),
+-- and the second, which needs the collector, asks that memory come back to
+-- at most what it was.
 local function settle()
   collectgarbage()
   collectgarbage()
@@ -22,12 +26,16 @@ end
 describe("a world's C memory", function()
   it("is counted per Lua state by steer.testing.memory", function()
     settle()
+    collectgarbage("stop")
     local before = steer.testing.memory()
     local w = populated()
     local live = steer.testing.memory()
-    assert.are.equal(w:stats().memory, live - before)
+    local counted = w:stats().memory
     w:close()
-    assert.are.equal(before, (steer.testing.memory()))
+    local after = steer.testing.memory()
+    collectgarbage("restart")
+    assert.are.equal(counted, live - before)
+    assert.are.equal(before, after)
   end)
 
   it("of 100 worlds dropped without close() peaks within 3x of one live world's", function()
@@ -47,6 +55,7 @@ describe("a world's C memory", function()
     assert.is_true(ratio <= 3, ("peak %.1f MB = %.2f worlds"):format((peak - base) / 2 ^ 20, ratio))
     assert.is_true(ratio >= 1) -- it did hold a world
     collectgarbage()
-    assert.are.equal(base, (steer.testing.memory()))
+    local after = steer.testing.memory()
+    assert.is_true(after <= base, ("%d bytes left of %d"):format(after, base))
   end)
 end)
