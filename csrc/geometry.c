@@ -390,7 +390,7 @@ static inline steer_vec2 feeler_ahead(steer_vec2 v) {
 }
 
 GEO_HOT void feeler_start(geo_feeler *f, steer_vec2 p, steer_vec2 v,
-                     double length, double radius, double extra) {
+                          double length, double radius, double extra) {
   f->p = p;
   f->ahead = feeler_ahead(v);
   f->feeler = v2_scale(f->ahead, length);
