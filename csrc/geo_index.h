@@ -142,6 +142,16 @@ GEO_HOT void geo_index_axis(const geo_index *x, int axis, double v0,
   int32_t n = axis ? x->ncy : x->ncx;
   double s = geo_slack(v0 * inv, v1 * inv);
   double fa = v0 * inv - s, fb = v1 * inv + s;
+  if (x->wrap && fa >= 0 && fb < n) {
+    /* the usual query on a torus: within its first period (fa <= fb),
+       where truncating is flooring and no cell wraps; the general path
+       below gives the same cells (all round only when they are 0..n-1
+       already) */
+    int32_t a = (int32_t)fa;
+    *lo = a;
+    *count = (int32_t)fb - a + 1;
+    return;
+  }
   if (fabs(fa) < 1e15 && fabs(fb) < 1e15) {
     /* the usual case, the same cells in integers (no floor() on
        doubles, no fmod): every query computes four of these */
@@ -205,6 +215,18 @@ static inline const geo_item *geo_cell_items(const geo_index *x,
   return x->pool + c->start;
 }
 
+/* The cell (cx, cy) of an index that holds cells (cell_live), (cx, cy)
+   inside the torus on a wrapped one; NULL when it holds nothing. */
+GEO_HOT const geo_cell *geo_index_find(const geo_index *x, int32_t cx,
+                                       int32_t cy) {
+  size_t mask = x->cell_slots - 1;
+  for (size_t s = geo_index_home(x, cx, cy);; s = (s + 1) & mask) {
+    const geo_cell *c = &x->cells[s];
+    if (c->cx == cx && c->cy == cy) return c->count ? c : NULL;
+    if (c->cx == INT32_MIN) return NULL;
+  }
+}
+
 /* The cell (cx, cy), taken into the torus on a wrapped index; NULL when it
    holds nothing. */
 static inline const geo_cell *geo_index_cell(const geo_index *x, int32_t cx,
@@ -214,12 +236,7 @@ static inline const geo_cell *geo_index_cell(const geo_index *x, int32_t cx,
     if (cx >= x->ncx) cx -= x->ncx; /* callers stay within one period */
     if (cy >= x->ncy) cy -= x->ncy;
   }
-  size_t mask = x->cell_slots - 1;
-  for (size_t s = geo_index_home(x, cx, cy);; s = (s + 1) & mask) {
-    const geo_cell *c = &x->cells[s];
-    if (c->cx == cx && c->cy == cy) return c->count ? c : NULL;
-    if (c->cx == INT32_MIN) return NULL;
-  }
+  return geo_index_find(x, cx, cy);
 }
 
 /* A walk over the items whose cells meet a query box, each at least once

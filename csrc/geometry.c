@@ -376,10 +376,23 @@ steer_status geometry_adopt(geometry *g) {
 
 /* ---- feeler avoidance --------------------------------------------------- */
 
-void geo_feeler_start(geo_feeler *f, steer_vec2 p, steer_vec2 v,
-                      double length, double radius, double extra) {
+/* v2_forward(v), its usual case first: a squared length in (1e-4, 1e300)
+   takes none of the other branches of v2_forward, v2_normalize, v2_len and
+   v2_direction, and this is what they compute then, operation for
+   operation (the same bits). */
+static inline steer_vec2 feeler_ahead(steer_vec2 v) {
+  double l2 = v.x * v.x + v.y * v.y;
+  if (l2 > 1e-4 && l2 < 1e300) {
+    double l = sqrt(l2);
+    return v2(v.x / l, v.y / l);
+  }
+  return v2_forward(v);
+}
+
+GEO_HOT void feeler_start(geo_feeler *f, steer_vec2 p, steer_vec2 v,
+                          double length, double radius, double extra) {
   f->p = p;
-  f->ahead = v2_forward(v);
+  f->ahead = feeler_ahead(v);
   f->feeler = v2_scale(f->ahead, length);
   f->tip = v2_add(p, f->feeler);
   f->length = length;
@@ -388,6 +401,11 @@ void geo_feeler_start(geo_feeler *f, steer_vec2 p, steer_vec2 v,
   f->best = INFINITY;
   f->index = SIZE_MAX;
   f->away = zero;
+}
+
+void geo_feeler_start(geo_feeler *f, steer_vec2 p, steer_vec2 v,
+                      double length, double radius, double extra) {
+  feeler_start(f, p, v, length, radius, extra);
 }
 
 /* Is (key, k) before the best so far (ties: the lower dense number)? */
@@ -520,18 +538,26 @@ typedef struct cell_range {
   int32_t x0, y0, nx, ny;
 } cell_range;
 
-static int cells_of(const geo_index *x, geo_box q, size_t count,
-                    cell_range *r) {
+GEO_HOT int cells_of(const geo_index *x, geo_box q, size_t count,
+                     cell_range *r) {
   if (!x->entries) return 2;
   geo_index_axis(x, 0, q.x0, q.x1, &r->x0, &r->nx);
   geo_index_axis(x, 1, q.y0, q.y1, &r->y0, &r->ny);
-  return (double)r->nx * r->ny > (double)count + 8;
+  /* in integers: both sides are below 2^62 */
+  return (int64_t)r->nx * r->ny > (int64_t)count + 8;
 }
 
 /* The skip mask of cell (i, j) of a walk: an entry whose item also covers
    the cell left of (below) it came in that cell already (geo_index.h). */
-static uint32_t skip_at(int32_t i, int32_t j) {
+GEO_HOT uint32_t skip_at(int32_t i, int32_t j) {
   return (i > 0 ? GEO_LEFT : 0) | (j > 0 ? GEO_BELOW : 0);
+}
+
+/* Cell n of an axis of a walk that starts at `first`: taken into the torus
+   (period: the axis' cells; INT32_MAX off a torus, never reached). */
+GEO_HOT int32_t walk_cell(int32_t first, int32_t n, int32_t period) {
+  int32_t c = first + n;
+  return c >= period ? c - period : c;
 }
 
 /* Half the torus along x and y (infinite off a torus): an offset longer
@@ -553,8 +579,8 @@ static inline void offset_parts(const geometry *g, steer_vec2 lim, double *dx,
   }
 }
 
-static void feel_obstacles(const geometry *g, geo_feeler *f,
-                           const geo_item *it, size_t n, uint32_t skip) {
+GEO_HOT void feel_obstacles(const geometry *g, geo_feeler *f,
+                            const geo_item *it, size_t n, uint32_t skip) {
   /* obstacle_touch's arithmetic on plain numbers */
   double tipx = f->tip.x, tipy = f->tip.y, radius = f->radius, extra = f->extra;
   steer_vec2 lim = wrap_limits(g);
@@ -566,6 +592,25 @@ static void feel_obstacles(const geometry *g, geo_feeler *f,
         obstacle_better(g, f, (size_t)it[e].item, x, y))
       f->hit_a = v2(dx, dy); /* the push: obstacle_away, at the end */
   }
+}
+
+/* The obstacles of r's cells, all inlined: the feeler stays in registers
+   and the index's numbers are loaded once per query. */
+GEO_HOT void obstacles_in_cells(const geometry *g, geo_feeler *f,
+                                const cell_range *r) {
+  const geo_index *x = &g->obstacle_index;
+  int32_t px = x->wrap ? x->ncx : INT32_MAX, py = x->wrap ? x->ncy : INT32_MAX;
+  if (x->cell_live)
+    for (int32_t j = 0; j < r->ny; j++) {
+      int32_t cy = walk_cell(r->y0, j, py);
+      for (int32_t i = 0; i < r->nx; i++) {
+        const geo_cell *c = geo_index_find(x, walk_cell(r->x0, i, px), cy);
+        if (c)
+          feel_obstacles(g, f, geo_cell_items(x, c), c->count, skip_at(i, j));
+      }
+    }
+  if (x->large_count) /* most levels have none */
+    feel_obstacles(g, f, x->large, x->large_count, 0);
 }
 
 /* Index entry x, a wall the feeler crosses at `at`: the best so far when
@@ -695,19 +740,13 @@ steer_vec2 geometry_avoid_obstacles(const geometry *g, steer_vec2 p,
                                     double max_force, double length) {
   if (!g->obstacle_count) return zero;
   geo_feeler f;
-  geo_feeler_start(&f, p, v, length, radius, extra);
+  feeler_start(&f, p, v, length, radius, extra);
   const geo_index *x = &g->obstacle_index;
   cell_range r;
   switch (cells_of(x, geo_box_around(f.tip, f.tip, radius + extra),
                    g->obstacle_count, &r)) {
   case 0:
-    for (int32_t j = 0; j < r.ny; j++)
-      for (int32_t i = 0; i < r.nx; i++) {
-        const geo_cell *c = geo_index_cell(x, r.x0 + i, r.y0 + j);
-        if (c) feel_obstacles(g, &f, geo_cell_items(x, c), c->count, skip_at(i, j));
-      }
-    if (x->large_count) /* most levels have none: spare the call */
-      feel_obstacles(g, &f, x->large, x->large_count, 0);
+    obstacles_in_cells(g, &f, &r);
     if (f.index != SIZE_MAX) obstacle_away(&f, f.hit_a);
     break;
   case 1:
@@ -721,6 +760,8 @@ steer_vec2 geometry_avoid_obstacles(const geometry *g, steer_vec2 p,
 steer_vec2 geometry_avoid_walls(const geometry *g, steer_vec2 p, steer_vec2 v,
                                 double length) {
   if (!g->wall_count) return zero;
+  /* the feeler's start a call, the lanes a call per cell: inlined, as
+     the obstacles' walk is, this measured slower */
   geo_feeler f;
   geo_feeler_start(&f, p, v, length, 0, 0);
   const geo_index *x = &g->wall_index;

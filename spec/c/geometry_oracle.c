@@ -262,6 +262,11 @@ static void compare_queries(const geometry *g, const layout *L, int rounds) {
     b = brute_walls(g, p, v, len);
     CHECK(same_vec(a, b), "%s avoid_walls (%g, %g) vs brute (%g, %g)", L->name,
           a.x, a.y, b.x, b.y);
+    geometry scalar = *g; /* the walls' walk without the lanes, too */
+    scalar.quad = 0;
+    a = geometry_avoid_walls(&scalar, p, v, len);
+    CHECK(same_vec(a, b), "%s avoid_walls, no lanes (%g, %g) vs brute (%g, %g)",
+          L->name, a.x, a.y, b.x, b.y);
     steer_vec2 e = unit() < 0.5 ? v2_add(p, v2(uniform(-20, 20), uniform(-20, 20)))
                                 : random_point(L);
     geo_ray r = geometry_ray(g, p, e);
