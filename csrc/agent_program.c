@@ -290,7 +290,7 @@ static steer_vec2 combine_priority(steer_world *w, size_t i, double dt,
                                    steer_stats *stats) {
   const steer_program *p = w->program[i];
   double max_force = w->max_force[i];
-  int holding = priority_holding(s);
+  int holding = priority_holding(p, s);
   for (size_t k = 0; k < p->count; k++) {
     if (holding && (long)k > s->held) break;
     steer_vec2 f = weighted_force(w, i, k, s, walk, stats);

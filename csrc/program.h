@@ -57,9 +57,11 @@ typedef struct program_state {
    bits. An entry speaks when its weighted force is longer than 0.01; */
 static inline int priority_speaks(steer_vec2 f) { return v2_len2(f) > 1e-4; }
 /* the last winner holds control while its hold lasts (entries after it
-   are not consulted); */
-static inline int priority_holding(const program_state *s) {
-  return s->held >= 0 && s->hold_left > 0;
+   are not consulted); a program without hold never holds, so its states
+   need not be read for it (they would wait for memory); */
+static inline int priority_holding(const steer_program *p,
+                                   const program_state *s) {
+  return p->hold > 0 && s->held >= 0 && s->hold_left > 0;
 }
 /* entry k spoke with force f: it wins, clamped, and holds control for
    p->hold seconds; */

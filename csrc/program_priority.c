@@ -57,7 +57,7 @@ void batch_priority(steer_world *w, const steer_program *p,
   subset sub;
   for (int k = 0; k < n; k++) {
     program_state *s = v->states[k];
-    holding[k] = priority_holding(s);
+    holding[k] = priority_holding(p, s);
     last[k] = holding[k] ? s->held : (long)p->count - 1;
     pending[m++] = k;
     walked[k] = decided[k] = 0;
