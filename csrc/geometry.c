@@ -1,5 +1,6 @@
 /* geometry.c - obstacles, walls and their handles in spatial indexes, and
  * feeler avoidance against them (geometry.h). */
+#include "no_slp.h" /* first: it applies to all that follows */
 #include <string.h>
 #include "geometry.h"
 
