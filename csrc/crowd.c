@@ -299,6 +299,45 @@ void crowd_row_forces(steer_world *w, size_t r, double dt, steer_vec2 *forces,
   flush(w, &bt, dt, forces, base, stats);
 }
 
+int crowd_walk_run(const steer_world *w, const steer_program *p, size_t i,
+                   int m, double *sums, size_t stride, steer_stats *stats) {
+  const steer_grid *g = &w->grid;
+  int32_t cx, cy;
+  flock_span spans[9];
+  grid_cell_of(g, w->x[i], w->y[i], &cx, &cy);
+  size_t cell_end = g->starts[(size_t)cy * (size_t)g->ncx + (size_t)cx + 1];
+  if ((size_t)m > cell_end - i) m = (int)(cell_end - i); /* this cell's */
+  int n = flock_spans(w, cx, cy, spans);
+  size_t candidates = spans_length(spans, n) - 1; /* not itself */
+  int width = lanes_walk_ok(&p->flock) ? w->step_simd : 1;
+  for (int k = 0; k < m;) {
+    int take = m - k < width ? m - k : width;
+    double *out = sums + k;
+    if (width == 4) {
+      crowd_quad_walk(w, i + (size_t)k, take, &p->flock, spans, n, out, stride);
+#if defined(__SSE2__)
+    } else if (width == 2) {
+      pair_walk(w, i + (size_t)k, take, &p->flock, spans, n, out, stride);
+#endif
+    } else {
+      flock_sums f = {{0, 0}, {0, 0}, {0, 0}, 0, 0, 0};
+      flock_span_walk(w, i + (size_t)k, &p->flock, spans, n, &f);
+      double all[9] = {f.sep.x, f.sep.y, f.vel.x, f.vel.y, f.off.x,
+                       f.off.y, (double)f.sep_n, (double)f.ali_n,
+                       (double)f.coh_n};
+      for (int g = 0; g < 9; g++) out[(size_t)g * stride] = all[g];
+    }
+    k += take;
+  }
+  for (int k = 0; k < m; k++) {
+    stats->candidates += candidates;
+    stats->neighbors += (size_t)(sums[6 * stride + (size_t)k] +
+                                 sums[7 * stride + (size_t)k] +
+                                 sums[8 * stride + (size_t)k]);
+  }
+  return m;
+}
+
 /* Agent i moves by force f (the grid is relinked when the step sorts). */
 static void integrate_one(steer_world *w, size_t i, steer_vec2 f, double dt) {
   steer_vec2 p, v;

@@ -24,6 +24,13 @@ void crowd_quad_walk(const steer_world *w, size_t i, int m,
 int crowd_quad_force(const steer_world *w, const steer_program *p,
                      const double *sums, size_t stride, const size_t *index,
                      steer_vec2 out[4]);
+/* The flocking sums of agents i .. i + m - 1 running program p on a sorted
+   dense grid (flock_fast_ok), those of them in agent i's cell (returns how
+   many: at least 1), several at a time in the lanes, as flock_gather gives
+   each, into sums[f * stride + k] (the layout above; stride >= m + 3: the
+   lanes write up to three slots past the last agent); counted in *stats. */
+int crowd_walk_run(const steer_world *w, const steer_program *p, size_t i,
+                   int m, double *sums, size_t stride, steer_stats *stats);
 /* Agents from .. to - 1 move by forces[0 .. to - from - 1]
    (world_integrate). */
 void crowd_integrate(steer_world *w, size_t from, size_t to,

@@ -8,8 +8,13 @@
  * after its winner (or beyond an entry that holds control) never, so its
  * states change as there, and each decision is the same arithmetic on the
  * same numbers, so the same bits. */
+#include "crowd.h"
 #include "neighbors.h"
 #include "program_batch.h"
+
+/* Room per sum for a run of up to four agents walked in the lanes (they
+   write up to three slots past the run). */
+#define RUN_STRIDE 8
 
 /* The agents of v at positions pos[0 .. m - 1], as a view of their own:
    index and states copied, columns when `columns` (the entries that read
@@ -75,12 +80,33 @@ void batch_priority(steer_world *w, const steer_program *p,
       /* program_force walks an agent's neighbors at its first flocking
          entry */
       int fast = flock_fast_ok(w, &p->flock);
-      for (int j = 0; j < c; j++)
-        if (!walked[consult[j]]) {
-          walked[consult[j]] = 1;
-          batch_walk(w, p, fast, v->index[consult[j]],
-                     walked_sums + consult[j], BATCH_MAX, stats);
+      for (int j = 0; j < c;) {
+        int k = consult[j];
+        if (walked[k]) {
+          j++;
+          continue;
         }
+        if (!fast) {
+          walked[k] = 1;
+          batch_walk(w, p, 0, v->index[k], walked_sums + k, BATCH_MAX, stats);
+          j++;
+          continue;
+        }
+        /* a run of agents that follow each other in the batch and in the
+           world (most often neighbors in one cell): walked in the lanes */
+        int m = 1;
+        while (m < 4 && j + m < c && consult[j + m] == k + m &&
+               v->index[k + m] == v->index[k] + (size_t)m && !walked[k + m])
+          m++;
+        double run[9 * RUN_STRIDE];
+        m = crowd_walk_run(w, p, v->index[k], m, run, RUN_STRIDE, stats);
+        for (int r = 0; r < m; r++) {
+          walked[k + r] = 1;
+          for (int f = 0; f < 9; f++)
+            walked_sums[f * BATCH_MAX + k + r] = run[f * RUN_STRIDE + r];
+        }
+        j += m;
+      }
       all.sums = walked_sums;
       all.stride = BATCH_MAX;
     }
