@@ -98,13 +98,19 @@ void batch_priority(steer_world *w, const steer_program *p,
         while (m < 4 && j + m < c && consult[j + m] == k + m &&
                v->index[k + m] == v->index[k] + (size_t)m && !walked[k + m])
           m++;
-        double run[9 * RUN_STRIDE];
-        m = crowd_walk_run(w, p, v->index[k], m, run, RUN_STRIDE, stats);
-        for (int r = 0; r < m; r++) {
-          walked[k + r] = 1;
-          for (int f = 0; f < 9; f++)
-            walked_sums[f * BATCH_MAX + k + r] = run[f * RUN_STRIDE + r];
+        if (k + 4 <= BATCH_MAX) {
+          /* in place: the lanes' spare slots are later agents' (walked
+             later, or never read) */
+          m = crowd_walk_run(w, p, v->index[k], m, walked_sums + k, BATCH_MAX,
+                             stats);
+        } else {
+          double run[9 * RUN_STRIDE];
+          m = crowd_walk_run(w, p, v->index[k], m, run, RUN_STRIDE, stats);
+          for (int r = 0; r < m; r++)
+            for (int f = 0; f < 9; f++)
+              walked_sums[f * BATCH_MAX + k + r] = run[f * RUN_STRIDE + r];
         }
+        for (int r = 0; r < m; r++) walked[k + r] = 1;
         j += m;
       }
       all.sums = walked_sums;
