@@ -24,6 +24,18 @@ steer_vec2 entry_avoid(steer_world *w, size_t i, const steer_entry *e,
 steer_vec2 entry_path(const steer_world *w, size_t i, const steer_entry *e,
                       entry_state *es);
 
+/* Asks for the first bytes of cold state e, to be written: wander's fields
+   and generator, and the program state's pointer (two lines when they
+   straddle one). */
+static inline void ext_prefetch(const agent_ext *e) {
+#if defined(__GNUC__)
+  __builtin_prefetch(e, 1, 3);
+  __builtin_prefetch(&e->program, 1, 3);
+#else
+  (void)e;
+#endif
+}
+
 /* Asks for agent i's cold state (deep = 0), or for the program state it
    points to (deep = 1, once the cold state is near): program_force reads
    both, from allocations scattered over the heap, so loops over agents

@@ -129,16 +129,6 @@ static void flow_forces(const steer_world *w, const steer_entry *e,
   }
 }
 
-/* Ask for the wander state of x, to be written: both ends, as it may span
-   two cache lines. */
-static void prefetch_wander(const agent_ext *x) {
-#if defined(__GNUC__)
-  __builtin_prefetch(x, 1, 3);
-  __builtin_prefetch(&x->rng, 1, 3);
-#else
-  (void)x;
-#endif
-}
 
 #if defined(__SSE2__)
 /* batch_lanes.h in two SSE2 lanes */
@@ -218,7 +208,7 @@ static void wander_forces(steer_world *w, const steer_entry *e,
   size_t next = index[n - 1] + 1;
   for (int k = 0; k < n; k++) {
     if (next + (size_t)k < w->count && w->ext[next + k])
-      prefetch_wander(w->ext[next + k]);
+      ext_prefetch(w->ext[next + k]);
     agent_ext *x = w->ext[index[k]]; /* exists: the program needs it */
     angle[k] = wander_advance(x);
     distance[k] = x->wander_distance;
