@@ -86,8 +86,9 @@ static __m128d pick(__m128d mask, __m128d a, __m128d b) {
 /* Neighbors k and k + 1 in the two lanes, each through the same operations
    as orca_agent_line, both ways worked out and the lane's own kept (no
    branch to mispredict; a division and a square root serve two lines).
-   0, nothing written, when a lane needs what only the scalar code does:
-   an overlap, or a cut-off w too short or long for sqrt. */
+   Returns the lanes (bit 0: k, bit 1: k + 1) that need what only the
+   scalar code does: an overlap, or a cut-off w too short or long for
+   sqrt; their lines are not written. */
 static int agent_line_pair(const orca_neighbors *nb, size_t k, steer_vec2 vel,
                            double horizon, orca_line *out) {
   const __m128d zero = _mm_setzero_pd(), sign = _mm_set1_pd(-0.0);
@@ -109,7 +110,8 @@ static int agent_line_pair(const orca_neighbors *nb, size_t k, steer_vec2 vel,
   __m128d fine = _mm_and_pd(_mm_cmpgt_pd(dist2, r2),
                             _mm_or_pd(_mm_andnot_pd(cut, _mm_cmpeq_pd(zero, zero)),
                                       measurable));
-  if (_mm_movemask_pd(fine) != 3) return 0;
+  int scalar = 3 & ~_mm_movemask_pd(fine);
+  if (scalar == 3) return scalar;
   /* nearest the cut-off circle */
   __m128d wl = _mm_sqrt_pd(w2);
   __m128d nx = _mm_div_pd(wx, wl), ny = _mm_div_pd(wy, wl);
@@ -144,22 +146,28 @@ static int agent_line_pair(const orca_neighbors *nb, size_t k, steer_vec2 vel,
     out[q].point = v2(lane[q], lane[2 + q]);
     out[q].dir = v2(lane[4 + q], lane[6 + q]);
   }
-  return 1;
+  return scalar;
 }
 #endif
+
+static void agent_line_of(const orca_neighbors *nb, size_t k, steer_vec2 vel,
+                          double horizon, double dt, orca_line *out) {
+  orca_agent_line(v2(nb->px[k], nb->py[k]), v2(nb->vx[k], nb->vy[k]), vel,
+                  nb->radius[k], horizon, dt, nb->share[k], nb->side[k], out);
+}
 
 void orca_agent_lines(const orca_neighbors *nb, size_t n, steer_vec2 vel,
                       double horizon, double dt, orca_line *out) {
   size_t k = 0;
 #if defined(__SSE2__)
-  for (; k + 1 < n; k += 2)
-    if (!agent_line_pair(nb, k, vel, horizon, out + k))
-      break;
+  for (; k + 1 < n; k += 2) {
+    int scalar = agent_line_pair(nb, k, vel, horizon, out + k);
+    for (int q = 0; q < 2; q++)
+      if (scalar & (1 << q))
+        agent_line_of(nb, k + (size_t)q, vel, horizon, dt, &out[k + (size_t)q]);
+  }
 #endif
-  for (; k < n; k++)
-    orca_agent_line(v2(nb->px[k], nb->py[k]), v2(nb->vx[k], nb->vy[k]), vel,
-                    nb->radius[k], horizon, dt, nb->share[k], nb->side[k],
-                    &out[k]);
+  for (; k < n; k++) agent_line_of(nb, k, vel, horizon, dt, &out[k]);
 }
 
 void orca_static_line(steer_vec2 rel_pos, double radius, double horizon,
