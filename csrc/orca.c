@@ -223,19 +223,16 @@ static int violates(const orca_line *l, steer_vec2 v) {
    first line it could not satisfy (*out then the optimum before it). */
 static size_t solve_plane(const orca_line *lines, size_t n, double max_speed,
                           steer_vec2 target, int along, steer_vec2 *out) {
-  if (along)
-    *out = v2_scale(target, max_speed);
-  else
-    *out = v2_clamp(target, max_speed);
-  for (size_t k = 0; k < n; k++) {
-    if (!violates(&lines[k], *out)) continue;
-    steer_vec2 kept = *out;
-    if (!solve_on_line(lines, k, max_speed, target, along, out)) {
-      *out = kept;
-      return k;
-    }
-  }
-  return n;
+  /* in a local: *out could alias the lines, and would be reloaded */
+  steer_vec2 v = along ? v2_scale(target, max_speed)
+                       : v2_clamp(target, max_speed);
+  size_t k = 0;
+  for (; k < n; k++)
+    if (violates(&lines[k], v) &&
+        !solve_on_line(lines, k, max_speed, target, along, &v))
+      break; /* solve_on_line left v as it was */
+  *out = v;
+  return k;
 }
 
 /* How far v lies on the forbidden side of line l. */
