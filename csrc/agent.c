@@ -26,8 +26,7 @@ steer_vec2 steer_agent_flee(const steer_world *w, size_t i, steer_vec2 t,
 
 steer_vec2 steer_agent_arrive(const steer_world *w, size_t i, steer_vec2 t,
                               double slowing_radius) {
-  return steer_arrive(world_pos(w, i), world_vel(w, i), seen(w, i, t),
-                      w->max_speed[i], w->max_force[i], slowing_radius);
+  return agent_arrive(w, i, t, slowing_radius);
 }
 
 steer_vec2 steer_agent_pursue(const steer_world *w, size_t i, size_t target) {

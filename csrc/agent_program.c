@@ -218,7 +218,7 @@ static steer_vec2 entry_force(steer_world *w, size_t i, const steer_entry *e,
     if (e->target.kind == STEER_TARGET_PATH) return entry_path(w, i, e, es);
     if (!target_point(w, &e->target, &t, &other)) return zero;
     if (e->behavior == STEER_SEEK) return steer_agent_seek(w, i, t);
-    return steer_agent_arrive(w, i, t, e->slowing_radius);
+    return agent_arrive(w, i, t, e->slowing_radius);
   case STEER_FLEE:
     if (!target_point(w, &e->target, &t, &other)) return zero;
     return steer_agent_flee(w, i, t, e->panic_radius);

@@ -9,8 +9,18 @@
  * radius is never opened. The bound starts from the agents the last search
  * found (the warm start below). Other grids walk the grid cursor.
  */
+/* GCC's SLP vectorizer pairs the halves of a vector passed or returned in
+   two registers through the stack, and the paired load then waits on two
+   stores (a store-forwarding stall): a fifth of a sparse ORCA step. Scalar
+   code here; the same bits (no reassociation either way). */
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC optimize("no-tree-slp-vectorize")
+#endif
 #include <math.h>
 #include "nearest.h"
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 /* The list entries stay small while they are shifted about: the offsets
    of the chosen few are worked out at the end. */
@@ -29,6 +39,9 @@ typedef struct list {
   size_t n, max;
   double bound2; /* a candidate farther than this cannot enter */
   int twice;     /* a candidate may come twice (hashed buckets) */
+  /* the warm start's agents, where they are now (seeded_bound) */
+  candidate seeds[NEAREST_SEEDS];
+  size_t seeds_n;
 } list;
 
 static void list_insert(list *l, double d2, size_t j) {
@@ -258,6 +271,42 @@ static void walk_sorted(const steer_world *w, const sheet *s, size_t i,
   }
 }
 
+/* The warm start's agents as a set that a candidate is tested against in
+   one go (indices fit 32 bits: slots number the agents in 32). The unused
+   places hold the searching agent, never a candidate. */
+typedef struct seed_set {
+  uint32_t j[NEAREST_SEEDS];
+} seed_set;
+
+static void seed_set_init(seed_set *set, const list *l, size_t i) {
+  for (size_t k = 0; k < NEAREST_SEEDS; k++) set->j[k] = (uint32_t)i;
+  for (size_t k = 0; k < l->seeds_n; k++) set->j[k] = (uint32_t)l->seeds[k].j;
+}
+
+static int seed_set_has(const seed_set *set, size_t j) {
+#if defined(__SSE2__) && NEAREST_SEEDS == 16
+  const __m128i *at = (const __m128i *)set->j;
+  __m128i q = _mm_set1_epi32((int)(uint32_t)j);
+  __m128i hit = _mm_or_si128(
+      _mm_or_si128(_mm_cmpeq_epi32(q, _mm_loadu_si128(at)),
+                   _mm_cmpeq_epi32(q, _mm_loadu_si128(at + 1))),
+      _mm_or_si128(_mm_cmpeq_epi32(q, _mm_loadu_si128(at + 2)),
+                   _mm_cmpeq_epi32(q, _mm_loadu_si128(at + 3))));
+  return _mm_movemask_epi8(hit) != 0;
+#else
+  int hit = 0;
+  for (size_t k = 0; k < NEAREST_SEEDS; k++) hit |= set->j[k] == (uint32_t)j;
+  return hit;
+#endif
+}
+
+/* Candidates 0 .. m - 1 to the list, but those of the set (in it already). */
+static void offer_unseeded(list *l, const seed_set *set, const double *d2s,
+                           const size_t *js, size_t m) {
+  for (size_t k = 0; k < m; k++)
+    if (!set || !seed_set_has(set, js[k])) list_take(l, d2s[k], js[k]);
+}
+
 /* A search whose starting bound is about as tight as it will get - warm
    (the seeds bound it) or sparse (the last search found fewer than max, and
    the list will hardly fill) - on a sheet that neither wraps nor hashes:
@@ -265,7 +314,10 @@ static void walk_sorted(const steer_world *w, const sheet *s, size_t i,
    starting bound. The outward order and the narrowing as the list fills
    (walk_sorted) pay only when the bound starts loose; the list's answer is
    the same in any order (the nearest by distance, then index, of all
-   agents within the starting bound). */
+   agents within the starting bound). So a warm search takes the seeds'
+   agents first, in the order the last search found them (about the order
+   they go in: the insertions hardly shift or mispredict), and then the
+   rows' other candidates. */
 static void walk_rows(const steer_world *w, const sheet *s, size_t i,
                       reach r, list *l) {
   const uint32_t *starts = w->grid.starts;
@@ -274,6 +326,13 @@ static void walk_rows(const steer_world *w, const sheet *s, size_t i,
   steer_vec2 p = world_pos(w, i);
   double d2s[CHUNK];
   size_t js[CHUNK], m = 0;
+  seed_set set;
+  int seeded = l->seeds_n > 0;
+  if (seeded) {
+    for (size_t k = 0; k < l->seeds_n; k++)
+      list_take(l, l->seeds[k].d2, l->seeds[k].j);
+    seed_set_init(&set, l, i);
+  }
   double bound2 = l->bound2;
   size_t first = (size_t)(r.clo - s->x0), last = (size_t)(r.chi - s->x0);
   for (int32_t row = r.lo; row <= r.hi; row++) {
@@ -282,13 +341,13 @@ static void walk_rows(const steer_world *w, const sheet *s, size_t i,
       double dx = x[j] - p.x, dy = y[j] - p.y;
       m = note(i, j, dx * dx + dy * dy, bound2, bit, d2s, js, m);
       if (m == CHUNK) { /* rare: offer them, the bound may have shrunk */
-        for (size_t k = 0; k < m; k++) list_take(l, d2s[k], js[k]);
+        offer_unseeded(l, seeded ? &set : NULL, d2s, js, m);
         m = 0;
         bound2 = l->bound2;
       }
     }
   }
-  for (size_t k = 0; k < m; k++) list_take(l, d2s[k], js[k]);
+  offer_unseeded(l, seeded ? &set : NULL, d2s, js, m);
 }
 
 /* ---- warm start ---------------------------------------------------------
@@ -310,7 +369,7 @@ static uint32_t *seeds_of(const steer_world *w, size_t i) {
    when it will hardly shrink: the seeds bound it, or the last search found
    fewer than max (most likely fewer now too). */
 static double seeded_bound(const steer_world *w, size_t i, size_t max,
-                           double bound2, int *tight) {
+                           double bound2, int *tight, list *l) {
   const uint32_t *seed = seeds_of(w, i);
   if (!seed || max > NEAREST_SEEDS) return bound2;
   if (seed[max - 1] == SLOT_NONE) { /* fewer last time: a sparse search */
@@ -328,9 +387,11 @@ static double seeded_bound(const steer_world *w, size_t i, size_t max,
     double d2 = v2_len2(world_offset(w, p, world_pos(w, j)));
     if (!(d2 <= bound2)) continue; /* out of reach now */
     if (d2 > worst) worst = d2;
-    found++;
+    candidate c = {d2, j};
+    l->seeds[found++] = c;
   }
   *tight = found == max;
+  l->seeds_n = found;
   return found == max ? worst : bound2;
 }
 
@@ -373,7 +434,8 @@ size_t nearest_agents(const steer_world *w, size_t i, double radius,
   l.n = 0;
   l.max = max < STEER_ORCA_MAX_NEIGHBORS ? max : STEER_ORCA_MAX_NEIGHBORS;
   int tight = 0;
-  l.bound2 = seeded_bound(w, i, l.max, radius * radius, &tight);
+  l.seeds_n = 0;
+  l.bound2 = seeded_bound(w, i, l.max, radius * radius, &tight, &l);
   l.twice = 0;
   sheet sh;
   reach r;

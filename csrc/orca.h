@@ -32,6 +32,21 @@ void orca_agent_line(steer_vec2 rel_pos, steer_vec2 rel_vel, steer_vec2 vel,
                      double radius, double horizon, double dt, double share,
                      int side, orca_line *out);
 
+/* The inputs of orca_agent_line for an agent's neighbors, one array per
+   coordinate, so that orca_agent_lines can take them two at a time. */
+typedef struct orca_neighbors {
+  double px[STEER_ORCA_MAX_NEIGHBORS], py[STEER_ORCA_MAX_NEIGHBORS];
+  double vx[STEER_ORCA_MAX_NEIGHBORS], vy[STEER_ORCA_MAX_NEIGHBORS];
+  double radius[STEER_ORCA_MAX_NEIGHBORS], share[STEER_ORCA_MAX_NEIGHBORS];
+  int side[STEER_ORCA_MAX_NEIGHBORS];
+} orca_neighbors;
+
+/* orca_agent_line for neighbors 0 .. n - 1 of nb (rel_pos = (px, py),
+   rel_vel = (vx, vy)) into out[0 .. n - 1]: the same bits, two at a time
+   where SSE2 is there. */
+void orca_agent_lines(const orca_neighbors *nb, size_t n, steer_vec2 vel,
+                      double horizon, double dt, orca_line *out);
+
 /* The half-plane against a static point of a wall (or an obstacle's
    centre) at offset `rel_pos` from an agent, when the agent's body of
    radius `radius` must stay clear of it for `horizon` seconds: the speed

@@ -3,6 +3,13 @@
  * velocity, and the force the step integrates (docs/API.md section 18). Reads
  * only the world as it is: a step computes every agent's force from one
  * snapshot before anyone moves. */
+/* GCC's SLP vectorizer pairs the halves of a vector passed or returned in
+   two registers through the stack, and the paired load then waits on two
+   stores (a store-forwarding stall): a fifth of a sparse ORCA step. Scalar
+   code here; the same bits (no reassociation either way). */
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC optimize("no-tree-slp-vectorize")
+#endif
 #include "nearest.h"
 #include "orca.h"
 
@@ -36,15 +43,20 @@ static steer_vec2 orca_velocity(const steer_world *w, size_t i,
   size_t n_static = n;
   size_t m = nearest_agents(w, i, o->neighbor_radius, o->max_neighbors, 1,
                             near);
+  orca_neighbors nb;
   for (size_t k = 0; k < m; k++) {
     size_t j = near[k].j;
+    nb.px[k] = near[k].offset.x;
+    nb.py[k] = near[k].offset.y;
+    nb.vx[k] = v.x - w->vx[j]; /* v2_sub(v, world_vel(w, j)) */
+    nb.vy[k] = v.y - w->vy[j];
+    nb.radius[k] = body + w->radius[j];
     /* an agent that avoids too takes half; one that does not, none */
-    double share = w->program[j] && w->program[j]->has_orca ? 0.5 : 1;
-    orca_agent_line(near[k].offset, v2_sub(v, world_vel(w, j)), v,
-                    body + w->radius[j], o->time_horizon, dt, share,
-                    i < j ? -1 : 1, &lines[n++]);
+    nb.share[k] = w->program[j] && w->program[j]->has_orca ? 0.5 : 1;
+    nb.side[k] = i < j ? -1 : 1;
   }
-  return orca_solve(lines, n, n_static, speed, preferred, scratch);
+  orca_agent_lines(&nb, m, v, o->time_horizon, dt, &lines[n]);
+  return orca_solve(lines, n + m, n_static, speed, preferred, scratch);
 }
 
 steer_vec2 steer_agent_orca_velocity(const steer_world *w, size_t i,

@@ -8,6 +8,7 @@
  * lengths from 1 to STEER_ORCA_MAX_NEIGHBORS. Also grid_runs (avoid_agents'
  * walk): the cursor's candidates in the cursor's order. And the sort of a
  * sparse grid, which mends its starts, against a count from scratch.
+ * And ORCA's half-planes in lanes against one at a time (check_lines).
  * Prints "N passed, N failed";
  * exits nonzero on a failure. Built by mk/crowd.mk, run by spec/orca_spec.lua. */
 #include <math.h>
@@ -473,6 +474,77 @@ static void sparse_sorts(int wrap, int round) {
   steer_world_destroy(w);
 }
 
+/* ---- half-planes in lanes ------------------------------------------------
+ * orca_agent_lines (two neighbors at a time where SSE2 is there) against
+ * orca_agent_line for each neighbor alone, bit for bit: neighbors whose
+ * nearest way out is the cut-off circle, the left or the right leg, an
+ * overlap (at one spot with one velocity too), a vanishing or an
+ * overflowing w, zero radii, both shares, lists of odd and even length.
+ * The kinds mix within a pair, so that a lane that needs the scalar code
+ * sits beside one that does not. */
+static double pick_of(const double *v, size_t n) { return v[(size_t)(unit() * n) % n]; }
+
+static long line_kinds[4]; /* cut-off, leg, overlap, odd values */
+
+static void random_neighbor(orca_neighbors *nb, size_t k, double horizon) {
+  static const double scales[] = {1e-160, 1e-3, 1, 10, 1e3, 1e150};
+  double s = unit() < 0.8 ? 1 : pick_of(scales, 6);
+  double r = unit() < 0.1 ? 0 : uniform(0.1, 3) * (s > 1 ? 1 : s);
+  nb->radius[k] = r;
+  nb->share[k] = unit() < 0.5 ? 0.5 : 1;
+  nb->side[k] = unit() < 0.5 ? -1 : 1;
+  double kind = unit();
+  if (kind < 0.15) { /* overlapping, maybe at one spot with one velocity */
+    double at = unit() < 0.3 ? 0 : uniform(0, r);
+    double a = uniform(0, 6.283185307179586);
+    nb->px[k] = at * cos(a);
+    nb->py[k] = at * sin(a);
+    nb->vx[k] = unit() < 0.3 ? 0 : uniform(-2, 2);
+    nb->vy[k] = unit() < 0.3 ? 0 : uniform(-2, 2);
+    line_kinds[2]++;
+    return;
+  }
+  nb->px[k] = uniform(-15, 15) * s;
+  nb->py[k] = uniform(-15, 15) * s;
+  if (kind < 0.25) { /* w = 0: the velocity that reaches the centre at the horizon */
+    nb->vx[k] = nb->px[k] * (1 / horizon);
+    nb->vy[k] = nb->py[k] * (1 / horizon);
+    line_kinds[3]++;
+  } else {
+    nb->vx[k] = uniform(-4, 4) * s;
+    nb->vy[k] = uniform(-4, 4) * s;
+  }
+  double wx = nb->vx[k] - nb->px[k] * (1 / horizon);
+  double wy = nb->vy[k] - nb->py[k] * (1 / horizon);
+  double along = wx * nb->px[k] + wy * nb->py[k];
+  line_kinds[along < 0 && along * along > r * r * (wx * wx + wy * wy) ? 0 : 1]++;
+}
+
+static void check_lines(int round) {
+  orca_neighbors nb;
+  orca_line lanes[STEER_ORCA_MAX_NEIGHBORS], alone;
+  for (int t = 0; t < 200; t++) {
+    size_t n = (size_t)(unit() * (STEER_ORCA_MAX_NEIGHBORS + 1));
+    if (n > STEER_ORCA_MAX_NEIGHBORS) n = STEER_ORCA_MAX_NEIGHBORS;
+    double horizon = unit() < 0.5 ? 10 : uniform(0.01, 20);
+    double dt = unit() < 0.5 ? 0.25 : uniform(1e-3, 1);
+    steer_vec2 vel = {uniform(-2, 2), uniform(-2, 2)};
+    for (size_t k = 0; k < n; k++) random_neighbor(&nb, k, horizon);
+    orca_agent_lines(&nb, n, vel, horizon, dt, lanes);
+    for (size_t k = 0; k < n; k++) {
+      orca_agent_line(v2(nb.px[k], nb.py[k]), v2(nb.vx[k], nb.vy[k]), vel,
+                      nb.radius[k], horizon, dt, nb.share[k], nb.side[k],
+                      &alone);
+      CHECK(memcmp(&alone, &lanes[k], sizeof alone) == 0,
+            "round %d set %d neighbor %zu of %zu: lanes (%a, %a) along (%a, %a),"
+            " alone (%a, %a) along (%a, %a)",
+            round, t, k, n, lanes[k].point.x, lanes[k].point.y, lanes[k].dir.x,
+            lanes[k].dir.y, alone.point.x, alone.point.y, alone.dir.x,
+            alone.dir.y);
+    }
+  }
+}
+
 int main(void) {
   static const layout layouts[] = {
       {"clamped 200", 200, 200, 8, 0, 0, 0, 0},
@@ -506,5 +578,12 @@ int main(void) {
   CHECK(shapes_kept > 2000, "only %ld shape queries found a shape", shapes_kept);
   CHECK(shapes_near > 2000, "only %ld queries had a wall at the reach", shapes_near);
   printf("%ld shape queries found one\n", shapes_kept);
+  for (int round = 0; round < 40; round++) check_lines(round);
+  CHECK(line_kinds[0] > 5000 && line_kinds[1] > 5000 && line_kinds[2] > 5000 &&
+            line_kinds[3] > 2000,
+        "half-planes: %ld cut-off, %ld leg, %ld overlap, %ld w = 0", line_kinds[0],
+        line_kinds[1], line_kinds[2], line_kinds[3]);
+  printf("%ld cut-off, %ld leg, %ld overlapping half-planes checked in lanes\n",
+         line_kinds[0], line_kinds[1], line_kinds[2]);
   return oracle_report();
 }
