@@ -9,13 +9,7 @@
  * radius is never opened. The bound starts from the agents the last search
  * found (the warm start below). Other grids walk the grid cursor.
  */
-/* GCC's SLP vectorizer pairs the halves of a vector passed or returned in
-   two registers through the stack, and the paired load then waits on two
-   stores (a store-forwarding stall): a fifth of a sparse ORCA step. Scalar
-   code here; the same bits (no reassociation either way). */
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC optimize("no-tree-slp-vectorize")
-#endif
+#include "no_slp.h" /* first: it applies to all that follows */
 #include <math.h>
 #include "nearest.h"
 #if defined(__SSE2__)

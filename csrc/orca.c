@@ -12,13 +12,7 @@
  * cannot be met, the third dimension (how deep every agent line may be
  * violated) is minimized instead, again line by line, the static lines
  * kept hard. Everything is deterministic: same lines in, same bits out. */
-/* GCC's SLP vectorizer pairs the halves of a vector passed or returned in
-   two registers through the stack, and the paired load then waits on two
-   stores (a store-forwarding stall): a fifth of a sparse ORCA step. Scalar
-   code here; the same bits (no reassociation either way). */
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC optimize("no-tree-slp-vectorize")
-#endif
+#include "no_slp.h" /* first: it applies to all that follows */
 #include <math.h>
 #include "orca.h"
 

@@ -3,13 +3,7 @@
  * velocity, and the force the step integrates (docs/API.md section 18). Reads
  * only the world as it is: a step computes every agent's force from one
  * snapshot before anyone moves. */
-/* GCC's SLP vectorizer pairs the halves of a vector passed or returned in
-   two registers through the stack, and the paired load then waits on two
-   stores (a store-forwarding stall): a fifth of a sparse ORCA step. Scalar
-   code here; the same bits (no reassociation either way). */
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC optimize("no-tree-slp-vectorize")
-#endif
+#include "no_slp.h" /* first: it applies to all that follows */
 #include "nearest.h"
 #include "orca.h"
 

@@ -2,13 +2,7 @@
  * obstacle half-planes (orca.h). The candidates come from the geometry
  * index (geometry.h), so the cost follows the shapes near the agent, not
  * the level's total; ORCA only sees the shapes. */
-/* GCC's SLP vectorizer pairs the halves of a vector passed or returned in
-   two registers through the stack, and the paired load then waits on two
-   stores (a store-forwarding stall): a fifth of a sparse ORCA step. Scalar
-   code here; the same bits (no reassociation either way). */
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC optimize("no-tree-slp-vectorize")
-#endif
+#include "no_slp.h" /* first: it applies to all that follows */
 #include <math.h>
 #include "orca.h"
 #if defined(__SSE2__)
