@@ -547,7 +547,9 @@ static void op_level(reader *r, harness *h) {
     size_t w = 1 + u8(r) % 6, hh = 1 + u8(r) % 6;
     for (size_t k = 0; k < w * hh; k++) tiles[k] = u8(r) & 1;
     steer_vec2 seg[2 * 84];
-    double cell = positive(r);
+    /* the far corner within STEER_LIMIT, as steer.walls_from_tiles asks:
+       the walls' ends are numbers handed to steer */
+    double cell = fmin(positive(r), STEER_LIMIT / 6);
     size_t n = steer_walls_from_tiles(tiles, w, hh, cell, 0, 0, seg, 84);
     CHECK(n <= 84, "%zu segments for %zu tiles", n, w * hh);
     for (size_t k = 0; k < n && k < 84; k++)
