@@ -115,6 +115,9 @@ void world_sort(steer_world *w, uint32_t *dest, steer_pool *pool, int parts) {
   for (size_t i = 0; moved && i < n; i++) {
     while (dest[i] != i) {
       size_t d = dest[i];
+      /* d placed already: two agents bound for one index would swap
+         forever (a broken placement fails here, under STEER_DEBUG) */
+      STEER_ASSERT(dest[d] != d);
 #define SWAP_COLUMN(name, type, snap) SWAP(type, w->name, i, d);
       AGENT_COLUMNS(SWAP_COLUMN)
 #undef SWAP_COLUMN
