@@ -280,6 +280,12 @@ static void compare_queries(const geometry *g, const layout *L, int rounds) {
           "%s raycast kinds %u: %d #%zu at %.17g vs brute %d #%zu at %.17g",
           L->name, kinds, h1.kind, h1.index, h1.fraction, h2.kind, h2.index,
           h2.fraction);
+    geo_hit h3 = no_hit(); /* the walls' test without the lanes, too */
+    geometry_raycast(&scalar, &r, kinds, &h3);
+    geo_hit_finish(&r, &h3);
+    CHECK(same_hit(&h3, &h2),
+          "%s raycast kinds %u, no lanes: %d #%zu at %.17g vs brute %d #%zu",
+          L->name, kinds, h3.kind, h3.index, h3.fraction, h2.kind, h2.index);
   }
 }
 
