@@ -310,7 +310,7 @@ int crowd_walk_run(const steer_world *w, const steer_program *p, size_t i,
   int32_t cx, cy;
   flock_span spans[9];
   grid_cell_of(g, w->x[i], w->y[i], &cx, &cy);
-  size_t cell_end = g->starts[(size_t)cy * (size_t)g->ncx + (size_t)cx + 1];
+  size_t cell_end = g->starts[grid_bucket_of_cell(g, cx, cy) + 1];
   if ((size_t)m > cell_end - i) m = (int)(cell_end - i); /* this cell's */
   int n = flock_spans(w, cx, cy, spans);
   size_t candidates = spans_length(spans, n) - 1; /* not itself */

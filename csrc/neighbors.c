@@ -50,11 +50,30 @@ static size_t gather_cursor(const steer_world *w, size_t i,
    a torus a cell past the edge is the one on the far side, its agents seen
    shifted by the world's size - the same image, bit for bit, as
    world_offset picks when the grid is at least 4 cells wide
-   (checked by flock_fast_ok). */
+   (checked by flock_fast_ok).
+   A hashed grid's box (an unbounded world's crowd, grid_fit_box) holds its
+   cells' buckets row by row as a dense grid does, and no agent lies
+   outside it: there the rows are cut to the box. */
+static int box_spans(const steer_grid *g, int32_t cx, int32_t cy,
+                     flock_span out[9]) {
+  int n = 0;
+  int32_t b0 = g->box_x0, b1 = g->box_x0 + g->box_w - 1;
+  int32_t c0 = cx - 1 < b0 ? b0 : cx - 1, c1 = cx + 1 > b1 ? b1 : cx + 1;
+  for (int32_t ry = cy - 1; ry <= cy + 1 && c0 <= c1; ry++) {
+    if ((uint32_t)(ry - g->box_y0) >= (uint32_t)g->box_h) continue;
+    size_t base = (size_t)(ry - g->box_y0) * (size_t)g->box_w;
+    flock_span s = {g->starts[base + (size_t)(c0 - b0)],
+                    g->starts[base + (size_t)(c1 - b0) + 1], 0, 0};
+    out[n++] = s;
+  }
+  return n;
+}
+
 int flock_spans(const steer_world *w, int32_t cx, int32_t cy,
                 flock_span out[9]) {
   const steer_grid *g = &w->grid;
   int n = 0;
+  if (!g->dense) return box_spans(g, cx, cy, out);
   if (cx > 0 && cx < g->ncx - 1 && cy > 0 && cy < g->ncy - 1) {
     /* away from the edges: each row of three cells is one span */
     size_t b = (size_t)cy * (size_t)g->ncx + (size_t)cx;
@@ -166,7 +185,7 @@ static size_t gather_sorted(const steer_world *w, size_t i,
 
 int flock_fast_ok(const steer_world *w, const flock_rules *q) {
   const steer_grid *g = &w->grid;
-  if (!g->dense || !g->sorted) return 0;
+  if (!g->sorted || (!g->dense && g->box_w <= 0)) return 0;
   if (q->reach * g->inv_x > 1 || q->reach * g->inv_y > 1) return 0;
   return g->mode != GRID_WRAP || (g->ncx >= 4 && g->ncy >= 4);
 }

@@ -12,7 +12,8 @@ typedef struct flock_span {
 } flock_span;
 
 /* The spans of the 3 x 3 cells around cell (cx, cy) of a sorted dense
-   grid, row by row; returns how many (at most 9). */
+   grid (or a hashed grid's box), row by row; returns how many (at most
+   9). */
 int flock_spans(const steer_world *w, int32_t cx, int32_t cy,
                 flock_span out[9]);
 /* Adds to s the candidates of the spans (agent i itself left out);
@@ -20,7 +21,8 @@ int flock_spans(const steer_world *w, int32_t cx, int32_t cy,
 size_t flock_span_walk(const steer_world *w, size_t i, const flock_rules *q,
                        const flock_span *spans, int n, flock_sums *s);
 
-/* Can flock_gather take the sorted dense-grid path for these rules? */
+/* Can flock_gather take the sorted path (a dense grid or a hashed grid's
+   box) for these rules? */
 int flock_fast_ok(const steer_world *w, const flock_rules *q);
 /* Agent i's sums (fast: flock_fast_ok said yes), counting the candidates
    and neighbors into *stats (or not, when NULL). */

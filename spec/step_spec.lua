@@ -249,6 +249,49 @@ describe("results of a step", function()
     end
   end)
 
+  it("are the same bits in an unbounded world as in a bounded one of the same cells", function()
+    -- a bounded world walks neighbors through its dense grid (the crowd
+    -- kernel's rows); an unbounded one through its hashed grid's box, whose
+    -- buckets hold the same cells row by row: with cells of 4 in both
+    -- (400 / 100 cells, 1 / 4: the same cell for every point), every walk
+    -- visits the same agents in the same order
+    local path = steer.path{ { 170, 170 }, { 230, 170 }, { 230, 230 }, loop = true }
+    local programs = {
+      steer.program{ { "separation", radius = 1.5, weight = 1.5 },
+        { "alignment", radius = 4 }, { "cohesion", radius = 4 } },
+      steer.program{ { "separation", radius = 1.5, weight = 1.5 },
+        { "alignment", radius = 4 }, { "cohesion", radius = 4 }, { "wander" } },
+      steer.program{ combine = "priority", { "avoid_walls" }, { "avoid_obstacles" },
+        { "separation", radius = 1.5 }, { "follow", path = path } },
+      steer.program{ { "separation", radius = 3 }, { "cohesion", radius = 2, fov = 200 } },
+    }
+    local function run(def)
+      def.cell_size, def.seed = 4, 5
+      local world = steer.world(def)
+      for k = 1, 30 do
+        world:add_obstacle{ x = 150 + (k * 37.1) % 100, y = 150 + (k * 17.3) % 100, radius = 1 }
+        world:add_wall{ x1 = 150 + (k * 23.9) % 100, y1 = 150 + (k * 41.3) % 100,
+                        x2 = 152 + (k * 23.9) % 100, y2 = 153 + (k * 41.3) % 100 }
+      end
+      local agents = {}
+      for k = 1, 1500 do
+        agents[k] = world:add{ x = 160 + (k * 7.31) % 80, y = 160 + (k * 3.77) % 80,
+          vx = 2 * math.cos(k), vy = 2 * math.sin(k), max_speed = 2.5, max_force = 4 }
+        agents[k]:set_behaviors(programs[k % 4 + 1])
+      end
+      local state = {}
+      for _ = 1, 10 do world:step(0.1) end
+      for k, a in ipairs(agents) do state[k] = { a.x, a.y, a.vx, a.vy } end
+      local stats = world:stats()
+      world:close()
+      return state, stats
+    end
+    local bounded, stats = run{ bounds = { 400, 400 } }
+    local unbounded = run{}
+    assert.is_nil(support.first_difference(bounded, unbounded, 4))
+    assert.is_true(stats.neighbors > 1500, "the crowd has neighbors")
+  end)
+
   it("are bit-identical for two worlds built by the same calls (1,000 steps)", function()
     local function mixed()
       local world = steer.world{ seed = 11, bounds = { 50, 50 }, wrap = true }

@@ -298,9 +298,13 @@ static double need_number_in(lua_State *L, int idx, const char *key, int kind,
   if (lua_type(L, -1) != LUA_TNUMBER)
     arg_error(L, fname, argn, "%sfield '%s': number expected, got %s", where,
               key, luaL_typename(L, -1));
-  char what[64];
-  snprintf(what, sizeof what, "%sfield '%s'", where, key);
-  double v = validate_num(L, lua_tonumber(L, -1), kind, fname, argn, what);
+  double v = lua_tonumber(L, -1);
+  char problem[96];
+  if (number_problem(v, kind, problem)) { /* the message only when it is needed */
+    char what[64];
+    snprintf(what, sizeof what, "%sfield '%s'", where, key);
+    validate_num(L, v, kind, fname, argn, what);
+  }
   lua_pop(L, 1);
   return v;
 }
