@@ -154,6 +154,47 @@ describe("per-agent data", function()
   end)
 end)
 
+describe("world:add{program = ...}", function()
+  it("gives the new agent its program, as set_behaviors would", function()
+    local world = steer.world{}
+    local p = steer.program{ { "seek", target = { 10, 0 } } }
+    local a = world:add{ x = 0, y = 0, max_speed = 2, max_force = 4, program = p, name = "a" }
+    local b = world:add{ x = 0, y = 0, max_speed = 2, max_force = 4,
+                         program = { { "seek", target = { 0, -10 } } } }
+    local c = world:add{ x = 0, y = 0, max_speed = 2, max_force = 4 }
+    c:set_behaviors(p)
+    world:step(0.1)
+    -- seek from rest: force = desired velocity (2, 0) or (0, -2), under max_force;
+    -- v = f * dt
+    assert.are.equal(0.2, a.vx)
+    assert.are.equal(0, a.vy)
+    assert.are.equal(0, b.vx)
+    assert.are.equal(-0.2, b.vy)
+    assert.are.equal(a.vx, c.vx)
+    assert.is_nil(a.program, "not the agent's own data")
+    assert.are.equal("a", a.name)
+    assert.are.equal(3, world:stats().programs)
+  end)
+
+  it("raises naming the field, and adds nothing, for a bad program", function()
+    local world = steer.world{}
+    local other = steer.world{}
+    local far = other:add{}
+    local bad = {
+      { 5, "field 'program': steer.Program or table expected, got number" },
+      { { { "seekk" } }, "unknown behavior 'seekk'" },
+      { { { "pursue", target = far } }, "target agent belongs to another world" },
+    }
+    for _, case in ipairs(bad) do
+      local ok, err = pcall(world.add, world, { x = 1, program = case[1] })
+      assert.is_false(ok)
+      assert.truthy(tostring(err):find("bad argument #1 to 'add'", 1, true), err)
+      assert.truthy(tostring(err):find(case[2], 1, true), err)
+    end
+    assert.are.equal(0, #world)
+  end)
+end)
+
 describe("world:remove and stale handles", function()
   local function setup()
     local w = steer.world{}

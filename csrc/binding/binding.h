@@ -9,6 +9,7 @@
 
 #define WORLD_MT "steer.World"
 #define AGENT_MT "steer.Agent"
+#define PROGRAM_MT "steer.Program"
 #define PATH_MT "steer.Path"
 #define POINT_MT "steer.SharedPoint"
 
@@ -170,6 +171,10 @@ int l_program_new(lua_State *L);
    `world`, with a reference for the caller. */
 steer_program *program_arg(lua_State *L, int idx, lworld *world,
                            const char *fname, int argn);
+/* p (a program just compiled from a table, one reference held), or the
+   world's last such program when it is the same: the reference held is
+   then to that one. */
+steer_program *share_program(lworld *box, steer_program *p);
 extern const luaL_Reg program_agent_methods[];
 
 int l_restore(lua_State *L);

@@ -442,7 +442,6 @@ static steer_program *compile(compiling *c, int idx) {
 
 /* ---- steer.Program: a compiled program to share between agents ----------- */
 
-#define PROGRAM_MT "steer.Program"
 
 typedef struct lprogram {
   steer_program *p;
@@ -532,18 +531,23 @@ static int a_set_behaviors(lua_State *L) {
     live_agent(L, a.box, a.id, "set_behaviors");
   }
   a = live_agent(L, a.box, a.id, "set_behaviors");
-  /* a crowd given the same table one agent at a time shares one program */
-  if (a.box->last_program && steer_program_equal(a.box->last_program, p)) {
+  set_program(L, &a, share_program(a.box, p));
+  return 0;
+}
+
+steer_program *share_program(lworld *box, steer_program *p) {
+  /* a crowd given the same table one agent at a time shares one program
+     (one batch in the step, one copy in memory) */
+  if (box->last_program && steer_program_equal(box->last_program, p)) {
     steer_program_release(p);
-    p = a.box->last_program;
+    p = box->last_program;
     steer_program_retain(p);
   } else {
     steer_program_retain(p);
-    steer_program_release(a.box->last_program);
-    a.box->last_program = p;
+    steer_program_release(box->last_program);
+    box->last_program = p;
   }
-  set_program(L, &a, p);
-  return 0;
+  return p;
 }
 
 /* The 0-based entry named by argument idx: a 1-based index, a tag, or a

@@ -166,12 +166,24 @@ static void check_misspelling(lua_State *L, int idx, const char *fname) {
 /* world:add{...}: fields of steer_agent_def plus wander parameters; other
    string keys become the agent's own data, unless they misspell a field.
    Everything is validated before the agent exists. */
+/* Is the key at idx world:add's `program`? */
+static int is_program_key(lua_State *L, int idx) {
+  return lua_type(L, idx) == LUA_TSTRING &&
+         strcmp(lua_tostring(L, idx), "program") == 0;
+}
+
+/* steer_world_add_many's definition of the one agent world:add adds */
+static void one_def(void *ud, size_t k, steer_agent_def *d) {
+  (void)k;
+  *d = *(const steer_agent_def *)ud;
+}
+
 static int w_add(lua_State *L) {
   lworld *box = check_world(L, 1, "add", 0);
   steer_agent_def d = steer_agent_def_default();
   double *slots[DEF_FIELDS];
   def_slots(&d, slots);
-  int custom = 0;
+  int custom = 0, program_at = 0;
   if (!lua_isnoneornil(L, 2)) {
     if (!lua_istable(L, 2)) type_error(L, 2, "add", 1, "table");
     for (int k = 0; def_fields[k].name; k++) {
@@ -180,10 +192,11 @@ static int w_add(lua_State *L) {
           field_number(L, def_fields[k].kind, "add", 1, def_fields[k].name);
     }
     turn_read_def(L, 2, &d);
+    if (opt_field(L, 2, "program")) program_at = lua_gettop(L); /* kept */
     lua_pushnil(L);
     while (lua_next(L, 2)) {
       lua_pop(L, 1);
-      custom |= !is_field_key(L, -1);
+      custom |= !is_field_key(L, -1) && !is_program_key(L, -1);
     }
   }
   lua_getuservalue(L, 1);
@@ -195,7 +208,7 @@ static int w_add(lua_State *L) {
     lua_newtable(L);
     lua_pushnil(L);
     while (lua_next(L, 2)) {
-      if (is_field_key(L, -2)) {
+      if (is_field_key(L, -2) || is_program_key(L, -2)) {
         lua_pop(L, 1);
         continue;
       }
@@ -211,8 +224,26 @@ static int w_add(lua_State *L) {
     }
     lua_rawgeti(L, env, ENV_DATA);
   }
+  /* the program last: compiling it raises on a bad entry, and from here
+     on nothing raises until it is released */
+  steer_program *p = NULL;
+  if (program_at) {
+    int given = luaL_testudata(L, program_at, PROGRAM_MT) != NULL;
+    if (!given && !lua_istable(L, program_at))
+      arg_error(L, "add", 1, "field 'program': steer.Program or table "
+                "expected, got %s", luaL_typename(L, program_at));
+    p = program_arg(L, program_at, box, "add", 1);
+    if (!box->w) { /* compiling may have run Lua code that closed it */
+      steer_program_release(p);
+      live_world(L, box, "add");
+    }
+    if (!given) p = share_program(box, p);
+  }
   steer_id id;
-  check_status(L, steer_world_add(live_world(L, box, "add"), &d, &id));
+  steer_status s = p ? steer_world_add_many(box->w, 1, one_def, &d, p, &id)
+                     : steer_world_add(box->w, &d, &id);
+  steer_program_release(p);
+  check_status(L, s);
   if (custom) {
     lua_pushinteger(L, (lua_Integer)id);
     lua_pushvalue(L, env + 1);

@@ -76,6 +76,7 @@ local steer = {}
 ---@field turn_velocity? boolean the velocity's direction turns at most max_turn_rate * dt per step (default false)
 ---@field group? integer 0..31 (default 0): which flocking entries count it (their `groups`)
 ---@field ghost? boolean never anyone's neighbor, but can be a target (default false)
+---@field program? steer.Program|steer.ProgramDef the agent's behaviors, as a:set_behaviors takes them
 ---@field [string] any the agent's own data; a key that misspells a field (`maxSpeed`, `max_sped`) raises "did you mean ...?"
 
 ---An obstacle's definition: a circle, plus the game's own keys.

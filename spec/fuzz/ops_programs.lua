@@ -174,6 +174,23 @@ function P.list(F, O)
     F:call("a:set_behaviors", F.methods.set_behaviors, { h, prog }, 2, expect_of(live, verdict),
       { name = "set_behaviors", argn = (not live) and 0 or nil })
   end)
+  add("world:add{program = ...}", 1, function(F)
+    local rec, h, live = live_self(F)
+    if not (live and type(rec) == "table" and rec.w) then return end
+    local prog, verdict = P.program(F, rec)
+    verdict = same_world_targets(h, prog, verdict)
+    if prog == nil then verdict = "valid" end -- no program: a plain add
+    local ok, r = F:call(rec.name .. ":add{program}", F.wmethods.add,
+      { rec.w, { x = F.rng:range(-5, 5), y = 1, program = prog } }, 2,
+      expect_of(true, verdict), { name = "add", argn = 1 })
+    if ok then
+      O.track_agent(F, rec, r[1])
+      if r[1].program ~= nil then
+        F:fail("world:add{program = ...}: the program became the agent's own data")
+      end
+    end
+    checked_world(F, rec)
+  end)
   add("program with a removed target", 0.5, function(F)
     local rec = O.some_world(F)
     for _ = 1, 2 do O.add_agent(F, rec, true) end
