@@ -250,8 +250,9 @@ static void cell_forces(steer_world *w, size_t b, double dt,
       continue;
     }
     if (n < 0) {
-      n = flock_spans(w, (int32_t)(b % (size_t)g->ncx),
-                      (int32_t)(b / (size_t)g->ncx), spans);
+      int32_t cx, cy;
+      grid_sheet_cell(g, b, &cx, &cy);
+      n = flock_spans(w, cx, cy, spans);
       candidates = spans_length(spans, n) - 1; /* not itself */
     }
     /* up to simd_width agents of this cell with program p, one per lane */
@@ -291,7 +292,7 @@ static void cell_forces(steer_world *w, size_t b, double dt,
 void crowd_row_forces(steer_world *w, size_t r, double dt, steer_vec2 *forces,
                       size_t base, steer_stats *stats) {
   const steer_grid *g = &w->grid;
-  size_t ncx = (size_t)g->ncx, end = (r + 1) * ncx;
+  size_t ncx = grid_sheet_cols(g), end = (r + 1) * ncx;
   batch bt;
   bt.n = 0;
   bt.program = NULL;

@@ -96,6 +96,22 @@ void grid_cell_of(const steer_grid *g, double x, double y, int32_t *cx,
 size_t grid_bucket_of(const steer_grid *g, double x, double y);
 /* The bucket of cell (cx, cy) (bounded modes: inside 0..n-1). */
 size_t grid_bucket_of_cell(const steer_grid *g, int32_t cx, int32_t cy);
+/* The rows of cells whose buckets a sorted grid keeps in row-major order:
+   a dense grid's ncx x ncy cells, or a hashed grid's box (box_w x box_h,
+   from cell (box_x0, box_y0); none when box_w is 0). */
+static inline size_t grid_sheet_cols(const steer_grid *g) {
+  return (size_t)(g->dense ? g->ncx : g->box_w);
+}
+static inline size_t grid_sheet_rows(const steer_grid *g) {
+  return (size_t)(g->dense ? g->ncy : g->box_h);
+}
+/* The cell of bucket b of the sheet. */
+static inline void grid_sheet_cell(const steer_grid *g, size_t b, int32_t *cx,
+                                   int32_t *cy) {
+  size_t cols = grid_sheet_cols(g);
+  *cx = (int32_t)(b % cols) + (g->dense ? 0 : g->box_x0);
+  *cy = (int32_t)(b / cols) + (g->dense ? 0 : g->box_y0);
+}
 /* A hashed grid's box (above) around the cells of agents 0..n-1 at
    (x[i], y[i]), when it holds no more cells than there are buckets. The
    agents must be rebucketed after (world_sort does). */

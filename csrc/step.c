@@ -4,7 +4,8 @@
  * Two ways to honour "all forces from one snapshot":
  * - in general, every force goes to a buffer before anyone moves;
  * - streamed, when every program only looks at agents in neighboring grid
- *   rows (no agent targets, flocking radii within a cell) on a dense grid:
+ *   rows (no agent targets, flocking radii within a cell) on a dense grid
+ *   (or an unbounded world's box of cells, grid.h):
  *   rows are computed in order and a row moves as soon as the rows that
  *   read it are done, so only a few rows of forces are ever held.
  * The loops are split between the world's threads (bands of rows, or
@@ -86,7 +87,7 @@ static void buffered_moves(void *ctx, int part) {
 /* ---- streamed ----------------------------------------------------------- */
 
 static size_t row_start(const steer_world *w, size_t r) {
-  return w->grid.starts[r * (size_t)w->grid.ncx];
+  return w->grid.starts[r * grid_sheet_cols(&w->grid)];
 }
 
 static void row_forces(step_job *job, int part, size_t r, steer_vec2 *out) {
@@ -128,7 +129,7 @@ static void streamed_edges(void *ctx, int part) {
    which has moved already. */
 static int can_stream(const steer_world *w) {
   const steer_grid *g = &w->grid;
-  if (!g->dense) return 0;
+  if (!g->dense && g->box_w <= 0) return 0; /* rows: a dense grid's or a box */
   int narrow = g->mode == GRID_WRAP && (g->ncx < 4 || g->ncy < 4);
   for (size_t i = 0; i < w->count; i++) {
     const steer_program *p = w->program[i];
@@ -180,7 +181,7 @@ static size_t inner_length(const steer_world *w, const band *bd) {
    forces buffer length they need. */
 static size_t plan_bands(step_job *job) {
   steer_world *w = job->w;
-  size_t rows = (size_t)w->grid.ncy, n = w->count, need = 0;
+  size_t rows = grid_sheet_rows(&w->grid), n = w->count, need = 0;
   if ((size_t)job->parts > rows) job->parts = (int)rows;
   size_t r = 0;
   for (int k = 0; k < job->parts; k++) {

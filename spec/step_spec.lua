@@ -274,8 +274,8 @@ describe("results of a step", function()
                         x2 = 152 + (k * 23.9) % 100, y2 = 153 + (k * 41.3) % 100 }
       end
       local agents = {}
-      for k = 1, 1500 do
-        agents[k] = world:add{ x = 160 + (k * 7.31) % 80, y = 160 + (k * 3.77) % 80,
+      for k = 1, 4500 do -- enough for two threads to split the step
+        agents[k] = world:add{ x = 150 + (k * 7.31) % 100, y = 150 + (k * 3.77) % 100,
           vx = 2 * math.cos(k), vy = 2 * math.sin(k), max_speed = 2.5, max_force = 4 }
         agents[k]:set_behaviors(programs[k % 4 + 1])
       end
@@ -287,9 +287,9 @@ describe("results of a step", function()
       return state, stats
     end
     local bounded, stats = run{ bounds = { 400, 400 } }
-    local unbounded = run{}
-    assert.is_nil(support.first_difference(bounded, unbounded, 4))
-    assert.is_true(stats.neighbors > 1500, "the crowd has neighbors")
+    assert.is_nil(support.first_difference(bounded, (run{}), 4))
+    assert.is_nil(support.first_difference(bounded, (run{ threads = 2 }), 4))
+    assert.is_true(stats.neighbors > 4500, "the crowd has neighbors")
   end)
 
   it("are bit-identical for two worlds built by the same calls (1,000 steps)", function()
