@@ -9,9 +9,12 @@ static steer_vec2 seen(const steer_world *w, size_t i, steer_vec2 t) {
   return v2_add(p, world_offset(w, p, t));
 }
 
+/* steer_seek's and steer_flee's arithmetic inline, as agent_arrive's
+   (agent.h): through the exported calls the vectors went through memory */
 steer_vec2 steer_agent_seek(const steer_world *w, size_t i, steer_vec2 t) {
-  return steer_seek(world_pos(w, i), world_vel(w, i), seen(w, i, t),
-                    w->max_speed[i], w->max_force[i]);
+  steer_vec2 p = world_pos(w, i);
+  return v2_toward(v2_sub(seen(w, i, t), p), world_vel(w, i), w->max_speed[i],
+                   w->max_force[i]);
 }
 
 steer_vec2 steer_agent_flee(const steer_world *w, size_t i, steer_vec2 t,
@@ -20,8 +23,8 @@ steer_vec2 steer_agent_flee(const steer_world *w, size_t i, steer_vec2 t,
   if (panic_radius >= 0 &&
       v2_len2(v2_sub(target, p)) > panic_radius * panic_radius)
     return v2(0, 0);
-  return steer_flee(p, world_vel(w, i), target, w->max_speed[i],
-                    w->max_force[i]);
+  return v2_toward(v2_sub(p, target), world_vel(w, i), w->max_speed[i],
+                   w->max_force[i]);
 }
 
 steer_vec2 steer_agent_arrive(const steer_world *w, size_t i, steer_vec2 t,
