@@ -233,15 +233,15 @@ static int w_add(lua_State *L) {
       arg_error(L, "add", 1, "field 'program': steer.Program or table "
                 "expected, got %s", luaL_typename(L, program_at));
     p = program_arg(L, program_at, box, "add", 1);
-    if (!box->w) { /* compiling may have run Lua code that closed it */
-      steer_program_release(p);
-      live_world(L, box, "add");
-    }
-    if (!given) p = share_program(box, p);
+    if (!box->w) steer_program_release(p); /* and live_world raises */
+    else if (!given) p = share_program(box, p);
   }
+  /* the data table's allocation or compiling may have run Lua code (a
+     finalizer) that closed the world */
+  steer_world *w = live_world(L, box, "add");
   steer_id id;
-  steer_status s = p ? steer_world_add_many(box->w, 1, one_def, &d, p, &id)
-                     : steer_world_add(box->w, &d, &id);
+  steer_status s = p ? steer_world_add_many(w, 1, one_def, &d, p, &id)
+                     : steer_world_add(w, &d, &id);
   steer_program_release(p);
   check_status(L, s);
   if (custom) {

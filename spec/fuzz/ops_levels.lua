@@ -187,7 +187,10 @@ local function op_walls_from_tiles(F)
       if row < h and solid(c, row) ~= solid(c - 1, row) then boundary = boundary + 1 end
     end
   end
-  if math.abs(units - boundary) > 1e-6 * boundary then
+  -- (a cell too small to tell apart at the origin's magnitude rounds its
+  -- segments away: only then may the lengths not add up)
+  local scale = math.max(math.abs(args[5] or 0), math.abs(args[6] or 0))
+  if cell > 1e-9 * scale and math.abs(units - boundary) > 1e-6 * boundary then
     F:fail(("walls_from_tiles: %s unit edges, the boundary has %d"):format(V.show(units), boundary))
   end
   return r[1]
