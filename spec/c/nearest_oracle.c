@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "crowd.h"
 #include "nearest.h"
 #include "orca.h"
 #include "sort.h"
@@ -485,6 +486,7 @@ static void sparse_sorts(int wrap, int round) {
 static double pick_of(const double *v, size_t n) { return v[(size_t)(unit() * n) % n]; }
 
 static long line_kinds[4]; /* cut-off, leg, overlap, odd values */
+static long lines_checked[2]; /* at width 2, at width 4 */
 
 static void random_neighbor(orca_neighbors *nb, size_t k, double horizon) {
   static const double scales[] = {1e-160, 1e-3, 1, 10, 1e3, 1e150};
@@ -530,17 +532,21 @@ static void check_lines(int round) {
     double dt = unit() < 0.5 ? 0.25 : uniform(1e-3, 1);
     steer_vec2 vel = {uniform(-2, 2), uniform(-2, 2)};
     for (size_t k = 0; k < n; k++) random_neighbor(&nb, k, horizon);
-    orca_agent_lines(&nb, n, vel, horizon, dt, lanes);
-    for (size_t k = 0; k < n; k++) {
-      orca_agent_line(v2(nb.px[k], nb.py[k]), v2(nb.vx[k], nb.vy[k]), vel,
-                      nb.radius[k], horizon, dt, nb.share[k], nb.side[k],
-                      &alone);
-      CHECK(memcmp(&alone, &lanes[k], sizeof alone) == 0,
-            "round %d set %d neighbor %zu of %zu: lanes (%a, %a) along (%a, %a),"
-            " alone (%a, %a) along (%a, %a)",
-            round, t, k, n, lanes[k].point.x, lanes[k].point.y, lanes[k].dir.x,
-            lanes[k].dir.y, alone.point.x, alone.point.y, alone.dir.x,
-            alone.dir.y);
+    /* width 2: SSE2 pairs; width 4: AVX quads (then pairs for the rest) */
+    for (int width = 2; width <= (crowd_quad_available() ? 4 : 2); width += 2) {
+      orca_agent_lines(&nb, n, vel, horizon, dt, lanes, width);
+      for (size_t k = 0; k < n; k++) {
+        orca_agent_line(v2(nb.px[k], nb.py[k]), v2(nb.vx[k], nb.vy[k]), vel,
+                        nb.radius[k], horizon, dt, nb.share[k], nb.side[k],
+                        &alone);
+        CHECK(memcmp(&alone, &lanes[k], sizeof alone) == 0,
+              "round %d set %d width %d neighbor %zu of %zu: lanes (%a, %a)"
+              " along (%a, %a), alone (%a, %a) along (%a, %a)",
+              round, t, width, k, n, lanes[k].point.x, lanes[k].point.y,
+              lanes[k].dir.x, lanes[k].dir.y, alone.point.x, alone.point.y,
+              alone.dir.x, alone.dir.y);
+      }
+      lines_checked[width / 4] += (long)n;
     }
   }
 }
@@ -585,5 +591,10 @@ int main(void) {
         line_kinds[1], line_kinds[2], line_kinds[3]);
   printf("%ld cut-off, %ld leg, %ld overlapping half-planes checked in lanes\n",
          line_kinds[0], line_kinds[1], line_kinds[2]);
+  /* the AVX quads wherever the CPU has them (crowd_quad_available) */
+  CHECK(!crowd_quad_available() || lines_checked[1] > 100000,
+        "only %ld half-planes checked in AVX lanes", lines_checked[1]);
+  printf("%ld half-planes in SSE2 pairs, %ld in AVX quads\n", lines_checked[0],
+         lines_checked[1]);
   return oracle_report();
 }
