@@ -73,9 +73,9 @@ end
 
 describe("ORCA's batched pass", function()
   local cases = {
-    { name = "bounded", bounded = true, n = 200, steps = 16 },
-    { name = "torus", bounded = true, wrap = true, n = 150, steps = 14 },
-    { name = "unbounded, two threads (over 512 with orca)", n = 680, steps = 6, threads = 2 },
+    { name = "bounded", bounded = true, n = 200, steps = 12 },
+    { name = "torus", bounded = true, wrap = true, n = 150, steps = 10 },
+    { name = "unbounded, two threads (over 512 with orca)", n = 680, steps = 4, threads = 2 },
   }
   for _, case in ipairs(cases) do
     it("is program_force's, bit for bit, at every SIMD width: " .. case.name, function()
