@@ -55,6 +55,11 @@ void orca_agent_lines(const orca_neighbors *nb, size_t n, steer_vec2 vel,
 int orca_lines_quad(const orca_neighbors *nb, size_t k, steer_vec2 vel,
                     double horizon, orca_line *out);
 
+/* orca_shapes.c's wall filter two walls at a time in AVX lanes
+   (orca_quad.c), the same walls: see there. Only where the CPU has AVX. */
+size_t orca_walls_quad(const geo_wall *l, size_t from, size_t end,
+                       steer_vec2 p, double lim, size_t *id, size_t *next);
+
 /* The half-plane against a static point of a wall (or an obstacle's
    centre) at offset `rel_pos` from an agent, when the agent's body of
    radius `radius` must stay clear of it for `horizon` seconds: the speed

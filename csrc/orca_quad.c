@@ -4,7 +4,8 @@
  * by a function attribute and called only when the step's SIMD width is 4
  * (crowd_simd_width: the CPU has AVX), so the library needs no -march
  * flag. A packed division or square root costs about what a scalar one
- * does: four lanes halve the pairs' share of them. */
+ * does: four lanes halve the pairs' share of them. And the walls' box
+ * test (orca_shapes.c) two walls at a time. */
 #include "no_slp.h" /* first: it applies to all that follows */
 #include "orca.h"
 
@@ -83,12 +84,55 @@ AVX int orca_lines_quad(const orca_neighbors *nb, size_t k, steer_vec2 vel,
   return scalar;
 }
 
+/* note_walls' filter (orca_shapes.c) two walls at a time: walls from,
+   from + 2, ... while a pair fits before end, the near ones' numbers into
+   id[0 ..]; returns how many, and *next the first wall not looked at.
+   Each lane beyond_lanes' operations for its wall's x or y (the larger of
+   a wall's two lanes as maxpd gives it there), so the same walls. */
+AVX size_t orca_walls_quad(const geo_wall *l, size_t from, size_t end,
+                           steer_vec2 p, double lim, size_t *id, size_t *next) {
+  const __m256d sign = _mm256_set1_pd(-0.0), zero = _mm256_setzero_pd();
+  const __m256d at = _mm256_set_pd(p.y, p.x, p.y, p.x);
+  const __m256d lim4 = _mm256_set1_pd(lim), one = _mm256_set1_pd(1);
+  const __m256d tiny = _mm256_set1_pd(1e-9);
+  size_t m = 0, e = from;
+  for (; e + 1 < end; e += 2) {
+    __m256d la = _mm256_insertf128_pd(_mm256_castpd128_pd256(_mm_loadu_pd(&l[e].a.x)),
+                                      _mm_loadu_pd(&l[e + 1].a.x), 1);
+    __m256d lb = _mm256_insertf128_pd(_mm256_castpd128_pd256(_mm_loadu_pd(&l[e].b.x)),
+                                      _mm_loadu_pd(&l[e + 1].b.x), 1);
+    __m256d a = _mm256_sub_pd(la, at); /* world_offset */
+    __m256d b = _mm256_add_pd(a, _mm256_sub_pd(lb, la));
+    __m256d big2 = _mm256_max_pd(_mm256_andnot_pd(sign, a), _mm256_andnot_pd(sign, b));
+    __m256d big = _mm256_max_pd(big2, _mm256_permute_pd(big2, 5)); /* x, y swapped */
+    __m256d wall_lim = _mm256_add_pd(
+        lim4, _mm256_mul_pd(tiny, _mm256_add_pd(_mm256_add_pd(one, big), lim4)));
+    __m256d near = _mm256_max_pd(
+        zero, _mm256_max_pd(_mm256_min_pd(a, b),
+                            _mm256_xor_pd(_mm256_max_pd(a, b), sign)));
+    int out = _mm256_movemask_pd(_mm256_cmp_pd(near, wall_lim, _CMP_GT_OQ));
+    id[m] = e;
+    m += (out & 3) == 0;
+    id[m] = e + 1;
+    m += (out & 12) == 0;
+  }
+  *next = e;
+  return m;
+}
+
 #else
 
 int orca_lines_quad(const orca_neighbors *nb, size_t k, steer_vec2 vel,
                     double horizon, orca_line *out) {
   (void)nb, (void)k, (void)vel, (void)horizon, (void)out;
   return 15;
+}
+
+size_t orca_walls_quad(const geo_wall *l, size_t from, size_t end,
+                       steer_vec2 p, double lim, size_t *id, size_t *next) {
+  (void)l, (void)end, (void)p, (void)lim, (void)id;
+  *next = from;
+  return 0;
 }
 
 #endif

@@ -270,11 +270,15 @@ static steer_world *world_of(const layout *L) {
 }
 
 static long shapes_kept, shapes_near; /* answers with a shape; a wall at the reach */
+static long shapes_quad; /* queries at width 4 with walls to pair */
 
 static void check_shapes(const layout *L, int round) {
   steer_world *w = world_of(L);
   double span = L->width > 0 ? L->width : 200;
-  size_t walls = (size_t)(unit() * 60), obstacles = (size_t)(unit() * 30);
+  /* few walls in every other round: the index scans them all (the
+     walls' filter of orca_shapes.c, in AVX lanes at width 4) */
+  size_t walls = round % 2 ? 2 + (size_t)(unit() * 8) : (size_t)(unit() * 60);
+  size_t obstacles = (size_t)(unit() * 30);
   for (size_t k = 0; k < walls; k++) {
     steer_vec2 a = v2(uniform(-0.1 * span, 1.1 * span), uniform(-0.1 * span, 1.1 * span));
     double len = unit() < 0.2 ? uniform(0, 0.5 * span) : uniform(0, 12);
@@ -300,6 +304,9 @@ static void check_shapes(const layout *L, int round) {
   for (size_t i = 0; i < w->count; i++) {
     double reach = unit() < 0.2 ? 0 : uniform(0, 30);
     size_t max = unit() < 0.5 ? 10 : 1 + (size_t)(unit() * STEER_ORCA_MAX_NEIGHBORS);
+    /* every other agent at SIMD width 4: the walls' filter in AVX lanes */
+    w->step_simd = crowd_quad_available() && i % 2 ? 4 : 2;
+    shapes_quad += w->step_simd == 4 && w->geo.wall_count > 1;
     size_t nw = ref_shapes(w, i, reach, want, max);
     size_t ng = orca_nearby_shapes(w, i, reach, got, max);
     CHECK(ng == nw && same_shapes(got, want, nw),
@@ -584,6 +591,8 @@ int main(void) {
   CHECK(shapes_kept > 2000, "only %ld shape queries found a shape", shapes_kept);
   CHECK(shapes_near > 2000, "only %ld queries had a wall at the reach", shapes_near);
   printf("%ld shape queries found one\n", shapes_kept);
+  CHECK(!crowd_quad_available() || shapes_quad > 5000,
+        "only %ld shape queries at width 4", shapes_quad);
   for (int round = 0; round < 40; round++) check_lines(round);
   CHECK(line_kinds[0] > 5000 && line_kinds[1] > 5000 && line_kinds[2] > 5000 &&
             line_kinds[3] > 2000,
