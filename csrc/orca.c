@@ -150,9 +150,19 @@ static void agent_line_of(const orca_neighbors *nb, size_t k, steer_vec2 vel,
                   nb->radius[k], horizon, dt, nb->share[k], nb->side[k], out);
 }
 
+/* orca_lines_quad stores its lanes as four lines of four doubles */
+typedef char orca_line_is_four_doubles[sizeof(orca_line) == 4 * sizeof(double) ? 1 : -1];
+
 void orca_agent_lines(const orca_neighbors *nb, size_t n, steer_vec2 vel,
-                      double horizon, double dt, orca_line *out) {
+                      double horizon, double dt, orca_line *out, int width) {
   size_t k = 0;
+  if (width >= 4)
+    for (; k + 3 < n; k += 4) {
+      int scalar = orca_lines_quad(nb, k, vel, horizon, out + k);
+      for (int q = 0; q < 4; q++)
+        if (scalar & (1 << q))
+          agent_line_of(nb, k + (size_t)q, vel, horizon, dt, &out[k + (size_t)q]);
+    }
 #if defined(__SSE2__)
   for (; k + 1 < n; k += 2) {
     int scalar = agent_line_pair(nb, k, vel, horizon, out + k);

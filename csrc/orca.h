@@ -43,9 +43,22 @@ typedef struct orca_neighbors {
 
 /* orca_agent_line for neighbors 0 .. n - 1 of nb (rel_pos = (px, py),
    rel_vel = (vx, vy)) into out[0 .. n - 1]: the same bits, two at a time
-   where SSE2 is there. */
+   where SSE2 is there, four at a time at SIMD width 4 (the step's
+   w->step_simd: only where the CPU has AVX). */
 void orca_agent_lines(const orca_neighbors *nb, size_t n, steer_vec2 vel,
-                      double horizon, double dt, orca_line *out);
+                      double horizon, double dt, orca_line *out, int width);
+
+/* Neighbors k .. k + 3 of nb in AVX lanes (orca_quad.c), their lines
+   into out[0 .. 3]; returns the lanes (bit q: neighbor k + q) that need
+   the scalar code (an overlap, or a w sqrt cannot measure): their lines
+   are written later. Only where the CPU has AVX. */
+int orca_lines_quad(const orca_neighbors *nb, size_t k, steer_vec2 vel,
+                    double horizon, orca_line *out);
+
+/* orca_shapes.c's wall filter two walls at a time in AVX lanes
+   (orca_quad.c), the same walls: see there. Only where the CPU has AVX. */
+size_t orca_walls_quad(const geo_wall *l, size_t from, size_t end,
+                       steer_vec2 p, double lim, size_t *id, size_t *next);
 
 /* The half-plane against a static point of a wall (or an obstacle's
    centre) at offset `rel_pos` from an agent, when the agent's body of

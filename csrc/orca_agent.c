@@ -49,7 +49,7 @@ static steer_vec2 orca_velocity(const steer_world *w, size_t i,
     nb.share[k] = w->program[j] && w->program[j]->has_orca ? 0.5 : 1;
     nb.side[k] = i < j ? -1 : 1;
   }
-  orca_agent_lines(&nb, m, v, o->time_horizon, dt, &lines[n]);
+  orca_agent_lines(&nb, m, v, o->time_horizon, dt, &lines[n], w->step_simd);
   return orca_solve(lines, n + m, n_static, speed, preferred, scratch);
 }
 

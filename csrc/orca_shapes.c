@@ -85,8 +85,10 @@ static inline int beyond_lanes(__m128d a, __m128d b, double lim) {
 #endif
 
 static size_t note_walls(const geo_wall *l, size_t from, size_t end,
-                         steer_vec2 p, double lim, orca_shape *s, size_t *id) {
+                         steer_vec2 p, double lim, orca_shape *s, size_t *id,
+                         int width) {
   size_t m = 0;
+  if (width >= 4) m = orca_walls_quad(l, from, end, p, lim, id, &from);
 #if defined(__SSE2__)
   __m128d at = _mm_set_pd(p.y, p.x);
   for (size_t e = from; e < end; e++) {
@@ -128,7 +130,8 @@ static void take_run(const steer_world *w, steer_vec2 p, double body,
   for (size_t from = 0; from < count; from += CHUNK) {
     size_t end = count - from > CHUNK ? from + CHUNK : count, m = 0;
     if (walls && !items && !g->wrap) { /* a scan of a plain world's walls */
-      m = note_walls(g->walls, from, end, p, reach + 0.0 + body, s, id);
+      m = note_walls(g->walls, from, end, p, reach + 0.0 + body, s, id,
+                     w->step_simd);
     } else {
       for (size_t e = from; e < end; e++) {
         int32_t k = items ? items[e].item : (int32_t)e;

@@ -14,6 +14,7 @@
 #include "agent_program.h"
 #include "crowd.h"
 #include "nearest.h"
+#include "orca_batch.h"
 #include "program_batch.h"
 #include "sort.h"
 #include "threads.h"
@@ -66,6 +67,13 @@ static void buffered_forces(void *ctx, int part) {
     if (p && p->batched) {
       i = batch_run(w, i, job->cut[part + 1], job->dt, stats);
       continue;
+    }
+    if (p && p->has_orca) { /* a run of plain ORCA programs */
+      size_t next = orca_batch_run(w, i, job->cut[part + 1], job->dt, stats);
+      if (next > i) {
+        i = next;
+        continue;
+      }
     }
     steer_vec2 f = {0, 0};
     if (i + 8 < w->count) program_prefetch(w, i + 8, 0);

@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "crowd.h"
 #include "nearest.h"
 #include "orca.h"
 #include "sort.h"
@@ -269,11 +270,15 @@ static steer_world *world_of(const layout *L) {
 }
 
 static long shapes_kept, shapes_near; /* answers with a shape; a wall at the reach */
+static long shapes_quad; /* queries at width 4 with walls to pair */
 
 static void check_shapes(const layout *L, int round) {
   steer_world *w = world_of(L);
   double span = L->width > 0 ? L->width : 200;
-  size_t walls = (size_t)(unit() * 60), obstacles = (size_t)(unit() * 30);
+  /* few walls in every other round: the index scans them all (the
+     walls' filter of orca_shapes.c, in AVX lanes at width 4) */
+  size_t walls = round % 2 ? 2 + (size_t)(unit() * 8) : (size_t)(unit() * 60);
+  size_t obstacles = (size_t)(unit() * 30);
   for (size_t k = 0; k < walls; k++) {
     steer_vec2 a = v2(uniform(-0.1 * span, 1.1 * span), uniform(-0.1 * span, 1.1 * span));
     double len = unit() < 0.2 ? uniform(0, 0.5 * span) : uniform(0, 12);
@@ -299,6 +304,9 @@ static void check_shapes(const layout *L, int round) {
   for (size_t i = 0; i < w->count; i++) {
     double reach = unit() < 0.2 ? 0 : uniform(0, 30);
     size_t max = unit() < 0.5 ? 10 : 1 + (size_t)(unit() * STEER_ORCA_MAX_NEIGHBORS);
+    /* every other agent at SIMD width 4: the walls' filter in AVX lanes */
+    w->step_simd = crowd_quad_available() && i % 2 ? 4 : 2;
+    shapes_quad += w->step_simd == 4 && w->geo.wall_count > 1;
     size_t nw = ref_shapes(w, i, reach, want, max);
     size_t ng = orca_nearby_shapes(w, i, reach, got, max);
     CHECK(ng == nw && same_shapes(got, want, nw),
@@ -485,6 +493,7 @@ static void sparse_sorts(int wrap, int round) {
 static double pick_of(const double *v, size_t n) { return v[(size_t)(unit() * n) % n]; }
 
 static long line_kinds[4]; /* cut-off, leg, overlap, odd values */
+static long lines_checked[2]; /* at width 2, at width 4 */
 
 static void random_neighbor(orca_neighbors *nb, size_t k, double horizon) {
   static const double scales[] = {1e-160, 1e-3, 1, 10, 1e3, 1e150};
@@ -530,17 +539,21 @@ static void check_lines(int round) {
     double dt = unit() < 0.5 ? 0.25 : uniform(1e-3, 1);
     steer_vec2 vel = {uniform(-2, 2), uniform(-2, 2)};
     for (size_t k = 0; k < n; k++) random_neighbor(&nb, k, horizon);
-    orca_agent_lines(&nb, n, vel, horizon, dt, lanes);
-    for (size_t k = 0; k < n; k++) {
-      orca_agent_line(v2(nb.px[k], nb.py[k]), v2(nb.vx[k], nb.vy[k]), vel,
-                      nb.radius[k], horizon, dt, nb.share[k], nb.side[k],
-                      &alone);
-      CHECK(memcmp(&alone, &lanes[k], sizeof alone) == 0,
-            "round %d set %d neighbor %zu of %zu: lanes (%a, %a) along (%a, %a),"
-            " alone (%a, %a) along (%a, %a)",
-            round, t, k, n, lanes[k].point.x, lanes[k].point.y, lanes[k].dir.x,
-            lanes[k].dir.y, alone.point.x, alone.point.y, alone.dir.x,
-            alone.dir.y);
+    /* width 2: SSE2 pairs; width 4: AVX quads (then pairs for the rest) */
+    for (int width = 2; width <= (crowd_quad_available() ? 4 : 2); width += 2) {
+      orca_agent_lines(&nb, n, vel, horizon, dt, lanes, width);
+      for (size_t k = 0; k < n; k++) {
+        orca_agent_line(v2(nb.px[k], nb.py[k]), v2(nb.vx[k], nb.vy[k]), vel,
+                        nb.radius[k], horizon, dt, nb.share[k], nb.side[k],
+                        &alone);
+        CHECK(memcmp(&alone, &lanes[k], sizeof alone) == 0,
+              "round %d set %d width %d neighbor %zu of %zu: lanes (%a, %a)"
+              " along (%a, %a), alone (%a, %a) along (%a, %a)",
+              round, t, width, k, n, lanes[k].point.x, lanes[k].point.y,
+              lanes[k].dir.x, lanes[k].dir.y, alone.point.x, alone.point.y,
+              alone.dir.x, alone.dir.y);
+      }
+      lines_checked[width / 4] += (long)n;
     }
   }
 }
@@ -578,6 +591,8 @@ int main(void) {
   CHECK(shapes_kept > 2000, "only %ld shape queries found a shape", shapes_kept);
   CHECK(shapes_near > 2000, "only %ld queries had a wall at the reach", shapes_near);
   printf("%ld shape queries found one\n", shapes_kept);
+  CHECK(!crowd_quad_available() || shapes_quad > 5000,
+        "only %ld shape queries at width 4", shapes_quad);
   for (int round = 0; round < 40; round++) check_lines(round);
   CHECK(line_kinds[0] > 5000 && line_kinds[1] > 5000 && line_kinds[2] > 5000 &&
             line_kinds[3] > 2000,
@@ -585,5 +600,10 @@ int main(void) {
         line_kinds[1], line_kinds[2], line_kinds[3]);
   printf("%ld cut-off, %ld leg, %ld overlapping half-planes checked in lanes\n",
          line_kinds[0], line_kinds[1], line_kinds[2]);
+  /* the AVX quads wherever the CPU has them (crowd_quad_available) */
+  CHECK(!crowd_quad_available() || lines_checked[1] > 100000,
+        "only %ld half-planes checked in AVX lanes", lines_checked[1]);
+  printf("%ld half-planes in SSE2 pairs, %ld in AVX quads\n", lines_checked[0],
+         lines_checked[1]);
   return oracle_report();
 }
