@@ -800,31 +800,100 @@ steer_vec2 geometry_avoid_walls(const geometry *g, steer_vec2 p, steer_vec2 v,
  * numbers as one feeler at a time: the same bits. */
 
 #define MANY_GROUP 16
+#define MANY_CELLS 4 /* a feeler's cells listed ahead of its walk, at most */
 
-/* Asks for the table slot where cell (cx, cy) of r's walk is looked up
-   first. */
-GEO_HOT void ask_for_cell(const geo_index *x, const cell_range *r) {
+/* The cells of a feeler's walk that hold entries, looked up ahead of the
+   walk (their entries asked for); n < 0: more than MANY_CELLS cells, the
+   walk looks them up itself. */
+typedef struct cell_list {
+  int n;
+  uint32_t count[MANY_CELLS], skip[MANY_CELLS];
+  const geo_item *items[MANY_CELLS];
+} cell_list;
+
+/* Asks for the cache line at p. */
+GEO_HOT void ask_for(const void *p) {
 #if defined(__GNUC__)
-  if (x->cell_live) __builtin_prefetch(&x->cells[geo_index_home(x, r->x0, r->y0)]);
+  __builtin_prefetch(p);
 #else
-  (void)x, (void)r;
+  (void)p;
 #endif
 }
 
-/* The walls of r's cells for feeler f, as geometry_avoid_walls walks
-   them. */
-static void walls_in_cells(const geometry *g, geo_feeler *f,
-                           const cell_range *r) {
-  const geo_index *x = &g->wall_index;
-  for (int32_t j = 0; j < r->ny; j++)
+/* Asks for the table slots where r's first and last rows start (the
+   first only in a hashed index). */
+GEO_HOT void ask_for_rows(const geo_index *x, const cell_range *r) {
+  if (!x->cell_live) return;
+  if (x->mixed) {
+    ask_for(&x->cells[geo_index_home(x, r->x0, r->y0)]);
+    return;
+  }
+  int32_t py = x->wrap ? x->ncy : INT32_MAX;
+  ask_for(&x->cells[geo_index_home(x, r->x0, r->y0)]);
+  ask_for(&x->cells[geo_index_home(x, r->x0, walk_cell(r->y0, r->ny - 1, py))]);
+}
+
+/* r's cells that hold entries, in the walk's order (rows, then columns),
+   into l, their entries' first and last lines asked for. */
+GEO_HOT void list_cells(const geo_index *x, const cell_range *r,
+                        cell_list *l) {
+  l->n = 0;
+  if ((int64_t)r->nx * r->ny > MANY_CELLS) {
+    l->n = -1;
+    return;
+  }
+  if (!x->cell_live) return;
+  int32_t px = x->wrap ? x->ncx : INT32_MAX, py = x->wrap ? x->ncy : INT32_MAX;
+  for (int32_t j = 0; j < r->ny; j++) {
+    int32_t cy = walk_cell(r->y0, j, py);
     for (int32_t i = 0; i < r->nx; i++) {
-      const geo_cell *c = geo_index_cell(x, r->x0 + i, r->y0 + j);
+      const geo_cell *c = geo_index_find(x, walk_cell(r->x0, i, px), cy);
       if (!c) continue;
-      if (g->quad)
-        feel_walls_quad(g, f, geo_cell_items(x, c), c->count, skip_at(i, j));
-      else
-        feel_walls(g, f, geo_cell_items(x, c), c->count, skip_at(i, j));
+      const geo_item *it = geo_cell_items(x, c);
+      ask_for(it);
+      ask_for(it + c->count - 1);
+      l->items[l->n] = it;
+      l->count[l->n] = c->count;
+      l->skip[l->n] = skip_at(i, j);
+      l->n++;
     }
+  }
+}
+
+/* r's cells listed ahead of the walk (list_cells) when the index is laid
+   out row by row (a dense level: the runs are waited for); a hashed index
+   (a sparse level: few cells, warm) is looked up by the walk itself, as
+   one feeler does (listing measured slower there). */
+GEO_HOT void list_ahead(const geo_index *x, const cell_range *r,
+                        cell_list *l) {
+  if (x->mixed)
+    l->n = -1;
+  else
+    list_cells(x, r, l);
+}
+
+/* The walls of r's cells for feeler f, as geometry_avoid_walls walks
+   them (the cells of l when it lists them). */
+static void walls_in_cells(const geometry *g, geo_feeler *f,
+                           const cell_range *r, const cell_list *l) {
+  const geo_index *x = &g->wall_index;
+  if (l->n >= 0) {
+    for (int c = 0; c < l->n; c++)
+      if (g->quad)
+        feel_walls_quad(g, f, l->items[c], l->count[c], l->skip[c]);
+      else
+        feel_walls(g, f, l->items[c], l->count[c], l->skip[c]);
+  } else {
+    for (int32_t j = 0; j < r->ny; j++)
+      for (int32_t i = 0; i < r->nx; i++) {
+        const geo_cell *c = geo_index_cell(x, r->x0 + i, r->y0 + j);
+        if (!c) continue;
+        if (g->quad)
+          feel_walls_quad(g, f, geo_cell_items(x, c), c->count, skip_at(i, j));
+        else
+          feel_walls(g, f, geo_cell_items(x, c), c->count, skip_at(i, j));
+      }
+  }
   if (x->large_count) feel_walls(g, f, x->large, x->large_count, 0);
 }
 
@@ -833,6 +902,7 @@ void geometry_avoid_walls_many(const geometry *g, int n, const steer_vec2 *p,
                                steer_vec2 *out) {
   geo_feeler f[MANY_GROUP];
   cell_range r[MANY_GROUP];
+  cell_list l[MANY_GROUP];
   int walk[MANY_GROUP];
   const geo_index *x = &g->wall_index;
   for (int k0 = 0; k0 < n; k0 += MANY_GROUP) {
@@ -845,12 +915,14 @@ void geometry_avoid_walls_many(const geometry *g, int n, const steer_vec2 *p,
       feeler_start(&f[k], p[k0 + k], v[k0 + k], length[k0 + k], 0, 0);
       walk[k] = cells_of(x, geo_box_around(p[k0 + k], f[k].tip, 0),
                          g->wall_count, &r[k]);
-      ask_for_cell(x, &r[k]);
+      if (walk[k] == 0) ask_for_rows(x, &r[k]);
     }
+    for (int k = 0; k < m; k++)
+      if (walk[k] == 0) list_ahead(x, &r[k], &l[k]);
     for (int k = 0; k < m; k++) {
       switch (walk[k]) {
       case 0:
-        walls_in_cells(g, &f[k], &r[k]);
+        walls_in_cells(g, &f[k], &r[k], &l[k]);
         if (f[k].index != SIZE_MAX)
           wall_away(&f[k], f[k].hit_a, f[k].hit_b, f[k].best);
         break;
@@ -871,6 +943,7 @@ void geometry_avoid_obstacles_many(const geometry *g, int n,
                                    steer_vec2 *out) {
   geo_feeler f[MANY_GROUP];
   cell_range r[MANY_GROUP];
+  cell_list l[MANY_GROUP];
   int walk[MANY_GROUP];
   const geo_index *x = &g->obstacle_index;
   for (int k0 = 0; k0 < n; k0 += MANY_GROUP) {
@@ -885,12 +958,22 @@ void geometry_avoid_obstacles_many(const geometry *g, int n,
                    extra[k0 + k]);
       walk[k] = cells_of(x, geo_box_around(f[k].tip, f[k].tip, pad),
                          g->obstacle_count, &r[k]);
-      ask_for_cell(x, &r[k]);
+      if (walk[k] == 0) ask_for_rows(x, &r[k]);
     }
+    for (int k = 0; k < m; k++)
+      if (walk[k] == 0) list_ahead(x, &r[k], &l[k]);
     for (int k = 0; k < m; k++) {
       switch (walk[k]) {
       case 0:
-        obstacles_in_cells(g, &f[k], &r[k]);
+        if (l[k].n >= 0) {
+          for (int c = 0; c < l[k].n; c++)
+            feel_obstacles(g, &f[k], l[k].items[c], l[k].count[c],
+                           l[k].skip[c]);
+          if (x->large_count)
+            feel_obstacles(g, &f[k], x->large, x->large_count, 0);
+        } else {
+          obstacles_in_cells(g, &f[k], &r[k]);
+        }
         if (f[k].index != SIZE_MAX) obstacle_away(&f[k], f[k].hit_a);
         break;
       case 1:

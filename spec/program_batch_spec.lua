@@ -126,6 +126,9 @@ local cases = {
     degenerate = true },
   { name = "feelers at once in a sparse bounded level, long feelers", wrap = false, side = 60,
     n = 1200, geometry = 4, programs = { 9, 1 }, steps = 12, still = true, degenerate = true },
+  { name = "feelers at once in a sparse level on a big torus (a hashed index)", wrap = true,
+    side = 200, n = 1500, geometry = 60, programs = { 9, 1 }, steps = 12, still = true,
+    degenerate = true },
   { name = "every program mixed, two threads", wrap = true, side = 60, n = 5000, geometry = 400,
     programs = { 1, 2, 3, 4, 5, 6, 7, 8 }, steps = 8, threads = 2 },
 }
