@@ -47,6 +47,7 @@ local function run(reference, opts)
     { side * 0.8, side * 0.8 }, { side * 0.2, side * 0.8 }, loop = true }
   local open = steer.path{ { side * 0.1, side * 0.1 }, { side * 0.5, side * 0.2 },
     { side * 0.9, side * 0.7 } }
+  local short = steer.path{ { side * 0.3, side * 0.5 }, { side * 0.7, side * 0.5 } }
   local programs = {
     -- bench/level's program
     { combine = "priority", { "avoid_walls" }, { "avoid_obstacles" },
@@ -70,6 +71,10 @@ local function run(reference, opts)
     -- the level has items (then every item is tested), or more than a few
     { combine = "priority", { "avoid_walls", feeler_length = 25, hysteresis = 3 },
       { "avoid_obstacles", feeler_length = 12, hysteresis = 12 }, { "follow", path = loop } },
+    -- an open path's last waypoint: arrive (the wide arrival radius takes
+    -- most agents past the first at once), the others seek theirs
+    { combine = "priority", { "avoid_obstacles" },
+      { "follow", path = short, arrival_radius = 12, slowing_radius = 25 } },
   }
   local agents = {}
   for k = 1, opts.n do
@@ -114,7 +119,7 @@ local cases = {
   { name = "hold and hysteresis", wrap = true, side = 50, n = 1500, geometry = 400,
     programs = { 2 }, steps = 20 },
   { name = "path waypoints and point targets", wrap = false, side = 50, n = 1500, geometry = 200,
-    programs = { 3, 4 }, steps = 20 },
+    programs = { 3, 4, 10 }, steps = 20 },
   { name = "flee, alignment and wander", wrap = true, side = 40, n = 1200, geometry = 50,
     programs = { 5 }, steps = 10 },
   { name = "weighted sums of level entries", wrap = true, side = 50, n = 1500, geometry = 300,
