@@ -793,11 +793,12 @@ steer_vec2 geometry_avoid_walls(const geometry *g, steer_vec2 p, steer_vec2 v,
  * One agent's feeler is a chain of waits: the heading's square root and
  * divisions, then the cell range, then the cells' lookups, with the walk's
  * loop exits mispredicted in between, and the next agent's feeler cannot
- * start before they resolve. Here the first part (heading, tip, cell range,
- * the first cell's slot asked for) runs for a group of agents, one agent
- * after another with nothing to wait on between them, and only then is
- * each agent's walk done, its inputs ready. The same functions on the same
- * numbers as one feeler at a time: the same bits. */
+ * start before they resolve. Here a group of agents goes through three
+ * passes, one agent after another with nothing to wait on between them in
+ * the first two: heading, tip, cell range (the table slots of its rows
+ * asked for); in an index laid out row by row, the cells looked up (their
+ * runs asked for); then each agent's walk, its inputs there. The same
+ * functions on the same numbers as one feeler at a time: the same bits. */
 
 #define MANY_GROUP 16
 #define MANY_CELLS 4 /* a feeler's cells listed ahead of its walk, at most */
@@ -824,12 +825,9 @@ GEO_HOT void ask_for(const void *p) {
    first only in a hashed index). */
 GEO_HOT void ask_for_rows(const geo_index *x, const cell_range *r) {
   if (!x->cell_live) return;
-  if (x->mixed) {
-    ask_for(&x->cells[geo_index_home(x, r->x0, r->y0)]);
-    return;
-  }
-  int32_t py = x->wrap ? x->ncy : INT32_MAX;
   ask_for(&x->cells[geo_index_home(x, r->x0, r->y0)]);
+  if (x->mixed) return;
+  int32_t py = x->wrap ? x->ncy : INT32_MAX;
   ask_for(&x->cells[geo_index_home(x, r->x0, walk_cell(r->y0, r->ny - 1, py))]);
 }
 
