@@ -788,3 +788,198 @@ steer_vec2 geometry_avoid_walls(const geometry *g, steer_vec2 p, steer_vec2 v,
   }
   return f.away;
 }
+
+/* ---- many feelers at once ------------------------------------------------
+ * One agent's feeler is a chain of waits: the heading's square root and
+ * divisions, then the cell range, then the cells' lookups, with the walk's
+ * loop exits mispredicted in between, and the next agent's feeler cannot
+ * start before they resolve. Here a group of agents goes through three
+ * passes, one agent after another with nothing to wait on between them in
+ * the first two: heading, tip, cell range (the table slots of its rows
+ * asked for); in an index laid out row by row, the cells looked up (their
+ * runs asked for); then each agent's walk, its inputs there. The same
+ * functions on the same numbers as one feeler at a time: the same bits. */
+
+#define MANY_GROUP 16
+#define MANY_CELLS 4 /* a feeler's cells listed ahead of its walk, at most */
+
+/* The cells of a feeler's walk that hold entries, looked up ahead of the
+   walk (their entries asked for); n < 0: more than MANY_CELLS cells, the
+   walk looks them up itself. */
+typedef struct cell_list {
+  int n;
+  uint32_t count[MANY_CELLS], skip[MANY_CELLS];
+  const geo_item *items[MANY_CELLS];
+} cell_list;
+
+/* Asks for the cache line at p. */
+GEO_HOT void ask_for(const void *p) {
+#if defined(__GNUC__)
+  __builtin_prefetch(p);
+#else
+  (void)p;
+#endif
+}
+
+/* Asks for the table slots where r's first and last rows start (the
+   first only in a hashed index). */
+GEO_HOT void ask_for_rows(const geo_index *x, const cell_range *r) {
+  if (!x->cell_live) return;
+  ask_for(&x->cells[geo_index_home(x, r->x0, r->y0)]);
+  if (x->mixed) return;
+  int32_t py = x->wrap ? x->ncy : INT32_MAX;
+  ask_for(&x->cells[geo_index_home(x, r->x0, walk_cell(r->y0, r->ny - 1, py))]);
+}
+
+/* r's cells that hold entries, in the walk's order (rows, then columns),
+   into l, their entries' first and last lines asked for. */
+GEO_HOT void list_cells(const geo_index *x, const cell_range *r,
+                        cell_list *l) {
+  l->n = 0;
+  if ((int64_t)r->nx * r->ny > MANY_CELLS) {
+    l->n = -1;
+    return;
+  }
+  if (!x->cell_live) return;
+  int32_t px = x->wrap ? x->ncx : INT32_MAX, py = x->wrap ? x->ncy : INT32_MAX;
+  for (int32_t j = 0; j < r->ny; j++) {
+    int32_t cy = walk_cell(r->y0, j, py);
+    for (int32_t i = 0; i < r->nx; i++) {
+      const geo_cell *c = geo_index_find(x, walk_cell(r->x0, i, px), cy);
+      if (!c) continue;
+      const geo_item *it = geo_cell_items(x, c);
+      ask_for(it);
+      ask_for(it + c->count - 1);
+      l->items[l->n] = it;
+      l->count[l->n] = c->count;
+      l->skip[l->n] = skip_at(i, j);
+      l->n++;
+    }
+  }
+}
+
+/* r's cells listed ahead of the walk (list_cells) when the index is laid
+   out row by row (a dense level: the runs are waited for); a hashed index
+   (a sparse level: few cells, warm) is looked up by the walk itself, as
+   one feeler does (listing measured slower there). */
+GEO_HOT void list_ahead(const geo_index *x, const cell_range *r,
+                        cell_list *l) {
+  if (x->mixed)
+    l->n = -1;
+  else
+    list_cells(x, r, l);
+}
+
+/* The walls of r's cells for feeler f, as geometry_avoid_walls walks
+   them (the cells of l when it lists them). */
+static void walls_in_cells(const geometry *g, geo_feeler *f,
+                           const cell_range *r, const cell_list *l) {
+  const geo_index *x = &g->wall_index;
+  if (l->n >= 0) {
+    for (int c = 0; c < l->n; c++)
+      if (g->quad)
+        feel_walls_quad(g, f, l->items[c], l->count[c], l->skip[c]);
+      else
+        feel_walls(g, f, l->items[c], l->count[c], l->skip[c]);
+  } else {
+    for (int32_t j = 0; j < r->ny; j++)
+      for (int32_t i = 0; i < r->nx; i++) {
+        const geo_cell *c = geo_index_cell(x, r->x0 + i, r->y0 + j);
+        if (!c) continue;
+        if (g->quad)
+          feel_walls_quad(g, f, geo_cell_items(x, c), c->count, skip_at(i, j));
+        else
+          feel_walls(g, f, geo_cell_items(x, c), c->count, skip_at(i, j));
+      }
+  }
+  if (x->large_count) feel_walls(g, f, x->large, x->large_count, 0);
+}
+
+void geometry_avoid_walls_many(const geometry *g, int n, const steer_vec2 *p,
+                               const steer_vec2 *v, const double *length,
+                               steer_vec2 *out) {
+  geo_feeler f[MANY_GROUP];
+  cell_range r[MANY_GROUP];
+  cell_list l[MANY_GROUP];
+  int walk[MANY_GROUP];
+  const geo_index *x = &g->wall_index;
+  for (int k0 = 0; k0 < n; k0 += MANY_GROUP) {
+    int m = n - k0 < MANY_GROUP ? n - k0 : MANY_GROUP;
+    if (!g->wall_count) {
+      for (int k = 0; k < m; k++) out[k0 + k] = zero;
+      continue;
+    }
+    for (int k = 0; k < m; k++) {
+      feeler_start(&f[k], p[k0 + k], v[k0 + k], length[k0 + k], 0, 0);
+      walk[k] = cells_of(x, geo_box_around(p[k0 + k], f[k].tip, 0),
+                         g->wall_count, &r[k]);
+      if (walk[k] == 0) ask_for_rows(x, &r[k]);
+    }
+    for (int k = 0; k < m; k++)
+      if (walk[k] == 0) list_ahead(x, &r[k], &l[k]);
+    for (int k = 0; k < m; k++) {
+      switch (walk[k]) {
+      case 0:
+        walls_in_cells(g, &f[k], &r[k], &l[k]);
+        if (f[k].index != SIZE_MAX)
+          wall_away(&f[k], f[k].hit_a, f[k].hit_b, f[k].best);
+        break;
+      case 1:
+        for (size_t i = 0; i < g->wall_count; i++)
+          geo_feeler_wall(g, &f[k], i);
+        break;
+      }
+      out[k0 + k] = f[k].away;
+    }
+  }
+}
+
+void geometry_avoid_obstacles_many(const geometry *g, int n,
+                                   const steer_vec2 *p, const steer_vec2 *v,
+                                   const double *radius, const double *extra,
+                                   const double *max_force, double length,
+                                   steer_vec2 *out) {
+  geo_feeler f[MANY_GROUP];
+  cell_range r[MANY_GROUP];
+  cell_list l[MANY_GROUP];
+  int walk[MANY_GROUP];
+  const geo_index *x = &g->obstacle_index;
+  for (int k0 = 0; k0 < n; k0 += MANY_GROUP) {
+    int m = n - k0 < MANY_GROUP ? n - k0 : MANY_GROUP;
+    if (!g->obstacle_count) {
+      for (int k = 0; k < m; k++) out[k0 + k] = zero;
+      continue;
+    }
+    for (int k = 0; k < m; k++) {
+      double pad = radius[k0 + k] + extra[k0 + k];
+      feeler_start(&f[k], p[k0 + k], v[k0 + k], length, radius[k0 + k],
+                   extra[k0 + k]);
+      walk[k] = cells_of(x, geo_box_around(f[k].tip, f[k].tip, pad),
+                         g->obstacle_count, &r[k]);
+      if (walk[k] == 0) ask_for_rows(x, &r[k]);
+    }
+    for (int k = 0; k < m; k++)
+      if (walk[k] == 0) list_ahead(x, &r[k], &l[k]);
+    for (int k = 0; k < m; k++) {
+      switch (walk[k]) {
+      case 0:
+        if (l[k].n >= 0) {
+          for (int c = 0; c < l[k].n; c++)
+            feel_obstacles(g, &f[k], l[k].items[c], l[k].count[c],
+                           l[k].skip[c]);
+          if (x->large_count)
+            feel_obstacles(g, &f[k], x->large, x->large_count, 0);
+        } else {
+          obstacles_in_cells(g, &f[k], &r[k]);
+        }
+        if (f[k].index != SIZE_MAX) obstacle_away(&f[k], f[k].hit_a);
+        break;
+      case 1:
+        for (size_t i = 0; i < g->obstacle_count; i++)
+          geo_feeler_obstacle(g, &f[k], i);
+        break;
+      }
+      out[k0 + k] = v2_scale(f[k].away, max_force[k0 + k]);
+    }
+  }
+}

@@ -162,6 +162,18 @@ steer_vec2 geometry_avoid_obstacles(const geometry *g, steer_vec2 p,
 /* The push away from the first wall the feeler crosses. */
 steer_vec2 geometry_avoid_walls(const geometry *g, steer_vec2 p, steer_vec2 v,
                                 double length);
+/* The same for n feelers at once (a batch of agents): out[k] is
+   geometry_avoid_walls(g, p[k], v[k], length[k]), and
+   geometry_avoid_obstacles(g, p[k], v[k], radius[k], extra[k],
+   max_force[k], length), bit for bit. */
+void geometry_avoid_walls_many(const geometry *g, int n, const steer_vec2 *p,
+                               const steer_vec2 *v, const double *length,
+                               steer_vec2 *out);
+void geometry_avoid_obstacles_many(const geometry *g, int n,
+                                   const steer_vec2 *p, const steer_vec2 *v,
+                                   const double *radius, const double *extra,
+                                   const double *max_force, double length,
+                                   steer_vec2 *out);
 
 /* ---- ray casts ---------------------------------------------------------- */
 

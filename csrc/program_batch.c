@@ -245,17 +245,50 @@ static void flock_forces(const steer_world *w, const steer_entry *e,
   }
 }
 
-/* Avoiding walls or obstacles and path entries: agent by agent, as
-   program_force computes them (agent_program.h), from the states the
-   batch fetched at once. */
+/* Avoiding walls or obstacles: the batch's feelers at once
+   (geometry_avoid_walls_many), with entry_avoid's lengths and extra reach,
+   and its states written as it writes them. */
+static void avoid_forces(const steer_world *w, const steer_entry *e, size_t q,
+                         const batch_view *v, double *fx, double *fy) {
+  steer_vec2 p[BATCH_MAX], vel[BATCH_MAX], f[BATCH_MAX];
+  double reach[BATCH_MAX], radius[BATCH_MAX], max_force[BATCH_MAX];
+  int n = v->n, walls = e->behavior == STEER_AVOID_WALLS;
+  for (int k = 0; k < n; k++) {
+    size_t i = v->index[k];
+    entry_state *es = v->states ? &v->states[k]->entries[q] : NULL;
+    /* without hysteresis the state is only written, as entry_avoid does */
+    double extra = e->hysteresis != 0 && es && es->active ? e->hysteresis : 0;
+    p[k] = world_pos(w, i);
+    vel[k] = world_vel(w, i);
+    if (walls) {
+      reach[k] = e->feeler_length + extra;
+    } else {
+      reach[k] = extra;
+      radius[k] = w->radius[i];
+      max_force[k] = w->max_force[i];
+    }
+  }
+  if (walls)
+    geometry_avoid_walls_many(&w->geo, n, p, vel, reach, f);
+  else
+    geometry_avoid_obstacles_many(&w->geo, n, p, vel, radius, reach,
+                                  max_force, e->feeler_length, f);
+  double weight = e->weight;
+  for (int k = 0; k < n; k++) {
+    if (v->states) v->states[k]->entries[q].active = f[k].x != 0 || f[k].y != 0;
+    fx[k] += f[k].x * weight;
+    fy[k] += f[k].y * weight;
+  }
+}
+
+/* Path entries: agent by agent, as program_force computes them
+   (agent_program.h), from the states the batch fetched at once. */
 static void state_forces(steer_world *w, const steer_entry *e, size_t q,
                          const batch_view *v, double *fx, double *fy) {
   double weight = e->weight;
-  int path = e->target.kind == STEER_TARGET_PATH;
   for (int k = 0; k < v->n; k++) {
     size_t i = v->index[k];
-    entry_state *es = v->states ? &v->states[k]->entries[q] : NULL;
-    steer_vec2 f = path ? entry_path(w, i, e, es) : entry_avoid(w, i, e, es);
+    steer_vec2 f = entry_path(w, i, e, &v->states[k]->entries[q]);
     fx[k] += f.x * weight;
     fy[k] += f.y * weight;
   }
@@ -274,7 +307,7 @@ void batch_entry(steer_world *w, const steer_program *p, size_t q,
   case STEER_FLOW: flow_forces(w, e, v->index, v->n, fx, fy); break;
   case STEER_WANDER: wander_forces(w, e, v->index, v->n, v->a, fx, fy); break;
   case STEER_AVOID_WALLS: case STEER_AVOID_OBSTACLES:
-    state_forces(w, e, q, v, fx, fy);
+    avoid_forces(w, e, q, v, fx, fy);
     break;
   default:
     flock_forces(w, e, v->index, v->n, v->sums, v->stride, v->a, fx, fy);

@@ -245,7 +245,48 @@ static void add_random(geometry *g, const layout *L, uint64_t *handles,
   if (s == STEER_OK) handles[(*nh)++] = id;
 }
 
+/* Many feelers at once (a batch's, geometry_avoid_walls_many) give each
+   feeler's own result bit for bit, with and without the lanes: standing
+   and barely moving agents, feelers from none to many cells long. */
+static void compare_many(const geometry *g, const layout *L) {
+  enum { N = 45 };
+  steer_vec2 p[N], v[N], walls[N], obstacles[N];
+  double length[N], radius[N], extra[N], max_force[N];
+  int n = 1 + (int)(unit() * N);
+  double len = uniform(0, 15);
+  for (int k = 0; k < n; k++) {
+    p[k] = random_point(L);
+    if (g->wrap) p[k] = geometry_inside(g, p[k]);
+    double still = unit();
+    v[k] = still < 0.05   ? v2(0, 0)
+           : still < 0.1 ? v2(uniform(-1e-3, 1e-3), uniform(-1e-3, 1e-3))
+                         : v2(uniform(-3, 3), uniform(-3, 3));
+    length[k] = unit() < 0.8 ? len : uniform(0, 15);
+    radius[k] = unit() < 0.1 ? 0 : uniform(0.1, 2);
+    extra[k] = unit() < 0.5 ? 0 : uniform(0, 1);
+    max_force[k] = uniform(0.5, 3);
+  }
+  for (int lanes = 0; lanes < 2; lanes++) {
+    geometry h = *g;
+    if (!lanes) h.quad = 0;
+    geometry_avoid_walls_many(&h, n, p, v, length, walls);
+    geometry_avoid_obstacles_many(&h, n, p, v, radius, extra, max_force, len,
+                                  obstacles);
+    for (int k = 0; k < n; k++) {
+      steer_vec2 a = geometry_avoid_walls(&h, p[k], v[k], length[k]);
+      CHECK(same_vec(walls[k], a), "%s avoid_walls_many #%d (%g, %g) vs (%g, %g)",
+            L->name, k, walls[k].x, walls[k].y, a.x, a.y);
+      a = geometry_avoid_obstacles(&h, p[k], v[k], radius[k], extra[k],
+                                   max_force[k], len);
+      CHECK(same_vec(obstacles[k], a),
+            "%s avoid_obstacles_many #%d (%g, %g) vs (%g, %g)", L->name, k,
+            obstacles[k].x, obstacles[k].y, a.x, a.y);
+    }
+  }
+}
+
 static void compare_queries(const geometry *g, const layout *L, int rounds) {
+  compare_many(g, L);
   for (int q = 0; q < rounds; q++) {
     steer_vec2 p = random_point(L);
     if (g->wrap) p = geometry_inside(g, p);
