@@ -157,6 +157,15 @@ typedef struct batch {
   int n;
 } batch;
 
+/* The statistics of an agent the lanes walked: its candidates, and its
+   neighbors (the three counts of its sums at `at`, crowd.h's layout). */
+static void count_walk(steer_stats *stats, size_t candidates,
+                       const double *at, size_t stride) {
+  stats->candidates += candidates;
+  stats->neighbors +=
+      (size_t)(at[6 * stride] + at[7 * stride] + at[8 * stride]);
+}
+
 static void flush(steer_world *w, batch *bt, double dt, steer_vec2 *forces,
                   size_t base, steer_stats *stats) {
   const steer_program *p = bt->program;
@@ -164,11 +173,8 @@ static void flush(steer_world *w, batch *bt, double dt, steer_vec2 *forces,
   if (!n) return;
   bt->n = 0;
   int walked = p->flocking && !walks_late(p); /* ahead, in the lanes */
-  for (int l = 0; l < n && walked; l++) { /* the lanes' statistics */
-    stats->candidates += bt->candidates[l];
-    stats->neighbors +=
-        (size_t)(bt->sum[6][l] + bt->sum[7][l] + bt->sum[8][l]);
-  }
+  for (int l = 0; l < n && walked; l++) /* the lanes' statistics */
+    count_walk(stats, bt->candidates[l], &bt->sum[0][l], BATCH);
   stats->programs += (size_t)n;
   if (p->batched && !p->pure_flock) { /* entry by entry */
     steer_vec2 out[BATCH];
@@ -272,10 +278,7 @@ static void cell_forces(steer_world *w, size_t b, double dt,
     } else {
       flock_sums s = {{0, 0}, {0, 0}, {0, 0}, 0, 0, 0};
       flock_span_walk(w, i, &p->flock, spans, n, &s);
-      double all[9] = {s.sep.x, s.sep.y, s.vel.x, s.vel.y, s.off.x,
-                       s.off.y, (double)s.sep_n, (double)s.ali_n,
-                       (double)s.coh_n};
-      for (int f = 0; f < 9; f++) out[f * BATCH] = all[f];
+      flock_sums_store(&s, out, BATCH);
     }
     for (int l = 0; l < take; l++, i++) {
       bt->index[bt->n] = i;
@@ -328,19 +331,11 @@ int crowd_walk_run(const steer_world *w, const steer_program *p, size_t i,
     } else {
       flock_sums f = {{0, 0}, {0, 0}, {0, 0}, 0, 0, 0};
       flock_span_walk(w, i + (size_t)k, &p->flock, spans, n, &f);
-      double all[9] = {f.sep.x, f.sep.y, f.vel.x, f.vel.y, f.off.x,
-                       f.off.y, (double)f.sep_n, (double)f.ali_n,
-                       (double)f.coh_n};
-      for (int g = 0; g < 9; g++) out[(size_t)g * stride] = all[g];
+      flock_sums_store(&f, out, stride);
     }
     k += take;
   }
-  for (int k = 0; k < m; k++) {
-    stats->candidates += candidates;
-    stats->neighbors += (size_t)(sums[6 * stride + (size_t)k] +
-                                 sums[7 * stride + (size_t)k] +
-                                 sums[8 * stride + (size_t)k]);
-  }
+  for (int k = 0; k < m; k++) count_walk(stats, candidates, sums + k, stride);
   return m;
 }
 

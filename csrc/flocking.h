@@ -44,6 +44,15 @@ static inline flock_sums flock_sums_strided(const double *at, size_t stride) {
   return s;
 }
 
+/* The inverse: s into the nine slots at[0], at[stride], ... */
+static inline void flock_sums_store(const flock_sums *s, double *at,
+                                    size_t stride) {
+  double all[9] = {s->sep.x, s->sep.y, s->vel.x, s->vel.y, s->off.x,
+                   s->off.y, (double)s->sep_n, (double)s->ali_n,
+                   (double)s->coh_n};
+  for (int f = 0; f < 9; f++) at[(size_t)f * stride] = all[f];
+}
+
 /* Radii < 0 leave a rule out. */
 void flock_rules_init(flock_rules *q, double separation, double alignment,
                       double cohesion);

@@ -344,10 +344,7 @@ void batch_walk(const steer_world *w, const steer_program *p, int fast,
                 size_t i, double *at, size_t stride, steer_stats *stats) {
   flock_sums s = {{0, 0}, {0, 0}, {0, 0}, 0, 0, 0};
   flock_gather(w, i, &p->flock, fast, &s, stats);
-  double all[9] = {s.sep.x, s.sep.y, s.vel.x, s.vel.y, s.off.x,
-                   s.off.y, (double)s.sep_n, (double)s.ali_n,
-                   (double)s.coh_n};
-  for (int f = 0; f < 9; f++) at[f * stride] = all[f];
+  flock_sums_store(&s, at, stride);
 }
 
 /* Asks for the cache lines of bytes [p, p + size). */
