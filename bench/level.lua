@@ -10,7 +10,7 @@
 -- path. Then, at the same N: the same level in an unbounded world, bench/'s
 -- flocking program, and the mixes of flocking with other entries. Every
 -- figure is ns per agent per step (median of R rounds, each round running
--- every case in turn); ratios are taken within a round. Ends with
+-- every case in turn, a few steps each); ratios are taken within a round. Ends with
 -- "N passed, N failed" over the targets (smoke: over sanity checks only).
 local steer = require "steer"
 package.path = "bench/?.lua;" .. package.path
@@ -23,8 +23,9 @@ local FULL = MODE == "full"
 local N = FULL and 10000 or 300
 local SIDE = FULL and 400 or 70
 local COUNTS = FULL and { 10, 100, 1000, 10000 } or { 10, 100 }
-local STEPS = FULL and 20 or 2
-local ROUNDS = FULL and 7 or 1
+local CHUNK = FULL and 10 or 2 -- steps each case takes in its turn
+local ROUNDS = FULL and 10 or 1
+local FRESH = 2                 -- rounds a world runs before it is built anew
 local DT = 0.1
 
 -- a portable generator (the same level under every interpreter)
@@ -91,12 +92,12 @@ local function build(def, count, program)
   return w
 end
 
---- ns per agent per step of STEPS steps.
+--- ns per agent per step of CHUNK steps.
 local function time(w)
   collectgarbage("collect")
   local t0 = clock()
-  for _ = 1, STEPS do w:step(DT) end
-  return (clock() - t0) / (STEPS * N) * 1e9
+  for _ = 1, CHUNK do w:step(DT) end
+  return (clock() - t0) / (CHUNK * N) * 1e9
 end
 
 local torus = { bounds = { SIDE, SIDE }, wrap = true, capacity = N }
@@ -115,17 +116,25 @@ for _, name in ipairs{ "flocking", "flocking + wander", "separation + seek", "wa
   cases[#cases + 1] = { name = name, def = torus, count = 0, program = steer.program(MIXES[name]) }
 end
 
-local samples = {}
+-- Every case has its world at once and they take turns, CHUNK steps each,
+-- so the figures a ratio compares are taken a fraction of a second apart
+-- (a shared machine's speed drifts over seconds); every FRESH rounds the
+-- worlds start again from the same state.
+local samples, worlds = {}, {}
 for _, c in ipairs(cases) do samples[c.name] = {} end
 for r = 1, ROUNDS do
+  if (r - 1) % FRESH == 0 then
+    for k, c in ipairs(cases) do
+      if worlds[k] then worlds[k]:close() end
+      worlds[k] = build(c.def, c.count, c.program)
+    end
+  end
   for k = 0, #cases - 1 do -- each round starts one case later
-    local c = cases[(k + r - 1) % #cases + 1]
-    local w = build(c.def, c.count, c.program)
-    local ns = time(w)
-    samples[c.name][r] = ns
-    w:close()
+    local at = (k + r - 1) % #cases + 1
+    samples[cases[at].name][r] = time(worlds[at])
   end
 end
+for _, w in ipairs(worlds) do w:close() end
 
 
 --- The median over rounds of a / b, each taken within its round.
@@ -135,8 +144,8 @@ local function ratio(a, b)
   return median(t)
 end
 
-print(("bench/level (%s): N = %d, level %d x %d, %d steps x %d rounds, %s"):format(
-  MODE, N, SIDE, SIDE, STEPS, ROUNDS, _VERSION))
+print(("bench/level (%s): N = %d, level %d x %d, %d rounds of %d steps per case, %s"):format(
+  MODE, N, SIDE, SIDE, ROUNDS, CHUNK, _VERSION))
 print(("%-34s %12s"):format("case", "ns/agent"))
 for _, c in ipairs(cases) do
   print(("%-34s %12.1f"):format(c.name, median(samples[c.name])))
