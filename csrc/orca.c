@@ -73,64 +73,9 @@ void orca_agent_line(steer_vec2 rel_pos, steer_vec2 rel_vel, steer_vec2 vel,
 #if defined(__SSE2__)
 #include <emmintrin.h>
 
-static __m128d pick(__m128d mask, __m128d a, __m128d b) {
-  return _mm_or_pd(_mm_and_pd(mask, a), _mm_andnot_pd(mask, b));
-}
-
-/* Neighbors k and k + 1 in the two lanes, each through the same operations
-   as orca_agent_line, both ways worked out and the lane's own kept (no
-   branch to mispredict; a division and a square root serve two lines).
-   Returns the lanes (bit 0: k, bit 1: k + 1) that need what only the
-   scalar code does: an overlap, or a cut-off w too short or long for
-   sqrt; their lines are not written. */
-static int agent_line_pair(const orca_neighbors *nb, size_t k, steer_vec2 vel,
-                           double horizon, orca_line *out) {
-  const __m128d zero = _mm_setzero_pd(), sign = _mm_set1_pd(-0.0);
-  __m128d px = _mm_loadu_pd(nb->px + k), py = _mm_loadu_pd(nb->py + k);
-  __m128d vx = _mm_loadu_pd(nb->vx + k), vy = _mm_loadu_pd(nb->vy + k);
-  __m128d radius = _mm_loadu_pd(nb->radius + k);
-  __m128d dist2 = _mm_add_pd(_mm_mul_pd(px, px), _mm_mul_pd(py, py));
-  __m128d r2 = _mm_mul_pd(radius, radius);
-  __m128d inv_h = _mm_set1_pd(1 / horizon);
-  __m128d wx = _mm_sub_pd(vx, _mm_mul_pd(px, inv_h));
-  __m128d wy = _mm_sub_pd(vy, _mm_mul_pd(py, inv_h));
-  __m128d w2 = _mm_add_pd(_mm_mul_pd(wx, wx), _mm_mul_pd(wy, wy));
-  __m128d along = _mm_add_pd(_mm_mul_pd(wx, px), _mm_mul_pd(wy, py));
-  __m128d cut = _mm_and_pd(
-      _mm_cmplt_pd(along, zero),
-      _mm_cmpgt_pd(_mm_mul_pd(along, along), _mm_mul_pd(r2, w2)));
-  __m128d measurable = _mm_and_pd(_mm_cmpgt_pd(w2, _mm_set1_pd(1e-290)),
-                                  _mm_cmplt_pd(w2, _mm_set1_pd(1e300)));
-  __m128d fine = _mm_and_pd(_mm_cmpgt_pd(dist2, r2),
-                            _mm_or_pd(_mm_andnot_pd(cut, _mm_cmpeq_pd(zero, zero)),
-                                      measurable));
-  int scalar = 3 & ~_mm_movemask_pd(fine);
-  if (scalar == 3) return scalar;
-  /* nearest the cut-off circle */
-  __m128d wl = _mm_sqrt_pd(w2);
-  __m128d nx = _mm_div_pd(wx, wl), ny = _mm_div_pd(wy, wl);
-  __m128d scale = _mm_sub_pd(_mm_div_pd(radius, _mm_set1_pd(horizon)), wl);
-  __m128d cux = _mm_mul_pd(nx, scale), cuy = _mm_mul_pd(ny, scale);
-  /* nearest a leg */
-  __m128d leg = _mm_sqrt_pd(_mm_sub_pd(dist2, r2));
-  __m128d left = _mm_cmpgt_pd(
-      _mm_sub_pd(_mm_mul_pd(px, wy), _mm_mul_pd(py, wx)), zero);
-  __m128d xl = _mm_mul_pd(px, leg), yl = _mm_mul_pd(py, leg);
-  __m128d xr = _mm_mul_pd(px, radius), yr = _mm_mul_pd(py, radius);
-  __m128d dx = pick(left, _mm_sub_pd(xl, yr), _mm_xor_pd(_mm_add_pd(xl, yr), sign));
-  __m128d dy = pick(left, _mm_add_pd(xr, yl), _mm_sub_pd(xr, yl));
-  __m128d inv = _mm_div_pd(_mm_set1_pd(1), dist2);
-  dx = _mm_mul_pd(dx, inv);
-  dy = _mm_mul_pd(dy, inv);
-  __m128d along_dir = _mm_add_pd(_mm_mul_pd(vx, dx), _mm_mul_pd(vy, dy));
-  __m128d lux = _mm_sub_pd(_mm_mul_pd(dx, along_dir), vx);
-  __m128d luy = _mm_sub_pd(_mm_mul_pd(dy, along_dir), vy);
-  /* each lane its own way */
-  __m128d share = _mm_loadu_pd(nb->share + k);
-  __m128d ux = pick(cut, cux, lux), uy = pick(cut, cuy, luy);
-  __m128d dirx = pick(cut, ny, dx), diry = pick(cut, _mm_xor_pd(nx, sign), dy);
-  __m128d pointx = _mm_add_pd(_mm_set1_pd(vel.x), _mm_mul_pd(ux, share));
-  __m128d pointy = _mm_add_pd(_mm_set1_pd(vel.y), _mm_mul_pd(uy, share));
+/* The lanes' lines, one neighbor per lane. */
+static void pair_store_lines(__m128d pointx, __m128d pointy, __m128d dirx,
+                             __m128d diry, orca_line *out) {
   double lane[8];
   _mm_storeu_pd(lane, pointx);
   _mm_storeu_pd(lane + 2, pointy);
@@ -140,8 +85,35 @@ static int agent_line_pair(const orca_neighbors *nb, size_t k, steer_vec2 vel,
     out[q].point = v2(lane[q], lane[2 + q]);
     out[q].dir = v2(lane[4 + q], lane[6 + q]);
   }
-  return scalar;
 }
+
+static int pair_mask(__m128d m) { return _mm_movemask_pd(m); }
+
+/* orca_lanes.h in two SSE2 lanes: agent_line_pair */
+#define ORCA_LINES agent_line_pair
+#define ORCA_LINES_SCOPE static
+#define LANES_ATTR
+#define LANES 2
+#define VEC __m128d
+#define V_LOAD _mm_loadu_pd
+#define V_ZERO _mm_setzero_pd
+#define V_SET1 _mm_set1_pd
+#define V_ADD _mm_add_pd
+#define V_SUB _mm_sub_pd
+#define V_MUL _mm_mul_pd
+#define V_DIV _mm_div_pd
+#define V_SQRT _mm_sqrt_pd
+#define V_AND _mm_and_pd
+#define V_OR _mm_or_pd
+#define V_ANDNOT _mm_andnot_pd
+#define V_XOR _mm_xor_pd
+#define V_LT _mm_cmplt_pd
+#define V_GT _mm_cmpgt_pd
+#define V_EQ _mm_cmpeq_pd
+#define V_MASK pair_mask
+#define V_PICK pair_pick
+#define V_STORE_LINES pair_store_lines
+#include "orca_lanes.h"
 #endif
 
 static void agent_line_of(const orca_neighbors *nb, size_t k, steer_vec2 vel,

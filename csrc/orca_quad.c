@@ -13,65 +13,9 @@
 #include <immintrin.h>
 #define AVX __attribute__((target("avx")))
 
-static AVX __m256d pick(__m256d mask, __m256d a, __m256d b) {
-  return _mm256_or_pd(_mm256_and_pd(mask, a), _mm256_andnot_pd(mask, b));
-}
-
-#define LT(a, b) _mm256_cmp_pd((a), (b), _CMP_LT_OQ)
-#define GT(a, b) _mm256_cmp_pd((a), (b), _CMP_GT_OQ)
-
-AVX int orca_lines_quad(const orca_neighbors *nb, size_t k, steer_vec2 vel,
-                        double horizon, orca_line *out) {
-  const __m256d zero = _mm256_setzero_pd(), sign = _mm256_set1_pd(-0.0);
-  __m256d px = _mm256_loadu_pd(nb->px + k), py = _mm256_loadu_pd(nb->py + k);
-  __m256d vx = _mm256_loadu_pd(nb->vx + k), vy = _mm256_loadu_pd(nb->vy + k);
-  __m256d radius = _mm256_loadu_pd(nb->radius + k);
-  __m256d dist2 = _mm256_add_pd(_mm256_mul_pd(px, px), _mm256_mul_pd(py, py));
-  __m256d r2 = _mm256_mul_pd(radius, radius);
-  __m256d inv_h = _mm256_set1_pd(1 / horizon);
-  __m256d wx = _mm256_sub_pd(vx, _mm256_mul_pd(px, inv_h));
-  __m256d wy = _mm256_sub_pd(vy, _mm256_mul_pd(py, inv_h));
-  __m256d w2 = _mm256_add_pd(_mm256_mul_pd(wx, wx), _mm256_mul_pd(wy, wy));
-  __m256d along = _mm256_add_pd(_mm256_mul_pd(wx, px), _mm256_mul_pd(wy, py));
-  __m256d cut = _mm256_and_pd(
-      LT(along, zero),
-      GT(_mm256_mul_pd(along, along), _mm256_mul_pd(r2, w2)));
-  __m256d measurable = _mm256_and_pd(GT(w2, _mm256_set1_pd(1e-290)),
-                                     LT(w2, _mm256_set1_pd(1e300)));
-  __m256d all = _mm256_cmp_pd(zero, zero, _CMP_EQ_OQ);
-  __m256d fine = _mm256_and_pd(
-      GT(dist2, r2), _mm256_or_pd(_mm256_andnot_pd(cut, all), measurable));
-  int scalar = 15 & ~_mm256_movemask_pd(fine);
-  if (scalar == 15) return scalar;
-  /* nearest the cut-off circle */
-  __m256d wl = _mm256_sqrt_pd(w2);
-  __m256d nx = _mm256_div_pd(wx, wl), ny = _mm256_div_pd(wy, wl);
-  __m256d scale = _mm256_sub_pd(
-      _mm256_div_pd(radius, _mm256_set1_pd(horizon)), wl);
-  __m256d cux = _mm256_mul_pd(nx, scale), cuy = _mm256_mul_pd(ny, scale);
-  /* nearest a leg */
-  __m256d leg = _mm256_sqrt_pd(_mm256_sub_pd(dist2, r2));
-  __m256d left = GT(_mm256_sub_pd(_mm256_mul_pd(px, wy), _mm256_mul_pd(py, wx)),
-                    zero);
-  __m256d xl = _mm256_mul_pd(px, leg), yl = _mm256_mul_pd(py, leg);
-  __m256d xr = _mm256_mul_pd(px, radius), yr = _mm256_mul_pd(py, radius);
-  __m256d dx = pick(left, _mm256_sub_pd(xl, yr),
-                    _mm256_xor_pd(_mm256_add_pd(xl, yr), sign));
-  __m256d dy = pick(left, _mm256_add_pd(xr, yl), _mm256_sub_pd(xr, yl));
-  __m256d inv = _mm256_div_pd(_mm256_set1_pd(1), dist2);
-  dx = _mm256_mul_pd(dx, inv);
-  dy = _mm256_mul_pd(dy, inv);
-  __m256d along_dir = _mm256_add_pd(_mm256_mul_pd(vx, dx), _mm256_mul_pd(vy, dy));
-  __m256d lux = _mm256_sub_pd(_mm256_mul_pd(dx, along_dir), vx);
-  __m256d luy = _mm256_sub_pd(_mm256_mul_pd(dy, along_dir), vy);
-  /* each lane its own way */
-  __m256d share = _mm256_loadu_pd(nb->share + k);
-  __m256d ux = pick(cut, cux, lux), uy = pick(cut, cuy, luy);
-  __m256d dirx = pick(cut, ny, dx);
-  __m256d diry = pick(cut, _mm256_xor_pd(nx, sign), dy);
-  __m256d pointx = _mm256_add_pd(_mm256_set1_pd(vel.x), _mm256_mul_pd(ux, share));
-  __m256d pointy = _mm256_add_pd(_mm256_set1_pd(vel.y), _mm256_mul_pd(uy, share));
-  /* lanes to lines: (point.x, point.y, dir.x, dir.y) per neighbor */
+/* The lanes' lines, (point.x, point.y, dir.x, dir.y) per neighbor. */
+static AVX void quad_store_lines(__m256d pointx, __m256d pointy, __m256d dirx,
+                                 __m256d diry, orca_line *out) {
   __m256d lo_p = _mm256_unpacklo_pd(pointx, pointy); /* x0 y0 x2 y2 */
   __m256d hi_p = _mm256_unpackhi_pd(pointx, pointy); /* x1 y1 x3 y3 */
   __m256d lo_d = _mm256_unpacklo_pd(dirx, diry);
@@ -81,8 +25,44 @@ AVX int orca_lines_quad(const orca_neighbors *nb, size_t k, steer_vec2 vel,
   _mm256_storeu_pd(at + 4, _mm256_permute2f128_pd(hi_p, hi_d, 0x20));
   _mm256_storeu_pd(at + 8, _mm256_permute2f128_pd(lo_p, lo_d, 0x31));
   _mm256_storeu_pd(at + 12, _mm256_permute2f128_pd(hi_p, hi_d, 0x31));
-  return scalar;
 }
+
+static AVX int quad_mask(__m256d m) { return _mm256_movemask_pd(m); }
+static AVX __m256d quad_lt(__m256d a, __m256d b) {
+  return _mm256_cmp_pd(a, b, _CMP_LT_OQ);
+}
+static AVX __m256d quad_gt(__m256d a, __m256d b) {
+  return _mm256_cmp_pd(a, b, _CMP_GT_OQ);
+}
+static AVX __m256d quad_eq(__m256d a, __m256d b) {
+  return _mm256_cmp_pd(a, b, _CMP_EQ_OQ);
+}
+
+/* orca_lanes.h in four AVX lanes: orca_lines_quad (orca.h) */
+#define ORCA_LINES orca_lines_quad
+#define ORCA_LINES_SCOPE
+#define LANES_ATTR AVX
+#define LANES 4
+#define VEC __m256d
+#define V_LOAD _mm256_loadu_pd
+#define V_ZERO _mm256_setzero_pd
+#define V_SET1 _mm256_set1_pd
+#define V_ADD _mm256_add_pd
+#define V_SUB _mm256_sub_pd
+#define V_MUL _mm256_mul_pd
+#define V_DIV _mm256_div_pd
+#define V_SQRT _mm256_sqrt_pd
+#define V_AND _mm256_and_pd
+#define V_OR _mm256_or_pd
+#define V_ANDNOT _mm256_andnot_pd
+#define V_XOR _mm256_xor_pd
+#define V_LT quad_lt
+#define V_GT quad_gt
+#define V_EQ quad_eq
+#define V_MASK quad_mask
+#define V_PICK quad_pick
+#define V_STORE_LINES quad_store_lines
+#include "orca_lanes.h"
 
 /* note_walls' filter (orca_shapes.c) two walls at a time: walls from,
    from + 2, ... while a pair fits before end, the near ones' numbers into
