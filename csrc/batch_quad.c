@@ -13,34 +13,10 @@
 #include <immintrin.h>
 #define AVX __attribute__((target("avx")))
 
-static AVX int mask(__m256d m) { return _mm256_movemask_pd(m); }
-
 #define BATCH_FLOCK quad_flock
 #define BATCH_WANDER quad_wander
 #define BATCH_CLAMP quad_clamp
-#define LANES_ATTR AVX
-#define LANES 4
-#define VEC __m256d
-#define V_LOAD _mm256_loadu_pd
-#define V_STORE _mm256_storeu_pd
-#define V_ZERO _mm256_setzero_pd
-#define V_SET1 _mm256_set1_pd
-#define V_ADD _mm256_add_pd
-#define V_SUB _mm256_sub_pd
-#define V_MUL _mm256_mul_pd
-#define V_DIV _mm256_div_pd
-#define V_SQRT _mm256_sqrt_pd
-#define V_AND _mm256_and_pd
-#define V_OR _mm256_or_pd
-#define V_ANDNOT _mm256_andnot_pd
-#define V_XOR _mm256_xor_pd
-#define V_LE(a, b) _mm256_cmp_pd((a), (b), _CMP_LE_OQ)
-#define V_GT(a, b) _mm256_cmp_pd((a), (b), _CMP_GT_OQ)
-#define V_GE(a, b) _mm256_cmp_pd((a), (b), _CMP_GE_OQ)
-#define V_LT(a, b) _mm256_cmp_pd((a), (b), _CMP_LT_OQ)
-#define V_EQ(a, b) _mm256_cmp_pd((a), (b), _CMP_EQ_OQ)
-#define V_NEQ(a, b) _mm256_cmp_pd((a), (b), _CMP_NEQ_UQ)
-#define V_MASK mask
+#include "lanes_avx.h"
 #include "batch_lanes.h"
 
 int batch_quad_flock(const steer_world *w, const steer_entry *e,

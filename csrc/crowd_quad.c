@@ -21,27 +21,7 @@ static AVX int any(__m256d m) { return _mm256_movemask_pd(m) != 0; }
 
 #define LANES_WALK quad_walk
 #define LANES_FORCE quad_force
-#define LANES_ATTR AVX
-#define LANES 4
-#define VEC __m256d
-#define V_LOAD _mm256_loadu_pd
-#define V_STORE _mm256_storeu_pd
-#define V_ZERO _mm256_setzero_pd
-#define V_SET1 _mm256_set1_pd
-#define V_ADD _mm256_add_pd
-#define V_SUB _mm256_sub_pd
-#define V_MUL _mm256_mul_pd
-#define V_DIV _mm256_div_pd
-#define V_SQRT _mm256_sqrt_pd
-#define V_AND _mm256_and_pd
-#define V_OR _mm256_or_pd
-#define V_ANDNOT _mm256_andnot_pd
-#define V_LE(a, b) _mm256_cmp_pd((a), (b), _CMP_LE_OQ)
-#define V_GT(a, b) _mm256_cmp_pd((a), (b), _CMP_GT_OQ)
-#define V_GE(a, b) _mm256_cmp_pd((a), (b), _CMP_GE_OQ)
-#define V_LT(a, b) _mm256_cmp_pd((a), (b), _CMP_LT_OQ)
-#define V_EQ(a, b) _mm256_cmp_pd((a), (b), _CMP_EQ_OQ)
-#define V_NEQ(a, b) _mm256_cmp_pd((a), (b), _CMP_NEQ_UQ)
+#include "lanes_avx.h"
 #define V_ANY any
 #define V_LANE lane
 #include "crowd_lanes.h"

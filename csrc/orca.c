@@ -87,30 +87,10 @@ static void pair_store_lines(__m128d pointx, __m128d pointy, __m128d dirx,
   }
 }
 
-static int pair_mask(__m128d m) { return _mm_movemask_pd(m); }
-
 /* orca_lanes.h in two SSE2 lanes: agent_line_pair */
 #define ORCA_LINES agent_line_pair
 #define ORCA_LINES_SCOPE static
-#define LANES_ATTR
-#define LANES 2
-#define VEC __m128d
-#define V_LOAD _mm_loadu_pd
-#define V_ZERO _mm_setzero_pd
-#define V_SET1 _mm_set1_pd
-#define V_ADD _mm_add_pd
-#define V_SUB _mm_sub_pd
-#define V_MUL _mm_mul_pd
-#define V_DIV _mm_div_pd
-#define V_SQRT _mm_sqrt_pd
-#define V_AND _mm_and_pd
-#define V_OR _mm_or_pd
-#define V_ANDNOT _mm_andnot_pd
-#define V_XOR _mm_xor_pd
-#define V_LT _mm_cmplt_pd
-#define V_GT _mm_cmpgt_pd
-#define V_EQ _mm_cmpeq_pd
-#define V_MASK pair_mask
+#include "lanes_sse2.h"
 #define V_PICK pair_pick
 #define V_STORE_LINES pair_store_lines
 #include "orca_lanes.h"

@@ -27,39 +27,10 @@ static AVX void quad_store_lines(__m256d pointx, __m256d pointy, __m256d dirx,
   _mm256_storeu_pd(at + 12, _mm256_permute2f128_pd(hi_p, hi_d, 0x31));
 }
 
-static AVX int quad_mask(__m256d m) { return _mm256_movemask_pd(m); }
-static AVX __m256d quad_lt(__m256d a, __m256d b) {
-  return _mm256_cmp_pd(a, b, _CMP_LT_OQ);
-}
-static AVX __m256d quad_gt(__m256d a, __m256d b) {
-  return _mm256_cmp_pd(a, b, _CMP_GT_OQ);
-}
-static AVX __m256d quad_eq(__m256d a, __m256d b) {
-  return _mm256_cmp_pd(a, b, _CMP_EQ_OQ);
-}
-
 /* orca_lanes.h in four AVX lanes: orca_lines_quad (orca.h) */
 #define ORCA_LINES orca_lines_quad
 #define ORCA_LINES_SCOPE
-#define LANES_ATTR AVX
-#define LANES 4
-#define VEC __m256d
-#define V_LOAD _mm256_loadu_pd
-#define V_ZERO _mm256_setzero_pd
-#define V_SET1 _mm256_set1_pd
-#define V_ADD _mm256_add_pd
-#define V_SUB _mm256_sub_pd
-#define V_MUL _mm256_mul_pd
-#define V_DIV _mm256_div_pd
-#define V_SQRT _mm256_sqrt_pd
-#define V_AND _mm256_and_pd
-#define V_OR _mm256_or_pd
-#define V_ANDNOT _mm256_andnot_pd
-#define V_XOR _mm256_xor_pd
-#define V_LT quad_lt
-#define V_GT quad_gt
-#define V_EQ quad_eq
-#define V_MASK quad_mask
+#include "lanes_avx.h"
 #define V_PICK quad_pick
 #define V_STORE_LINES quad_store_lines
 #include "orca_lanes.h"
