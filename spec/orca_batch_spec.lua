@@ -12,11 +12,7 @@ local function run(reference, opts)
   local side = 80
   local world = steer.world{ bounds = opts.bounded and { side, side } or nil,
     wrap = opts.wrap, seed = 5, threads = opts.threads }
-  local seed = 17
-  local function rand()
-    seed = (seed * 1103515245 + 12345) % 4294967296
-    return seed / 4294967296
-  end
+  local rand = support.random(17)
   for _ = 1, 6 do
     world:add_obstacle{ x = rand() * side, y = rand() * side, radius = 0.5 + rand() * 2 }
   end
