@@ -650,20 +650,7 @@ static void feel_walls(const geometry *g, geo_feeler *f, const geo_item *it,
    goes through the scalar loop whole. Chunks of four also keep the loop's
    trip count predictable. (The same for obstacles measured no faster:
    their test is a few operations.) */
-#include <immintrin.h>
-#define AVX __attribute__((target("avx")))
-
-/* The first four numbers of entries it[0..3], one vector per number. */
-static AVX void quad_load(const geo_item *it, __m256d v[4]) {
-  __m256d r0 = _mm256_loadu_pd(it[0].v), r1 = _mm256_loadu_pd(it[1].v);
-  __m256d r2 = _mm256_loadu_pd(it[2].v), r3 = _mm256_loadu_pd(it[3].v);
-  __m256d t0 = _mm256_unpacklo_pd(r0, r1), t1 = _mm256_unpackhi_pd(r0, r1);
-  __m256d t2 = _mm256_unpacklo_pd(r2, r3), t3 = _mm256_unpackhi_pd(r2, r3);
-  v[0] = _mm256_permute2f128_pd(t0, t2, 0x20);
-  v[1] = _mm256_permute2f128_pd(t1, t3, 0x20);
-  v[2] = _mm256_permute2f128_pd(t0, t2, 0x31);
-  v[3] = _mm256_permute2f128_pd(t1, t3, 0x31);
-}
+#include "geo_quad.h"
 
 /* The lanes of the run's entries from e (of n) on. */
 static AVX int quad_live(size_t e, size_t n) {
@@ -690,7 +677,7 @@ static AVX void feel_walls_quad(const geometry *g, geo_feeler *f,
   for (size_t e = 0; e < n; e += 4) {
     int live = quad_live(e, n);
     __m256d v[4];
-    quad_load(it + e, v);
+    geo_quad_load(it + e, v);
     __m256d lx = _mm256_sub_pd(v[2], v[0]), ly = _mm256_sub_pd(v[3], v[1]);
     __m256d tx = _mm256_sub_pd(v[0], px), ty = _mm256_sub_pd(v[1], py);
     if (quad_wraps(hw, hh, tx, ty) & live) {

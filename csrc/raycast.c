@@ -176,18 +176,12 @@ static size_t gather_runs(geo_cursor *c, ray_run *runs) {
    so exactly the entries ray_segment takes further. A ray meets few of
    its candidates, in no order a branch predicts: four tests, one
    branch. */
-#include <immintrin.h>
-#define AVX __attribute__((target("avx")))
+#include "geo_quad.h"
 
 static AVX int ray_quad_crossing(const geo_ray *r, const geo_item *it) {
-  __m256d r0 = _mm256_loadu_pd(it[0].v), r1 = _mm256_loadu_pd(it[1].v);
-  __m256d r2 = _mm256_loadu_pd(it[2].v), r3 = _mm256_loadu_pd(it[3].v);
-  __m256d t0 = _mm256_unpacklo_pd(r0, r1), t1 = _mm256_unpackhi_pd(r0, r1);
-  __m256d t2 = _mm256_unpacklo_pd(r2, r3), t3 = _mm256_unpackhi_pd(r2, r3);
-  __m256d ax = _mm256_permute2f128_pd(t0, t2, 0x20);
-  __m256d ay = _mm256_permute2f128_pd(t1, t3, 0x20);
-  __m256d bx = _mm256_permute2f128_pd(t0, t2, 0x31);
-  __m256d by = _mm256_permute2f128_pd(t1, t3, 0x31);
+  __m256d e[4]; /* a.x, a.y, b.x, b.y of the four walls */
+  geo_quad_load(it, e);
+  __m256d ax = e[0], ay = e[1], bx = e[2], by = e[3];
   __m256d dx = _mm256_set1_pd(r->d.x), dy = _mm256_set1_pd(r->d.y);
   __m256d qx = _mm256_sub_pd(bx, ax), qy = _mm256_sub_pd(by, ay);
   __m256d px = _mm256_sub_pd(ax, _mm256_set1_pd(r->s.x));
