@@ -1,4 +1,5 @@
 /* agent.c - behaviors of one agent of a world (docs/API.md section 3). */
+#include "no_slp.h" /* first: it applies to all that follows */
 #include <math.h>
 #include "agent.h"
 #include "orientation.h"
