@@ -219,12 +219,52 @@ typedef struct reach {
   int32_t lo, hi, clo, chi;
 } reach;
 
+#if defined(__SSE2__)
+/* cell_range for both axes at once, x in lane 0 and y in lane 1, on a
+   sheet that clamps to cells 0 .. n - 1: the same cells. Clamping before
+   the truncation makes it a floor (every value is >= 0 then) and saves
+   grid_floor's conversion back and its test; an agent's search waits on
+   these cells. */
+static void clamped_reach(const steer_grid *g, const sheet *s, steer_vec2 p,
+                          double d, reach *r) {
+  __m128d v = _mm_set_pd(p.y, p.x), inv = _mm_set_pd(g->inv_y, g->inv_x);
+  __m128d rd = _mm_set1_pd(d);
+  __m128d magnitude = _mm_castsi128_pd(_mm_set1_epi64x(0x7fffffffffffffffLL));
+  __m128d slack = _mm_mul_pd(
+      _mm_set1_pd(1e-9),
+      _mm_add_pd(_mm_add_pd(_mm_set1_pd(1.0),
+                            _mm_and_pd(_mm_mul_pd(v, inv), magnitude)),
+                 _mm_mul_pd(rd, inv)));
+  __m128d a = _mm_sub_pd(_mm_mul_pd(_mm_sub_pd(v, rd), inv), slack);
+  __m128d b = _mm_add_pd(_mm_mul_pd(_mm_add_pd(v, rd), inv), slack);
+  __m128d zero = _mm_setzero_pd();
+  __m128d last = _mm_set_pd(s->ny - 1, s->nx - 1);
+  /* a NaN would become 0 (max_pd returns its second operand) */
+  a = _mm_min_pd(_mm_max_pd(a, zero), last);
+  b = _mm_min_pd(_mm_max_pd(b, zero), last);
+  int32_t lo[4], hi[4];
+  _mm_storeu_si128((__m128i *)lo, _mm_cvttpd_epi32(a));
+  _mm_storeu_si128((__m128i *)hi, _mm_cvttpd_epi32(b));
+  r->clo = lo[0];
+  r->lo = lo[1];
+  r->chi = hi[0];
+  r->hi = hi[1];
+}
+#endif
+
 static int reach_of(const steer_grid *g, const sheet *s, steer_vec2 p,
                     double bound2, reach *r) {
   double d = sqrt(bound2);
   d += 1e-12 * d; /* sqrt rounds: never cut a point on the bound */
-  cell_range(g, s, 1, p.y, d, &r->lo, &r->hi);
-  cell_range(g, s, 0, p.x, d, &r->clo, &r->chi);
+#if defined(__SSE2__)
+  if (s->clamp && s->x0 == 0 && s->y0 == 0) {
+    clamped_reach(g, s, p, d, r);
+  } else
+#endif
+  {
+    cell_range(g, s, 1, p.y, d, &r->lo, &r->hi);
+    cell_range(g, s, 0, p.x, d, &r->clo, &r->chi);
+  }
   return r->lo <= r->hi && r->clo <= r->chi;
 }
 
