@@ -50,6 +50,21 @@ static void list_insert(list *l, double d2, size_t j) {
   if (l->n == l->max) l->bound2 = l->out[l->n - 1].d2;
 }
 
+/* Candidates c[0 .. n - 1], distinct and at most max, into the empty
+   list: what list_take would make of them one by one (all enter, in order
+   of nearness), without a call and its tests per candidate. The warm
+   start's seeds come in last step's order: the sort hardly shifts. */
+static void list_fill(list *l, const candidate *c, size_t n) {
+  for (size_t k = 0; k < n; k++) {
+    size_t at = k;
+    for (; at > 0 && nearer(c[k].d2, c[k].j, &l->out[at - 1]); at--)
+      l->out[at] = l->out[at - 1];
+    l->out[at] = c[k];
+  }
+  l->n = n;
+  if (n == l->max) l->bound2 = l->out[n - 1].d2;
+}
+
 /* Most candidates are beyond the bound: that test stays inline. */
 static inline void list_take(list *l, double d2, size_t j) {
   if (!(d2 > l->bound2)) list_insert(l, d2, j);
@@ -363,8 +378,7 @@ static void walk_rows(const steer_world *w, const sheet *s, size_t i,
   seed_set set;
   int seeded = l->seeds_n > 0;
   if (seeded) {
-    for (size_t k = 0; k < l->seeds_n; k++)
-      list_take(l, l->seeds[k].d2, l->seeds[k].j);
+    list_fill(l, l->seeds, l->seeds_n);
     seed_set_init(&set, l, i);
   }
   double bound2 = l->bound2;
