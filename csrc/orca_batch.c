@@ -22,8 +22,13 @@ int orca_plain(const steer_program *p) {
 size_t orca_batch_run(steer_world *w, size_t i, size_t to, double dt,
                       steer_stats *stats) {
   const steer_vec2 zero = {0, 0};
-  for (; i < to && orca_plain(w->program[i]); i++) {
+  const steer_program *plain = NULL; /* the last program seen plain */
+  for (; i < to; i++) {
     const steer_program *p = w->program[i];
+    if (p != plain) { /* a crowd shares a program: look once per run */
+      if (!orca_plain(p)) break;
+      plain = p;
+    }
     const steer_entry *e = &p->entries[0];
     /* program_force's weighted sum of its one entry, then its clamp */
     steer_vec2 f = v2_scale(
