@@ -173,6 +173,14 @@ static inline size_t note(size_t i, size_t j, double d2, double bound2,
   return m + ((j != i) & (bit[j] != 0) & !(d2 > bound2));
 }
 
+/* note() in a world without ghosts. */
+static inline size_t note_solid(size_t i, size_t j, double d2, double bound2,
+                                double *d2s, size_t *js, size_t m) {
+  d2s[m] = d2;
+  js[m] = j;
+  return m + ((j != i) & !(d2 > bound2));
+}
+
 static void walk_span(const steer_world *w, size_t i, steer_vec2 p,
                       size_t from, size_t to, list *l) {
   double d2s[CHUNK];
@@ -385,9 +393,22 @@ static void walk_rows(const steer_world *w, const sheet *s, size_t i,
   size_t first = (size_t)(r.clo - s->x0), last = (size_t)(r.chi - s->x0);
   for (int32_t row = r.lo; row <= r.hi; row++) {
     size_t base = (size_t)(row - s->y0) * (size_t)s->nx;
-    for (size_t j = starts[base + first]; j < starts[base + last + 1]; j++) {
-      double dx = x[j] - p.x, dy = y[j] - p.y;
-      m = note(i, j, dx * dx + dy * dy, bound2, bit, d2s, js, m);
+    size_t j = starts[base + first], end = starts[base + last + 1];
+    while (j < end) {
+      /* no more than there are places left (each is written): the loops
+         need not test for a full chunk */
+      size_t stop = end - j < CHUNK - m ? end : j + (CHUNK - m);
+      if (w->ghosts) {
+        for (; j < stop; j++) {
+          double dx = x[j] - p.x, dy = y[j] - p.y;
+          m = note(i, j, dx * dx + dy * dy, bound2, bit, d2s, js, m);
+        }
+      } else { /* no ghosts: no group bit to read */
+        for (; j < stop; j++) {
+          double dx = x[j] - p.x, dy = y[j] - p.y;
+          m = note_solid(i, j, dx * dx + dy * dy, bound2, d2s, js, m);
+        }
+      }
       if (m == CHUNK) { /* rare: offer them, the bound may have shrunk */
         offer_unseeded(l, seeded ? &set : NULL, d2s, js, m);
         m = 0;
