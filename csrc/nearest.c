@@ -469,9 +469,12 @@ static void keep_seeds(const steer_world *w, size_t i, const list *l) {
   if (!seed) return;
   size_t k = 0;
   for (; k < l->n && k < NEAREST_SEEDS; k++) seed[k] = w->slot_of[l->out[k].j];
-  /* the rest of the row up to max too: seeded_bound looks at its end */
-  for (; k < l->max && k < NEAREST_SEEDS; k++) seed[k] = SLOT_NONE;
+  /* the row's end, and its place max - 1, where seeded_bound looks first
+     (the places between are never read: the row ends at the first NONE;
+     a search for another max reads a stale place there at worst, which
+     costs it the sparse walk, never its answer) */
   if (k < NEAREST_SEEDS) seed[k] = SLOT_NONE;
+  if (l->max - 1 > k && l->max <= NEAREST_SEEDS) seed[l->max - 1] = SLOT_NONE;
 }
 
 void nearest_reserve_seeds(steer_world *w) {
