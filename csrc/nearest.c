@@ -17,11 +17,9 @@
 #endif
 
 /* The list entries stay small while they are shifted about: the offsets
-   of the chosen few are worked out at the end. */
-typedef struct candidate {
-  double d2;
-  size_t j;
-} candidate;
+   of the chosen few are worked out at the end (by the caller of
+   nearest_found_agents). */
+typedef nearest_found candidate;
 
 /* The order of nearness: distance, then index. */
 static int nearer(double d2, size_t j, const candidate *than) {
@@ -29,7 +27,7 @@ static int nearer(double d2, size_t j, const candidate *than) {
 }
 
 typedef struct list {
-  candidate out[STEER_ORCA_MAX_NEIGHBORS];
+  candidate *out; /* the caller's, room for STEER_ORCA_MAX_NEIGHBORS */
   size_t n, max;
   double bound2; /* a candidate farther than this cannot enter */
   int twice;     /* a candidate may come twice (hashed buckets) */
@@ -499,10 +497,11 @@ void nearest_prepare(steer_world *w) {
 
 /* ---- the query ---------------------------------------------------------- */
 
-size_t nearest_agents(const steer_world *w, size_t i, double radius,
-                      size_t max, int sorted_walk, nearest_agent *out) {
+size_t nearest_found_agents(const steer_world *w, size_t i, double radius,
+                            size_t max, int sorted_walk, nearest_found *out) {
   if (max == 0 || !(radius >= 0)) return 0;
   list l;
+  l.out = out;
   l.n = 0;
   l.max = max < STEER_ORCA_MAX_NEIGHBORS ? max : STEER_ORCA_MAX_NEIGHBORS;
   int tight = 0;
@@ -526,10 +525,18 @@ size_t nearest_agents(const steer_world *w, size_t i, double radius,
     walk_cursor(w, i, radius, &l);
   }
   keep_seeds(w, i, &l);
-  for (size_t k = 0; k < l.n; k++) {
-    nearest_agent a = {l.out[k].d2, l.out[k].j,
-                       world_offset(w, p, world_pos(w, l.out[k].j))};
+  return l.n;
+}
+
+size_t nearest_agents(const steer_world *w, size_t i, double radius,
+                      size_t max, int sorted_walk, nearest_agent *out) {
+  nearest_found found[STEER_ORCA_MAX_NEIGHBORS];
+  size_t n = nearest_found_agents(w, i, radius, max, sorted_walk, found);
+  steer_vec2 p = world_pos(w, i);
+  for (size_t k = 0; k < n; k++) {
+    nearest_agent a = {found[k].d2, found[k].j,
+                       world_offset(w, p, world_pos(w, found[k].j))};
     out[k] = a;
   }
-  return l.n;
+  return n;
 }
