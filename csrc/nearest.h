@@ -22,8 +22,10 @@ size_t nearest_agents(const steer_world *w, size_t i, double radius,
                       size_t max, int sorted_walk, nearest_agent *out);
 
 /* nearest_agents' answer without the offsets: distance and index, nearest
-   first. The caller that gathers more of each neighbor works the offset out
-   in the same loop, as nearest_agents does (world_offset from agent i). */
+   first, into out (room for max, at most STEER_ORCA_MAX_NEIGHBORS: the
+   search sorts its list there). The caller that gathers more of each
+   neighbor works the offset out in the same loop, as nearest_agents does
+   (world_offset from agent i). */
 typedef struct nearest_found {
   double d2;
   size_t j;
