@@ -17,11 +17,9 @@
 #endif
 
 /* The list entries stay small while they are shifted about: the offsets
-   of the chosen few are worked out at the end. */
-typedef struct candidate {
-  double d2;
-  size_t j;
-} candidate;
+   of the chosen few are worked out at the end (by the caller of
+   nearest_found_agents). */
+typedef nearest_found candidate;
 
 /* The order of nearness: distance, then index. */
 static int nearer(double d2, size_t j, const candidate *than) {
@@ -29,7 +27,7 @@ static int nearer(double d2, size_t j, const candidate *than) {
 }
 
 typedef struct list {
-  candidate out[STEER_ORCA_MAX_NEIGHBORS];
+  candidate *out; /* the caller's, room for STEER_ORCA_MAX_NEIGHBORS */
   size_t n, max;
   double bound2; /* a candidate farther than this cannot enter */
   int twice;     /* a candidate may come twice (hashed buckets) */
@@ -48,6 +46,21 @@ static void list_insert(list *l, double d2, size_t j) {
   candidate c = {d2, j};
   l->out[k] = c;
   if (l->n == l->max) l->bound2 = l->out[l->n - 1].d2;
+}
+
+/* Candidates c[0 .. n - 1], distinct and at most max, into the empty
+   list: what list_take would make of them one by one (all enter, in order
+   of nearness), without a call and its tests per candidate. The warm
+   start's seeds come in last step's order: the sort hardly shifts. */
+static void list_fill(list *l, const candidate *c, size_t n) {
+  for (size_t k = 0; k < n; k++) {
+    size_t at = k;
+    for (; at > 0 && nearer(c[k].d2, c[k].j, &l->out[at - 1]); at--)
+      l->out[at] = l->out[at - 1];
+    l->out[at] = c[k];
+  }
+  l->n = n;
+  if (n == l->max) l->bound2 = l->out[n - 1].d2;
 }
 
 /* Most candidates are beyond the bound: that test stays inline. */
@@ -158,6 +171,14 @@ static inline size_t note(size_t i, size_t j, double d2, double bound2,
   return m + ((j != i) & (bit[j] != 0) & !(d2 > bound2));
 }
 
+/* note() in a world without ghosts. */
+static inline size_t note_solid(size_t i, size_t j, double d2, double bound2,
+                                double *d2s, size_t *js, size_t m) {
+  d2s[m] = d2;
+  js[m] = j;
+  return m + ((j != i) & !(d2 > bound2));
+}
+
 static void walk_span(const steer_world *w, size_t i, steer_vec2 p,
                       size_t from, size_t to, list *l) {
   double d2s[CHUNK];
@@ -219,12 +240,52 @@ typedef struct reach {
   int32_t lo, hi, clo, chi;
 } reach;
 
+#if defined(__SSE2__)
+/* cell_range for both axes at once, x in lane 0 and y in lane 1, on a
+   sheet that clamps to cells 0 .. n - 1: the same cells. Clamping before
+   the truncation makes it a floor (every value is >= 0 then) and saves
+   grid_floor's conversion back and its test; an agent's search waits on
+   these cells. */
+static void clamped_reach(const steer_grid *g, const sheet *s, steer_vec2 p,
+                          double d, reach *r) {
+  __m128d v = _mm_set_pd(p.y, p.x), inv = _mm_set_pd(g->inv_y, g->inv_x);
+  __m128d rd = _mm_set1_pd(d);
+  __m128d magnitude = _mm_castsi128_pd(_mm_set1_epi64x(0x7fffffffffffffffLL));
+  __m128d slack = _mm_mul_pd(
+      _mm_set1_pd(1e-9),
+      _mm_add_pd(_mm_add_pd(_mm_set1_pd(1.0),
+                            _mm_and_pd(_mm_mul_pd(v, inv), magnitude)),
+                 _mm_mul_pd(rd, inv)));
+  __m128d a = _mm_sub_pd(_mm_mul_pd(_mm_sub_pd(v, rd), inv), slack);
+  __m128d b = _mm_add_pd(_mm_mul_pd(_mm_add_pd(v, rd), inv), slack);
+  __m128d zero = _mm_setzero_pd();
+  __m128d last = _mm_set_pd(s->ny - 1, s->nx - 1);
+  /* a NaN would become 0 (max_pd returns its second operand) */
+  a = _mm_min_pd(_mm_max_pd(a, zero), last);
+  b = _mm_min_pd(_mm_max_pd(b, zero), last);
+  int32_t lo[4], hi[4];
+  _mm_storeu_si128((__m128i *)lo, _mm_cvttpd_epi32(a));
+  _mm_storeu_si128((__m128i *)hi, _mm_cvttpd_epi32(b));
+  r->clo = lo[0];
+  r->lo = lo[1];
+  r->chi = hi[0];
+  r->hi = hi[1];
+}
+#endif
+
 static int reach_of(const steer_grid *g, const sheet *s, steer_vec2 p,
                     double bound2, reach *r) {
   double d = sqrt(bound2);
   d += 1e-12 * d; /* sqrt rounds: never cut a point on the bound */
-  cell_range(g, s, 1, p.y, d, &r->lo, &r->hi);
-  cell_range(g, s, 0, p.x, d, &r->clo, &r->chi);
+#if defined(__SSE2__)
+  if (s->clamp && s->x0 == 0 && s->y0 == 0) {
+    clamped_reach(g, s, p, d, r);
+  } else
+#endif
+  {
+    cell_range(g, s, 1, p.y, d, &r->lo, &r->hi);
+    cell_range(g, s, 0, p.x, d, &r->clo, &r->chi);
+  }
   return r->lo <= r->hi && r->clo <= r->chi;
 }
 
@@ -323,17 +384,29 @@ static void walk_rows(const steer_world *w, const sheet *s, size_t i,
   seed_set set;
   int seeded = l->seeds_n > 0;
   if (seeded) {
-    for (size_t k = 0; k < l->seeds_n; k++)
-      list_take(l, l->seeds[k].d2, l->seeds[k].j);
+    list_fill(l, l->seeds, l->seeds_n);
     seed_set_init(&set, l, i);
   }
   double bound2 = l->bound2;
   size_t first = (size_t)(r.clo - s->x0), last = (size_t)(r.chi - s->x0);
   for (int32_t row = r.lo; row <= r.hi; row++) {
     size_t base = (size_t)(row - s->y0) * (size_t)s->nx;
-    for (size_t j = starts[base + first]; j < starts[base + last + 1]; j++) {
-      double dx = x[j] - p.x, dy = y[j] - p.y;
-      m = note(i, j, dx * dx + dy * dy, bound2, bit, d2s, js, m);
+    size_t j = starts[base + first], end = starts[base + last + 1];
+    while (j < end) {
+      /* no more than there are places left (each is written): the loops
+         need not test for a full chunk */
+      size_t stop = end - j < CHUNK - m ? end : j + (CHUNK - m);
+      if (w->ghosts) {
+        for (; j < stop; j++) {
+          double dx = x[j] - p.x, dy = y[j] - p.y;
+          m = note(i, j, dx * dx + dy * dy, bound2, bit, d2s, js, m);
+        }
+      } else { /* no ghosts: no group bit to read */
+        for (; j < stop; j++) {
+          double dx = x[j] - p.x, dy = y[j] - p.y;
+          m = note_solid(i, j, dx * dx + dy * dy, bound2, d2s, js, m);
+        }
+      }
       if (m == CHUNK) { /* rare: offer them, the bound may have shrunk */
         offer_unseeded(l, seeded ? &set : NULL, d2s, js, m);
         m = 0;
@@ -394,9 +467,12 @@ static void keep_seeds(const steer_world *w, size_t i, const list *l) {
   if (!seed) return;
   size_t k = 0;
   for (; k < l->n && k < NEAREST_SEEDS; k++) seed[k] = w->slot_of[l->out[k].j];
-  /* the rest of the row up to max too: seeded_bound looks at its end */
-  for (; k < l->max && k < NEAREST_SEEDS; k++) seed[k] = SLOT_NONE;
+  /* the row's end, and its place max - 1, where seeded_bound looks first
+     (the places between are never read: the row ends at the first NONE;
+     a search for another max reads a stale place there at worst, which
+     costs it the sparse walk, never its answer) */
   if (k < NEAREST_SEEDS) seed[k] = SLOT_NONE;
+  if (l->max - 1 > k && l->max <= NEAREST_SEEDS) seed[l->max - 1] = SLOT_NONE;
 }
 
 void nearest_reserve_seeds(steer_world *w) {
@@ -421,10 +497,11 @@ void nearest_prepare(steer_world *w) {
 
 /* ---- the query ---------------------------------------------------------- */
 
-size_t nearest_agents(const steer_world *w, size_t i, double radius,
-                      size_t max, int sorted_walk, nearest_agent *out) {
+size_t nearest_found_agents(const steer_world *w, size_t i, double radius,
+                            size_t max, int sorted_walk, nearest_found *out) {
   if (max == 0 || !(radius >= 0)) return 0;
   list l;
+  l.out = out;
   l.n = 0;
   l.max = max < STEER_ORCA_MAX_NEIGHBORS ? max : STEER_ORCA_MAX_NEIGHBORS;
   int tight = 0;
@@ -448,10 +525,18 @@ size_t nearest_agents(const steer_world *w, size_t i, double radius,
     walk_cursor(w, i, radius, &l);
   }
   keep_seeds(w, i, &l);
-  for (size_t k = 0; k < l.n; k++) {
-    nearest_agent a = {l.out[k].d2, l.out[k].j,
-                       world_offset(w, p, world_pos(w, l.out[k].j))};
+  return l.n;
+}
+
+size_t nearest_agents(const steer_world *w, size_t i, double radius,
+                      size_t max, int sorted_walk, nearest_agent *out) {
+  nearest_found found[STEER_ORCA_MAX_NEIGHBORS];
+  size_t n = nearest_found_agents(w, i, radius, max, sorted_walk, found);
+  steer_vec2 p = world_pos(w, i);
+  for (size_t k = 0; k < n; k++) {
+    nearest_agent a = {found[k].d2, found[k].j,
+                       world_offset(w, p, world_pos(w, found[k].j))};
     out[k] = a;
   }
-  return l.n;
+  return n;
 }

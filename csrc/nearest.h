@@ -21,6 +21,18 @@ typedef struct nearest_agent {
 size_t nearest_agents(const steer_world *w, size_t i, double radius,
                       size_t max, int sorted_walk, nearest_agent *out);
 
+/* nearest_agents' answer without the offsets: distance and index, nearest
+   first, into out (room for max, at most STEER_ORCA_MAX_NEIGHBORS: the
+   search sorts its list there). The caller that gathers more of each
+   neighbor works the offset out in the same loop, as nearest_agents does
+   (world_offset from agent i). */
+typedef struct nearest_found {
+  double d2;
+  size_t j;
+} nearest_found;
+size_t nearest_found_agents(const steer_world *w, size_t i, double radius,
+                            size_t max, int sorted_walk, nearest_found *out);
+
 /* Room for every slot's warm-start seeds (w->near_seeds). Without it (no
    memory, or not reserved yet) the searches start cold: slower, with the
    same answers. */

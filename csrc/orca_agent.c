@@ -24,7 +24,7 @@ static steer_vec2 orca_velocity(const steer_world *w, size_t i,
                                 double dt) {
   orca_line lines[MAX_LINES], scratch[MAX_LINES];
   orca_shape shapes[MAX_SHAPES];
-  nearest_agent near[STEER_ORCA_MAX_NEIGHBORS];
+  nearest_found near[STEER_ORCA_MAX_NEIGHBORS];
   double body = w->radius[i], speed = w->max_speed[i];
   steer_vec2 v = world_vel(w, i);
   size_t n = 0;
@@ -35,13 +35,16 @@ static steer_vec2 orca_velocity(const steer_world *w, size_t i,
     orca_shape_line(&shapes[k], body, v, o->obstacle_time_horizon, dt,
                     &lines[n++]);
   size_t n_static = n;
-  size_t m = nearest_agents(w, i, o->neighbor_radius, o->max_neighbors, 1,
-                            near);
+  size_t m = nearest_found_agents(w, i, o->neighbor_radius, o->max_neighbors,
+                                  1, near);
   orca_neighbors nb;
+  steer_vec2 p = world_pos(w, i);
   for (size_t k = 0; k < m; k++) {
     size_t j = near[k].j;
-    nb.px[k] = near[k].offset.x;
-    nb.py[k] = near[k].offset.y;
+    /* nearest_agents' offset, worked out here: no list of them between */
+    steer_vec2 offset = world_offset(w, p, world_pos(w, j));
+    nb.px[k] = offset.x;
+    nb.py[k] = offset.y;
     nb.vx[k] = v.x - w->vx[j]; /* v2_sub(v, world_vel(w, j)) */
     nb.vy[k] = v.y - w->vy[j];
     nb.radius[k] = body + w->radius[j];

@@ -19,11 +19,34 @@ int orca_plain(const steer_program *p) {
          e->target.kind == STEER_TARGET_POINT;
 }
 
+/* The lines of a program the pass reads (orca_plain's fields, the orca
+   parameters, the arrive entry): each agent has its own program (its own
+   target), five lines apart from the others', and the search waits for its
+   orca parameters. Fetched an agent or two ahead, they arrive in time. */
+static void prefetch_plain(const steer_program *p) {
+#if defined(__GNUC__)
+  if (!p) return;
+  __builtin_prefetch(p);
+  __builtin_prefetch(&p->angular);
+  __builtin_prefetch(&p->has_orca);
+  __builtin_prefetch(&p->entries[0].target);
+  __builtin_prefetch(&p->entries[0].slowing_radius);
+#else
+  (void)p;
+#endif
+}
+
 size_t orca_batch_run(steer_world *w, size_t i, size_t to, double dt,
                       steer_stats *stats) {
   const steer_vec2 zero = {0, 0};
-  for (; i < to && orca_plain(w->program[i]); i++) {
+  const steer_program *plain = NULL; /* the last program seen plain */
+  for (; i < to; i++) {
     const steer_program *p = w->program[i];
+    if (i + 2 < to) prefetch_plain(w->program[i + 2]);
+    if (p != plain) { /* a crowd shares a program: look once per run */
+      if (!orca_plain(p)) break;
+      plain = p;
+    }
     const steer_entry *e = &p->entries[0];
     /* program_force's weighted sum of its one entry, then its clamp */
     steer_vec2 f = v2_scale(

@@ -11,6 +11,14 @@
     (a)[j] = t_;           \
   } while (0)
 
+/* Does bucket b of a sorted grid hold index i? Most agents stay in their
+   bucket from one step to the next: one look, where a search for the
+   bucket holding i (a gallop over a big level's empty buckets) mispredicts
+   its way through a dozen probes. */
+static int bucket_holds(const uint32_t *starts, size_t b, size_t i) {
+  return starts[b] <= i && i < starts[b + 1];
+}
+
 /* The key pass, split between threads: each agent's bucket into dest,
    and whether any agent left the bucket the current order puts it in. */
 typedef struct key_job {
@@ -29,20 +37,9 @@ static void key_part(void *ctx, int part) {
   size_t from = n * (size_t)part / (size_t)job->parts;
   size_t to = n * (size_t)(part + 1) / (size_t)job->parts;
   int changed = !g->sorted;
-  size_t at = 0; /* the bucket index i sits in, by the current starts */
-  if (!changed) { /* the last bucket starting at or before `from` */
-    size_t lo = 0, hi = g->buckets;
-    while (hi - lo > 1) {
-      size_t mid = lo + (hi - lo) / 2;
-      if (starts[mid] <= from) lo = mid; else hi = mid;
-    }
-    at = lo;
-  }
   grid_buckets_of(g, w->x, w->y, from, to, job->dest);
-  for (size_t i = from; i < to && !changed; i++) {
-    at = grid_bucket_holding(g, at, i);
-    changed = job->dest[i] != at;
-  }
+  for (size_t i = from; i < to && !changed; i++)
+    changed = !bucket_holds(starts, job->dest[i], i);
   job->changed[part] = changed;
 }
 
@@ -59,7 +56,8 @@ static int mend_starts(steer_world *w, const uint32_t *dest) {
   uint32_t *old = (uint32_t *)g->next; /* scratch: each agent's old bucket */
   size_t at = 0, cost = 0;
   for (size_t i = 0; i < n; i++) {
-    at = grid_bucket_holding(g, at, i);
+    at = bucket_holds(g->starts, dest[i], i) ? dest[i]
+                                             : grid_bucket_holding(g, at, i);
     old[i] = (uint32_t)at;
     cost += dest[i] > at ? dest[i] - at : at - dest[i];
   }
