@@ -4,6 +4,7 @@
  * STEER_EINVAL for a stale id or an unknown field, STEER_ENOMEM when memory
  * ran out. Numbers are checked by the caller, as for the rest of the C API.
  */
+#include "no_slp.h" /* first: it applies to all that follows */
 #include "neighbors.h"
 #include "world.h"
 
