@@ -45,11 +45,17 @@ static double clamp_abs(double v, double max) {
 
 static double toward(const agent_body *b, double target, double dt) {
   double d = angle_wrap(target - b->angle), size = fabs(d);
-  double want = size / dt; /* may be infinite for a tiny dt: limited next */
-  if (want > b->max_turn_rate) want = b->max_turn_rate;
+  /* with no step to plan for (dt = 0: a:steering() now) the limit of a
+     shrinking dt, never 0 / 0: as fast as the limits allow */
+  double want = size == 0 ? 0 : dt > 0 ? size / dt : INFINITY;
+  if (want > b->max_turn_rate) want = b->max_turn_rate; /* infinite: limited */
   double stoppable = sqrt(2 * b->max_angular_acceleration * size);
   if (stoppable < want) want = stoppable;
-  double alpha = ((d < 0 ? -want : want) - b->angular_velocity) / dt;
+  double change = (d < 0 ? -want : want) - b->angular_velocity;
+  double alpha = dt > 0       ? change / dt
+                 : change > 0 ? INFINITY
+                 : change < 0 ? -INFINITY
+                              : 0;
   return clamp_abs(alpha, b->max_angular_acceleration);
 }
 

@@ -192,6 +192,29 @@ describe("orientation", function()
     a:apply(1, 1, 1e-300, a:face(-1e150, 1e150, 1e-300))
     support.all_finite(a.x, a.y, a.vx, a.vy, a.angle, a.angular_velocity)
   end)
+
+  it("a:steering() with dt 0 plans no step: angular entries store no NaN", function()
+    -- found by the libFuzzer harness: dt = 0 made the angular part 0 / 0 for an
+    -- agent already facing its target; the world could then not be restored
+    local world = steer.world{}
+    local facing = world:add{ x = 0, y = 0 }                -- still, angle 0: no turn
+    facing:set_behaviors{ { "look_where_going" } }
+    local turning = world:add{ x = 5, y = 0, vy = 1 }       -- a quarter turn to go
+    turning:set_behaviors{ { "look_where_going" }, { "face", target = { 0, 9 } } }
+    local spinning = world:add{ x = 9, y = 0, angular_velocity = 2 }
+    spinning:set_behaviors{ { "look_where_going" } }
+    for _, a in ipairs{ facing, turning, spinning } do
+      local fx, fy = a:steering()
+      support.all_finite(fx, fy)
+    end
+    local copy = assert(steer.restore(world:snapshot()))
+    world:step(0.1)
+    copy:step(0.1)
+    assert.are.equal(world:snapshot(), copy:snapshot())
+    for _, a in ipairs{ facing, turning, spinning } do
+      support.all_finite(a.angle, a.angular_velocity)
+    end
+  end)
 end)
 
 describe("groups, view cones and ghosts", function()
