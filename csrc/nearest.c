@@ -273,9 +273,11 @@ static void clamped_reach(const steer_grid *g, const sheet *s, steer_vec2 p,
 }
 #endif
 
-static int reach_of(const steer_grid *g, const sheet *s, steer_vec2 p,
-                    double bound2, reach *r) {
-  double d = sqrt(bound2);
+/* The reach of bound2 = d * d: d its square root, or the radius whose
+   square it is (a sparse search: no square root to wait for; sqrt(r * r)
+   is r within a rounding, far inside the slack). */
+static int reach_at(const steer_grid *g, const sheet *s, steer_vec2 p,
+                    double d, reach *r) {
   d += 1e-12 * d; /* sqrt rounds: never cut a point on the bound */
 #if defined(__SSE2__)
   if (s->clamp && s->x0 == 0 && s->y0 == 0) {
@@ -289,12 +291,20 @@ static int reach_of(const steer_grid *g, const sheet *s, steer_vec2 p,
   return r->lo <= r->hi && r->clo <= r->chi;
 }
 
+static int reach_of(const steer_grid *g, const sheet *s, steer_vec2 p,
+                    double bound2, reach *r) {
+  return reach_at(g, s, p, sqrt(bound2), r);
+}
+
 /* Is the sorted walk over these cells the way? Not when it would open more
    cells than a scan reads agents; on a torus they must be narrower than
    the world, so that no cell is opened twice. */
 static int sorted_fits(const steer_world *w, const sheet *s, const reach *r) {
-  double cells = ((double)r->hi - r->lo + 1) * ((double)r->chi - r->clo + 1);
-  if (cells > (double)w->count + 8) return 0; /* a scan is cheaper */
+  /* in integers (each side at most 2^32 cells): no conversion of the
+     count to wait for */
+  uint64_t cells = (uint64_t)((int64_t)r->hi - r->lo + 1) *
+                   (uint64_t)((int64_t)r->chi - r->clo + 1);
+  if (cells > (uint64_t)w->count + 8) return 0; /* a scan is cheaper */
   return !s->wrap || (r->hi - r->lo + 1 < s->ny && r->chi - r->clo + 1 < s->nx);
 }
 
@@ -513,7 +523,9 @@ size_t nearest_found_agents(const steer_world *w, size_t i, double radius,
   steer_vec2 p = world_pos(w, i);
   if (!sorted_walk || !sheet_of(&w->grid, &sh)) {
     walk_cursor(w, i, radius, &l);
-  } else if (!reach_of(&w->grid, &sh, p, l.bound2, &r)) {
+  } else if (!reach_at(&w->grid, &sh, p,
+                       l.bound2 == radius * radius ? radius : sqrt(l.bound2),
+                       &r)) {
     /* beyond the box: nobody */
   } else if (sorted_fits(w, &sh, &r)) {
     l.twice = sh.hashed;
