@@ -73,6 +73,13 @@ steer_vec2 orca_force(const steer_world *w, size_t i, steer_vec2 f,
   steer_vec2 v = world_vel(w, i);
   steer_vec2 preferred = v2_clamp(
       v2_add(v, v2_scale(v2_clamp(f, w->max_force[i]), dt)), w->max_speed[i]);
+  return orca_force_from(w, i, preferred, o, dt);
+}
+
+steer_vec2 orca_force_from(const steer_world *w, size_t i,
+                           steer_vec2 preferred, const steer_orca *o,
+                           double dt) {
+  steer_vec2 v = world_vel(w, i);
   steer_vec2 dv = v2_sub(orca_velocity(w, i, preferred, o, dt), v);
   if (dv.x == 0 && dv.y == 0) return dv; /* 0 * (1 / dt) is NaN for tiny dt */
   steer_vec2 g = v2_scale(dv, 1 / dt);

@@ -115,6 +115,47 @@ static int plain_pair(const steer_world *w, size_t i, const steer_entry *e0,
   *f1 = v2(lx[1], ly[1]);
   return 1;
 }
+
+/* orca_force's preferred velocity for the pair (dt > 0), forces f0, f1:
+   v2_clamp(v + v2_clamp(f, max_force) * dt, max_speed) in two lanes. The
+   speed clamp binds about every other time (the goal's direction at
+   max_speed, give or take the last bit): both answers are worked out and
+   one picked. 0 when a lane leaves the common path. */
+static int pair_preferred(const steer_world *w, size_t i, steer_vec2 f0,
+                          steer_vec2 f1, double dt, steer_vec2 *p0,
+                          steer_vec2 *p1) {
+  __m128d fx = _mm_set_pd(f1.x, f0.x), fy = _mm_set_pd(f1.y, f0.y);
+  __m128d mf = _mm_loadu_pd(&w->max_force[i]);
+  if (clamp_keeps(fx, fy, mf)) return 0;
+  __m128d step = _mm_set1_pd(dt);
+  __m128d ux = _mm_add_pd(_mm_loadu_pd(&w->vx[i]), _mm_mul_pd(fx, step));
+  __m128d uy = _mm_add_pd(_mm_loadu_pd(&w->vy[i]), _mm_mul_pd(fy, step));
+  __m128d ms = _mm_loadu_pd(&w->max_speed[i]);
+  const __m128d zero = _mm_setzero_pd();
+  __m128d l2 = _mm_add_pd(_mm_mul_pd(ux, ux), _mm_mul_pd(uy, uy));
+  __m128d m2 = _mm_mul_pd(ms, ms);
+  __m128d rest = _mm_and_pd(_mm_cmpeq_pd(ux, zero), _mm_cmpeq_pd(uy, zero));
+  __m128d in = _mm_and_pd(
+      _mm_and_pd(_mm_cmpgt_pd(l2, _mm_set1_pd(1e-290)),
+                 _mm_cmplt_pd(l2, _mm_set1_pd(1e300))),
+      _mm_cmplt_pd(m2, _mm_set1_pd(1e300)));
+  __m128d s = _mm_div_pd(ms, _mm_sqrt_pd(l2));
+  /* off the path: a nonzero length out of range, or (binding) a ratio
+     below the smallest normal, where v2_clamp divides first */
+  __m128d bind = _mm_andnot_pd(_mm_cmple_pd(l2, m2), in);
+  __m128d odd = _mm_or_pd(
+      _mm_andnot_pd(_mm_or_pd(rest, in), _mm_cmpeq_pd(zero, zero)),
+      _mm_and_pd(bind, _mm_cmplt_pd(s, _mm_set1_pd(2.2250738585072014e-308))));
+  if (_mm_movemask_pd(_mm_andnot_pd(rest, odd))) return 0;
+  __m128d px = pick(bind, _mm_mul_pd(ux, s), ux);
+  __m128d py = pick(bind, _mm_mul_pd(uy, s), uy);
+  double lx[2], ly[2];
+  _mm_storeu_pd(lx, px);
+  _mm_storeu_pd(ly, py);
+  *p0 = v2(lx[0], ly[0]);
+  *p1 = v2(lx[1], ly[1]);
+  return 1;
+}
 #endif
 
 size_t orca_batch_run(steer_world *w, size_t i, size_t to, double dt,
@@ -135,8 +176,14 @@ size_t orca_batch_run(steer_world *w, size_t i, size_t to, double dt,
       if ((q == p || orca_plain(q)) &&
           plain_pair(w, i, e, &q->entries[0], &f0, &f1)) {
         if (i + 3 < to) prefetch_plain(w->program[i + 3]);
-        w->forces[i] = orca_force(w, i, f0, &p->orca, dt);
-        w->forces[i + 1] = orca_force(w, i + 1, f1, &q->orca, dt);
+        steer_vec2 v0, v1;
+        if (dt > 0 && pair_preferred(w, i, f0, f1, dt, &v0, &v1)) {
+          w->forces[i] = orca_force_from(w, i, v0, &p->orca, dt);
+          w->forces[i + 1] = orca_force_from(w, i + 1, v1, &q->orca, dt);
+        } else {
+          w->forces[i] = orca_force(w, i, f0, &p->orca, dt);
+          w->forces[i + 1] = orca_force(w, i + 1, f1, &q->orca, dt);
+        }
         stats->programs += 2;
         plain = q;
         i++;
