@@ -160,29 +160,27 @@ static void cell_range(const steer_grid *g, const sheet *s, int axis,
    chunk at a time, and only they are offered to the list. */
 #define CHUNK 32
 
-/* Candidate j at d2 from agent i, noted at d2s[m], js[m]: returns m + 1
+/* Candidate j at d2 from agent i, noted at c[m]: returns m + 1
    when it counts (not i itself, in a group, within the bound), else m (so
    the next one overwrites it). */
 static inline size_t note(size_t i, size_t j, double d2, double bound2,
-                          const uint32_t *bit, double *d2s, size_t *js,
-                          size_t m) {
-  d2s[m] = d2;
-  js[m] = j;
+                          const uint32_t *bit, candidate *c, size_t m) {
+  c[m].d2 = d2;
+  c[m].j = j;
   return m + ((j != i) & (bit[j] != 0) & !(d2 > bound2));
 }
 
 /* note() in a world without ghosts. */
 static inline size_t note_solid(size_t i, size_t j, double d2, double bound2,
-                                double *d2s, size_t *js, size_t m) {
-  d2s[m] = d2;
-  js[m] = j;
+                                candidate *c, size_t m) {
+  c[m].d2 = d2;
+  c[m].j = j;
   return m + ((j != i) & !(d2 > bound2));
 }
 
 static void walk_span(const steer_world *w, size_t i, steer_vec2 p,
                       size_t from, size_t to, list *l) {
-  double d2s[CHUNK];
-  size_t js[CHUNK];
+  candidate c[CHUNK];
   const double *x = w->x, *y = w->y;
   const uint32_t *bit = w->group_bit;
   int wrap = w->geo.wrap;
@@ -192,15 +190,15 @@ static void walk_span(const steer_world *w, size_t i, steer_vec2 p,
     if (!wrap) { /* world_offset's plain difference, in a tight loop */
       for (size_t j = from; j < end; j++) {
         double dx = x[j] - p.x, dy = y[j] - p.y;
-        m = note(i, j, dx * dx + dy * dy, bound2, bit, d2s, js, m);
+        m = note(i, j, dx * dx + dy * dy, bound2, bit, c, m);
       }
     } else {
       for (size_t j = from; j < end; j++) {
         double d2 = v2_len2(world_offset(w, p, world_pos(w, j)));
-        m = note(i, j, d2, bound2, bit, d2s, js, m);
+        m = note(i, j, d2, bound2, bit, c, m);
       }
     }
-    for (size_t k = 0; k < m; k++) list_take(l, d2s[k], js[k]);
+    for (size_t k = 0; k < m; k++) list_take(l, c[k].d2, c[k].j);
     from = end;
   }
 }
@@ -273,9 +271,11 @@ static void clamped_reach(const steer_grid *g, const sheet *s, steer_vec2 p,
 }
 #endif
 
-static int reach_of(const steer_grid *g, const sheet *s, steer_vec2 p,
-                    double bound2, reach *r) {
-  double d = sqrt(bound2);
+/* The reach of bound2 = d * d: d its square root, or the radius whose
+   square it is (a sparse search: no square root to wait for; sqrt(r * r)
+   is r within a rounding, far inside the slack). */
+static int reach_at(const steer_grid *g, const sheet *s, steer_vec2 p,
+                    double d, reach *r) {
   d += 1e-12 * d; /* sqrt rounds: never cut a point on the bound */
 #if defined(__SSE2__)
   if (s->clamp && s->x0 == 0 && s->y0 == 0) {
@@ -289,12 +289,20 @@ static int reach_of(const steer_grid *g, const sheet *s, steer_vec2 p,
   return r->lo <= r->hi && r->clo <= r->chi;
 }
 
+static int reach_of(const steer_grid *g, const sheet *s, steer_vec2 p,
+                    double bound2, reach *r) {
+  return reach_at(g, s, p, sqrt(bound2), r);
+}
+
 /* Is the sorted walk over these cells the way? Not when it would open more
    cells than a scan reads agents; on a torus they must be narrower than
    the world, so that no cell is opened twice. */
 static int sorted_fits(const steer_world *w, const sheet *s, const reach *r) {
-  double cells = ((double)r->hi - r->lo + 1) * ((double)r->chi - r->clo + 1);
-  if (cells > (double)w->count + 8) return 0; /* a scan is cheaper */
+  /* in integers (each side at most 2^32 cells): no conversion of the
+     count to wait for */
+  uint64_t cells = (uint64_t)((int64_t)r->hi - r->lo + 1) *
+                   (uint64_t)((int64_t)r->chi - r->clo + 1);
+  if (cells > (uint64_t)w->count + 8) return 0; /* a scan is cheaper */
   return !s->wrap || (r->hi - r->lo + 1 < s->ny && r->chi - r->clo + 1 < s->nx);
 }
 
@@ -356,10 +364,37 @@ static int seed_set_has(const seed_set *set, size_t j) {
 }
 
 /* Candidates 0 .. m - 1 to the list, but those of the set (in it already). */
-static void offer_unseeded(list *l, const seed_set *set, const double *d2s,
-                           const size_t *js, size_t m) {
+static void offer_unseeded(list *l, const seed_set *set, const candidate *c,
+                           size_t m) {
   for (size_t k = 0; k < m; k++)
-    if (!set || !seed_set_has(set, js[k])) list_take(l, d2s[k], js[k]);
+    if (!set || !seed_set_has(set, c[k].j)) list_take(l, c[k].d2, c[k].j);
+}
+
+/* Candidates c[0 .. m - 1] (distinct, new to the list, within its bound)
+   to a list with room for them all: each enters where list_insert would
+   put it, without its call and tests (a sparse search, where the list
+   never fills). */
+static void list_append(list *l, const candidate *c, size_t m) {
+  candidate *out = l->out;
+  size_t n = l->n;
+  for (size_t k = 0; k < m; k++, n++) {
+    size_t at = n;
+    for (; at > 0 && nearer(c[k].d2, c[k].j, &out[at - 1]); at--)
+      out[at] = out[at - 1];
+    out[at] = c[k];
+  }
+  l->n = n;
+  if (n == l->max) l->bound2 = out[n - 1].d2;
+}
+
+/* The noted candidates to the list: all at once when no seed is among
+   them and they all fit, else one by one. */
+static void offer(list *l, const seed_set *set, const candidate *c,
+                  size_t m) {
+  if (!set && l->n + m <= l->max)
+    list_append(l, c, m);
+  else
+    offer_unseeded(l, set, c, m);
 }
 
 /* A search whose starting bound is about as tight as it will get - warm
@@ -379,8 +414,8 @@ static void walk_rows(const steer_world *w, const sheet *s, size_t i,
   const double *x = w->x, *y = w->y;
   const uint32_t *bit = w->group_bit;
   steer_vec2 p = world_pos(w, i);
-  double d2s[CHUNK];
-  size_t js[CHUNK], m = 0;
+  candidate c[CHUNK];
+  size_t m = 0;
   seed_set set;
   int seeded = l->seeds_n > 0;
   if (seeded) {
@@ -399,22 +434,22 @@ static void walk_rows(const steer_world *w, const sheet *s, size_t i,
       if (w->ghosts) {
         for (; j < stop; j++) {
           double dx = x[j] - p.x, dy = y[j] - p.y;
-          m = note(i, j, dx * dx + dy * dy, bound2, bit, d2s, js, m);
+          m = note(i, j, dx * dx + dy * dy, bound2, bit, c, m);
         }
       } else { /* no ghosts: no group bit to read */
         for (; j < stop; j++) {
           double dx = x[j] - p.x, dy = y[j] - p.y;
-          m = note_solid(i, j, dx * dx + dy * dy, bound2, d2s, js, m);
+          m = note_solid(i, j, dx * dx + dy * dy, bound2, c, m);
         }
       }
       if (m == CHUNK) { /* rare: offer them, the bound may have shrunk */
-        offer_unseeded(l, seeded ? &set : NULL, d2s, js, m);
+        offer(l, seeded ? &set : NULL, c, m);
         m = 0;
         bound2 = l->bound2;
       }
     }
   }
-  offer_unseeded(l, seeded ? &set : NULL, d2s, js, m);
+  offer(l, seeded ? &set : NULL, c, m);
 }
 
 /* ---- warm start ---------------------------------------------------------
@@ -513,7 +548,9 @@ size_t nearest_found_agents(const steer_world *w, size_t i, double radius,
   steer_vec2 p = world_pos(w, i);
   if (!sorted_walk || !sheet_of(&w->grid, &sh)) {
     walk_cursor(w, i, radius, &l);
-  } else if (!reach_of(&w->grid, &sh, p, l.bound2, &r)) {
+  } else if (!reach_at(&w->grid, &sh, p,
+                       l.bound2 == radius * radius ? radius : sqrt(l.bound2),
+                       &r)) {
     /* beyond the box: nobody */
   } else if (sorted_fits(w, &sh, &r)) {
     l.twice = sh.hashed;
