@@ -29,8 +29,8 @@ static steer_vec2 orca_velocity(const steer_world *w, size_t i,
   steer_vec2 v = world_vel(w, i);
   size_t n = 0;
   /* static geometry first: its lines stay hard when the rest cannot (a
-     world without any skips the call: its set-up cost 2% of a sparse
-     crowd's step) */
+     world without any skips the call here, not in orca_nearby_shapes:
+     the call itself cost 2% of a sparse crowd's step) */
   size_t shapes_n =
       w->geo.obstacle_count || w->geo.wall_count
           ? orca_nearby_shapes(w, i, o->obstacle_time_horizon * speed, shapes,

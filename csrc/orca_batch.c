@@ -49,19 +49,32 @@ static steer_vec2 plain_force(const steer_world *w, size_t i,
 }
 
 #if defined(__SSE2__)
+static __m128d len2(__m128d x, __m128d y) {
+  return _mm_add_pd(_mm_mul_pd(x, x), _mm_mul_pd(y, y));
+}
+
+/* The lanes whose squared length l2 is one v2_clamp and v2_len take on
+   their common path (no rescaling): 1e-290 < l2 < 1e300. */
+static __m128d squarable(__m128d l2) {
+  return _mm_and_pd(_mm_cmpgt_pd(l2, _mm_set1_pd(1e-290)),
+                    _mm_cmplt_pd(l2, _mm_set1_pd(1e300)));
+}
+
+/* The lanes where (x, y) is (0, 0). */
+static __m128d at_rest(__m128d x, __m128d y) {
+  const __m128d zero = _mm_setzero_pd();
+  return _mm_and_pd(_mm_cmpeq_pd(x, zero), _mm_cmpeq_pd(y, zero));
+}
+
 /* v2_clamp in two lanes where it does not bind: a at rest, or |a| <= max
    with lengths a double squares. The lanes where it binds (or lengths out
    of range) are set in the mask returned: v2_clamp works them out. */
 static int clamp_keeps(__m128d ax, __m128d ay, __m128d max) {
-  const __m128d zero = _mm_setzero_pd();
-  __m128d l2 = _mm_add_pd(_mm_mul_pd(ax, ax), _mm_mul_pd(ay, ay));
-  __m128d m2 = _mm_mul_pd(max, max);
-  __m128d rest = _mm_and_pd(_mm_cmpeq_pd(ax, zero), _mm_cmpeq_pd(ay, zero));
+  __m128d l2 = len2(ax, ay), m2 = _mm_mul_pd(max, max);
   __m128d fits = _mm_and_pd(
-      _mm_and_pd(_mm_cmpgt_pd(l2, _mm_set1_pd(1e-290)),
-                 _mm_cmplt_pd(l2, _mm_set1_pd(1e300))),
+      squarable(l2),
       _mm_and_pd(_mm_cmplt_pd(m2, _mm_set1_pd(1e300)), _mm_cmple_pd(l2, m2)));
-  return _mm_movemask_pd(_mm_or_pd(rest, fits)) ^ 3;
+  return _mm_movemask_pd(_mm_or_pd(at_rest(ax, ay), fits)) ^ 3;
 }
 
 static __m128d pick(__m128d mask, __m128d a, __m128d b) {
@@ -88,10 +101,8 @@ static int plain_pair(const steer_world *w, size_t i, const steer_entry *e0,
   __m128d tox = _mm_sub_pd(_mm_add_pd(px, _mm_sub_pd(tx, px)), px);
   __m128d toy = _mm_sub_pd(_mm_add_pd(py, _mm_sub_pd(ty, py)), py);
   /* v2_arrive: d = v2_len(to), in range */
-  __m128d l2 = _mm_add_pd(_mm_mul_pd(tox, tox), _mm_mul_pd(toy, toy));
-  __m128d in = _mm_and_pd(_mm_cmpgt_pd(l2, _mm_set1_pd(1e-290)),
-                          _mm_cmplt_pd(l2, _mm_set1_pd(1e300)));
-  if (_mm_movemask_pd(in) != 3) return 0;
+  __m128d l2 = len2(tox, toy);
+  if (_mm_movemask_pd(squarable(l2)) != 3) return 0;
   __m128d d = _mm_sqrt_pd(l2);
   __m128d speed = pick(_mm_cmplt_pd(d, sr), _mm_mul_pd(ms, _mm_div_pd(d, sr)),
                        ms);
@@ -132,13 +143,9 @@ static int pair_preferred(const steer_world *w, size_t i, steer_vec2 f0,
   __m128d uy = _mm_add_pd(_mm_loadu_pd(&w->vy[i]), _mm_mul_pd(fy, step));
   __m128d ms = _mm_loadu_pd(&w->max_speed[i]);
   const __m128d zero = _mm_setzero_pd();
-  __m128d l2 = _mm_add_pd(_mm_mul_pd(ux, ux), _mm_mul_pd(uy, uy));
-  __m128d m2 = _mm_mul_pd(ms, ms);
-  __m128d rest = _mm_and_pd(_mm_cmpeq_pd(ux, zero), _mm_cmpeq_pd(uy, zero));
-  __m128d in = _mm_and_pd(
-      _mm_and_pd(_mm_cmpgt_pd(l2, _mm_set1_pd(1e-290)),
-                 _mm_cmplt_pd(l2, _mm_set1_pd(1e300))),
-      _mm_cmplt_pd(m2, _mm_set1_pd(1e300)));
+  __m128d l2 = len2(ux, uy), m2 = _mm_mul_pd(ms, ms);
+  __m128d rest = at_rest(ux, uy);
+  __m128d in = _mm_and_pd(squarable(l2), _mm_cmplt_pd(m2, _mm_set1_pd(1e300)));
   __m128d s = _mm_div_pd(ms, _mm_sqrt_pd(l2));
   /* off the path: a nonzero length out of range, or (binding) a ratio
      below the smallest normal, where v2_clamp divides first */

@@ -187,7 +187,7 @@ size_t orca_nearby_shapes(const steer_world *w, size_t i, double reach,
   f.n = 0;
   f.max = max > STEER_ORCA_MAX_NEIGHBORS ? STEER_ORCA_MAX_NEIGHBORS : max;
   const geometry *g = &w->geo;
-  if (f.max == 0 || (!g->obstacle_count && !g->wall_count)) return 0;
+  if (f.max == 0) return 0; /* no geometry: each kind's loop skips itself */
   steer_vec2 p = world_pos(w, i);
   double body = w->radius[i];
   /* a shape within reach has its box within reach + body of p */
