@@ -90,6 +90,18 @@ typedef struct orca_shape {
 size_t orca_nearby_shapes(const steer_world *w, size_t i, double reach,
                           orca_shape *out, size_t max);
 
+/* Before a step's threads start: the lists of the shapes near each cell,
+   for a world with few shapes (orca_cells.c); live until orca_cells_end. */
+void orca_cells_prepare(steer_world *w);
+/* The same for reach + body up to lim (the oracle's way in). */
+void orca_cells_ready(steer_world *w, double lim);
+static inline void orca_cells_end(steer_world *w) { w->shape_cells.live = 0; }
+/* During a step: the dense numbers, in order, of the obstacles (walls: 1)
+   that can come within lim of p's box test (orca_shapes.c's beyond), *n of
+   them; NULL when there are no lists for p and lim: scan them all. */
+const uint32_t *orca_cells_list(const steer_world *w, steer_vec2 p,
+                                double lim, int walls, size_t *n);
+
 /* The half-plane of shape s for an agent of radius `body` moving at vel:
    beside a wall (its nearest point inside the segment) orca_static_line;
    past a wall's end, or for a circle, the velocity obstacle of a disc at

@@ -18,24 +18,43 @@ static steer_vec2 nearest_on_segment(steer_vec2 a, steer_vec2 b) {
   return v2_add(a, v2_scale(ab, t));
 }
 
-/* Keeps out[0 .. *n - 1] the `max` shapes of least gap, by insertion. The
-   index may offer a shape once per cell it covers: `ids` (kind and dense
-   number) keeps each shape once. */
-static void keep_nearest(orca_shape *out, double *gaps, size_t *ids,
-                         size_t *n, size_t max, orca_shape s, double gap,
-                         size_t id) {
-  for (size_t k = 0; k < *n; k++)
-    if (ids[k] == id) return;
-  if (*n == max && !(gap < gaps[*n - 1])) return;
-  size_t k = *n < max ? (*n)++ : *n - 1;
-  for (; k > 0 && gap < gaps[k - 1]; k--) {
-    out[k] = out[k - 1];
-    gaps[k] = gaps[k - 1];
-    ids[k] = ids[k - 1];
+/* The shapes found so far (keep_nearest's arrays). */
+typedef struct found {
+  orca_shape *out;
+  double gaps[STEER_ORCA_MAX_NEIGHBORS];
+  size_t ids[STEER_ORCA_MAX_NEIGHBORS]; /* 2 * number + (wall ? 1 : 0) */
+  size_t n, max;
+} found;
+
+/* Keeps f's `max` shapes of least gap, by insertion, given one not among
+   them yet. s is read a field at a time: a shape passed by value went
+   through the stack, and the 16-byte loads that copied it waited on the
+   8-byte stores that built it (a store-forwarding stall, a fifth of the
+   shapes' time in blocks). */
+static void keep_new(found *f, const orca_shape *s, double gap, size_t id) {
+  if (f->n == f->max && !(gap < f->gaps[f->n - 1])) return;
+  size_t k = f->n < f->max ? f->n++ : f->n - 1;
+  for (; k > 0 && gap < f->gaps[k - 1]; k--) {
+    f->out[k] = f->out[k - 1];
+    f->gaps[k] = f->gaps[k - 1];
+    f->ids[k] = f->ids[k - 1];
   }
-  out[k] = s;
-  gaps[k] = gap;
-  ids[k] = id;
+  f->out[k].a.x = s->a.x;
+  f->out[k].a.y = s->a.y;
+  f->out[k].b.x = s->b.x;
+  f->out[k].b.y = s->b.y;
+  f->out[k].radius = s->radius;
+  f->gaps[k] = gap;
+  f->ids[k] = id;
+}
+
+/* keep_new for any shape: the index may offer a shape once per cell it
+   covers, and `ids` (kind and dense number) keeps each shape once. */
+static void keep_nearest(found *f, const orca_shape *s, double gap,
+                         size_t id) {
+  for (size_t k = 0; k < f->n; k++)
+    if (f->ids[k] == id) return;
+  keep_new(f, s, gap, id);
 }
 
 static double larger(double a, double b) { return a > b ? a : b; }
@@ -56,13 +75,6 @@ static inline int beyond(steer_vec2 a, steer_vec2 b, double lim) {
   return larger(near_x, near_y) > lim;
 }
 
-/* The shapes found so far (keep_nearest's arrays). */
-typedef struct found {
-  orca_shape *out;
-  double gaps[STEER_ORCA_MAX_NEIGHBORS];
-  size_t ids[STEER_ORCA_MAX_NEIGHBORS]; /* 2 * number + (wall ? 1 : 0) */
-  size_t n, max;
-} found;
 
 /* The first pass of take_run when the index scans every wall of a world
    that does not wrap (few walls): the same offsets and test, in a loop
@@ -156,8 +168,39 @@ static void take_run(const steer_world *w, steer_vec2 p, double body,
       double gap = walls ? v2_len(nearest_on_segment(s[q].a, s[q].b)) - body
                          : v2_len(s[q].a) - s[q].radius - body;
       if (gap <= reach)
-        keep_nearest(f->out, f->gaps, f->ids, &f->n, f->max, s[q], gap, id[q]);
+        keep_nearest(f, &s[q], gap, id[q]);
     }
+  }
+}
+
+/* take_run's scan of every shape of a world that does not wrap, over only
+   those a cell's list holds (orca_cells.c; the others fail the box test
+   wherever the agent is in the cell): the same offsets, tests and gaps, in
+   the same order, so the same shapes kept in the same order. */
+static void take_listed(const steer_world *w, steer_vec2 p, double body,
+                        double reach, int walls, const uint32_t *near,
+                        size_t n, found *f) {
+  const geometry *g = &w->geo;
+  for (size_t q = 0; q < n; q++) {
+    size_t k = near[q];
+    orca_shape sh;
+    double gap;
+    if (walls) {
+      const geo_wall *l = &g->walls[k];
+      sh.a = v2(l->a.x - p.x, l->a.y - p.y); /* world_offset */
+      sh.b = v2_add(sh.a, v2_sub(l->b, l->a));
+      sh.radius = 0;
+      if (beyond(sh.a, sh.b, reach + 0.0 + body)) continue;
+      gap = v2_len(nearest_on_segment(sh.a, sh.b)) - body;
+    } else {
+      const geo_obstacle *o = &g->obstacles[k];
+      sh.a = sh.b = v2(o->x - p.x, o->y - p.y);
+      sh.radius = o->radius;
+      if (beyond(sh.a, sh.b, reach + sh.radius + body)) continue;
+      gap = v2_len(sh.a) - sh.radius - body;
+    }
+    if (gap <= reach) /* listed once: no need to look for it among ids */
+      keep_new(f, &sh, gap, 2 * k + (walls ? 1 : 0));
   }
 }
 
@@ -197,7 +240,12 @@ size_t orca_nearby_shapes(const steer_world *w, size_t i, double reach,
     if (!count) continue;
     const geo_index *index = walls ? &g->wall_index : &g->obstacle_index;
     if (scans_all(index, q, count)) { /* the cursor's one run of them all */
-      take_run(w, p, body, reach, walls, NULL, count, 0, &f);
+      size_t listed;
+      const uint32_t *near = orca_cells_list(w, p, reach + body, walls, &listed);
+      if (near)
+        take_listed(w, p, body, reach, walls, near, listed, &f);
+      else
+        take_run(w, p, body, reach, walls, NULL, count, 0, &f);
       continue;
     }
     geo_cursor c;

@@ -14,6 +14,7 @@
 #include "agent_program.h"
 #include "crowd.h"
 #include "nearest.h"
+#include "orca.h"
 #include "orca_batch.h"
 #include "program_batch.h"
 #include "sort.h"
@@ -260,6 +261,7 @@ steer_status steer_world_step(steer_world *w, double dt) {
   }
   /* chosen here, before the threads read it */
   w->step_simd = w->simd ? w->simd : crowd_simd_width();
+  orca_cells_prepare(w);
   if (streamed) {
     place_bands(&job);
     run(&job, streamed_forces);
@@ -270,6 +272,7 @@ steer_status steer_world_step(steer_world *w, double dt) {
     run(&job, buffered_forces);
     run(&job, buffered_moves);
   }
+  orca_cells_end(w); /* geometry may change before the next step */
   /* a sparse dense grid: the sort mends its starts for less than a relink
      of every bucket costs (the choice depends on the world's bounds and
      crowd alone, so a restored snapshot makes the same one) */

@@ -80,6 +80,7 @@ void steer_world_destroy(steer_world *w) {
   world_alloc(w, w->order, w->order_cap * sizeof(uint32_t), 0);
   world_alloc(w, w->near_seeds,
               w->near_seeds_cap * NEAREST_SEEDS * sizeof(uint32_t), 0);
+  world_alloc(w, w->shape_cells.block, w->shape_cells.bytes, 0);
   pool_destroy(w->pool);
   grid_free(&w->grid, &w->alloc);
   world_alloc(w, w->agent_block, w->capacity * AGENT_BYTES, 0);

@@ -89,6 +89,21 @@ typedef struct agent_ext {
 #define AGENT_COLUMN_SIZE(name, type, snap) +sizeof(type)
 #define AGENT_BYTES (0 AGENT_COLUMNS(AGENT_COLUMN_SIZE))
 
+/* ORCA's static shapes per grid cell, built before a step's threads start
+   (orca_cells.c): step scratch, live during the step only. block holds
+   the cells' starts, their lists, then the shapes' coordinates as built. */
+typedef struct shape_cells {
+  uint32_t *block;
+  size_t bytes;
+  double *coords;
+  size_t obstacles, walls; /* the geometry's counts as built */
+  double lim;              /* the reach + body the lists hold for */
+  double x0, y0, inv;      /* cell of p: (p - (x0, y0)) * inv */
+  size_t nx, ny;
+  int live;
+  unsigned age; /* steps prepared (orca_cells_prepare) */
+} shape_cells;
+
 struct steer_world {
   steer_world_def def;
   steer_allocator alloc; /* def's allocator; counts the world's bytes */
@@ -123,6 +138,7 @@ struct steer_world {
   int step_simd;      /* the width of the running step, read once at its start */
   int unsorted_steps; /* steps since the last sort of a world whose programs
                          read no other agents (step.c) */
+  shape_cells shape_cells; /* ORCA's shapes near each cell (orca_cells.c) */
 };
 
 /* Allocation through the world's allocator (alloc.h), bytes counted. */

@@ -277,6 +277,42 @@ describe("orca in the step", function()
     end
   end)
 
+  it("walls listed per cell (few walls) follow the level as it changes", function()
+    -- with few walls and obstacles the step lists, per grid cell, those
+    -- within ORCA's static reach (orca_cells.c) and keeps the lists while
+    -- the geometry stands; a restored world builds them afresh. Step for
+    -- step the two agree, bit for bit, while walls move, come and go and
+    -- the agents' reach grows.
+    local world = steer.world{ bounds = { 80, 80 }, cell_size = 2, seed = 4 }
+    local prog = steer.program{ { "seek", target = { 40, 40 } },
+                                orca = { max_neighbors = 6, obstacle_time_horizon = 4 } }
+    local agents = {}
+    for k = 1, 120 do
+      agents[k] = world:add{ x = (k * 7.31) % 80, y = (k * 3.77) % 80, radius = 0.5,
+                             max_speed = 1.5, max_force = 4 }
+      agents[k]:set_behaviors(prog)
+    end
+    local walls = {}
+    for k = 1, 8 do
+      local x, y = (k * 13.7) % 70 + 5, (k * 29.3) % 70 + 5
+      walls[k] = world:add_wall{ x1 = x, y1 = y, x2 = x + 6 * math.cos(k), y2 = y + 6 * math.sin(k) }
+    end
+    world:add_obstacle{ x = 40, y = 30, radius = 3 }
+    for s = 1, 40 do
+      if s % 5 == 0 then walls[s % 8 + 1].x1 = walls[s % 8 + 1].x1 + 3 end
+      if s == 12 then walls[#walls + 1] = world:add_wall{ x1 = 30, y1 = 50, x2 = 50, y2 = 50 } end
+      if s == 18 then walls[2]:remove(); walls[2] = walls[#walls]; walls[#walls] = nil end
+      if s == 24 then
+        for k = 1, 120, 3 do agents[k].max_speed = 4 end
+      end
+      if s == 30 then world:add_obstacle{ x = 20, y = 60, radius = 2 } end
+      local cold = steer.restore(world:snapshot())
+      world:step(0.2)
+      cold:step(0.2)
+      assert.are.equal(cold:snapshot(), world:snapshot())
+    end
+  end)
+
   it("snapshots continue bit-identically and keep the fields", function()
     local world = steer.world{}
     for k = 1, 30 do

@@ -273,6 +273,7 @@ static steer_world *world_of(const layout *L) {
 
 static long shapes_kept, shapes_near; /* answers with a shape; a wall at the reach */
 static long shapes_quad; /* queries at width 4 with walls to pair */
+static long shapes_listed; /* queries through orca_cells.c's lists */
 
 static void check_shapes(const layout *L, int round) {
   steer_world *w = world_of(L);
@@ -313,6 +314,15 @@ static void check_shapes(const layout *L, int round) {
     size_t ng = orca_nearby_shapes(w, i, reach, got, max);
     CHECK(ng == nw && same_shapes(got, want, nw),
           "%s round %d agent %zu reach %g max %zu: shapes %zu, reference %zu",
+          L->name, round, i, reach, max, ng, nw);
+    /* the same through a step's lists of the shapes near each cell
+       (orca_cells.c), built for this reach or more: the same answer */
+    orca_cells_ready(w, (reach + w->radius[i]) * (1 + unit()));
+    ng = orca_nearby_shapes(w, i, reach, got, max);
+    shapes_listed += w->shape_cells.live;
+    orca_cells_end(w);
+    CHECK(ng == nw && same_shapes(got, want, nw),
+          "%s round %d agent %zu reach %g max %zu: listed shapes %zu, reference %zu",
           L->name, round, i, reach, max, ng, nw);
     shapes_kept += nw > 0;
     /* the reach exactly some wall's gap, or a hair less: the edge */
@@ -598,6 +608,8 @@ int main(void) {
   CHECK(shapes_kept > 2000, "only %ld shape queries found a shape", shapes_kept);
   CHECK(shapes_near > 2000, "only %ld queries had a wall at the reach", shapes_near);
   printf("%ld shape queries found one\n", shapes_kept);
+  CHECK(shapes_listed > 5000, "only %ld shape queries had lists", shapes_listed);
+  printf("%ld shape queries with the lists of each cell's shapes\n", shapes_listed);
   CHECK(!crowd_quad_available() || shapes_quad > 5000,
         "only %ld shape queries at width 4", shapes_quad);
   for (int round = 0; round < 40; round++) check_lines(round);
