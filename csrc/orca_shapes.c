@@ -233,8 +233,10 @@ size_t orca_nearby_shapes(const steer_world *w, size_t i, double reach,
   if (f.max == 0) return 0; /* no geometry: each kind's loop skips itself */
   steer_vec2 p = world_pos(w, i);
   double body = w->radius[i];
-  /* a shape within reach has its box within reach + body of p */
-  geo_box q = geo_box_around(p, p, reach + body);
+  /* a shape within reach has its box within reach + body of p
+     (geo_box_around(p, p, pad) worked out here: the call was 1% of blocks) */
+  double pad = reach + body;
+  geo_box q = {p.x - pad, p.y - pad, p.x + pad, p.y + pad};
   for (int walls = 0; walls < 2; walls++) { /* obstacles, then walls */
     size_t count = walls ? g->wall_count : g->obstacle_count;
     if (!count) continue;
