@@ -81,28 +81,28 @@ static inline int geo_halo_stale(const geo_halo *h) {
    grid is farther than `reach` from every item: an empty run. */
 static inline long geo_halo_run(const geo_halo *h, double x, double y,
                                 const uint32_t **refs) {
-  double fx, fy;
+  int32_t i, j;
   if (h->wrap) {
-    fx = x * h->inv_x;
-    fy = y * h->inv_y;
-    /* one period either side: a point inside the torus plus half a
-       feeler */
-    if (!(fx >= -h->ncx && fx < 2.0 * h->ncx && fy >= -h->ncy &&
-          fy < 2.0 * h->ncy))
+    /* one period either side (a point inside the torus plus half a
+       feeler), shifted by a period so that truncating is flooring: a
+       point within rounding of a cell's edge may get the cell beside,
+       which the build's slack covers */
+    double fx = x * h->inv_x + h->ncx, fy = y * h->inv_y + h->ncy;
+    if (!(fx > 0 && fx < 3.0 * h->ncx && fy > 0 && fy < 3.0 * h->ncy))
       return -1;
+    i = (int32_t)fx;
+    j = (int32_t)fy;
+    i -= (i >= h->ncx ? h->ncx : 0) + (i >= 2 * h->ncx ? h->ncx : 0);
+    j -= (j >= h->ncy ? h->ncy : 0) + (j >= 2 * h->ncy ? h->ncy : 0);
   } else {
-    fx = (x - h->ox) * h->inv_x;
-    fy = (y - h->oy) * h->inv_y;
+    double fx = (x - h->ox) * h->inv_x, fy = (y - h->oy) * h->inv_y;
     if (!(fx >= 0 && fx < h->ncx && fy >= 0 && fy < h->ncy)) {
       if (!(fabs(fx) < 1e300 && fabs(fy) < 1e300)) return -1;
       *refs = h->ref;
       return 0;
     }
-  }
-  int32_t i = (int32_t)geo_floor(fx), j = (int32_t)geo_floor(fy);
-  if (h->wrap) {
-    i += i < 0 ? h->ncx : i >= h->ncx ? -h->ncx : 0;
-    j += j < 0 ? h->ncy : j >= h->ncy ? -h->ncy : 0;
+    i = (int32_t)fx;
+    j = (int32_t)fy;
   }
   size_t c = (size_t)j * (size_t)h->ncx + (size_t)i;
   *refs = h->ref + h->start[c];
