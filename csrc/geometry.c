@@ -6,7 +6,7 @@
 
 static const steer_vec2 zero = {0, 0};
 /* the halo's cells against the index's (measured: see geometry_prepare) */
-#define HALO_CELL 0.5
+#define HALO_CELL 0.7
 static int quad_available(void); /* feelers' lanes, below */
 
 void geometry_init(geometry *g, steer_allocator *alloc, double cell,
