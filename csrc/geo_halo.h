@@ -22,6 +22,9 @@
 
 typedef struct geo_halo {
   int live;            /* built for the current shapes */
+  int calm;            /* the shapes have not changed since the last
+                          geo_halo_settle: a level edited every step never
+                          pays for a build */
   int wrap;            /* cells tile the torus width x height */
   double reach;        /* what the runs cover around each cell */
   double want;         /* the reach queries asked for (geo_halo_want) */
@@ -54,7 +57,10 @@ int geo_halo_build(geo_halo *h, steer_allocator *a, size_t n,
                    geo_halo_item_fn item, const void *owner, double reach,
                    double cell, int wrap, double width, double height);
 /* The shapes changed: queries stop reading h until it is built again. */
-static inline void geo_halo_drop(geo_halo *h) { h->live = 0; }
+static inline void geo_halo_drop(geo_halo *h) {
+  h->live = 0;
+  h->calm = 0;
+}
 void geo_halo_free(geo_halo *h, steer_allocator *a);
 
 /* A query wanted reach r (from any thread: a relaxed store, and a lost
@@ -73,6 +79,16 @@ static inline void geo_halo_want(const geo_halo *h, double r) {
 /* Does h need building before queries can use it? */
 static inline int geo_halo_stale(const geo_halo *h) {
   return h->want > 0 && (!h->live || h->want > h->reach);
+}
+
+/* Called once a step, before geo_halo_stale: is it worth building h now,
+   i.e. have the shapes stayed put since the last call? (A build costs
+   about as much as a few steps' feelers save: levels that move a shape
+   every step keep the index.) */
+static inline int geo_halo_settle(geo_halo *h) {
+  int calm = h->calm;
+  h->calm = 1;
+  return calm;
 }
 
 /* The run of point (x, y)'s cell: returns its length, *refs its first

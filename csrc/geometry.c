@@ -408,7 +408,7 @@ static void halo_obstacle(const void *owner, size_t k, geo_box *b,
 /* Builds h when the queries want it; gives up on it (until a query asks
    again) when it cannot. */
 static void prepare(geometry *g, geo_halo *h, size_t n, geo_halo_item_fn fn) {
-  if (!geo_halo_stale(h) || !n) return;
+  if (!geo_halo_settle(h) || !geo_halo_stale(h) || !n) return;
   double reach = h->want > h->reach ? h->want : h->reach;
   if (!geo_halo_build(h, g->alloc, n, fn, g, reach, g->halo_cell, g->wrap,
                       g->width, g->height))
@@ -418,8 +418,9 @@ static void prepare(geometry *g, geo_halo *h, size_t n, geo_halo_item_fn fn) {
 void geometry_prepare(geometry *g) {
   prepare(g, &g->wall_halo, g->wall_count, halo_wall);
   /* an obstacle's box is its disc's only for a radius >= 0 */
-  for (size_t k = 0; k < g->obstacle_count && geo_halo_stale(&g->obstacle_halo); k++)
-    if (!(g->obstacles[k].radius >= 0)) return;
+  if (g->obstacle_halo.calm && geo_halo_stale(&g->obstacle_halo))
+    for (size_t k = 0; k < g->obstacle_count; k++)
+      if (!(g->obstacles[k].radius >= 0)) return;
   prepare(g, &g->obstacle_halo, g->obstacle_count, halo_obstacle);
 }
 

@@ -279,6 +279,9 @@ static void compare_many(geometry *g, const layout *L) {
       }
     }
     if (pass) {
+      /* the first prepare after an edit only notes that the shapes
+         settled (geo_halo_settle); the next one builds */
+      geometry_prepare(g);
       geometry_prepare(g);
       CHECK(!g->wall_count || g->wall_halo.live || g->wall_halo.want == 0,
             "%s: the wall halo was built", L->name);
