@@ -88,28 +88,39 @@ static int item_cells(const geo_halo *h, geo_box b, double slack,
     }                                                                        \
   }
 
-/* The items in the order of their boxes' centres' cells (row by row), so
-   that a run's shapes sit near each other: place[k] gets item k's place,
-   h->item and h->shape the items and their numbers in that order. */
+/* Each item's cells (span[k]; span[k][1] == 0: none), and the items in
+   the order of their cells' centre (row by row), so that a run's shapes
+   sit near each other: h->item and h->shape the items and their numbers
+   in that order. */
 static int place_items(geo_halo *h, size_t n, geo_halo_item_fn item,
-                       const void *owner, uint32_t *place) {
+                       const void *owner, int32_t (*span)[4], double slack) {
   size_t cells = (size_t)h->ncx * (size_t)h->ncy;
+  double total = 0, most = (double)n * HALO_ENTRIES_PER_ITEM + 65536;
+  if (most > (double)UINT32_MAX - 16) most = (double)UINT32_MAX - 16;
   memset(h->start, 0, (cells + 1) * sizeof(uint32_t));
   for (size_t k = 0; k < n; k++) {
     geo_box b;
     double v[4];
-    int32_t r[4] = {0, 1, 0, 1};
+    int32_t *r = span[k];
     item(owner, k, &b, v);
-    double cx = 0.5 * (b.x0 + b.x1), cy = 0.5 * (b.y0 + b.y1);
-    axis_cells(h->wrap, h->ox, h->inv_x, h->ncx, cx, cx, &r[0], &r[1]);
-    axis_cells(h->wrap, h->oy, h->inv_y, h->ncy, cy, cy, &r[2], &r[3]);
-    place[k] = (uint32_t)((size_t)r[2] * (size_t)h->ncx + (size_t)r[0]);
-    h->start[place[k] + 1]++;
+    if (!item_cells(h, b, slack, r)) {
+      r[0] = r[2] = 0;
+      r[1] = r[3] = 0;
+    }
+    total += (double)r[1] * r[3];
+    if (total > most) return 0;
+    int32_t cx = r[0] + r[1] / 2, cy = r[2] + r[3] / 2;
+    cx -= cx >= h->ncx ? h->ncx : 0;
+    cy -= cy >= h->ncy ? h->ncy : 0;
+    h->start[(size_t)cy * (size_t)h->ncx + (size_t)cx + 1]++;
   }
   for (size_t c = 0; c < cells; c++) h->start[c + 1] += h->start[c];
   for (size_t k = 0; k < n; k++) {
-    uint32_t at = h->start[place[k]]++;
-    place[k] = at;
+    const int32_t *r = span[k];
+    int32_t cx = r[0] + r[1] / 2, cy = r[2] + r[3] / 2;
+    cx -= cx >= h->ncx ? h->ncx : 0;
+    cy -= cy >= h->ncy ? h->ncy : 0;
+    uint32_t at = h->start[(size_t)cy * (size_t)h->ncx + (size_t)cx]++;
     h->item[at] = (int32_t)k;
     geo_box b;
     item(owner, k, &b, h->shape[at]);
@@ -120,34 +131,22 @@ static int place_items(geo_halo *h, size_t n, geo_halo_item_fn item,
 /* Each cell's run of places (counting sort: count, then place), the items
    taken in place order so that a run's shapes are in memory order. */
 static int fill_runs(geo_halo *h, steer_allocator *a, size_t n,
-                     geo_halo_item_fn item, const void *owner,
-                     const uint32_t *place, double slack) {
-  (void)place;
+                     const int32_t (*span)[4]) {
   size_t cells = (size_t)h->ncx * (size_t)h->ncy;
   memset(h->start, 0, (cells + 1) * sizeof(uint32_t));
-  double total = 0, most = (double)n * HALO_ENTRIES_PER_ITEM + 65536;
-  if (most > (double)UINT32_MAX - 16) most = (double)UINT32_MAX - 16;
+  size_t total = 0;
   for (size_t at = 0; at < n; at++) {
-    geo_box b;
-    double v[4];
-    int32_t r[4];
-    item(owner, (size_t)h->item[at], &b, v);
-    if (!item_cells(h, b, slack, r)) continue;
-    total += (double)r[1] * r[3];
-    if (total > most) return 0;
+    const int32_t *r = span[h->item[at]];
+    total += (size_t)r[1] * (size_t)r[3];
     EACH_CELL(h, r, h->start[c + 1]++);
   }
   for (size_t c = 0; c < cells; c++) h->start[c + 1] += h->start[c];
-  if (!room(a, (void **)&h->ref, sizeof(uint32_t), &h->ref_cap, (size_t)total,
+  if (!room(a, (void **)&h->ref, sizeof(uint32_t), &h->ref_cap, total,
             GEO_POOL_PAD))
     return 0;
   /* start[c] walks up to start[c + 1]'s old value, then is put back */
   for (size_t at = 0; at < n; at++) {
-    geo_box b;
-    double v[4];
-    int32_t r[4];
-    item(owner, (size_t)h->item[at], &b, v);
-    if (!item_cells(h, b, slack, r)) continue;
+    const int32_t *r = span[h->item[at]];
     EACH_CELL(h, r, h->ref[h->start[c]++] = (uint32_t)at);
   }
   for (size_t c = cells; c > 0; c--) h->start[c] = h->start[c - 1];
@@ -200,17 +199,18 @@ int geo_halo_build(geo_halo *h, steer_allocator *a, size_t n,
   }
   double slack = 1e-9 * (1 + reach + extent);
   size_t cells = (size_t)h->ncx * (size_t)h->ncy;
-  uint32_t *place = mem(a, NULL, 0, (n ? n : 1) * sizeof(uint32_t));
-  if (!place) return 0;
+  size_t spans = (n ? n : 1) * sizeof(int32_t[4]);
+  int32_t (*span)[4] = mem(a, NULL, 0, spans);
+  if (!span) return 0;
   int ok = room(a, (void **)&h->start, sizeof(uint32_t), &h->start_cap,
                 cells + 1, 0) &&
            room(a, (void **)&h->shape, sizeof *h->shape, &h->shape_cap,
                 n ? n : 1, 0) &&
            room(a, (void **)&h->item, sizeof(int32_t), &h->item_cap,
                 n ? n : 1, 0) &&
-           place_items(h, n, item, owner, place) &&
-           fill_runs(h, a, n, item, owner, place, slack);
-  mem(a, place, (n ? n : 1) * sizeof(uint32_t), 0);
+           place_items(h, n, item, owner, span, slack) &&
+           fill_runs(h, a, n, (const int32_t(*)[4])span);
+  mem(a, span, spans, 0);
   if (!ok) return 0;
   h->live = 1;
   return 1;
