@@ -5,6 +5,8 @@
 #include "geometry.h"
 
 static const steer_vec2 zero = {0, 0};
+/* the halo's cells against the index's (measured: see geometry_prepare) */
+#define HALO_CELL 0.7
 static int quad_available(void); /* feelers' lanes, below */
 
 void geometry_init(geometry *g, steer_allocator *alloc, double cell,
@@ -18,6 +20,7 @@ void geometry_init(geometry *g, steer_allocator *alloc, double cell,
   g->quad = quad_available();
   geo_index_init(&g->obstacle_index, cell, g->wrap, width, height);
   geo_index_init(&g->wall_index, cell, g->wrap, width, height);
+  g->halo_cell = cell * HALO_CELL;
 }
 
 static void *gmem(geometry *g, void *p, size_t o, size_t n) {
@@ -27,6 +30,8 @@ static void *gmem(geometry *g, void *p, size_t o, size_t n) {
 void geometry_free(geometry *g) {
   geo_index_free(&g->obstacle_index, g->alloc);
   geo_index_free(&g->wall_index, g->alloc);
+  geo_halo_free(&g->wall_halo, g->alloc);
+  geo_halo_free(&g->obstacle_halo, g->alloc);
   gmem(g, g->obstacles, g->obstacle_cap * sizeof(geo_obstacle), 0);
   gmem(g, g->walls, g->wall_cap * sizeof(geo_wall), 0);
   gmem(g, g->slots, g->slot_cap * sizeof(geo_slot), 0);
@@ -73,12 +78,14 @@ geo_box geo_wall_box(const geo_wall *s) {
 static steer_status index_obstacle(geometry *g, size_t k,
                                    const geo_obstacle *o) {
   double v[4] = {o->x, o->y, o->radius, 0};
+  geo_halo_drop(&g->obstacle_halo);
   return geo_index_insert(&g->obstacle_index, g->alloc, (int32_t)k,
                           geo_obstacle_box(o), v);
 }
 
 static steer_status index_wall(geometry *g, size_t k, const geo_wall *s) {
   double v[4] = {s->a.x, s->a.y, s->b.x, s->b.y};
+  geo_halo_drop(&g->wall_halo);
   return geo_index_insert(&g->wall_index, g->alloc, (int32_t)k,
                           geo_wall_box(s), v);
 }
@@ -232,6 +239,7 @@ steer_status geometry_add_polygon(geometry *g, const steer_vec2 *points,
 /* Takes dense item k out, moving the last one into its place. */
 static void remove_obstacle_at(geometry *g, size_t k) {
   size_t last = --g->obstacle_count;
+  geo_halo_drop(&g->obstacle_halo);
   geo_index_remove(&g->obstacle_index, (int32_t)k);
   if (k != last) {
     geo_index_rename(&g->obstacle_index, (int32_t)last, (int32_t)k);
@@ -243,6 +251,7 @@ static void remove_obstacle_at(geometry *g, size_t k) {
 
 static void remove_wall_at(geometry *g, size_t k) {
   size_t last = --g->wall_count;
+  geo_halo_drop(&g->wall_halo);
   geo_index_remove(&g->wall_index, (int32_t)k);
   if (k != last) {
     geo_index_rename(&g->wall_index, (int32_t)last, (int32_t)k);
@@ -373,6 +382,46 @@ steer_status geometry_adopt(geometry *g) {
   for (size_t k = 0; k < g->wall_count; k++)
     if (index_wall(g, k, &g->walls[k])) return STEER_ENOMEM;
   return STEER_OK;
+}
+
+/* ---- halos ---------------------------------------------------------------- */
+
+static void halo_wall(const void *owner, size_t k, geo_box *b, double v[4]) {
+  const geo_wall *s = &((const geometry *)owner)->walls[k];
+  *b = geo_wall_box(s);
+  v[0] = s->a.x;
+  v[1] = s->a.y;
+  v[2] = s->b.x;
+  v[3] = s->b.y;
+}
+
+static void halo_obstacle(const void *owner, size_t k, geo_box *b,
+                          double v[4]) {
+  const geo_obstacle *o = &((const geometry *)owner)->obstacles[k];
+  *b = geo_obstacle_box(o);
+  v[0] = o->x;
+  v[1] = o->y;
+  v[2] = o->radius;
+  v[3] = 0;
+}
+
+/* Builds h when the queries want it; gives up on it (until a query asks
+   again) when it cannot. */
+static void prepare(geometry *g, geo_halo *h, size_t n, geo_halo_item_fn fn) {
+  if (!geo_halo_settle(h) || !geo_halo_stale(h) || !n) return;
+  double reach = h->want > h->reach ? h->want : h->reach;
+  if (!geo_halo_build(h, g->alloc, n, fn, g, reach, g->halo_cell, g->wrap,
+                      g->width, g->height))
+    h->want = 0;
+}
+
+void geometry_prepare(geometry *g) {
+  prepare(g, &g->wall_halo, g->wall_count, halo_wall);
+  /* an obstacle's box is its disc's only for a radius >= 0 */
+  if (g->obstacle_halo.calm && geo_halo_stale(&g->obstacle_halo))
+    for (size_t k = 0; k < g->obstacle_count; k++)
+      if (!(g->obstacles[k].radius >= 0)) return;
+  prepare(g, &g->obstacle_halo, g->obstacle_count, halo_obstacle);
 }
 
 /* ---- feeler avoidance --------------------------------------------------- */
@@ -595,6 +644,23 @@ GEO_HOT void feel_obstacles(const geometry *g, geo_feeler *f,
   }
 }
 
+/* feel_obstacles over a halo's run: entries name shapes (geo_halo.h). */
+GEO_HOT void feel_obstacles_refs(const geometry *g, geo_feeler *f,
+                                 const uint32_t *ref, size_t n,
+                                 const double (*shape)[4], const int32_t *item) {
+  double tipx = f->tip.x, tipy = f->tip.y, radius = f->radius, extra = f->extra;
+  steer_vec2 lim = wrap_limits(g);
+  for (size_t e = 0; e < n; e++) {
+    const double *v = shape[ref[e]];
+    double x = v[0], y = v[1], reach = v[2] + radius + extra;
+    double dx = tipx - x, dy = tipy - y;
+    offset_parts(g, lim, &dx, &dy);
+    if (dx * dx + dy * dy < reach * reach &&
+        obstacle_better(g, f, (size_t)item[ref[e]], x, y))
+      f->hit_a = v2(dx, dy); /* the push: obstacle_away, at the end */
+  }
+}
+
 /* The obstacles of r's cells, all inlined: the feeler stays in registers
    and the index's numbers are loaded once per query. */
 GEO_HOT void obstacles_in_cells(const geometry *g, geo_feeler *f,
@@ -637,6 +703,34 @@ static void feel_walls(const geometry *g, geo_feeler *f, const geo_item *it,
     double at;
     if (wall_may_cross(c) & !(it[e].seen & skip) && wall_cross_at(c, &at))
       keep_wall(f, &it[e], at);
+  }
+}
+
+/* Wall k (its four numbers v), crossed at `at`: keep_wall for a halo. */
+static inline void keep_wall_at(geo_feeler *f, size_t k, const double *v,
+                                double at) {
+  if (!better(f, at, k)) return;
+  f->best = at;
+  f->index = k;
+  f->hit_a = v2(v[0], v[1]);
+  f->hit_b = v2(v[2], v[3]);
+}
+
+/* feel_walls over a halo's run: entries name shapes (geo_halo.h). */
+static void feel_walls_refs(const geometry *g, geo_feeler *f,
+                            const uint32_t *ref, size_t n,
+                            const double (*shape)[4], const int32_t *item) {
+  double px = f->p.x, py = f->p.y, fx = f->feeler.x, fy = f->feeler.y;
+  steer_vec2 lim = wrap_limits(g);
+  for (size_t e = 0; e < n; e++) {
+    const double *v = shape[ref[e]];
+    double ax = v[0], ay = v[1], bx = v[2], by = v[3];
+    double lx = bx - ax, ly = by - ay, tx = ax - px, ty = ay - py;
+    offset_parts(g, lim, &tx, &ty);
+    wall_cut c = {fx * ly - fy * lx, tx * ly - ty * lx, tx * fy - ty * fx};
+    double at;
+    if (wall_may_cross(c) && wall_cross_at(c, &at))
+      keep_wall_at(f, (size_t)item[ref[e]], v, at);
   }
 }
 
@@ -714,6 +808,64 @@ static AVX void feel_walls_quad(const geometry *g, geo_feeler *f,
   }
 }
 
+/* feel_walls_quad over a halo's run: the four shapes gathered by their
+   refs, then the same lanes. */
+static AVX void feel_walls_refs_quad(const geometry *g, geo_feeler *f,
+                                     const uint32_t *ref, size_t n,
+                                     const double (*shape)[4], const int32_t *item) {
+  __m256d px = _mm256_set1_pd(f->p.x), py = _mm256_set1_pd(f->p.y);
+  __m256d fx = _mm256_set1_pd(f->feeler.x), fy = _mm256_set1_pd(f->feeler.y);
+  __m256d sign = _mm256_set1_pd(-0.0), margin = _mm256_set1_pd(1 + 0x1p-50);
+  __m256d tiny = _mm256_set1_pd(1e-300), half_of = _mm256_set1_pd(0.5);
+  steer_vec2 lim = wrap_limits(g);
+  __m256d hw = _mm256_set1_pd(lim.x), hh = _mm256_set1_pd(lim.y);
+  for (size_t e = 0; e < n; e += 4) {
+    int live = quad_live(e, n);
+    __m256d r0 = _mm256_loadu_pd(shape[ref[e]]);
+    __m256d r1 = _mm256_loadu_pd(shape[ref[e + 1]]);
+    __m256d r2 = _mm256_loadu_pd(shape[ref[e + 2]]);
+    __m256d r3 = _mm256_loadu_pd(shape[ref[e + 3]]);
+    __m256d t0 = _mm256_unpacklo_pd(r0, r1), t1 = _mm256_unpackhi_pd(r0, r1);
+    __m256d t2 = _mm256_unpacklo_pd(r2, r3), t3 = _mm256_unpackhi_pd(r2, r3);
+    __m256d ax = _mm256_permute2f128_pd(t0, t2, 0x20);
+    __m256d ay = _mm256_permute2f128_pd(t1, t3, 0x20);
+    __m256d bx = _mm256_permute2f128_pd(t0, t2, 0x31);
+    __m256d by = _mm256_permute2f128_pd(t1, t3, 0x31);
+    __m256d lx = _mm256_sub_pd(bx, ax), ly = _mm256_sub_pd(by, ay);
+    __m256d tx = _mm256_sub_pd(ax, px), ty = _mm256_sub_pd(ay, py);
+    if (quad_wraps(hw, hh, tx, ty) & live) {
+      feel_walls_refs(g, f, ref + e, n - e < 4 ? n - e : 4, shape, item);
+      continue;
+    }
+    __m256d denom =
+        _mm256_sub_pd(_mm256_mul_pd(fx, ly), _mm256_mul_pd(fy, lx));
+    __m256d num_t =
+        _mm256_sub_pd(_mm256_mul_pd(tx, ly), _mm256_mul_pd(ty, lx));
+    __m256d num_on =
+        _mm256_sub_pd(_mm256_mul_pd(tx, fy), _mm256_mul_pd(ty, fx));
+    __m256d half = _mm256_mul_pd(half_of, denom);
+    __m256d room = _mm256_add_pd(
+        _mm256_mul_pd(_mm256_andnot_pd(sign, half), margin), tiny);
+    __m256d off_t = _mm256_andnot_pd(sign, _mm256_sub_pd(num_t, half));
+    __m256d off_on = _mm256_andnot_pd(sign, _mm256_sub_pd(num_on, half));
+    __m256d ok = _mm256_and_pd(_mm256_cmp_pd(off_t, room, _CMP_LE_OQ),
+                               _mm256_cmp_pd(off_on, room, _CMP_LE_OQ));
+    int pass = _mm256_movemask_pd(ok) & live;
+    if (!pass) continue;
+    double d[4], t[4], o[4];
+    _mm256_storeu_pd(d, denom);
+    _mm256_storeu_pd(t, num_t);
+    _mm256_storeu_pd(o, num_on);
+    for (int l = 0; l < 4; l++) {
+      wall_cut c = {d[l], t[l], o[l]};
+      double at;
+      if ((pass >> l & 1) && wall_cross_at(c, &at))
+        keep_wall_at(f, (size_t)item[ref[e + (size_t)l]],
+                     shape[ref[e + (size_t)l]], at);
+    }
+  }
+}
+
 static int quad_available(void) { return __builtin_cpu_supports("avx") != 0; }
 #else
 static void feel_walls_quad(const geometry *g, geo_feeler *f,
@@ -721,6 +873,12 @@ static void feel_walls_quad(const geometry *g, geo_feeler *f,
   feel_walls(g, f, it, n, skip);
 }
 static int quad_available(void) { return 0; }
+static void feel_walls_refs_quad(const geometry *g, geo_feeler *f,
+                                 const uint32_t *ref, size_t n,
+                                 const double (*shape)[4], const int32_t *item) {
+  feel_walls_refs(g, f, ref, n, shape, item);
+}
+
 #endif
 
 steer_vec2 geometry_avoid_obstacles(const geometry *g, steer_vec2 p,
@@ -889,7 +1047,10 @@ void geometry_avoid_walls_many(const geometry *g, int n, const steer_vec2 *p,
   cell_range r[MANY_GROUP];
   cell_list l[MANY_GROUP];
   int walk[MANY_GROUP];
+  long run[MANY_GROUP];
+  const uint32_t *refs[MANY_GROUP];
   const geo_index *x = &g->wall_index;
+  const geo_halo *h = &g->wall_halo;
   for (int k0 = 0; k0 < n; k0 += MANY_GROUP) {
     int m = n - k0 < MANY_GROUP ? n - k0 : MANY_GROUP;
     if (!g->wall_count) {
@@ -898,6 +1059,19 @@ void geometry_avoid_walls_many(const geometry *g, int n, const steer_vec2 *p,
     }
     for (int k = 0; k < m; k++) {
       feeler_start(&f[k], p[k0 + k], v[k0 + k], length[k0 + k], 0, 0);
+      /* the halo: the feeler lies within half its length of its middle */
+      double need = fabs(length[k0 + k]) * 0.5;
+      if (h->live && need <= h->reach) {
+        run[k] = geo_halo_run(h, f[k].p.x + f[k].feeler.x * 0.5,
+                              f[k].p.y + f[k].feeler.y * 0.5, &refs[k]);
+        if (run[k] >= 0) {
+          walk[k] = 3;
+          if (run[k] > 0) ask_for(refs[k]);
+          continue;
+        }
+      } else {
+        geo_halo_want(h, need);
+      }
       walk[k] = cells_of(x, geo_box_around(p[k0 + k], f[k].tip, 0),
                          g->wall_count, &r[k]);
       if (walk[k] == 0) ask_for_rows(x, &r[k]);
@@ -906,6 +1080,16 @@ void geometry_avoid_walls_many(const geometry *g, int n, const steer_vec2 *p,
       if (walk[k] == 0) list_ahead(x, &r[k], &l[k]);
     for (int k = 0; k < m; k++) {
       switch (walk[k]) {
+      case 3:
+        if (g->quad)
+          feel_walls_refs_quad(g, &f[k], refs[k], (size_t)run[k], h->shape,
+                               h->item);
+        else
+          feel_walls_refs(g, &f[k], refs[k], (size_t)run[k], h->shape,
+                               h->item);
+        if (f[k].index != SIZE_MAX)
+          wall_away(&f[k], f[k].hit_a, f[k].hit_b, f[k].best);
+        break;
       case 0:
         walls_in_cells(g, &f[k], &r[k], &l[k]);
         if (f[k].index != SIZE_MAX)
@@ -930,7 +1114,10 @@ void geometry_avoid_obstacles_many(const geometry *g, int n,
   cell_range r[MANY_GROUP];
   cell_list l[MANY_GROUP];
   int walk[MANY_GROUP];
+  long run[MANY_GROUP];
+  const uint32_t *refs[MANY_GROUP];
   const geo_index *x = &g->obstacle_index;
+  const geo_halo *h = &g->obstacle_halo;
   for (int k0 = 0; k0 < n; k0 += MANY_GROUP) {
     int m = n - k0 < MANY_GROUP ? n - k0 : MANY_GROUP;
     if (!g->obstacle_count) {
@@ -941,6 +1128,17 @@ void geometry_avoid_obstacles_many(const geometry *g, int n,
       double pad = radius[k0 + k] + extra[k0 + k];
       feeler_start(&f[k], p[k0 + k], v[k0 + k], length, radius[k0 + k],
                    extra[k0 + k]);
+      /* the halo: a touched obstacle's box is within pad of the tip */
+      if (h->live && pad >= 0 && pad <= h->reach) {
+        run[k] = geo_halo_run(h, f[k].tip.x, f[k].tip.y, &refs[k]);
+        if (run[k] >= 0) {
+          walk[k] = 3;
+          if (run[k] > 0) ask_for(refs[k]);
+          continue;
+        }
+      } else if (pad >= 0) {
+        geo_halo_want(h, pad);
+      }
       walk[k] = cells_of(x, geo_box_around(f[k].tip, f[k].tip, pad),
                          g->obstacle_count, &r[k]);
       if (walk[k] == 0) ask_for_rows(x, &r[k]);
@@ -949,6 +1147,11 @@ void geometry_avoid_obstacles_many(const geometry *g, int n,
       if (walk[k] == 0) list_ahead(x, &r[k], &l[k]);
     for (int k = 0; k < m; k++) {
       switch (walk[k]) {
+      case 3:
+        feel_obstacles_refs(g, &f[k], refs[k], (size_t)run[k], h->shape,
+                               h->item);
+        if (f[k].index != SIZE_MAX) obstacle_away(&f[k], f[k].hit_a);
+        break;
       case 0:
         if (l[k].n >= 0) {
           for (int c = 0; c < l[k].n; c++)

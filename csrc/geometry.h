@@ -17,6 +17,7 @@
 #define STEER_GEOMETRY_H
 
 #include <math.h>
+#include "geo_halo.h"
 #include "geo_index.h"
 #include "vec.h"
 
@@ -55,6 +56,10 @@ typedef struct geometry {
   geo_wall *walls;
   size_t wall_count, wall_cap;
   geo_index obstacle_index, wall_index;
+  /* wall feelers' candidates per cell, built before a step that wants
+     them (geometry_prepare); the cell size it starts from */
+  geo_halo wall_halo, obstacle_halo;
+  double halo_cell;
   geo_slot *slots;
   size_t slot_count, slot_cap;
   uint32_t free_slot;
@@ -95,6 +100,10 @@ geo_box geo_box_around(steer_vec2 a, steer_vec2 b, double pad);
 void geometry_init(geometry *g, steer_allocator *alloc, double cell,
                    int wrap, double width, double height);
 void geometry_free(geometry *g);
+/* Before a step's forces, in a serial phase: builds what the last step's
+   feeler queries wanted (geo_halo.h). Never fails (queries fall back to
+   the index). */
+void geometry_prepare(geometry *g);
 
 /* Adding: *handle gets the new handle. STEER_ENOMEM changes nothing. */
 steer_status geometry_add_obstacle(geometry *g, double x, double y,

@@ -253,6 +253,7 @@ steer_status steer_world_step(steer_world *w, double dt) {
                  need ? need : 1))
     return STEER_ENOMEM;
   if (!alone) nearest_prepare(w); /* ORCA's warm start, when it can */
+  geometry_prepare(&w->geo); /* what the feelers asked for, before threads */
   if (job.parts > 1 && !w->pool && !(w->pool = pool_create(w->def.threads)))
     return STEER_ENOMEM;
   for (int k = 0; k < STEER_MAX_THREADS; k++) {

@@ -248,7 +248,7 @@ static void add_random(geometry *g, const layout *L, uint64_t *handles,
 /* Many feelers at once (a batch's, geometry_avoid_walls_many) give each
    feeler's own result bit for bit, with and without the lanes: standing
    and barely moving agents, feelers from none to many cells long. */
-static void compare_many(const geometry *g, const layout *L) {
+static void compare_many(geometry *g, const layout *L) {
   enum { N = 45 };
   steer_vec2 p[N], v[N], walls[N], obstacles[N];
   double length[N], radius[N], extra[N], max_force[N];
@@ -266,26 +266,60 @@ static void compare_many(const geometry *g, const layout *L) {
     extra[k] = unit() < 0.5 ? 0 : uniform(0, 1);
     max_force[k] = uniform(0.5, 3);
   }
-  for (int lanes = 0; lanes < 2; lanes++) {
-    geometry h = *g;
-    if (!lanes) h.quad = 0;
-    geometry_avoid_walls_many(&h, n, p, v, length, walls);
-    geometry_avoid_obstacles_many(&h, n, p, v, radius, extra, max_force, len,
-                                  obstacles);
-    for (int k = 0; k < n; k++) {
-      steer_vec2 a = geometry_avoid_walls(&h, p[k], v[k], length[k]);
-      CHECK(same_vec(walls[k], a), "%s avoid_walls_many #%d (%g, %g) vs (%g, %g)",
-            L->name, k, walls[k].x, walls[k].y, a.x, a.y);
-      a = geometry_avoid_obstacles(&h, p[k], v[k], radius[k], extra[k],
-                                   max_force[k], len);
-      CHECK(same_vec(obstacles[k], a),
-            "%s avoid_obstacles_many #%d (%g, %g) vs (%g, %g)", L->name, k,
-            obstacles[k].x, obstacles[k].y, a.x, a.y);
+  /* pass 0: the halos as the last edits left them (dropped, or built for
+     shorter feelers: the index answers); then built for these feelers
+     (geometry_prepare, as a step does) and asked again */
+  for (int pass = 0; pass < 3; pass++) {
+    if (pass == 2) { /* built for half the reach: longer feelers fall back */
+      geo_halo *hs[2] = {&g->wall_halo, &g->obstacle_halo};
+      for (int i = 0; i < 2; i++) {
+        hs[i]->want = hs[i]->reach * 0.5;
+        hs[i]->reach = 0;
+        geo_halo_drop(hs[i]);
+      }
+    }
+    if (pass) {
+      /* the first prepare after an edit only notes that the shapes
+         settled (geo_halo_settle); the next one builds */
+      geometry_prepare(g);
+      geometry_prepare(g);
+      CHECK(!g->wall_count || g->wall_halo.live || g->wall_halo.want == 0,
+            "%s: the wall halo was built", L->name);
+    }
+    for (int lanes = 0; lanes < 2; lanes++) {
+      geometry h = *g;
+      if (!lanes) h.quad = 0;
+      geometry_avoid_walls_many(&h, n, p, v, length, walls);
+      geometry_avoid_obstacles_many(&h, n, p, v, radius, extra, max_force,
+                                    len, obstacles);
+      /* the wants the queries recorded, for geometry_prepare */
+      g->wall_halo.want = h.wall_halo.want;
+      g->obstacle_halo.want = h.obstacle_halo.want;
+      for (int k = 0; k < n; k++) {
+        steer_vec2 a = geometry_avoid_walls(&h, p[k], v[k], length[k]);
+        CHECK(same_vec(walls[k], a),
+              "%s avoid_walls_many #%d pass %d (%g, %g) vs (%g, %g)", L->name,
+              k, pass, walls[k].x, walls[k].y, a.x, a.y);
+        a = brute_walls(&h, p[k], v[k], length[k]);
+        CHECK(same_vec(walls[k], a),
+              "%s avoid_walls_many #%d pass %d (%g, %g) vs brute (%g, %g)",
+              L->name, k, pass, walls[k].x, walls[k].y, a.x, a.y);
+        a = geometry_avoid_obstacles(&h, p[k], v[k], radius[k], extra[k],
+                                     max_force[k], len);
+        CHECK(same_vec(obstacles[k], a),
+              "%s avoid_obstacles_many #%d pass %d (%g, %g) vs (%g, %g)",
+              L->name, k, pass, obstacles[k].x, obstacles[k].y, a.x, a.y);
+        a = brute_obstacles(&h, p[k], v[k], radius[k], extra[k], max_force[k],
+                            len);
+        CHECK(same_vec(obstacles[k], a),
+              "%s avoid_obstacles_many #%d pass %d (%g, %g) vs brute (%g, %g)",
+              L->name, k, pass, obstacles[k].x, obstacles[k].y, a.x, a.y);
+      }
     }
   }
 }
 
-static void compare_queries(const geometry *g, const layout *L, int rounds) {
+static void compare_queries(geometry *g, const layout *L, int rounds) {
   compare_many(g, L);
   for (int q = 0; q < rounds; q++) {
     steer_vec2 p = random_point(L);
