@@ -8,7 +8,7 @@
 #include "orca.h"
 
 steer_orca steer_orca_default(void) {
-  steer_orca o = {5, 2, 10, 10};
+  steer_orca o = {5, 2, 10, 10, 0.02};
   return o;
 }
 
@@ -44,6 +44,9 @@ static steer_vec2 orca_velocity(const steer_world *w, size_t i,
                                   1, near);
   orca_neighbors nb;
   steer_vec2 p = world_pos(w, i);
+  /* the pair plans to keep a little more than touching apart: at exactly
+     touching, rounding and the step's discreteness leave shallow overlaps */
+  double keep = 1 + o->margin;
   for (size_t k = 0; k < m; k++) {
     size_t j = near[k].j;
     /* nearest_agents' offset, worked out here: no list of them between */
@@ -52,7 +55,7 @@ static steer_vec2 orca_velocity(const steer_world *w, size_t i,
     nb.py[k] = offset.y;
     nb.vx[k] = v.x - w->vx[j]; /* v2_sub(v, world_vel(w, j)) */
     nb.vy[k] = v.y - w->vy[j];
-    nb.radius[k] = body + w->radius[j];
+    nb.radius[k] = (body + w->radius[j]) * keep;
     /* an agent that avoids too takes half; one that does not, none */
     nb.share[k] = w->program[j] && w->program[j]->has_orca ? 0.5 : 1;
     nb.side[k] = i < j ? -1 : 1;

@@ -1,6 +1,6 @@
 /* snapshot.c - the complete state of a world as bytes, and back.
  *
- * Format (version 2, every number little-endian, doubles as IEEE-754 bits;
+ * Format (version 3, every number little-endian, doubles as IEEE-754 bits;
  * docs/SNAPSHOT.md describes it field by field): magic, version, world
  * definition, slots, paths, programs, agents, shapes (handle slots,
  * obstacles, walls), then a
@@ -16,7 +16,8 @@
 #include "world.h"
 
 #define MAGIC "STEERSNP"
-#define VERSION 2u
+#define VERSION 3u
+#define OLDEST 2u /* version 2 has no orca margin: read as 0 */
 
 /* ---- writing ------------------------------------------------------------ */
 
@@ -178,6 +179,7 @@ static void put_program(writer *wr, const steer_program *p,
     put_f64(wr, p->orca.obstacle_time_horizon);
     put_f64(wr, p->orca.neighbor_radius);
     put_u64(wr, p->orca.max_neighbors);
+    put_f64(wr, p->orca.margin);
   }
   put_u64(wr, p->count);
   for (size_t k = 0; k < p->count; k++) {
@@ -357,6 +359,7 @@ typedef struct reader {
   const unsigned char *p;
   size_t left;
   const char *error; /* first problem found */
+  uint32_t version;
 } reader;
 
 static int fail(reader *r, const char *msg) {
@@ -534,6 +537,8 @@ static void read_programs(reader *r, restoring *rs) {
       uint64_t most = get_u64(r);
       orca.max_neighbors = most > STEER_ORCA_MAX_NEIGHBORS ? SIZE_MAX
                                                            : (size_t)most;
+      /* version 2 was written before the margin: its worlds ran without */
+      orca.margin = r->version > 2 ? get_f64(r) : 0;
       if (steer_orca_check(&orca)) fail(r, "snapshot holds an invalid program");
     }
     size_t count = get_count(r, 8 * 18 + 8 + STEER_TAG_SIZE);
@@ -801,7 +806,7 @@ static void read_world_body(reader *r, restoring *rs) {
 steer_world *steer_world_restore(const void *bytes, size_t n,
                                  steer_alloc_fn alloc, void *alloc_ud,
                                  const char **error) {
-  reader r = {bytes, n, NULL};
+  reader r = {bytes, n, NULL, 0};
   /* the checksum covers everything before its own 8 bytes */
   if (n < 8 + 4 + 8 || memcmp(bytes, MAGIC, 8) != 0) {
     *error = "not a steer snapshot";
@@ -813,7 +818,8 @@ steer_world *steer_world_restore(const void *bytes, size_t n,
     stored |= (uint64_t)((const unsigned char *)bytes)[n - 8 + k] << (8 * k);
   take(&r, 8);
   uint32_t version = get_u32(&r);
-  if (version != VERSION) {
+  r.version = version;
+  if (version < OLDEST || version > VERSION) {
     *error = "unsupported snapshot version";
     return NULL;
   }

@@ -655,12 +655,14 @@ typedef struct steer_orca {
   double obstacle_time_horizon; /* ... against obstacles and walls; 2 */
   double neighbor_radius;       /* agents considered within; 10 */
   size_t max_neighbors;         /* the nearest ones, <= 64; 10 */
+  double margin; /* agents keep (r_i + r_j)(1 + margin) apart, in [0, 1]; 0.02 */
 } steer_orca;
 
 /// The defaults above.
 STEER_API steer_orca steer_orca_default(void);
 /// STEER_EINVAL unless both horizons are > 0 and <= STEER_LIMIT, the radius
-/// is in [0, STEER_LIMIT] and max_neighbors <= STEER_ORCA_MAX_NEIGHBORS.
+/// is in [0, STEER_LIMIT], max_neighbors <= STEER_ORCA_MAX_NEIGHBORS and the
+/// margin in [0, 1].
 STEER_API steer_status steer_orca_check(const steer_orca *o);
 /// Gives a program just created (not shared yet) ORCA (NULL: none).
 STEER_API steer_status steer_program_set_orca(steer_program *p,

@@ -32,15 +32,15 @@ describe("orca half-planes", function()
     -- neither side, the right leg dir = (-sqrt96, 2) / 10;
     -- u = (rel_vel . dir) dir - rel_vel = (-0.08, -0.04 sqrt96)
     local _, a = head_on(nil)
-    local vx, vy = a:orca_velocity(1, 0, { time_horizon = 5 })
+    local vx, vy = a:orca_velocity(1, 0, { time_horizon = 5, margin = 0 })
     near(vx, 0.92, 1e-12, "vx")
     near(vy, -0.04 * SQRT96, 1e-12, "vy")
     near(vx * vx + vy * vy, 1, 1e-12, "speed^2")
   end)
 
   it("leg: reciprocal, an avoiding neighbor leaves half of u", function()
-    local _, a = head_on{ { "seek", target = { -10, 0 } }, orca = true }
-    local vx, vy = a:orca_velocity(1, 0, { time_horizon = 5 })
+    local _, a = head_on{ { "seek", target = { -10, 0 } }, orca = { margin = 0 } }
+    local vx, vy = a:orca_velocity(1, 0, { time_horizon = 5, margin = 0 })
     near(vx, 0.96, 1e-12, "vx")
     near(vy, -0.02 * SQRT96, 1e-12, "vy")
   end)
@@ -51,11 +51,11 @@ describe("orca half-planes", function()
     local world = steer.world{}
     local a = world:add{ x = 0, y = 0, vx = 1.8, radius = 1, max_speed = 3 }
     world:add{ x = 10, y = 0, radius = 1 }
-    local vx, vy = a:orca_velocity(1.8, 0, { time_horizon = 5 })
+    local vx, vy = a:orca_velocity(1.8, 0, { time_horizon = 5, margin = 0 })
     near(vx, 1.6, 1e-12, "vx")
     near(vy, 0, 1e-12, "vy")
     -- a preferred velocity already permitted is kept as it is
-    vx, vy = a:orca_velocity(1.5, 0.3, { time_horizon = 5 })
+    vx, vy = a:orca_velocity(1.5, 0.3, { time_horizon = 5, margin = 0 })
     assert.are.equal(1.5, vx)
     assert.are.equal(0.3, vy)
   end)
@@ -65,9 +65,37 @@ describe("orca half-planes", function()
     local world = steer.world{}
     local a = world:add{ x = 0, y = 0, radius = 1, max_speed = 3 }
     world:add{ x = 1, y = 0, radius = 1 }
-    local vx, vy = a:orca_velocity(0, 0, { dt = 0.5 })
+    local vx, vy = a:orca_velocity(0, 0, { dt = 0.5, margin = 0 })
     near(vx, -2, 1e-12, "vx")
     near(vy, 0, 1e-12, "vy")
+  end)
+
+  it("margin: the pair plans (r_i + r_j)(1 + margin) apart", function()
+    -- the default margin 0.02: R = 2.04. Overlap, rel_pos (1, 0), dt 0.5:
+    -- w = (-2, 0), u = (2.04 / 0.5 - 2) (-1, 0): v.x <= -2.08
+    local world = steer.world{}
+    local a = world:add{ x = 0, y = 0, radius = 1, max_speed = 3 }
+    world:add{ x = 1, y = 0, radius = 1 }
+    local vx, vy = a:orca_velocity(0, 0, { dt = 0.5 })
+    near(vx, -2.08, 1e-12, "vx, default margin")
+    near(vy, 0, 1e-12, "vy, default margin")
+    -- the cut-off circle: rel_pos (10, 0), rel_vel (1.8, 0), tau 5, margin
+    -- 0.5: R = 3, disc centre (2, 0) radius 0.6, w = (-0.2, 0): v.x <= 1.4
+    local w2 = steer.world{}
+    local b = w2:add{ x = 0, y = 0, vx = 1.8, radius = 1, max_speed = 3 }
+    w2:add{ x = 10, y = 0, radius = 1 }
+    vx, vy = b:orca_velocity(1.8, 0, { time_horizon = 5, margin = 0.5 })
+    near(vx, 1.4, 1e-12, "vx, margin 0.5")
+    near(vy, 0, 1e-12, "vy, margin 0.5")
+    -- and with the default: radius 0.408, v.x <= 1.8 - 0.208
+    vx = b:orca_velocity(1.8, 0, { time_horizon = 5 })
+    near(vx, 1.592, 1e-12, "vx, default margin")
+    -- the margin is between agents only: a wall's gap is the body's
+    local w3 = steer.world{}
+    local c = w3:add{ x = 0, y = 0, vx = 1, radius = 1, max_speed = 5 }
+    w3:add_wall{ x1 = 3, y1 = -5, x2 = 3, y2 = 5 }
+    vx = c:orca_velocity(2, 0.5, { obstacle_time_horizon = 2, margin = 1 })
+    near(vx, 1, 1e-12, "vx beside a wall")
   end)
 
   it("walls: speed towards one at most gap / obstacle_time_horizon", function()
@@ -127,7 +155,7 @@ describe("orca linear program", function()
     local a = world:add{ x = 0, y = 0, radius = 1, max_speed = 3 }
     world:add{ x = 1, y = 0, radius = 1 }  -- overlapping: v.x <= -2
     world:add{ x = -1.5, y = 0, radius = 1 } -- overlapping: v.x >= 1
-    local vx = a:orca_velocity(0, 0, { dt = 0.5, max_neighbors = 1 })
+    local vx = a:orca_velocity(0, 0, { dt = 0.5, max_neighbors = 1, margin = 0 })
     near(vx, -2, 1e-12, "nearest only")
     vx = a:orca_velocity(0, 0, { dt = 0.5, max_neighbors = 0 })
     assert.are.equal(0, vx)
@@ -141,8 +169,8 @@ describe("orca in the step", function()
     local world = steer.world{}
     local a = world:add{ x = 0, y = 0, vx = 1, radius = 1, max_speed = 1, max_force = 100 }
     local b = world:add{ x = 10, y = 0, vx = -1, radius = 1, max_speed = 1, max_force = 100 }
-    a:set_behaviors{ { "seek", target = { 100, 0 } }, orca = { time_horizon = 5 } }
-    b:set_behaviors{ { "seek", target = { -100, 0 } }, orca = { time_horizon = 5 } }
+    a:set_behaviors{ { "seek", target = { 100, 0 } }, orca = { time_horizon = 5, margin = 0 } }
+    b:set_behaviors{ { "seek", target = { -100, 0 } }, orca = { time_horizon = 5, margin = 0 } }
     world:step(0.25)
     near(a.vx, 0.96, 1e-12, "a.vx")
     near(a.vy, -0.02 * SQRT96, 1e-12, "a.vy")
@@ -154,7 +182,7 @@ describe("orca in the step", function()
     local world = steer.world{}
     local a = world:add{ x = 0, y = 0, vx = 1, radius = 1, max_speed = 1, max_force = 100 }
     local b = world:add{ x = 10, y = 0, vx = -1, radius = 1, max_speed = 1, max_force = 100 }
-    a:set_behaviors{ { "seek", target = { 100, 0 } }, orca = { time_horizon = 5 } }
+    a:set_behaviors{ { "seek", target = { 100, 0 } }, orca = { time_horizon = 5, margin = 0 } }
     b:set_behaviors{ { "seek", target = { -100, 0 } } }
     world:step(0.25)
     near(a.vx, 0.92, 1e-12, "a.vx")
@@ -320,7 +348,7 @@ describe("orca in the step", function()
       a:set_behaviors{ { "seek", target = { 9 - k % 6 * 3, 9 }, weight = 2 },
                        { "avoid_agents", time_horizon = 2.5, radius = 6 },
                        orca = { time_horizon = 4, obstacle_time_horizon = 1.5,
-                                neighbor_radius = 8, max_neighbors = 7 }, smoothing = 0.7 }
+                                neighbor_radius = 8, max_neighbors = 7, margin = 0.3 }, smoothing = 0.7 }
     end
     world:add_wall{ x1 = -5, y1 = -5, x2 = 30, y2 = -5 }
     for _ = 1, 5 do world:step(0.2) end
@@ -331,7 +359,7 @@ describe("orca in the step", function()
     for a in copy:agents() do first = first or a end
     local b = first:behaviors()
     assert.are.same({ time_horizon = 4, obstacle_time_horizon = 1.5,
-                      neighbor_radius = 8, max_neighbors = 7 }, b.orca)
+                      neighbor_radius = 8, max_neighbors = 7, margin = 0.3 }, b.orca)
     assert.are.equal(2.5, b[2].time_horizon)
     assert.are.equal(6, b[2].radius)
   end)
@@ -494,6 +522,12 @@ describe("orca parameters", function()
       err(steer.program, { orca = { time_horizon = -1 } }))
     assert.matches("orca.max_neighbors: integer in %[0, 64%] expected, got 65",
       err(steer.program, { orca = { max_neighbors = 65 } }))
+    assert.matches("orca.margin: number in %[0, 1%] expected, got 1.5",
+      err(steer.program, { orca = { margin = 1.5 } }))
+    assert.matches("orca.margin: number in %[0, 1%] expected, got %-0.1",
+      err(steer.program, { orca = { margin = -0.1 } }))
+    assert.matches("orca.margin: number in %[0, 1%] expected, got %-?nan",
+      err(steer.program, { orca = { margin = 0 / 0 } }))
     assert.matches("unknown field 'orca.horizon'",
       err(steer.program, { orca = { horizon = 1 } }))
     assert.matches("orca: true or a table expected, got number",
@@ -506,6 +540,8 @@ describe("orca parameters", function()
     local a = world:add{}
     assert.matches("opts.dt: positive number expected",
       err(a.orca_velocity, a, 0, 0, { dt = 0 }))
+    assert.matches("bad argument #3 to 'orca_velocity' %(opts.margin: number in %[0, 1%]",
+      err(a.orca_velocity, a, 0, 0, { margin = 2 }))
     assert.matches("bad argument #1 to 'avoid_agents'",
       err(a.avoid_agents, a, -1))
   end)
@@ -515,7 +551,7 @@ describe("orca parameters", function()
     local a = world:add{}
     a:set_behaviors{ orca = true }
     assert.are.same({ time_horizon = 5, obstacle_time_horizon = 2,
-                      neighbor_radius = 10, max_neighbors = 10 }, a:behaviors().orca)
+                      neighbor_radius = 10, max_neighbors = 10, margin = 0.02 }, a:behaviors().orca)
     a:set_behaviors{ orca = false }
     assert.is_nil(a:behaviors().orca)
   end)

@@ -177,11 +177,48 @@ describe("snapshots", function()
     assert.are.equal(s, forge(s, 1, "STEERSNP"))
   end)
 
+  it("of version 2 (before orca's margin) restore with margin 0", function()
+    if not fnv then return pending("forging needs 64-bit integers (Lua 5.4, LuaJIT)") end
+    local function crowd(margin)
+      local world = steer.world{}
+      for k = 1, 12 do
+        local a = world:add{ x = k % 4 * 2.5, y = math.floor(k / 4) * 2.5, radius = 1, max_speed = 2 }
+        a:set_behaviors{ { "seek", target = { 8 - k % 4 * 2.5, 8 } }, orca = { margin = margin } }
+      end
+      return world
+    end
+    -- version 3 writes the margin (0.8125: 00 00 00 00 00 00 EA 3F) after
+    -- max_neighbors; version 2 is the same without those 8 bytes (one per
+    -- program: each agent here has its own)
+    local v3 = crowd(0.8125):snapshot()
+    local bits = "\0\0\0\0\0\0\234\63"
+    assert.are.equal("\3\0\0\0", v3:sub(9, 12))
+    local parts, from, programs = {}, 13, 0
+    while true do
+      local at = v3:find(bits, from, true)
+      if not at or at > #v3 - 8 then break end
+      parts[#parts + 1] = v3:sub(from, at - 1)
+      from, programs = at + 8, programs + 1
+    end
+    assert.are.equal(12, programs)
+    parts[#parts + 1] = v3:sub(from, #v3 - 8)
+    local body = v3:sub(1, 8) .. "\2\0\0\0" .. table.concat(parts)
+    local old = assert(steer.restore(body .. fnv(body)))
+    local a
+    for x in old:agents() do a = a or x end
+    assert.are.equal(0, a:behaviors().orca.margin)
+    local fresh = crowd(0)
+    for _ = 1, 20 do old:step(0.1); fresh:step(0.1) end
+    assert.are.equal(fresh:snapshot(), old:snapshot())
+  end)
+
   it("with a valid checksum but bad content are still refused or safe", function()
     if not fnv then return pending("forging needs 64-bit integers (Lua 5.4, LuaJIT)") end
     local world = scene()
     local s = world:snapshot()
     local _, msg = steer.restore(forge(s, 9, "\255\0\0\0"))
+    assert.are.equal("unsupported snapshot version", msg)
+    _, msg = steer.restore(forge(s, 9, "\4\0\0\0")) -- a later version
     assert.are.equal("unsupported snapshot version", msg)
     _, msg = steer.restore(forge(s, 9, "\1\0\0\0")) -- before orientation
     assert.are.equal("unsupported snapshot version", msg)

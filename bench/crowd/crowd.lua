@@ -42,9 +42,12 @@ local function program(variant, goal)
     -- forces relax towards the goal velocity in 0.5 s (KSG use 0.54 s)
     go.weight = 2
   end
-  if variant == "orca" or variant == "orca_mf" then
+  if variant == "orca" or variant == "orca_mf" or variant:match("^orca_m%d") then
+    -- orca_m<percent>: another margin (orca_m0: the paper's ORCA)
+    local margin = variant:match("^orca_m(%d+)$")
     return { go, orca = { time_horizon = P.horizon, obstacle_time_horizon = P.obstacle_horizon,
-                          neighbor_radius = P.neighbor_radius, max_neighbors = P.max_neighbors } }
+                          neighbor_radius = P.neighbor_radius, max_neighbors = P.max_neighbors,
+                          margin = margin and tonumber(margin) / 100 or nil } }
   elseif variant == "avoid_agents" then
     return { go, { "avoid_agents", time_horizon = 3, radius = P.neighbor_radius, weight = 1 },
              { "avoid_walls", feeler_length = 4, weight = 4 } }

@@ -25,6 +25,11 @@ static void read_orca_field(lua_State *L, const char *key, const char *fname,
       arg_error(L, fname, argn, "%s: integer in [0, %d] expected, got %.14g",
                 name, STEER_ORCA_MAX_NEIGHBORS, v);
     o->max_neighbors = (size_t)v;
+  } else if (strcmp(key, "margin") == 0) {
+    if (!(v >= 0 && v <= 1))
+      arg_error(L, fname, argn, "%s: number in [0, 1] expected, got %.14g",
+                name, v);
+    o->margin = v;
   } else {
     arg_error(L, fname, argn, "unknown field '%s'", name);
   }
@@ -52,7 +57,7 @@ int read_orca(lua_State *L, int idx, const char *fname, int argn,
 }
 
 void push_orca(lua_State *L, const steer_orca *o) {
-  lua_createtable(L, 0, 4);
+  lua_createtable(L, 0, 5);
   lua_pushnumber(L, o->time_horizon);
   lua_setfield(L, -2, "time_horizon");
   lua_pushnumber(L, o->obstacle_time_horizon);
@@ -61,6 +66,8 @@ void push_orca(lua_State *L, const steer_orca *o) {
   lua_setfield(L, -2, "neighbor_radius");
   lua_pushinteger(L, (lua_Integer)o->max_neighbors);
   lua_setfield(L, -2, "max_neighbors");
+  lua_pushnumber(L, o->margin);
+  lua_setfield(L, -2, "margin");
 }
 
 /* a:orca_velocity(vx, vy [, opts]) -> vx, vy: the safe velocity for a

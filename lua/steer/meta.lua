@@ -205,6 +205,7 @@ function Polygon:remove() end
 ---@field obstacle_time_horizon? number seconds of safety against obstacles and walls, > 0 (default 2)
 ---@field neighbor_radius? number agents considered within this distance (default 10)
 ---@field max_neighbors? integer the nearest ones, 0..64 (default 10)
+---@field margin? number two agents plan to keep (r_i + r_j) * (1 + margin) apart, 0..1 (default 0.02; 0: the paper's ORCA)
 ---@field dt? number a:orca_velocity only: the time to resolve an overlap in (default 1/60)
 
 ---A compiled program, shared by many agents (`steer.program`).
