@@ -167,6 +167,9 @@ int geo_halo_build(geo_halo *h, steer_allocator *a, size_t n,
   if (wrap) {
     if (width / cell * (height / cell) > limit)
       cell = sqrt(width * height / limit);
+    /* a needle torus (one side far longer than the other) would need more
+       cells along it than an int holds: give up, the index answers */
+    if (!(width / cell < 1e6 && height / cell < 1e6)) return 0;
     double nx = floor(width / cell), ny = floor(height / cell);
     h->ncx = (int32_t)(nx < 1 ? 1 : nx);
     h->ncy = (int32_t)(ny < 1 ? 1 : ny);
