@@ -760,12 +760,34 @@ static AVX int quad_wraps(__m256d hw, __m256d hh, __m256d dx, __m256d dy) {
       _mm256_cmp_pd(_mm256_andnot_pd(sign, dy), hh, _CMP_GT_OQ)));
 }
 
+/* wall_cut and wall_may_cross for four walls (feeler fx, fy; offsets to
+   their starts tx, ty; their directions lx, ly), as feel_walls computes
+   them: the lanes that may cross, the cuts' numbers into d, t, o. */
+static AVX int quad_cut(__m256d fx, __m256d fy, __m256d tx, __m256d ty,
+                        __m256d lx, __m256d ly, double d[4], double t[4],
+                        double o[4]) {
+  __m256d sign = _mm256_set1_pd(-0.0), margin = _mm256_set1_pd(1 + 0x1p-50);
+  __m256d denom = _mm256_sub_pd(_mm256_mul_pd(fx, ly), _mm256_mul_pd(fy, lx));
+  __m256d num_t = _mm256_sub_pd(_mm256_mul_pd(tx, ly), _mm256_mul_pd(ty, lx));
+  __m256d num_on = _mm256_sub_pd(_mm256_mul_pd(tx, fy), _mm256_mul_pd(ty, fx));
+  __m256d half = _mm256_mul_pd(_mm256_set1_pd(0.5), denom);
+  __m256d room =
+      _mm256_add_pd(_mm256_mul_pd(_mm256_andnot_pd(sign, half), margin),
+                    _mm256_set1_pd(1e-300));
+  __m256d off_t = _mm256_andnot_pd(sign, _mm256_sub_pd(num_t, half));
+  __m256d off_on = _mm256_andnot_pd(sign, _mm256_sub_pd(num_on, half));
+  __m256d ok = _mm256_and_pd(_mm256_cmp_pd(off_t, room, _CMP_LE_OQ),
+                             _mm256_cmp_pd(off_on, room, _CMP_LE_OQ));
+  _mm256_storeu_pd(d, denom);
+  _mm256_storeu_pd(t, num_t);
+  _mm256_storeu_pd(o, num_on);
+  return _mm256_movemask_pd(ok);
+}
+
 static AVX void feel_walls_quad(const geometry *g, geo_feeler *f,
                                 const geo_item *it, size_t n, uint32_t skip) {
   __m256d px = _mm256_set1_pd(f->p.x), py = _mm256_set1_pd(f->p.y);
   __m256d fx = _mm256_set1_pd(f->feeler.x), fy = _mm256_set1_pd(f->feeler.y);
-  __m256d sign = _mm256_set1_pd(-0.0), margin = _mm256_set1_pd(1 + 0x1p-50);
-  __m256d tiny = _mm256_set1_pd(1e-300), half_of = _mm256_set1_pd(0.5);
   steer_vec2 lim = wrap_limits(g);
   __m256d hw = _mm256_set1_pd(lim.x), hh = _mm256_set1_pd(lim.y);
   for (size_t e = 0; e < n; e += 4) {
@@ -778,26 +800,9 @@ static AVX void feel_walls_quad(const geometry *g, geo_feeler *f,
       feel_walls(g, f, it + e, n - e < 4 ? n - e : 4, skip);
       continue;
     }
-    /* wall_cut and wall_may_cross, as feel_walls computes them */
-    __m256d denom =
-        _mm256_sub_pd(_mm256_mul_pd(fx, ly), _mm256_mul_pd(fy, lx));
-    __m256d num_t =
-        _mm256_sub_pd(_mm256_mul_pd(tx, ly), _mm256_mul_pd(ty, lx));
-    __m256d num_on =
-        _mm256_sub_pd(_mm256_mul_pd(tx, fy), _mm256_mul_pd(ty, fx));
-    __m256d half = _mm256_mul_pd(half_of, denom);
-    __m256d room = _mm256_add_pd(
-        _mm256_mul_pd(_mm256_andnot_pd(sign, half), margin), tiny);
-    __m256d off_t = _mm256_andnot_pd(sign, _mm256_sub_pd(num_t, half));
-    __m256d off_on = _mm256_andnot_pd(sign, _mm256_sub_pd(num_on, half));
-    __m256d ok = _mm256_and_pd(_mm256_cmp_pd(off_t, room, _CMP_LE_OQ),
-                               _mm256_cmp_pd(off_on, room, _CMP_LE_OQ));
-    int pass = _mm256_movemask_pd(ok) & live;
-    if (!pass) continue;
     double d[4], t[4], o[4];
-    _mm256_storeu_pd(d, denom);
-    _mm256_storeu_pd(t, num_t);
-    _mm256_storeu_pd(o, num_on);
+    int pass = quad_cut(fx, fy, tx, ty, lx, ly, d, t, o) & live;
+    if (!pass) continue;
     for (int l = 0; l < 4; l++) {
       const geo_item *x = &it[e + (size_t)l];
       wall_cut c = {d[l], t[l], o[l]};
@@ -815,8 +820,6 @@ static AVX void feel_walls_refs_quad(const geometry *g, geo_feeler *f,
                                      const double (*shape)[4], const int32_t *item) {
   __m256d px = _mm256_set1_pd(f->p.x), py = _mm256_set1_pd(f->p.y);
   __m256d fx = _mm256_set1_pd(f->feeler.x), fy = _mm256_set1_pd(f->feeler.y);
-  __m256d sign = _mm256_set1_pd(-0.0), margin = _mm256_set1_pd(1 + 0x1p-50);
-  __m256d tiny = _mm256_set1_pd(1e-300), half_of = _mm256_set1_pd(0.5);
   steer_vec2 lim = wrap_limits(g);
   __m256d hw = _mm256_set1_pd(lim.x), hh = _mm256_set1_pd(lim.y);
   for (size_t e = 0; e < n; e += 4) {
@@ -837,25 +840,9 @@ static AVX void feel_walls_refs_quad(const geometry *g, geo_feeler *f,
       feel_walls_refs(g, f, ref + e, n - e < 4 ? n - e : 4, shape, item);
       continue;
     }
-    __m256d denom =
-        _mm256_sub_pd(_mm256_mul_pd(fx, ly), _mm256_mul_pd(fy, lx));
-    __m256d num_t =
-        _mm256_sub_pd(_mm256_mul_pd(tx, ly), _mm256_mul_pd(ty, lx));
-    __m256d num_on =
-        _mm256_sub_pd(_mm256_mul_pd(tx, fy), _mm256_mul_pd(ty, fx));
-    __m256d half = _mm256_mul_pd(half_of, denom);
-    __m256d room = _mm256_add_pd(
-        _mm256_mul_pd(_mm256_andnot_pd(sign, half), margin), tiny);
-    __m256d off_t = _mm256_andnot_pd(sign, _mm256_sub_pd(num_t, half));
-    __m256d off_on = _mm256_andnot_pd(sign, _mm256_sub_pd(num_on, half));
-    __m256d ok = _mm256_and_pd(_mm256_cmp_pd(off_t, room, _CMP_LE_OQ),
-                               _mm256_cmp_pd(off_on, room, _CMP_LE_OQ));
-    int pass = _mm256_movemask_pd(ok) & live;
-    if (!pass) continue;
     double d[4], t[4], o[4];
-    _mm256_storeu_pd(d, denom);
-    _mm256_storeu_pd(t, num_t);
-    _mm256_storeu_pd(o, num_on);
+    int pass = quad_cut(fx, fy, tx, ty, lx, ly, d, t, o) & live;
+    if (!pass) continue;
     for (int l = 0; l < 4; l++) {
       wall_cut c = {d[l], t[l], o[l]};
       double at;
