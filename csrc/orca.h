@@ -120,4 +120,9 @@ steer_vec2 orca_force_from(const steer_world *w, size_t i,
                            steer_vec2 preferred, const steer_orca *o,
                            double dt);
 
+/* ORCA's push (orca_push.c), after a step's moves and sort: bodies of
+   agents whose program has orca.push that overlap by more than a slop are
+   pushed apart. Returns whether any moved (the agents need sorting again). */
+int orca_push(steer_world *w);
+
 #endif

@@ -8,7 +8,7 @@
 #include "orca.h"
 
 steer_orca steer_orca_default(void) {
-  steer_orca o = {5, 2, 10, 10, 0.02};
+  steer_orca o = {5, 2, 10, 10, 0.02, 0};
   return o;
 }
 

@@ -244,7 +244,8 @@ static int orca_equal(const steer_orca *a, const steer_orca *b) {
   return a->time_horizon == b->time_horizon &&
          a->obstacle_time_horizon == b->obstacle_time_horizon &&
          a->neighbor_radius == b->neighbor_radius &&
-         a->max_neighbors == b->max_neighbors && a->margin == b->margin;
+         a->max_neighbors == b->max_neighbors && a->margin == b->margin &&
+         a->push == b->push;
 }
 
 int steer_program_equal(const steer_program *a, const steer_program *b) {
@@ -296,7 +297,7 @@ steer_status steer_orca_check(const steer_orca *o) {
            in_range(o->obstacle_time_horizon, 0) &&
            o->obstacle_time_horizon > 0 && in_range(o->neighbor_radius, 0) &&
            o->max_neighbors <= STEER_ORCA_MAX_NEIGHBORS &&
-           o->margin >= 0 && o->margin <= 1;
+           o->margin >= 0 && o->margin <= 1 && o->push <= STEER_ORCA_MAX_PUSH;
   return ok ? STEER_OK : STEER_EINVAL;
 }
 

@@ -1,6 +1,6 @@
 /* snapshot.c - the complete state of a world as bytes, and back.
  *
- * Format (version 3, every number little-endian, doubles as IEEE-754 bits;
+ * Format (version 4, every number little-endian, doubles as IEEE-754 bits;
  * docs/SNAPSHOT.md describes it field by field): magic, version, world
  * definition, slots, paths, programs, agents, shapes (handle slots,
  * obstacles, walls), then a
@@ -16,8 +16,8 @@
 #include "world.h"
 
 #define MAGIC "STEERSNP"
-#define VERSION 3u
-#define OLDEST 2u /* version 2 has no orca margin: read as 0 */
+#define VERSION 4u
+#define OLDEST 2u /* version 2 has no orca margin: read as 0; version 3 no push */
 
 /* ---- writing ------------------------------------------------------------ */
 
@@ -180,6 +180,7 @@ static void put_program(writer *wr, const steer_program *p,
     put_f64(wr, p->orca.neighbor_radius);
     put_u64(wr, p->orca.max_neighbors);
     put_f64(wr, p->orca.margin);
+    put_u64(wr, p->orca.push);
   }
   put_u64(wr, p->count);
   for (size_t k = 0; k < p->count; k++) {
@@ -539,6 +540,8 @@ static void read_programs(reader *r, restoring *rs) {
                                                            : (size_t)most;
       /* version 2 was written before the margin: its worlds ran without */
       orca.margin = r->version > 2 ? get_f64(r) : 0;
+      uint64_t push = r->version > 3 ? get_u64(r) : 0; /* 3: none yet */
+      orca.push = push > STEER_ORCA_MAX_PUSH ? SIZE_MAX : (size_t)push;
       if (steer_orca_check(&orca)) fail(r, "snapshot holds an invalid program");
     }
     size_t count = get_count(r, 8 * 18 + 8 + STEER_TAG_SIZE);
@@ -638,6 +641,7 @@ static int read_agent(reader *r, restoring *rs, size_t i) {
   if (program) {
     w->program[i] = rs->programs[program - 1];
     steer_program_retain(w->program[i]);
+    if (w->program[i]->has_orca && w->program[i]->orca.push) w->pushes = 1;
   }
   w->count = i + 1; /* from here on, destroying the world frees this agent */
   if (w->group_bit[i] & (w->group_bit[i] - 1))

@@ -656,13 +656,16 @@ typedef struct steer_orca {
   double neighbor_radius;       /* agents considered within; 10 */
   size_t max_neighbors;         /* the nearest ones, <= 64; 10 */
   double margin; /* agents keep (r_i + r_j)(1 + margin) apart, in [0, 1]; 0.02 */
+  size_t push;   /* sweeps that push overlapping bodies apart after a step,
+                    <= STEER_ORCA_MAX_PUSH; 0: none (the default) */
 } steer_orca;
+#define STEER_ORCA_MAX_PUSH 256
 
 /// The defaults above.
 STEER_API steer_orca steer_orca_default(void);
 /// STEER_EINVAL unless both horizons are > 0 and <= STEER_LIMIT, the radius
-/// is in [0, STEER_LIMIT], max_neighbors <= STEER_ORCA_MAX_NEIGHBORS and the
-/// margin in [0, 1].
+/// is in [0, STEER_LIMIT], max_neighbors <= STEER_ORCA_MAX_NEIGHBORS, the
+/// margin in [0, 1] and push <= STEER_ORCA_MAX_PUSH.
 STEER_API steer_status steer_orca_check(const steer_orca *o);
 /// Gives a program just created (not shared yet) ORCA (NULL: none).
 STEER_API steer_status steer_program_set_orca(steer_program *p,

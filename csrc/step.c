@@ -283,6 +283,7 @@ steer_status steer_world_step(steer_world *w, double dt) {
   } else {
     grid_relink(&w->grid, w->x, w->y, n);
   }
+  if (w->pushes && orca_push(w)) world_sort(w, w->order, w->pool, job.parts);
   steer_stats total = {n, 0, 0, 0};
   for (int k = 0; k < job.parts; k++) {
     total.programs += job.stats[k].programs;

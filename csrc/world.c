@@ -81,6 +81,7 @@ void steer_world_destroy(steer_world *w) {
   world_alloc(w, w->near_seeds,
               w->near_seeds_cap * NEAREST_SEEDS * sizeof(uint32_t), 0);
   world_alloc(w, w->shape_cells.block, w->shape_cells.bytes, 0);
+  world_alloc(w, w->push_pairs, w->push_pairs_cap * sizeof(push_pair), 0);
   pool_destroy(w->pool);
   grid_free(&w->grid, &w->alloc);
   world_alloc(w, w->agent_block, w->capacity * AGENT_BYTES, 0);
@@ -353,6 +354,7 @@ steer_status steer_world_add_many(steer_world *w, size_t n,
     steer_program_retain(p);
     w->program[i] = p;
     if (p->turns) w->bodies = 1;
+    if (p->has_orca && p->orca.push) w->pushes = 1;
     program_state_begin(w, i); /* its path entries' start waypoints */
     formation_program_switch(w, i, NULL, p); /* room reserved above */
   }

@@ -104,6 +104,13 @@ typedef struct shape_cells {
   unsigned age; /* steps prepared (orca_cells_prepare) */
 } shape_cells;
 
+/* A pair of bodies ORCA's push may part (orca_push.c): i pushes; both:
+   j pushes too (each takes half), else i takes all of it. */
+typedef struct push_pair {
+  uint32_t i, j;
+  int both;
+} push_pair;
+
 struct steer_world {
   steer_world_def def;
   steer_allocator alloc; /* def's allocator; counts the world's bytes */
@@ -139,6 +146,10 @@ struct steer_world {
   int unsorted_steps; /* steps since the last sort of a world whose programs
                          read no other agents (step.c) */
   shape_cells shape_cells; /* ORCA's shapes near each cell (orca_cells.c) */
+  push_pair *push_pairs;   /* step scratch of ORCA's push (orca_push.c) */
+  size_t push_pairs_cap;
+  int pushes; /* an agent may have had a program with ORCA's push since the
+                 world began: the step looks for pairs to push */
 };
 
 /* Allocation through the world's allocator (alloc.h), bytes counted. */

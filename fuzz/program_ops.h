@@ -127,7 +127,7 @@ static void check_entry_copy(const steer_entry *got, const steer_entry *e) {
 }
 
 /* ORCA parameters, now and then out of range (max_neighbors > 64, a margin
-   outside [0, 1]). */
+   outside [0, 1], push > 256). */
 static int decode_orca(reader *r, steer_orca *o) {
   if (!(u8(r) & 1)) return 0;
   *o = steer_orca_default();
@@ -137,19 +137,21 @@ static int decode_orca(reader *r, steer_orca *o) {
   if (mask & 4) o->neighbor_radius = nonneg(r);
   if (mask & 8) o->max_neighbors = u8(r) % 70;
   if (mask & 16) o->margin = num(r) / 64;
+  if (mask & 32) o->push = (size_t)u8(r) * 2; /* up to 510: some too many */
   return 1;
 }
 
 /* Gives program p the orca parameters o: refused exactly when invalid. */
 static void set_orca(steer_program *p, const steer_orca *o) {
   int valid = o->max_neighbors <= STEER_ORCA_MAX_NEIGHBORS &&
-              o->margin >= 0 && o->margin <= 1;
+              o->margin >= 0 && o->margin <= 1 &&
+              o->push <= STEER_ORCA_MAX_PUSH;
   steer_status s = steer_program_set_orca(p, o);
   CHECK(s == (valid ? STEER_OK : STEER_EINVAL), "set_orca status %d", (int)s);
   const steer_orca *got = steer_program_orca(p);
   CHECK(valid ? got && got->max_neighbors == o->max_neighbors &&
                     got->time_horizon == o->time_horizon &&
-                    got->margin == o->margin
+                    got->margin == o->margin && got->push == o->push
               : got == NULL,
         "orca parameters read back");
 }

@@ -38,7 +38,7 @@ build = {
         "csrc/geometry.c", "csrc/grid.c", "csrc/level.c", "csrc/navgrid.c",
         "csrc/navmap.c", "csrc/nearest.c", "csrc/neighbors.c", "csrc/obstacles.c",
         "csrc/orca.c", "csrc/orca_agent.c", "csrc/orca_batch.c", "csrc/orca_cells.c",
-        "csrc/orca_quad.c", "csrc/orca_shapes.c", "csrc/orientation.c",
+        "csrc/orca_push.c", "csrc/orca_quad.c", "csrc/orca_shapes.c", "csrc/orientation.c",
         "csrc/path.c", "csrc/point.c", "csrc/program.c", "csrc/program_batch.c",
         "csrc/program_priority.c", "csrc/random.c", "csrc/raycast.c", "csrc/snapshot.c",
         "csrc/sort.c", "csrc/status.c", "csrc/step.c", "csrc/tactics.c",

@@ -177,39 +177,46 @@ describe("snapshots", function()
     assert.are.equal(s, forge(s, 1, "STEERSNP"))
   end)
 
-  it("of version 2 (before orca's margin) restore with margin 0", function()
+  it("of versions 2 and 3 (before orca's margin, before its push) restore without them", function()
     if not fnv then return pending("forging needs 64-bit integers (Lua 5.4, LuaJIT)") end
-    local function crowd(margin)
+    local function crowd(margin, push)
       local world = steer.world{}
       for k = 1, 12 do
         local a = world:add{ x = k % 4 * 2.5, y = math.floor(k / 4) * 2.5, radius = 1, max_speed = 2 }
-        a:set_behaviors{ { "seek", target = { 8 - k % 4 * 2.5, 8 } }, orca = { margin = margin } }
+        a:set_behaviors{ { "seek", target = { 8 - k % 4 * 2.5, 8 } }, orca = { margin = margin, push = push } }
       end
       return world
     end
-    -- version 3 writes the margin (0.8125: 00 00 00 00 00 00 EA 3F) after
-    -- max_neighbors; version 2 is the same without those 8 bytes (one per
-    -- program: each agent here has its own)
-    local v3 = crowd(0.8125):snapshot()
-    local bits = "\0\0\0\0\0\0\234\63"
-    assert.are.equal("\3\0\0\0", v3:sub(9, 12))
-    local parts, from, programs = {}, 13, 0
-    while true do
-      local at = v3:find(bits, from, true)
-      if not at or at > #v3 - 8 then break end
-      parts[#parts + 1] = v3:sub(from, at - 1)
-      from, programs = at + 8, programs + 1
+    -- version 4 writes the margin (0.8125: 00 00 00 00 00 00 EA 3F) after
+    -- max_neighbors, then the push (u64 5); version 3 is the same without
+    -- the push's 8 bytes, version 2 without those 16 (one per program: each
+    -- agent here has its own)
+    local v4 = crowd(0.8125, 5):snapshot()
+    local margin, push = "\0\0\0\0\0\0\234\63", "\5\0\0\0\0\0\0\0"
+    assert.are.equal("\4\0\0\0", v4:sub(9, 12))
+    local function older(version, cut)
+      local parts, from, programs = {}, 13, 0
+      while true do
+        local at = v4:find(margin .. push, from, true)
+        if not at or at > #v4 - 8 then break end
+        parts[#parts + 1] = v4:sub(from, at - 1) .. (cut == 8 and margin or "")
+        from, programs = at + 16, programs + 1
+      end
+      assert.are.equal(12, programs)
+      parts[#parts + 1] = v4:sub(from, #v4 - 8)
+      local body = v4:sub(1, 8) .. string.char(version) .. "\0\0\0" .. table.concat(parts)
+      return assert(steer.restore(body .. fnv(body)))
     end
-    assert.are.equal(12, programs)
-    parts[#parts + 1] = v3:sub(from, #v3 - 8)
-    local body = v3:sub(1, 8) .. "\2\0\0\0" .. table.concat(parts)
-    local old = assert(steer.restore(body .. fnv(body)))
-    local a
-    for x in old:agents() do a = a or x end
-    assert.are.equal(0, a:behaviors().orca.margin)
-    local fresh = crowd(0)
-    for _ = 1, 20 do old:step(0.1); fresh:step(0.1) end
-    assert.are.equal(fresh:snapshot(), old:snapshot())
+    for _, case in ipairs{ { 3, 8, 0.8125 }, { 2, 16, 0 } } do
+      local old = older(case[1], case[2])
+      local a
+      for x in old:agents() do a = a or x end
+      assert.are.equal(case[3], a:behaviors().orca.margin)
+      assert.are.equal(0, a:behaviors().orca.push)
+      local fresh = crowd(case[3], 0)
+      for _ = 1, 20 do old:step(0.1); fresh:step(0.1) end
+      assert.are.equal(fresh:snapshot(), old:snapshot())
+    end
   end)
 
   it("with a valid checksum but bad content are still refused or safe", function()
@@ -218,7 +225,7 @@ describe("snapshots", function()
     local s = world:snapshot()
     local _, msg = steer.restore(forge(s, 9, "\255\0\0\0"))
     assert.are.equal("unsupported snapshot version", msg)
-    _, msg = steer.restore(forge(s, 9, "\4\0\0\0")) -- a later version
+    _, msg = steer.restore(forge(s, 9, "\5\0\0\0")) -- a later version
     assert.are.equal("unsupported snapshot version", msg)
     _, msg = steer.restore(forge(s, 9, "\1\0\0\0")) -- before orientation
     assert.are.equal("unsupported snapshot version", msg)

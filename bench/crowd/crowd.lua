@@ -42,12 +42,15 @@ local function program(variant, goal)
     -- forces relax towards the goal velocity in 0.5 s (KSG use 0.54 s)
     go.weight = 2
   end
-  if variant == "orca" or variant == "orca_mf" or variant:match("^orca_m%d") then
-    -- orca_m<percent>: another margin (orca_m0: the paper's ORCA)
+  if variant == "orca" or variant == "orca_mf" or variant:match("^orca_m%d") or variant:match("^orca_push") then
+    -- orca_m<percent>: another margin (orca_m0: the paper's ORCA);
+    -- orca_push: push = true, orca_push<n>: n sweeps
     local margin = variant:match("^orca_m(%d+)$")
+    local push = variant:match("^orca_push(%d*)$")
     return { go, orca = { time_horizon = P.horizon, obstacle_time_horizon = P.obstacle_horizon,
                           neighbor_radius = P.neighbor_radius, max_neighbors = P.max_neighbors,
-                          margin = margin and tonumber(margin) / 100 or nil } }
+                          margin = margin and tonumber(margin) / 100 or nil,
+                          push = push and (tonumber(push) or true) or nil } }
   elseif variant == "avoid_agents" then
     return { go, { "avoid_agents", time_horizon = 3, radius = P.neighbor_radius, weight = 1 },
              { "avoid_walls", feeler_length = 4, weight = 4 } }
@@ -142,8 +145,8 @@ local function row(name, who, r)
     r.max_pen, r.steps > 0 and tostring(r.steps) or "never", r.dv, r.len, r.ms))
 end
 
-local VARIANTS = FULL and { "orca", "orca_mf", "avoid_agents", "separation", "separation_100" }
-  or { "orca", "separation" }
+local VARIANTS = FULL and { "orca", "orca_mf", "orca_push", "avoid_agents", "separation", "separation_100" }
+  or { "orca", "orca_push", "separation" }
 if os.getenv("CROWD_VARIANTS") then
   VARIANTS = {}
   for v in os.getenv("CROWD_VARIANTS"):gmatch("[%w_]+") do VARIANTS[#VARIANTS + 1] = v end
@@ -161,6 +164,9 @@ for _, item in ipairs(LIST) do
       local r = run_steer(sc, v)
       row(name, "steer " .. v, r)
       check(r.finite, name .. " " .. v .. ": every position finite")
+      if v == "orca_push" then
+        check(r.deep == 0, name .. " orca_push: no pair deeper than 0.1")
+      end
       if v == "orca" then
         check(r.steps > 0, name .. " orca: every agent arrives")
         if rvo then

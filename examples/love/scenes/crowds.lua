@@ -1,6 +1,7 @@
 -- Scene 8: two crowds cross through a doorway (docs/API.md section 18). Key m
--- switches how they avoid each other: ORCA (the program field `orca`),
--- avoid_agents (time to collision) or separation only; the counter shows
+-- switches how they avoid each other: ORCA (the program field `orca`), ORCA
+-- with its push (bodies pushed apart after each step), avoid_agents (time to
+-- collision) or separation only; the counter shows
 -- the pairs overlapping now and the deep overlaps (> 0.1) since the switch.
 -- One program per crowd and mode, compiled once; world:step runs them.
 local steer = require "steer"
@@ -10,7 +11,7 @@ local W, H = 96, 54 -- world units; 10 pixels each
 local DOOR = { 20, 34 } -- the doorway's ends on the wall x = 48
 local PER_SIDE = 40
 local RADIUS = 0.8
-local MODES = { "orca", "avoid_agents", "separation" }
+local MODES = { "orca", "orca + push", "avoid_agents", "separation" }
 
 local scene = {
   name = "crowds", title = "8 crowds", debug_default = false, test_frames = 600,
@@ -19,6 +20,7 @@ scene.__index = scene
 
 local function avoidance(mode)
   if mode == "orca" then return {}, { time_horizon = 2, obstacle_time_horizon = 1 } end
+  if mode == "orca + push" then return {}, { time_horizon = 2, obstacle_time_horizon = 1, push = true } end
   if mode == "avoid_agents" then
     return { { "avoid_agents", time_horizon = 2, radius = 8 }, { "avoid_walls", feeler_length = 3, weight = 2 } }
   end

@@ -1,0 +1,191 @@
+-- ORCA's push (orca = { push = ... }): after a step's moves, overlapping
+-- bodies are pushed apart to within 2% of their radii's sum, at most half a
+-- radius per agent and step. Hand-computed cases, the torus seam, ghosts,
+-- a jammed crowd against plain ORCA, threads, snapshots, bad fields.
+local steer = require "steer"
+local support = require "support"
+local near = support.near
+
+-- agents that stand still (max_speed 0: ORCA leaves them at rest), so that
+-- only the push moves them
+local function still(world, x, y, radius, program)
+  local a = world:add{ x = x, y = y, radius = radius or 1, max_speed = 0, max_force = 10 }
+  if program ~= false then
+    a:set_behaviors(program or { { "seek", target = { 0, 0 } }, orca = { push = true } })
+  end
+  return a
+end
+
+describe("orca.push", function()
+  it("parts an overlapping pair to 98% of the radii's sum, each taking half", function()
+    local world = steer.world{}
+    local a, b = still(world, 0, 0), still(world, 1, 0)
+    world:step(0.25)
+    -- keep = 0.98 * 2 = 1.96: depth 0.96, each moves 0.48
+    near(a.x, -0.48, 1e-12, "a.x")
+    near(b.x, 1.48, 1e-12, "b.x")
+    assert.are.equal(0, a.y)
+    assert.are.equal(0, b.y)
+    assert.are.equal(0, a.vx) -- positions only
+    world:step(0.25) -- now within the slop: left alone
+    near(a.x, -0.48, 1e-12, "a.x, again")
+    near(b.x, 1.48, 1e-12, "b.x, again")
+  end)
+
+  it("leaves overlaps within the slop alone", function()
+    local world = steer.world{}
+    local a, b = still(world, 0, 0), still(world, 1.97, 0)
+    world:step(0.25)
+    assert.are.equal(0, a.x)
+    assert.are.equal(1.97, b.x)
+  end)
+
+  it("moves an agent at most half its radius per step", function()
+    local world = steer.world{}
+    local a, b = still(world, 0, 0), still(world, 0.2, 0)
+    world:step(0.25) -- depth 1.76 would take 0.88 each: 0.5 each
+    near(a.x, -0.5, 1e-12, "a.x, step 1")
+    near(b.x, 0.7, 1e-12, "b.x, step 1")
+    world:step(0.25) -- depth 0.76: 0.38 each
+    near(a.x, -0.88, 1e-12, "a.x, step 2")
+    near(b.x, 1.08, 1e-12, "b.x, step 2")
+  end)
+
+  it("coincident agents part along x", function()
+    local world = steer.world{}
+    local a, b = still(world, 5, 5), still(world, 5, 5)
+    world:step(0.25)
+    local lo, hi = math.min(a.x, b.x), math.max(a.x, b.x)
+    near(lo, 4.5, 1e-12, "left")
+    near(hi, 5.5, 1e-12, "right")
+    assert.are.equal(5, a.y)
+    assert.are.equal(5, b.y)
+  end)
+
+  it("an agent without the push is pushed against, not moved", function()
+    for _, other in ipairs{ false, { { "seek", target = { 0, 0 } }, orca = true } } do
+      local world = steer.world{}
+      local a, b = still(world, 0, 0), still(world, 1.8, 0, 1, other)
+      world:step(0.25)
+      near(a.x, -0.16, 1e-12, "a takes all the push")
+      assert.are.equal(1.8, b.x)
+    end
+  end)
+
+  it("ghosts have no body", function()
+    local world = steer.world{}
+    local a = still(world, 0, 0)
+    local g = world:add{ x = 1, y = 0, radius = 1, max_speed = 0, ghost = true }
+    g:set_behaviors{ { "seek", target = { 0, 0 } }, orca = { push = true } }
+    world:step(0.25)
+    assert.are.equal(0, a.x)
+    assert.are.equal(1, g.x)
+  end)
+
+  it("parts pairs across a torus' seam", function()
+    local world = steer.world{ bounds = { 20, 20 }, wrap = true }
+    local a, b = still(world, 0.2, 10), still(world, 19.6, 10)
+    world:step(0.25) -- 0.6 apart across the seam: depth 1.36, capped at 0.5
+    near(a.x, 0.7, 1e-12, "a.x")
+    near(b.x, 19.1, 1e-12, "b.x")
+  end)
+
+  it("keeps a clamped world's agents inside", function()
+    local world = steer.world{ bounds = { 20, 20 } }
+    local a, b = still(world, 0, 10), still(world, 0.5, 10)
+    world:step(0.25)
+    assert.is_true(a.x >= 0 and b.x <= 20)
+    near(a.x, 0, 0, "a stays on the edge")
+    near(b.x, 1, 1e-12, "b moves its half radius")
+  end)
+
+  -- 80 agents on a circle of radius 40 heading for the antipodes through
+  -- the centre: a jam where ORCA's 3-D fallback lets bodies press in
+  local function jam(push, threads, n)
+    n = n or 80
+    local R = n == 80 and 40 or 24
+    local world = steer.world{ bounds = { 100, 100 }, cell_size = 8, threads = threads }
+    local agents = {}
+    for k = 1, n do
+      local t = 2 * math.pi * k / n + 0.001 * (k % 3)
+      local a = world:add{ x = 50 + R * math.cos(t), y = 50 + R * math.sin(t), radius = 1.5,
+                           max_speed = 2, max_force = 1e6 }
+      a:set_behaviors{ { "arrive", target = { 50 - R * math.cos(t), 50 - R * math.sin(t) },
+                         slowing_radius = 0.5, weight = 4 },
+                       orca = { time_horizon = 10, neighbor_radius = 15, push = push } }
+      agents[k] = a
+    end
+    return world, agents
+  end
+
+  local function deepest(agents)
+    local most = 0
+    for i = 1, #agents do
+      for j = i + 1, #agents do
+        local a, b = agents[i], agents[j]
+        local pen = 3 - math.sqrt((a.x - b.x) ^ 2 + (a.y - b.y) ^ 2)
+        if pen > most then most = pen end
+      end
+    end
+    return most
+  end
+
+  it("keeps a jammed crowd within 0.1 where plain ORCA presses deeper", function()
+    local worst = {}
+    for _, push in ipairs{ false, true } do
+      local world, agents = jam(push)
+      local most = 0
+      for _ = 1, 200 do
+        world:step(0.25)
+        most = math.max(most, deepest(agents))
+        for _, a in ipairs(agents) do support.all_finite(a.x, a.y, a.vx, a.vy) end
+      end
+      worst[push] = most
+    end
+    assert.is_true(worst[false] > 0.2, "plain ORCA jams: " .. worst[false])
+    assert.is_true(worst[true] <= 0.1, "with the push: " .. worst[true])
+  end)
+
+  it("is bit-identical for any thread count, and snapshots continue it", function()
+    local one = jam(true, 1, 600)
+    local two = jam(true, 2, 600) -- 512 or more ORCA agents: the step splits
+    for _ = 1, 40 do one:step(0.25); two:step(0.25) end
+    assert.are.equal(one:snapshot(), two:snapshot())
+    local copy = steer.restore(one:snapshot())
+    for _ = 1, 20 do one:step(0.25); copy:step(0.25) end
+    assert.are.equal(one:snapshot(), copy:snapshot())
+    local first
+    for a in copy:agents() do first = first or a end
+    assert.are.equal(64, first:behaviors().orca.push)
+  end)
+
+  it("takes true, false or a number of sweeps; bad values raise naming the field", function()
+    local a = steer.world{}:add{}
+    local function push_of(orca)
+      a:set_behaviors{ orca = orca }
+      return a:behaviors().orca.push
+    end
+    assert.are.equal(64, push_of{ push = true })
+    assert.are.equal(0, push_of{ push = false })
+    assert.are.equal(3, push_of{ push = 3 })
+    assert.are.equal(0, push_of(true))
+    local function err(...) return support.error_of(...) end
+    assert.matches("orca.push: true, false or an integer in %[0, 256%] expected, got 257",
+      err(steer.program, { orca = { push = 257 } }))
+    assert.matches("orca.push: true, false or an integer in %[0, 256%] expected, got 1.5",
+      err(steer.program, { orca = { push = 1.5 } }))
+    assert.matches("orca.push: true, false or an integer in %[0, 256%] expected, got %-1",
+      err(steer.program, { orca = { push = -1 } }))
+    assert.matches("orca.push: true, false or an integer in %[0, 256%] expected, got string",
+      err(steer.program, { orca = { push = "yes" } }))
+  end)
+
+  it("never makes NaN: coincident crowds, huge numbers, zero radii", function()
+    local world = steer.world{}
+    for _ = 1, 5 do still(world, 1e150, -1e150, 1e150) end
+    for _ = 1, 5 do still(world, 3, 3, 0) end
+    for _ = 1, 5 do still(world, 3, 3, 1) end
+    for _ = 1, 3 do world:step(0.25) end
+    for a in world:agents() do support.all_finite(a.x, a.y, a.vx, a.vy) end
+  end)
+end)
