@@ -525,7 +525,58 @@ function pictures.crowds()
   end
 end
 
+-- a jam (docs/API.md section 18.1.2): 80 agents on a circle heading for the
+-- antipodes through its centre, plain ORCA against ORCA with its push; the
+-- bodies are drawn where they are in the middle of the jam
+function pictures.crowd_push()
+  for _, push in ipairs({ false, true }) do
+    local world = steer.world{}
+    local agents = {}
+    local n, r = 80, 40
+    for k = 1, n do
+      local t = 2 * math.pi * k / n + 0.001 * (k % 3)
+      local a = world:add{ x = r * math.cos(t), y = r * math.sin(t), radius = 1.5, max_speed = 2, max_force = 1e6 }
+      a:set_behaviors{ { "arrive", target = { -r * math.cos(t), -r * math.sin(t) }, slowing_radius = 0.5, weight = 4 },
+                       orca = { time_horizon = 10, neighbor_radius = 15, push = push } }
+      agents[k] = a
+    end
+    local deep, worst, most, bodies = 0, 0, -1, nil
+    local trails = record(agents, 300, function()
+      world:step(0.25) -- the crowd benchmark's step
+      local now = 0
+      for i = 1, n do
+        for j = i + 1, n do
+          local dx, dy = agents[i].x - agents[j].x, agents[i].y - agents[j].y
+          now = math.max(now, 3 - math.sqrt(dx * dx + dy * dy))
+        end
+      end
+      if now > 0.1 then deep = deep + 1 end
+      worst = math.max(worst, now)
+      if now > most then -- the bodies at the jam's deepest moment
+        most, bodies = now, {}
+        for k, a in ipairs(agents) do bodies[k] = { a.x, a.y } end
+      end
+    end)
+    local c = canvas("crowds: " .. (push and "orca with push" or "orca"),
+      ("80 agents (radius 1.5) cross a circle of radius 40 with arrive + orca%s (dt 0.25); bodies (red: deeper than 0.1) at the deepest overlap, %.2f; %d of 300 steps have a pair deeper than 0.1")
+        :format(push and " = { push = true }" or "", worst, deep), 90, 90, 6)
+    for k, t in ipairs(trails) do
+      for _, p in ipairs(t) do p[1], p[2] = p[1] + 45, p[2] + 45 end
+      draw_trail(c, t, k % 2 == 0 and COLORS[1] or COLORS[2])
+    end
+    -- the bodies over the trails; red: in a pair deeper than 0.1
+    for i, b in ipairs(bodies) do
+      local red = false
+      for j, o in ipairs(bodies) do
+        if j ~= i and 3 - math.sqrt((b[1] - o[1]) ^ 2 + (b[2] - o[2]) ^ 2) > 0.1 then red = true end
+      end
+      c:circle(b[1] + 45, b[2] + 45, 1.5, red and "#f4c7c3" or "#ffffff", red and "#c0392b" or "#5a6275")
+    end
+    c:save(push and "crowd-orca-push.svg" or "crowd-orca-jam.svg")
+  end
+end
+
 local order = { "seek", "flee", "arrive", "pursue", "wander", "avoid_obstacles",
-  "flocking", "follow", "nav_path", "nav_flow", "crowds", "offset_pursuit", "follow_leader",
+  "flocking", "follow", "nav_path", "nav_flow", "crowds", "crowd_push", "offset_pursuit", "follow_leader",
   "formation", "interpose", "hide", "queue", "turn_limit", "corridor", "groups" }
 for _, name in ipairs(order) do pictures[name]() end
