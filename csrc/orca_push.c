@@ -20,6 +20,7 @@
 
 #define PUSH_SLOP 0.02 /* of r_i + r_j: overlaps this shallow are left */
 #define PUSH_REACH 1.2 /* pairs closer than this times r_i + r_j may meet */
+#define PUSH_STILL 0.01 /* of the slop: a sweep moving no agent more ends */
 
 static int is_pusher(const steer_world *w, size_t i) {
   const steer_program *p = w->program[i];
@@ -86,16 +87,19 @@ static size_t find_pairs(steer_world *w, size_t *sweeps) {
 }
 
 /* Moves agent k by s along u, no further than half its radius from where
-   the push found it (start[k]), and keeps it inside the world. */
-static void shift(steer_world *w, size_t k, steer_vec2 u, double s,
-                  const steer_vec2 *start) {
-  steer_vec2 p = v2_add(world_pos(w, k), v2_scale(u, s));
+   the push found it (start[k]), and keeps it inside the world. Returns
+   whether it moved by more than `least`. */
+static int shift(steer_world *w, size_t k, steer_vec2 u, double s,
+                 const steer_vec2 *start, double least) {
+  steer_vec2 was = world_pos(w, k), p = v2_add(was, v2_scale(u, s));
   steer_vec2 moved = world_offset(w, start[k], p);
   double most = 0.5 * w->radius[k], len = v2_len(moved);
   if (len > most) p = v2_add(start[k], v2_scale(moved, most / len));
   p = world_contain(w, p);
   w->x[k] = p.x;
   w->y[k] = p.y;
+  steer_vec2 step = world_offset(w, was, p);
+  return v2_dot(step, step) > least * least;
 }
 
 int orca_push(steer_world *w) {
@@ -124,12 +128,14 @@ int orca_push(steer_world *w) {
       /* one spot: apart along x, the lower index to the left */
       steer_vec2 u = dist > 0 ? v2_scale(d, 1 / dist) : v2(i < j ? 1 : -1, 0);
       double depth = keep - dist;
-      shift(w, i, u, pr->both ? -0.5 * depth : -depth, start);
-      if (pr->both) shift(w, j, u, 0.5 * depth, start);
-      any = 1;
+      /* a sweep that moves no agent by more than a hair (agents held at
+         their step's limit, depths all but at the slop) ends the push */
+      double least = PUSH_STILL * PUSH_SLOP * keep;
+      any |= shift(w, i, u, pr->both ? -0.5 * depth : -depth, start, least);
+      if (pr->both) any |= shift(w, j, u, 0.5 * depth, start, least);
+      moved = 1;
     }
     if (!any) break;
-    moved = 1;
   }
   return moved;
 }
