@@ -172,7 +172,7 @@ size_t orca_batch_run(steer_world *w, size_t i, size_t to, double dt,
     const steer_program *p = w->program[i];
     if (i + 2 < to) prefetch_plain(w->program[i + 2]);
     if (p != plain) { /* a crowd shares a program: look once per run */
-      if (!orca_plain(p)) break;
+      if (!p || !p->orca_plain) break;
       plain = p;
     }
     const steer_entry *e = &p->entries[0];
@@ -180,7 +180,7 @@ size_t orca_batch_run(steer_world *w, size_t i, size_t to, double dt,
     if (w->step_simd >= 2 && !w->geo.wrap && i + 1 < to) {
       const steer_program *q = w->program[i + 1];
       steer_vec2 f0, f1;
-      if ((q == p || orca_plain(q)) &&
+      if ((q == p || (q && q->orca_plain)) &&
           plain_pair(w, i, e, &q->entries[0], &f0, &f1)) {
         if (i + 3 < to) prefetch_plain(w->program[i + 3]);
         steer_vec2 v0, v1;
