@@ -22,16 +22,15 @@ int orca_plain(const steer_program *p) {
          e->target.kind == STEER_TARGET_POINT;
 }
 
-/* The lines of a program the pass reads (orca_plain's fields, the orca
-   parameters, the arrive entry): each agent has its own program (its own
-   target), five lines apart from the others', and the search waits for its
-   orca parameters. Fetched an agent or two ahead, they arrive in time. */
+/* The lines of a program the pass reads (its orca_plain flag beside the
+   orca parameters, the arrive entry): each agent has its own program (its
+   own target), nine lines apart from the others', and the search waits for
+   its orca parameters. Fetched an agent or two ahead, they arrive in time. */
 static void prefetch_plain(const steer_program *p) {
 #if defined(__GNUC__)
   if (!p) return;
-  __builtin_prefetch(p);
-  __builtin_prefetch(&p->angular);
-  __builtin_prefetch(&p->has_orca);
+  __builtin_prefetch(&p->orca_plain);
+  __builtin_prefetch(&p->orca.margin);
   __builtin_prefetch(&p->entries[0].target);
   __builtin_prefetch(&p->entries[0].slowing_radius);
 #else
