@@ -3,6 +3,9 @@
 #include <string.h>
 #include "grid.h"
 #include "invariant.h"
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #define AXIS_CELLS_MAX 1048576         /* cells per axis of bounded worlds */
 #define DENSE_CELLS_MAX 4194304        /* larger bounded grids are hashed */
@@ -118,10 +121,42 @@ void grid_fit_box(steer_grid *g, const double *x, const double *y, size_t n) {
   g->box_h = (int32_t)h;
 }
 
+#if defined(__SSE2__)
+/* bucket_at for agents i and i + 1 of a dense grid that clamps: x in
+   lane 0 and y in lane 1 of each. The same cells: clamping v * inv to
+   0 .. n - 1 before the truncation makes it the floor axis_cell takes (the
+   clamp of a floor below 0 or above n - 1 is the bound either way). A NaN
+   (which axis_cell would not clamp) is left to it. */
+static int dense_pair(const steer_grid *g, const double *x, const double *y,
+                      size_t i, uint32_t *dest) {
+  __m128d inv = _mm_set_pd(g->inv_y, g->inv_x);
+  __m128d a = _mm_mul_pd(_mm_set_pd(y[i], x[i]), inv);
+  __m128d b = _mm_mul_pd(_mm_set_pd(y[i + 1], x[i + 1]), inv);
+  if (_mm_movemask_pd(_mm_cmpunord_pd(a, b))) return 0;
+  __m128d zero = _mm_setzero_pd();
+  __m128d last = _mm_set_pd(g->ncy - 1, g->ncx - 1);
+  a = _mm_min_pd(_mm_max_pd(a, zero), last);
+  b = _mm_min_pd(_mm_max_pd(b, zero), last);
+  int32_t ca[4], cb[4];
+  _mm_storeu_si128((__m128i *)ca, _mm_cvttpd_epi32(a));
+  _mm_storeu_si128((__m128i *)cb, _mm_cvttpd_epi32(b));
+  dest[i] = (uint32_t)((size_t)ca[1] * (size_t)g->ncx + (size_t)ca[0]);
+  dest[i + 1] = (uint32_t)((size_t)cb[1] * (size_t)g->ncx + (size_t)cb[0]);
+  return 1;
+}
+#endif
+
 void grid_buckets_of(const steer_grid *g, const double *x, const double *y,
                      size_t from, size_t to, uint32_t *dest) {
-  for (size_t i = from; i < to; i++)
-    dest[i] = (uint32_t)bucket_at(g, x[i], y[i]);
+  size_t i = from;
+#if defined(__SSE2__)
+  /* the sort's key pass: a sparse crowd on a big level pays it per agent
+     as much as a search's set-up */
+  if (g->dense && g->mode == GRID_CLAMP)
+    for (; i + 1 < to && dense_pair(g, x, y, i, dest); i += 2) {
+    }
+#endif
+  for (; i < to; i++) dest[i] = (uint32_t)bucket_at(g, x[i], y[i]);
 }
 
 /* The lists, for the edits that change them (a sort leaves them unlinked) */

@@ -22,16 +22,15 @@ int orca_plain(const steer_program *p) {
          e->target.kind == STEER_TARGET_POINT;
 }
 
-/* The lines of a program the pass reads (orca_plain's fields, the orca
-   parameters, the arrive entry): each agent has its own program (its own
-   target), five lines apart from the others', and the search waits for its
-   orca parameters. Fetched an agent or two ahead, they arrive in time. */
+/* The lines of a program the pass reads (its orca_plain flag beside the
+   orca parameters, the arrive entry): each agent has its own program (its
+   own target), nine lines apart from the others', and the search waits for
+   its orca parameters. Fetched an agent or two ahead, they arrive in time. */
 static void prefetch_plain(const steer_program *p) {
 #if defined(__GNUC__)
   if (!p) return;
-  __builtin_prefetch(p);
-  __builtin_prefetch(&p->angular);
-  __builtin_prefetch(&p->has_orca);
+  __builtin_prefetch(&p->orca_plain);
+  __builtin_prefetch(&p->orca.margin);
   __builtin_prefetch(&p->entries[0].target);
   __builtin_prefetch(&p->entries[0].slowing_radius);
 #else
@@ -172,7 +171,7 @@ size_t orca_batch_run(steer_world *w, size_t i, size_t to, double dt,
     const steer_program *p = w->program[i];
     if (i + 2 < to) prefetch_plain(w->program[i + 2]);
     if (p != plain) { /* a crowd shares a program: look once per run */
-      if (!orca_plain(p)) break;
+      if (!p || !p->orca_plain) break;
       plain = p;
     }
     const steer_entry *e = &p->entries[0];
@@ -180,7 +179,7 @@ size_t orca_batch_run(steer_world *w, size_t i, size_t to, double dt,
     if (w->step_simd >= 2 && !w->geo.wrap && i + 1 < to) {
       const steer_program *q = w->program[i + 1];
       steer_vec2 f0, f1;
-      if ((q == p || orca_plain(q)) &&
+      if ((q == p || (q && q->orca_plain)) &&
           plain_pair(w, i, e, &q->entries[0], &f0, &f1)) {
         if (i + 3 < to) prefetch_plain(w->program[i + 3]);
         steer_vec2 v0, v1;

@@ -5,6 +5,7 @@
 #include "alloc.h"
 #include "program.h"
 #include "navgrid.h"
+#include "orca_batch.h"
 
 /* Paths, flow fields and shared points are shared between programs: an
    entry holds a reference to its target's. */
@@ -139,6 +140,7 @@ void program_analyze(steer_program *p) {
                   p->flock.falloff != STEER_FALLOFF_LINEAR && !p->has_orca &&
                   (size_t)(rules[0] + rules[1] + rules[2]) == p->count;
   p->batched = batchable(p);
+  p->orca_plain = orca_plain(p);
 }
 
 static size_t program_bytes(size_t n) {

@@ -29,6 +29,8 @@ struct steer_program {
   int turns;        /* angular or turn mode: its agents' angle moves */
   flock_rules flock; /* the rules of that walk */
   int has_orca;      /* orca.c turns its force into a safe velocity */
+  int orca_plain;    /* orca_plain(p), kept here: the step's pass asks it of
+                        every agent's own program (orca_batch.c) */
   steer_orca orca;
   size_t count;
   steer_entry entries[];
