@@ -96,7 +96,7 @@ static inline int geo_halo_settle(geo_halo *h) {
    its grid: the caller queries the index). Off a torus a point outside the
    grid is farther than `reach` from every item: an empty run. */
 GEO_HOT long geo_halo_run(const geo_halo *h, double x, double y,
-                                const uint32_t **refs) {
+                      const uint32_t **refs) {
   int32_t i, j;
   if (h->wrap) {
     /* one period either side (a point inside the torus plus half a
