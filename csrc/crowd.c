@@ -309,8 +309,10 @@ static int near_spans(const steer_grid *g, const steer_world *w, size_t i,
     lo_y = v < lo_y ? v : lo_y;
     hi_y = v > hi_y ? v : hi_y;
   }
-  double rx = (reach + 1e-6 * (1 + reach)) * g->inv_x;
-  double ry = (reach + 1e-6 * (1 + reach)) * g->inv_y;
+  /* the margin, in cells: a millionth of the reach and of a unit, and far
+     more than the rounding of positions of up to ncx (ncy) cells */
+  double rx = (reach + 1e-6 * (1 + reach)) * g->inv_x + 1e-12 * g->ncx;
+  double ry = (reach + 1e-6 * (1 + reach)) * g->inv_y + 1e-12 * g->ncy;
   int32_t c0 = lo_x > rx ? 0 : -1, c1 = 1 - hi_x > rx ? 0 : 1;
   int32_t r0 = lo_y > ry ? 0 : -1, r1 = 1 - hi_y > ry ? 0 : 1;
   int n = 0;
