@@ -348,6 +348,10 @@ int crowd_walk_run(const steer_world *w, const steer_program *p, size_t i,
     candidates = spans_length(spans, n) - 1; /* not itself */
   }
   int width = lanes_walk_ok(&p->flock) ? w->step_simd : 1;
+  /* one agent, separation alone: the scalar walk (its sums in registers)
+     costs less than four lanes' set-up for the few candidates left */
+  const flock_rules *q = &p->flock;
+  if (m == 1 && q->ali2 < 0 && q->coh2 < 0) width = 1;
   for (int k = 0; k < m;) {
     int take = m - k < width ? m - k : width;
     double *out = sums + k;
