@@ -288,6 +288,43 @@ void crowd_row_forces(steer_world *w, size_t r, double dt, steer_vec2 *forces,
   flush(w, &bt, dt, forces, base, stats);
 }
 
+/* The 3 x 3 spans of agents i .. i + m - 1, all in cell (cx, cy) of a
+   dense grid away from its edges (one span per row, no shift), cut down
+   to the rows and columns that hold candidates within `reach` of one of
+   them: a candidate beyond every rule's radius adds nothing to any sum
+   (a sum never holds -0), and the others keep their order, so the sums
+   are the same bits. A neighbor column is left out when every agent is
+   farther than reach (and a margin far above rounding) from that edge of
+   the cell: the candidates there are farther still along x. Returns how
+   many spans are left. */
+static int near_spans(const steer_grid *g, const steer_world *w, size_t i,
+                      int m, int32_t cx, int32_t cy, double reach,
+                      flock_span spans[3]) {
+  double lo_x = 1, hi_x = 0, lo_y = 1, hi_y = 0; /* within the cell, 0..1 */
+  for (int k = 0; k < m; k++) {
+    double u = w->x[i + (size_t)k] * g->inv_x - cx;
+    double v = w->y[i + (size_t)k] * g->inv_y - cy;
+    lo_x = u < lo_x ? u : lo_x;
+    hi_x = u > hi_x ? u : hi_x;
+    lo_y = v < lo_y ? v : lo_y;
+    hi_y = v > hi_y ? v : hi_y;
+  }
+  /* the margin, in cells: a millionth of the reach and of a unit, and far
+     more than the rounding of positions of up to ncx (ncy) cells */
+  double rx = (reach + 1e-6 * (1 + reach)) * g->inv_x + 1e-12 * g->ncx;
+  double ry = (reach + 1e-6 * (1 + reach)) * g->inv_y + 1e-12 * g->ncy;
+  int32_t c0 = lo_x > rx ? 0 : -1, c1 = 1 - hi_x > rx ? 0 : 1;
+  int32_t r0 = lo_y > ry ? 0 : -1, r1 = 1 - hi_y > ry ? 0 : 1;
+  int n = 0;
+  for (int32_t r = r0; r <= r1; r++) {
+    size_t row = (size_t)(cy + r) * (size_t)g->ncx + (size_t)cx;
+    flock_span s = {g->starts[row + (size_t)(ptrdiff_t)c0],
+                    g->starts[row + (size_t)c1 + 1], 0, 0};
+    spans[n++] = s;
+  }
+  return n;
+}
+
 int crowd_walk_run(const steer_world *w, const steer_program *p, size_t i,
                    int m, double *sums, size_t stride, steer_stats *stats) {
   const steer_grid *g = &w->grid;
@@ -296,9 +333,25 @@ int crowd_walk_run(const steer_world *w, const steer_program *p, size_t i,
   grid_cell_of(g, w->x[i], w->y[i], &cx, &cy);
   size_t cell_end = g->starts[grid_bucket_of_cell(g, cx, cy) + 1];
   if ((size_t)m > cell_end - i) m = (int)(cell_end - i); /* this cell's */
-  int n = flock_spans(w, cx, cy, spans);
-  size_t candidates = spans_length(spans, n) - 1; /* not itself */
+  int n;
+  size_t candidates;
+  if (g->dense && cx > 0 && cx < g->ncx - 1 && cy > 0 && cy < g->ncy - 1) {
+    /* away from the grid's edges, only the cells the rules reach (the
+       3 x 3 cells' agents still counted as candidates, as elsewhere) */
+    size_t b = (size_t)cy * (size_t)g->ncx + (size_t)cx, ncx = (size_t)g->ncx;
+    candidates = g->starts[b - ncx + 2] - g->starts[b - ncx - 1] +
+                 g->starts[b + 2] - g->starts[b - 1] +
+                 g->starts[b + ncx + 2] - g->starts[b + ncx - 1] - 1;
+    n = near_spans(g, w, i, m, cx, cy, p->flock.reach, spans);
+  } else {
+    n = flock_spans(w, cx, cy, spans);
+    candidates = spans_length(spans, n) - 1; /* not itself */
+  }
   int width = lanes_walk_ok(&p->flock) ? w->step_simd : 1;
+  /* one agent, separation alone: the scalar walk (its sums in registers)
+     costs less than four lanes' set-up for the few candidates left */
+  const flock_rules *q = &p->flock;
+  if (m == 1 && q->ali2 < 0 && q->coh2 < 0) width = 1;
   for (int k = 0; k < m;) {
     int take = m - k < width ? m - k : width;
     double *out = sums + k;

@@ -95,8 +95,8 @@ static inline int geo_halo_settle(geo_halo *h) {
    entry; -1 when the halo cannot say (not a finite point within reach of
    its grid: the caller queries the index). Off a torus a point outside the
    grid is farther than `reach` from every item: an empty run. */
-static inline long geo_halo_run(const geo_halo *h, double x, double y,
-                                const uint32_t **refs) {
+GEO_HOT long geo_halo_run(const geo_halo *h, double x, double y,
+                      const uint32_t **refs) {
   int32_t i, j;
   if (h->wrap) {
     /* one period either side (a point inside the torus plus half a

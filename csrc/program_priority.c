@@ -49,10 +49,58 @@ static void subset_of(const steer_world *w, const batch_view *v,
   s->v.sums = s->sums;
 }
 
+/* Is entry e a flocking rule (its force from the walk's sums)? */
+static int is_flocking(const steer_entry *e) {
+  return e->behavior >= STEER_SEPARATION && e->behavior <= STEER_COHESION;
+}
+
+/* The sums of the agents of the batch at positions consult[0 .. c - 1]
+   (not walked yet), walked as program_force walks them (at its first
+   flocking entry) into sums[f * BATCH_MAX + slot], slot j for consult[j]
+   when `packed`, else consult[j] itself; walked[] marks them. Runs of
+   agents that follow each other in the batch and in the world (most often
+   neighbors in one cell) go through the lanes. */
+static void walk_late(steer_world *w, const steer_program *p,
+                      const batch_view *v, const int *consult, int c,
+                      int packed, double *sums, char *walked,
+                      steer_stats *stats) {
+  int fast = flock_fast_ok(w, &p->flock);
+  for (int j = 0; j < c;) {
+    int k = consult[j], at = packed ? j : k;
+    if (walked[k]) {
+      j++;
+      continue;
+    }
+    if (!fast) {
+      walked[k] = 1;
+      batch_walk(w, p, 0, v->index[k], sums + at, BATCH_MAX, stats);
+      j++;
+      continue;
+    }
+    int m = 1;
+    while (m < 4 && j + m < c && consult[j + m] == k + m &&
+           v->index[k + m] == v->index[k] + (size_t)m && !walked[k + m])
+      m++;
+    if (at + 4 <= BATCH_MAX) {
+      /* in place: the lanes' spare slots are later agents' (walked
+         later, or never read) */
+      m = crowd_walk_run(w, p, v->index[k], m, sums + at, BATCH_MAX, stats);
+    } else {
+      double run[9 * RUN_STRIDE];
+      m = crowd_walk_run(w, p, v->index[k], m, run, RUN_STRIDE, stats);
+      for (int r = 0; r < m; r++)
+        for (int f = 0; f < 9; f++)
+          sums[f * BATCH_MAX + at + r] = run[f * RUN_STRIDE + r];
+    }
+    for (int r = 0; r < m; r++) walked[k + r] = 1;
+    j += m;
+  }
+}
+
 void batch_priority(steer_world *w, const steer_program *p,
                     const batch_view *v, double dt, steer_vec2 *out,
                     steer_stats *stats) {
-  int n = v->n, pending[BATCH_MAX], m = 0, consult[BATCH_MAX];
+  int n = v->n, pending[BATCH_MAX], m = 0, held[BATCH_MAX];
   long last[BATCH_MAX]; /* the last entry each agent consults */
   int holding[BATCH_MAX];
   double fx[BATCH_MAX], fy[BATCH_MAX];
@@ -60,9 +108,14 @@ void batch_priority(steer_world *w, const steer_program *p,
   char walked[BATCH_MAX], decided[BATCH_MAX];
   batch_view all = *v;
   subset sub;
+  /* without hold no agent holds control: each consults every entry until
+     one speaks, so the agents still undecided are those that consult */
+  int hold = p->hold > 0, flocking_entries = 0;
+  for (size_t q = 0; q < p->count; q++)
+    flocking_entries += is_flocking(&p->entries[q]);
   for (int k = 0; k < n; k++) {
     program_state *s = v->states[k];
-    holding[k] = priority_holding(p, s);
+    holding[k] = hold && priority_holding(p, s);
     last[k] = holding[k] ? s->held : (long)p->count - 1;
     pending[m++] = k;
     walked[k] = decided[k] = 0;
@@ -70,49 +123,23 @@ void batch_priority(steer_world *w, const steer_program *p,
   for (size_t q = 0; q < p->count && m > 0; q++) {
     const steer_entry *e = &p->entries[q];
     int c = 0, left = 0;
-    for (int j = 0; j < m; j++) /* the agents that consult entry q */
-      if (last[pending[j]] >= (long)q) consult[c++] = pending[j];
+    int *consult = pending; /* the agents that consult entry q */
+    if (hold) {
+      consult = held;
+      for (int j = 0; j < m; j++)
+        if (last[pending[j]] >= (long)q) consult[c++] = pending[j];
+    } else {
+      c = m;
+    }
     if (!c) break; /* the others hold control */
-    int flocking =
-        e->behavior >= STEER_SEPARATION && e->behavior <= STEER_COHESION;
+    int flocking = is_flocking(e);
     int columns = flocking || e->behavior == STEER_WANDER;
+    /* the program's only flocking rule, walked late: its sums are walked
+       straight into the subset's order (nothing copied) */
+    int packed = 0;
     if (flocking && !v->sums) {
-      /* program_force walks an agent's neighbors at its first flocking
-         entry */
-      int fast = flock_fast_ok(w, &p->flock);
-      for (int j = 0; j < c;) {
-        int k = consult[j];
-        if (walked[k]) {
-          j++;
-          continue;
-        }
-        if (!fast) {
-          walked[k] = 1;
-          batch_walk(w, p, 0, v->index[k], walked_sums + k, BATCH_MAX, stats);
-          j++;
-          continue;
-        }
-        /* a run of agents that follow each other in the batch and in the
-           world (most often neighbors in one cell): walked in the lanes */
-        int m = 1;
-        while (m < 4 && j + m < c && consult[j + m] == k + m &&
-               v->index[k + m] == v->index[k] + (size_t)m && !walked[k + m])
-          m++;
-        if (k + 4 <= BATCH_MAX) {
-          /* in place: the lanes' spare slots are later agents' (walked
-             later, or never read) */
-          m = crowd_walk_run(w, p, v->index[k], m, walked_sums + k, BATCH_MAX,
-                             stats);
-        } else {
-          double run[9 * RUN_STRIDE];
-          m = crowd_walk_run(w, p, v->index[k], m, run, RUN_STRIDE, stats);
-          for (int r = 0; r < m; r++)
-            for (int f = 0; f < 9; f++)
-              walked_sums[f * BATCH_MAX + k + r] = run[f * RUN_STRIDE + r];
-        }
-        for (int r = 0; r < m; r++) walked[k + r] = 1;
-        j += m;
-      }
+      packed = flocking_entries == 1;
+      walk_late(w, p, v, consult, c, packed, walked_sums, walked, stats);
       all.sums = walked_sums;
       all.stride = BATCH_MAX;
     }
@@ -120,7 +147,11 @@ void batch_priority(steer_world *w, const steer_program *p,
        view, nothing copied */
     const batch_view *view = &all;
     if (c < n) {
-      subset_of(w, &all, consult, c, columns, flocking, &sub);
+      subset_of(w, &all, consult, c, columns, flocking && !packed, &sub);
+      if (packed) {
+        sub.v.sums = walked_sums;
+        sub.v.stride = BATCH_MAX;
+      }
       view = &sub.v;
     }
     for (int j = 0; j < c; j++) fx[j] = fy[j] = -0.0; /* -0 + x is x */
@@ -129,13 +160,12 @@ void batch_priority(steer_world *w, const steer_program *p,
       int k = consult[j];
       steer_vec2 f = v2(fx[j], fy[j]);
       if (!priority_speaks(f)) {
-        consult[left++] = k;
+        pending[left++] = k; /* in place when consult is pending */
         continue;
       }
       out[k] = priority_win(p, v->states[k], q, f, w->max_force[v->index[k]]);
       decided[k] = 1;
     }
-    for (int j = 0; j < left; j++) pending[j] = consult[j];
     m = left;
   }
   /* the others: no entry they consulted spoke */

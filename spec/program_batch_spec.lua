@@ -75,6 +75,9 @@ local function run(reference, opts)
     -- most agents past the first at once), the others seek theirs
     { combine = "priority", { "avoid_obstacles" },
       { "follow", path = short, arrival_radius = 12, slowing_radius = 25 } },
+    -- no hold, two flocking rules walked late (their sums kept per agent)
+    { combine = "priority", { "avoid_walls" }, { "separation", radius = 1.5 },
+      { "cohesion", radius = 4, weight = 0.01 }, { "follow", path = loop } },
   }
   local agents = {}
   for k = 1, opts.n do
@@ -134,6 +137,8 @@ local cases = {
   { name = "feelers at once in a sparse level on a big torus (a hashed index)", wrap = true,
     side = 200, n = 1500, geometry = 60, programs = { 9, 1 }, steps = 12, still = true,
     degenerate = true },
+  { name = "two flocking rules walked late, no hold", wrap = true, side = 60, n = 1500,
+    geometry = 300, programs = { 11 }, steps = 12 },
   { name = "every program mixed, two threads", wrap = true, side = 60, n = 5000, geometry = 400,
     programs = { 1, 2, 3, 4, 5, 6, 7, 8 }, steps = 8, threads = 2 },
 }
