@@ -12,22 +12,29 @@
  * wall, where a slight overlap lets them slide past each other.
  *
  * Positions only: velocities stay what the step made them. An agent moves at
- * most half its radius per step, so a push never carries a body through a
- * wall it did not overlap. The pass is serial, over the pairs in the
- * agents' order after the step's sort: the same result for any number of
- * threads. */
+ * most half its radius per step, and never ends deeper in a wall or an
+ * obstacle than it was: static shapes do not give way. The pass is serial,
+ * over the pairs in the agents' order after the step's sort: the same
+ * result for any number of threads. */
 #include "orca.h"
 
 #define PUSH_SLOP 0.02 /* of r_i + r_j: overlaps this shallow are left */
-#define PUSH_REACH 1.2 /* pairs closer than this times r_i + r_j may meet */
+/* pairs closer than this times r_i + r_j are listed: each body moves at
+   most half its radius, so farther pairs cannot meet during the push */
+#define PUSH_REACH 1.5
 #define PUSH_STILL 0.01 /* of the slop: a sweep moving no agent more ends */
+#define PUSH_CLIP_STEPS 12 /* halvings that find how far a body may go */
+
+/* bits of the per-agent marks (the sort's scratch, free until its next run) */
+#define MARK_PUSHER 1u
+#define MARK_CHECKED 2u
 
 static int is_pusher(const steer_world *w, size_t i) {
   const steer_program *p = w->program[i];
   return p && p->has_orca && p->orca.push > 0 && w->group_bit[i];
 }
 
-/* Appends pair (i, j); 0 when out of memory (the push then does without). */
+/* Appends pair (i, j); 0 when out of memory. */
 static int add_pair(steer_world *w, size_t *n, size_t i, size_t j, int both) {
   if (*n == w->push_pairs_cap &&
       world_grow(w, (void **)&w->push_pairs, sizeof(push_pair),
@@ -40,50 +47,60 @@ static int add_pair(steer_world *w, size_t *n, size_t i, size_t j, int both) {
   return 1;
 }
 
-/* Pusher i and candidate j: a pair when they may meet, once (two pushers
-   from the lower index; a pusher and another agent from the pusher, which
-   takes all the push). 0 when out of memory. */
-static inline int offer(steer_world *w, const uint32_t *pusher,
-                        size_t *count, size_t i, size_t j) {
-  if (pusher[j] ? j <= i : !w->group_bit[j])
-    return 1; /* itself, j's own walk has the pair, or a ghost: no body */
-  double reach = PUSH_REACH * (w->radius[i] + w->radius[j]);
+/* Agent i, whose walk found candidate j: a pair when one of them pushes
+   and they may meet. Each pair is taken once, by its wider body (between
+   equals the pusher, between two pushers the lower index), whose walk
+   reaches PUSH_REACH times its own diameter. The pusher comes first; 0 when
+   out of memory. */
+static inline int offer(steer_world *w, const uint32_t *mark, size_t *count,
+                        size_t i, size_t j) {
+  if (j == i || !w->group_bit[j]) return 1; /* a ghost has no body */
+  double ri = w->radius[i], rj = w->radius[j];
+  int pi = (int)(mark[i] & MARK_PUSHER), pj = (int)(mark[j] & MARK_PUSHER);
+  if (!pi && !pj) return 1;
+  if (rj > ri || (rj == ri && (pj > pi || (pj == pi && j < i))))
+    return 1; /* j's own walk has the pair */
+  double reach = PUSH_REACH * (ri + rj);
   steer_vec2 d = world_offset(w, world_pos(w, i), world_pos(w, j));
-  return !(v2_dot(d, d) < reach * reach) ||
-         add_pair(w, count, i, j, (int)pusher[j]);
+  if (!(v2_dot(d, d) < reach * reach)) return 1;
+  return pi ? add_pair(w, count, i, j, pj) : add_pair(w, count, j, i, 0);
 }
 
-/* The pairs that may meet, in the agents' order. Returns how many;
-   *sweeps the most any pusher asks. */
-static size_t find_pairs(steer_world *w, size_t *sweeps) {
-  size_t n = w->count, count = 0;
-  uint32_t *pusher = w->order; /* sort scratch, free until the next sort */
-  double widest = 0;
+/* The pairs that may meet, in the agents' order: every pusher walks, and so
+   does every other body wider than the narrowest pusher (it may be the
+   wider of a pair; between equals the pusher walks). Returns 0 when out of memory; *sweeps: the most any
+   pusher asks. */
+static int find_pairs(steer_world *w, size_t *count, size_t *sweeps) {
+  size_t n = w->count;
+  uint32_t *mark = w->order;
+  double narrowest = HUGE_VAL;
+  *count = 0;
   *sweeps = 0;
   for (size_t j = 0; j < n; j++) {
-    pusher[j] = (uint32_t)is_pusher(w, j);
-    if (pusher[j] && w->program[j]->orca.push > *sweeps)
-      *sweeps = w->program[j]->orca.push;
-    if (w->group_bit[j] && w->radius[j] > widest) widest = w->radius[j];
+    mark[j] = is_pusher(w, j) ? MARK_PUSHER : 0;
+    if (!mark[j]) continue;
+    if (w->program[j]->orca.push > *sweeps) *sweeps = w->program[j]->orca.push;
+    if (w->radius[j] < narrowest) narrowest = w->radius[j];
   }
-  for (size_t i = 0; i < n; i++) {
-    if (!pusher[i] || !(w->radius[i] > 0)) continue;
+  for (size_t i = 0; i < n && *sweeps; i++) {
+    if (!w->group_bit[i] || !(w->radius[i] > 0)) continue;
+    if (!mark[i] && !(w->radius[i] > narrowest)) continue;
     steer_vec2 p = world_pos(w, i);
-    double radius = PUSH_REACH * (w->radius[i] + widest);
+    double radius = PUSH_REACH * 2 * w->radius[i];
     grid_runs runs; /* a sorted grid's rows of cells: no walk per agent */
     if (grid_runs_init(&runs, &w->grid, n, p.x, p.y, radius)) {
       size_t from, to;
       while (grid_runs_next(&runs, &from, &to))
         for (size_t j = from; j < to; j++)
-          if (!offer(w, pusher, &count, i, j)) return count;
+          if (!offer(w, mark, count, i, j)) return 0;
       continue;
     }
     grid_cursor c;
     grid_cursor_init(&c, &w->grid, w->x, w->y, n, p.x, p.y, radius);
     for (int32_t j; (j = grid_cursor_next(&c)) >= 0;)
-      if (!offer(w, pusher, &count, i, (size_t)j)) return count;
+      if (!offer(w, mark, count, i, (size_t)j)) return 0;
   }
-  return count;
+  return 1;
 }
 
 /* Moves agent k by s along u, no further than half its radius from where
@@ -102,9 +119,44 @@ static int shift(steer_world *w, size_t k, steer_vec2 u, double s,
   return v2_dot(step, step) > least * least;
 }
 
+/* How deep agent k's body, put at p, sits in the static shape nearest it
+   (0 when it touches none). */
+static double depth_in_shapes(steer_world *w, size_t k, steer_vec2 p) {
+  w->x[k] = p.x;
+  w->y[k] = p.y;
+  orca_shape s;
+  if (!orca_nearby_shapes(w, k, 0, &s, 1)) return 0;
+  steer_vec2 ab = v2_sub(s.b, s.a); /* the nearest point to the centre */
+  double len2 = v2_dot(ab, ab), t = len2 > 0 ? -v2_dot(s.a, ab) / len2 : 0;
+  t = t < 0 ? 0 : t > 1 ? 1 : t;
+  double gap = v2_len(v2_add(s.a, v2_scale(ab, t))) - s.radius;
+  double depth = w->radius[k] - gap;
+  return depth > 0 ? depth : 0;
+}
+
+/* Agent k, pushed from start to where it is: if that took it deeper into a
+   wall or an obstacle, it goes back along the way as little as it must. */
+static void clip_to_shapes(steer_world *w, size_t k, steer_vec2 start) {
+  steer_vec2 end = world_pos(w, k);
+  steer_vec2 way = world_offset(w, start, end);
+  if (way.x == 0 && way.y == 0) return;
+  double allowed = depth_in_shapes(w, k, start);
+  if (depth_in_shapes(w, k, end) <= allowed) return; /* leaves it at end */
+  double lo = 0, hi = 1; /* lo: allowed, hi: too deep */
+  for (int step = 0; step < PUSH_CLIP_STEPS; step++) {
+    double mid = 0.5 * (lo + hi);
+    steer_vec2 p = world_contain(w, v2_add(start, v2_scale(way, mid)));
+    if (depth_in_shapes(w, k, p) <= allowed) lo = mid; else hi = mid;
+  }
+  steer_vec2 p = world_contain(w, v2_add(start, v2_scale(way, lo)));
+  w->x[k] = p.x;
+  w->y[k] = p.y;
+}
+
 int orca_push(steer_world *w) {
-  size_t sweeps, pairs = find_pairs(w, &sweeps);
-  if (!pairs) return 0;
+  size_t pairs, sweeps;
+  /* out of memory: no push this step rather than one over some pairs */
+  if (!find_pairs(w, &pairs, &sweeps) || !pairs) return 0;
   /* every pusher is an ORCA agent, whose step is buffered: the forces
      buffer holds one vector per agent, free once the agents moved */
   STEER_ASSERT(w->forces_cap >= w->count);
@@ -136,6 +188,18 @@ int orca_push(steer_world *w) {
       moved = 1;
     }
     if (!any) break;
+  }
+  if (moved && (w->geo.obstacle_count || w->geo.wall_count)) {
+    uint32_t *mark = w->order; /* each pusher of a pair once */
+    for (size_t q = 0; q < pairs; q++) {
+      const push_pair *pr = &w->push_pairs[q];
+      size_t who[2] = {pr->i, pr->j};
+      for (int k = 0; k < 1 + pr->both; k++) {
+        if (mark[who[k]] & MARK_CHECKED) continue;
+        mark[who[k]] |= MARK_CHECKED;
+        clip_to_shapes(w, who[k], start[who[k]]);
+      }
+    }
   }
   return moved;
 }

@@ -72,6 +72,72 @@ describe("orca.push", function()
     end
   end)
 
+  it("never pushes a body deeper into a wall than it was", function()
+    -- a body without a program (never moved) presses the pusher towards a wall
+    -- at x = 10: the push would take it to 9.55 (0.05 into the wall), so it
+    -- goes back along its way to touching
+    local world = steer.world{}
+    world:add_wall{ x1 = 10, y1 = -5, x2 = 10, y2 = 5 }
+    still(world, 9.0, 0, 0.5, false)
+    local a = still(world, 9.3, 0, 0.5)
+    for _ = 1, 3 do
+      world:step(0.1)
+      assert.is_true(a.x + 0.5 <= 10, "a's body stays out of the wall: " .. a.x)
+      near(a.x, 9.5, 1e-3, "a touches the wall")
+    end
+    -- a corridor's crowd pressed against its end wall: no centre gets past it
+    world = steer.world{ cell_size = 2 }
+    world:add_wall{ x1 = 10, y1 = -8, x2 = 10, y2 = 8 }
+    world:add_wall{ x1 = 10, y1 = 8, x2 = -30, y2 = 8 }
+    world:add_wall{ x1 = 10, y1 = -8, x2 = -30, y2 = -8 }
+    local crowd = {}
+    for k = 0, 149 do
+      local b = world:add{ x = -28 + (k % 15) * 2.3, y = -7 + math.floor(k / 15) * 1.4, radius = 0.5,
+                           max_speed = 2, max_force = 1e3 }
+      b:set_behaviors{ { "seek", target = { 30, 0 } }, orca = { push = true } }
+      crowd[#crowd + 1] = b
+    end
+    for _ = 1, 150 do world:step(0.1) end
+    local deepest = 0
+    for _, b in ipairs(crowd) do
+      deepest = math.max(deepest, b.x + 0.5 - 10, math.abs(b.y) + 0.5 - 8)
+    end
+    assert.is_true(deepest < 0.05, "deepest into a wall: " .. deepest)
+  end)
+
+  it("lists every pair two half-radius moves can bring together", function()
+    -- B and C start 2.41 apart (1.2 times their radii's sum and more); the
+    -- pushes of A on B and of D on C bring them 1.41 apart, which the same
+    -- pass then parts
+    local world = steer.world{}
+    local a, b = still(world, 0, 0), still(world, 0.2, 0)
+    local c, d = still(world, 2.61, 0), still(world, 2.81, 0)
+    world:step(0.1)
+    -- unlisted, B and C would end 1.41 apart; A-B and C-D can part only to
+    -- 1.2 (half a radius each), and the pushes balance
+    assert.is_true(c.x - b.x > 1.6, "B and C parted: " .. (c.x - b.x))
+    assert.is_true(b.x - a.x > 0.9 and d.x - c.x > 0.9)
+  end)
+
+  it("pairs bodies of every size: a zero radius, a huge one without the push", function()
+    for _, first in ipairs{ true, false } do
+      local world = steer.world{}
+      local a, b
+      if first then a = still(world, 0, 0, 0); b = still(world, 0.5, 0, 1)
+      else b = still(world, 0.5, 0, 1); a = still(world, 0, 0, 0) end
+      world:step(0.25) -- a cannot move (half of radius 0); b goes to 0.98
+      assert.are.equal(0, a.x)
+      near(b.x, 0.98, 1e-3, "b, zero-radius pusher added " .. (first and "first" or "second"))
+    end
+    local world = steer.world{}
+    still(world, 0, 0, 50, false) -- a wide body without a program
+    local a = still(world, 49.5, 0, 1) -- 0.48 deeper than the slop: all its own
+    local far = still(world, 1e6, 0, 1) -- nothing near: not moved
+    world:step(0.25)
+    near(a.x, 49.98, 1e-12, "pushed out of the wide body")
+    assert.are.equal(1e6, far.x)
+  end)
+
   it("ghosts have no body", function()
     local world = steer.world{}
     local a = still(world, 0, 0)
