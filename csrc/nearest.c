@@ -543,9 +543,7 @@ void nearest_prepare(steer_world *w) {
 static size_t sparse_search(const steer_world *w, size_t i, double radius,
                             size_t max, nearest_found *out) {
   const steer_grid *g = &w->grid;
-  uint32_t *seed = seeds_of(w, i);
-  if (!seed || max > NEAREST_SEEDS || seed[max - 1] != SLOT_NONE ||
-      !g->sorted || !g->dense || g->buckets == 0 || g->mode != GRID_CLAMP ||
+  if (!g->sorted || !g->dense || g->buckets == 0 || g->mode != GRID_CLAMP ||
       w->geo.wrap || w->ghosts)
     return SIZE_MAX;
   sheet s = {0, 0, g->ncx, g->ncy, 0, 1, 0};
@@ -595,15 +593,9 @@ static size_t sparse_search(const steer_world *w, size_t i, double radius,
 
 /* ---- the query ---------------------------------------------------------- */
 
-size_t nearest_found_agents(const steer_world *w, size_t i, double radius,
-                            size_t max, int sorted_walk, nearest_found *out) {
-  if (max == 0 || !(radius >= 0)) return 0;
-#if defined(__SSE2__)
-  if (sorted_walk && max <= STEER_ORCA_MAX_NEIGHBORS) {
-    size_t n = sparse_search(w, i, radius, max, out);
-    if (n != SIZE_MAX) return n;
-  }
-#endif
+/* Any search: the bound the seeds give, then the walk that suits the grid. */
+static size_t search(const steer_world *w, size_t i, double radius,
+                     size_t max, int sorted_walk, nearest_found *out) {
   list l;
   l.out = out;
   l.n = 0;
@@ -632,6 +624,21 @@ size_t nearest_found_agents(const steer_world *w, size_t i, double radius,
   }
   keep_seeds(w, i, &l);
   return l.n;
+}
+
+size_t nearest_found_agents(const steer_world *w, size_t i, double radius,
+                            size_t max, int sorted_walk, nearest_found *out) {
+  if (max == 0 || !(radius >= 0)) return 0;
+#if defined(__SSE2__)
+  if (sorted_walk && max <= STEER_ORCA_MAX_NEIGHBORS) {
+    const uint32_t *seed = seeds_of(w, i);
+    if (seed && max <= NEAREST_SEEDS && seed[max - 1] == SLOT_NONE) {
+      size_t n = sparse_search(w, i, radius, max, out);
+      if (n != SIZE_MAX) return n;
+    }
+  }
+#endif
+  return search(w, i, radius, max, sorted_walk, out);
 }
 
 size_t nearest_agents(const steer_world *w, size_t i, double radius,
