@@ -244,7 +244,7 @@ typedef struct reach {
    the truncation makes it a floor (every value is >= 0 then) and saves
    grid_floor's conversion back and its test; an agent's search waits on
    these cells. */
-static void clamped_reach(const steer_grid *g, const sheet *s, steer_vec2 p,
+static inline void clamped_reach(const steer_grid *g, const sheet *s, steer_vec2 p,
                           double d, reach *r) {
   __m128d v = _mm_set_pd(p.y, p.x), inv = _mm_set_pd(g->inv_y, g->inv_x);
   __m128d rd = _mm_set1_pd(d);
@@ -374,7 +374,7 @@ static void offer_unseeded(list *l, const seed_set *set, const candidate *c,
    to a list with room for them all: each enters where list_insert would
    put it, without its call and tests (a sparse search, where the list
    never fills). */
-static void list_append(list *l, const candidate *c, size_t m) {
+static inline void list_append(list *l, const candidate *c, size_t m) {
   candidate *out = l->out;
   size_t n = l->n;
   for (size_t k = 0; k < m; k++, n++) {
@@ -389,7 +389,7 @@ static void list_append(list *l, const candidate *c, size_t m) {
 
 /* The noted candidates to the list: all at once when no seed is among
    them and they all fit, else one by one. */
-static void offer(list *l, const seed_set *set, const candidate *c,
+static inline void offer(list *l, const seed_set *set, const candidate *c,
                   size_t m) {
   if (!set && l->n + m <= l->max)
     list_append(l, c, m);
@@ -497,7 +497,7 @@ static double seeded_bound(const steer_world *w, size_t i, size_t max,
   return found == max ? worst : bound2;
 }
 
-static void keep_seeds(const steer_world *w, size_t i, const list *l) {
+static inline void keep_seeds(const steer_world *w, size_t i, const list *l) {
   uint32_t *seed = seeds_of(w, i);
   if (!seed) return;
   size_t k = 0;
@@ -530,11 +530,72 @@ void nearest_prepare(steer_world *w) {
     }
 }
 
+/* ---- the sparse search, on its own --------------------------------------- */
+
+#if defined(__SSE2__)
+/* The common sparse search (the last one found fewer than max) on a dense
+   grid that clamps, in a world without ghosts that does not wrap: what
+   nearest_found_agents does for it (seeded_bound's early answer, reach_at,
+   sorted_fits, walk_rows without seeds, keep_seeds), in a function of its
+   own, without the general search's cases and its register spills around
+   them. A sparse crowd pays this setup per agent as much as its
+   candidates. Returns SIZE_MAX when the search is not that one. */
+static size_t sparse_search(const steer_world *w, size_t i, double radius,
+                            size_t max, nearest_found *out) {
+  const steer_grid *g = &w->grid;
+  if (!g->sorted || !g->dense || g->buckets == 0 || g->mode != GRID_CLAMP ||
+      w->geo.wrap || w->ghosts)
+    return SIZE_MAX;
+  sheet s = {0, 0, g->ncx, g->ncy, 0, 1, 0};
+  steer_vec2 p = world_pos(w, i);
+  reach r;
+  double d = radius + 1e-12 * radius; /* reach_at's */
+  clamped_reach(g, &s, p, d, &r);
+  list l;
+  l.out = out;
+  l.n = 0;
+  l.max = max;
+  l.bound2 = radius * radius;
+  l.twice = 0;
+  l.seeds_n = 0;
+  if (!(r.lo <= r.hi && r.clo <= r.chi)) { /* as reach_at: nobody */
+    keep_seeds(w, i, &l);
+    return 0;
+  }
+  if (!sorted_fits(w, &s, &r)) return SIZE_MAX; /* the general walk */
+  const uint32_t *starts = g->starts;
+  const double *x = w->x, *y = w->y;
+  double bound2 = l.bound2;
+  candidate c[CHUNK];
+  size_t m = 0;
+  size_t first = (size_t)r.clo, last = (size_t)r.chi + 1, nx = (size_t)s.nx;
+  for (int32_t row = r.lo; row <= r.hi; row++) {
+    size_t base = (size_t)row * nx;
+    size_t j = starts[base + first], end = starts[base + last];
+    while (j < end) {
+      size_t stop = end - j < CHUNK - m ? end : j + (CHUNK - m);
+      for (; j < stop; j++) {
+        double dx = x[j] - p.x, dy = y[j] - p.y;
+        m = note_solid(i, j, dx * dx + dy * dy, bound2, c, m);
+      }
+      if (m == CHUNK) {
+        offer(&l, NULL, c, m);
+        m = 0;
+        bound2 = l.bound2;
+      }
+    }
+  }
+  offer(&l, NULL, c, m);
+  keep_seeds(w, i, &l);
+  return l.n;
+}
+#endif
+
 /* ---- the query ---------------------------------------------------------- */
 
-size_t nearest_found_agents(const steer_world *w, size_t i, double radius,
-                            size_t max, int sorted_walk, nearest_found *out) {
-  if (max == 0 || !(radius >= 0)) return 0;
+/* Any search: the bound the seeds give, then the walk that suits the grid. */
+static size_t search(const steer_world *w, size_t i, double radius,
+                     size_t max, int sorted_walk, nearest_found *out) {
   list l;
   l.out = out;
   l.n = 0;
@@ -563,6 +624,21 @@ size_t nearest_found_agents(const steer_world *w, size_t i, double radius,
   }
   keep_seeds(w, i, &l);
   return l.n;
+}
+
+size_t nearest_found_agents(const steer_world *w, size_t i, double radius,
+                            size_t max, int sorted_walk, nearest_found *out) {
+  if (max == 0 || !(radius >= 0)) return 0;
+#if defined(__SSE2__)
+  if (sorted_walk && max <= STEER_ORCA_MAX_NEIGHBORS) {
+    const uint32_t *seed = seeds_of(w, i);
+    if (seed && max <= NEAREST_SEEDS && seed[max - 1] == SLOT_NONE) {
+      size_t n = sparse_search(w, i, radius, max, out);
+      if (n != SIZE_MAX) return n;
+    }
+  }
+#endif
+  return search(w, i, radius, max, sorted_walk, out);
 }
 
 size_t nearest_agents(const steer_world *w, size_t i, double radius,

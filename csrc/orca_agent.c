@@ -47,17 +47,21 @@ static steer_vec2 orca_velocity(const steer_world *w, size_t i,
   /* the pair plans to keep a little more than touching apart: at exactly
      touching, rounding and the step's discreteness leave shallow overlaps */
   double keep = 1 + o->margin;
+  /* the columns in registers: the stores into nb would have them read
+     from the world again for every neighbor */
+  const double *vx = w->vx, *vy = w->vy, *radius = w->radius;
+  steer_program *const *program = w->program;
   for (size_t k = 0; k < m; k++) {
     size_t j = near[k].j;
     /* nearest_agents' offset, worked out here: no list of them between */
     steer_vec2 offset = world_offset(w, p, world_pos(w, j));
     nb.px[k] = offset.x;
     nb.py[k] = offset.y;
-    nb.vx[k] = v.x - w->vx[j]; /* v2_sub(v, world_vel(w, j)) */
-    nb.vy[k] = v.y - w->vy[j];
-    nb.radius[k] = (body + w->radius[j]) * keep;
+    nb.vx[k] = v.x - vx[j]; /* v2_sub(v, world_vel(w, j)) */
+    nb.vy[k] = v.y - vy[j];
+    nb.radius[k] = (body + radius[j]) * keep;
     /* an agent that avoids too takes half; one that does not, none */
-    nb.share[k] = w->program[j] && w->program[j]->has_orca ? 0.5 : 1;
+    nb.share[k] = program[j] && program[j]->has_orca ? 0.5 : 1;
     nb.side[k] = i < j ? -1 : 1;
   }
   orca_agent_lines(&nb, m, v, o->time_horizon, dt, &lines[n], w->step_simd);
