@@ -90,6 +90,11 @@ typedef struct orca_shape {
 size_t orca_nearby_shapes(const steer_world *w, size_t i, double reach,
                           orca_shape *out, size_t max);
 
+/* How far the surface of shape s is from the agent's centre (negative
+   inside a circle): the nearest point of a segment, or a circle's centre
+   less its radius. */
+double orca_shape_gap(const orca_shape *s);
+
 /* Before a step's threads start: the lists of the shapes near each cell,
    for a world with few shapes (orca_cells.c); live until orca_cells_end. */
 void orca_cells_prepare(steer_world *w);

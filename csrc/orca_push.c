@@ -126,11 +126,7 @@ static double depth_in_shapes(steer_world *w, size_t k, steer_vec2 p) {
   w->y[k] = p.y;
   orca_shape s;
   if (!orca_nearby_shapes(w, k, 0, &s, 1)) return 0;
-  steer_vec2 ab = v2_sub(s.b, s.a); /* the nearest point to the centre */
-  double len2 = v2_dot(ab, ab), t = len2 > 0 ? -v2_dot(s.a, ab) / len2 : 0;
-  t = t < 0 ? 0 : t > 1 ? 1 : t;
-  double gap = v2_len(v2_add(s.a, v2_scale(ab, t))) - s.radius;
-  double depth = w->radius[k] - gap;
+  double depth = w->radius[k] - orca_shape_gap(&s);
   return depth > 0 ? depth : 0;
 }
 

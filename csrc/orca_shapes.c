@@ -18,6 +18,10 @@ static steer_vec2 nearest_on_segment(steer_vec2 a, steer_vec2 b) {
   return v2_add(a, v2_scale(ab, t));
 }
 
+double orca_shape_gap(const orca_shape *s) {
+  return v2_len(nearest_on_segment(s->a, s->b)) - s->radius;
+}
+
 /* The shapes found so far (keep_nearest's arrays). */
 typedef struct found {
   orca_shape *out;
