@@ -45,7 +45,7 @@ steer_status steer_agent_set_program(steer_world *w, size_t i,
   steer_program_release(w->program[i]);
   w->program[i] = p;
   if (p && p->turns) w->bodies = 1; /* body_moves checks from now on */
-  if (p && p->has_orca && p->orca.push) w->pushes = 1; /* orca_push looks */
+  if (p && p->pushes) w->pushes = 1; /* orca_push looks from now on */
   program_state_begin(w, i);
   return STEER_OK;
 }

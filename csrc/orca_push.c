@@ -31,7 +31,7 @@
 
 static int is_pusher(const steer_world *w, size_t i) {
   const steer_program *p = w->program[i];
-  return p && p->has_orca && p->orca.push > 0 && w->group_bit[i];
+  return p && p->pushes && w->group_bit[i];
 }
 
 /* Appends pair (i, j); 0 when out of memory. */

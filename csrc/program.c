@@ -122,6 +122,7 @@ void program_analyze(steer_program *p) {
     }
   }
   p->turns = p->angular || p->turn != STEER_TURN_NONE;
+  p->pushes = p->has_orca && p->orca.push > 0;
   /* the state and the body (angle, angular steering) hang off the ext */
   if (p->needs_state || p->turns) p->needs_ext = 1;
   p->fused = rules[0] <= 1 && rules[1] <= 1 && rules[2] <= 1;

@@ -29,6 +29,7 @@ struct steer_program {
   int turns;        /* angular or turn mode: its agents' angle moves */
   flock_rules flock; /* the rules of that walk */
   int has_orca;      /* orca.c turns its force into a safe velocity */
+  int pushes;        /* has_orca with push: orca_push.c parts its bodies */
   int orca_plain;    /* orca_plain(p), kept here: the step's pass asks it of
                         every agent's own program (orca_batch.c) */
   steer_orca orca;

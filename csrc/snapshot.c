@@ -641,7 +641,7 @@ static int read_agent(reader *r, restoring *rs, size_t i) {
   if (program) {
     w->program[i] = rs->programs[program - 1];
     steer_program_retain(w->program[i]);
-    if (w->program[i]->has_orca && w->program[i]->orca.push) w->pushes = 1;
+    if (w->program[i]->pushes) w->pushes = 1;
   }
   w->count = i + 1; /* from here on, destroying the world frees this agent */
   if (w->group_bit[i] & (w->group_bit[i] - 1))

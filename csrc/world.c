@@ -354,7 +354,7 @@ steer_status steer_world_add_many(steer_world *w, size_t n,
     steer_program_retain(p);
     w->program[i] = p;
     if (p->turns) w->bodies = 1;
-    if (p->has_orca && p->orca.push) w->pushes = 1;
+    if (p->pushes) w->pushes = 1;
     program_state_begin(w, i); /* its path entries' start waypoints */
     formation_program_switch(w, i, NULL, p); /* room reserved above */
   }
