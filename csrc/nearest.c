@@ -244,8 +244,8 @@ typedef struct reach {
    the truncation makes it a floor (every value is >= 0 then) and saves
    grid_floor's conversion back and its test; an agent's search waits on
    these cells. */
-static inline void clamped_reach(const steer_grid *g, const sheet *s, steer_vec2 p,
-                          double d, reach *r) {
+static inline void clamped_reach(const steer_grid *g, const sheet *s,
+                                 steer_vec2 p, double d, reach *r) {
   __m128d v = _mm_set_pd(p.y, p.x), inv = _mm_set_pd(g->inv_y, g->inv_x);
   __m128d rd = _mm_set1_pd(d);
   __m128d magnitude = _mm_castsi128_pd(_mm_set1_epi64x(0x7fffffffffffffffLL));
@@ -390,7 +390,7 @@ static inline void list_append(list *l, const candidate *c, size_t m) {
 /* The noted candidates to the list: all at once when no seed is among
    them and they all fit, else one by one. */
 static inline void offer(list *l, const seed_set *set, const candidate *c,
-                  size_t m) {
+                         size_t m) {
   if (!set && l->n + m <= l->max)
     list_append(l, c, m);
   else

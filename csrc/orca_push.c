@@ -68,8 +68,8 @@ static inline int offer(steer_world *w, const uint32_t *mark, size_t *count,
 
 /* The pairs that may meet, in the agents' order: every pusher walks, and so
    does every other body wider than the narrowest pusher (it may be the
-   wider of a pair; between equals the pusher walks). Returns 0 when out of memory; *sweeps: the most any
-   pusher asks. */
+   wider of a pair; between equals the pusher walks). Returns 0 when out of
+   memory; *sweeps: the most any pusher asks. */
 static int find_pairs(steer_world *w, size_t *count, size_t *sweeps) {
   size_t n = w->count;
   uint32_t *mark = w->order;
@@ -142,7 +142,10 @@ static void clip_to_shapes(steer_world *w, size_t k, steer_vec2 start) {
   for (int step = 0; step < PUSH_CLIP_STEPS; step++) {
     double mid = 0.5 * (lo + hi);
     steer_vec2 p = world_contain(w, v2_add(start, v2_scale(way, mid)));
-    if (depth_in_shapes(w, k, p) <= allowed) lo = mid; else hi = mid;
+    if (depth_in_shapes(w, k, p) <= allowed)
+      lo = mid;
+    else
+      hi = mid;
   }
   steer_vec2 p = world_contain(w, v2_add(start, v2_scale(way, lo)));
   w->x[k] = p.x;

@@ -47,7 +47,7 @@ static void read_orca_field(lua_State *L, const char *key, const char *fname,
       arg_error(L, fname, argn, "%s: number in [0, 1] expected, got %.14g",
                 name, v);
     o->margin = v;
-  } else if (strcmp(key, "push") == 0) {
+  } else if (push) {
     if (!(v >= 0 && v <= STEER_ORCA_MAX_PUSH && v == (double)(int)v))
       arg_error(L, fname, argn, "%s: " PUSH_EXPECTED ", got %.14g", name, v);
     o->push = (size_t)v;
