@@ -44,6 +44,7 @@ steer_status steer_agent_set_program(steer_world *w, size_t i,
   if (p) steer_program_retain(p);
   steer_program_release(w->program[i]);
   w->program[i] = p;
+  w->orca_clock[i] = 0; /* a new program's standstill starts afresh */
   if (p && p->turns) w->bodies = 1; /* body_moves checks from now on */
   if (p && p->pushes) w->pushes = 1; /* orca_push looks from now on */
   program_state_begin(w, i);

@@ -116,14 +116,14 @@ void orca_shape_line(const orca_shape *s, double body, steer_vec2 vel,
 
 /* The force that turns agent i's program force f into the ORCA velocity
    for a step of dt (program_force calls it last). */
-steer_vec2 orca_force(const steer_world *w, size_t i, steer_vec2 f,
+steer_vec2 orca_force(steer_world *w, size_t i, steer_vec2 f,
                       const steer_orca *o, double dt);
 /* orca_force for dt > 0 from the preferred velocity it works out first:
    v2_clamp(v + v2_clamp(f, max_force) * dt, max_speed) (orca_batch.c
-   works it out for two agents at once). */
-steer_vec2 orca_force_from(const steer_world *w, size_t i,
-                           steer_vec2 preferred, const steer_orca *o,
-                           double dt);
+   works it out for two agents at once). Both keep agent i's standstill
+   clock (w->orca_clock[i], written by agent i's thread only). */
+steer_vec2 orca_force_from(steer_world *w, size_t i, steer_vec2 preferred,
+                           const steer_orca *o, double dt);
 
 /* ORCA's push (orca_push.c), after a step's moves and sort: bodies of
    agents whose program has orca.push that overlap by more than a slop are

@@ -8,7 +8,7 @@
 #include "orca.h"
 
 steer_orca steer_orca_default(void) {
-  steer_orca o = {5, 2, 10, 10, 0.02, 0};
+  steer_orca o = {5, 2, 10, 10, 0.02, 0, 1};
   return o;
 }
 
@@ -17,11 +17,14 @@ steer_orca steer_orca_default(void) {
 #define MAX_SHAPES STEER_ORCA_MAX_NEIGHBORS
 #define MAX_LINES (MAX_SHAPES + STEER_ORCA_MAX_NEIGHBORS)
 
+
 /* The step calls this one directly: the exported name goes through the
-   PLT, and its pair comes back through memory, a store-forwarding stall. */
+   PLT, and its pair comes back through memory, a store-forwarding stall.
+   held (NULL: not asked): whether other agents hold the agent still,
+   where the static geometry alone would let it go (see orca_force_from). */
 static steer_vec2 orca_velocity(const steer_world *w, size_t i,
                                 steer_vec2 preferred, const steer_orca *o,
-                                double dt) {
+                                double dt, int *held) {
   orca_line lines[MAX_LINES], scratch[MAX_LINES];
   orca_shape shapes[MAX_SHAPES];
   nearest_found near[STEER_ORCA_MAX_NEIGHBORS];
@@ -65,16 +68,31 @@ static steer_vec2 orca_velocity(const steer_world *w, size_t i,
     nb.side[k] = i < j ? -1 : 1;
   }
   orca_agent_lines(&nb, m, v, o->time_horizon, dt, &lines[n], w->step_simd);
-  return orca_solve(lines, n + m, n_static, speed, preferred, scratch);
+  steer_vec2 safe =
+      orca_solve(lines, n + m, n_static, speed, preferred, scratch);
+  /* held: an agent makes less than a tenth of its preferred velocity
+     along it (or backs off), where the static geometry alone would let it
+     make a fifth (an agent that slides slowly along a wall it wants to go
+     through is not held: a detour would only turn its slide round).
+     Relative, since a program asks for v + f dt: little, when dt is. */
+  if (held) {
+    double want = v2_dot(preferred, preferred);
+    *held = 0;
+    if (m > 0 && want > 0 && v2_dot(safe, preferred) < 0.1 * want) {
+      steer_vec2 alone = orca_solve(lines, n, n, speed, preferred, scratch);
+      *held = v2_dot(alone, preferred) >= 0.2 * want;
+    }
+  }
+  return safe;
 }
 
 steer_vec2 steer_agent_orca_velocity(const steer_world *w, size_t i,
                                      steer_vec2 preferred, const steer_orca *o,
                                      double dt) {
-  return orca_velocity(w, i, preferred, o, dt);
+  return orca_velocity(w, i, preferred, o, dt, NULL);
 }
 
-steer_vec2 orca_force(const steer_world *w, size_t i, steer_vec2 f,
+steer_vec2 orca_force(steer_world *w, size_t i, steer_vec2 f,
                       const steer_orca *o, double dt) {
   if (!(dt > 0)) return f; /* no step to plan for (a:steering()) */
   steer_vec2 v = world_vel(w, i);
@@ -83,11 +101,48 @@ steer_vec2 orca_force(const steer_world *w, size_t i, steer_vec2 f,
   return orca_force_from(w, i, preferred, o, dt);
 }
 
-steer_vec2 orca_force_from(const steer_world *w, size_t i,
-                           steer_vec2 preferred, const steer_orca *o,
-                           double dt) {
+/* ORCA's standstill: agents that hold one another still (two head-on
+   beside a wall, a knot of them where paths cross) stay so, since for each
+   the best velocity is to wait. An agent held for DETOUR_AFTER seconds
+   turns its preferred velocity 60 degrees to the right for DETOUR_TIME
+   seconds, then goes its way for DETOUR_REST seconds before it can turn
+   again (in a crush, where everyone is held, turns without rest make the
+   crowd mill round). All turn the same way, so two that meet turn apart.
+   Its clock counts the seconds held up from 0, then the detour's and the
+   rest's down from -(DETOUR_TIME + DETOUR_REST). Measured over
+   bench/crowd's seeds 1-10: docs/PERFORMANCE.md. */
+#define DETOUR_AFTER 2.0
+#define DETOUR_TIME 4.0
+#ifndef DETOUR_REST
+#define DETOUR_REST 16.0
+#endif
+#define DETOUR_COS 0.5 /* of 60 degrees */
+#define DETOUR_SIN 0.86602540378443865
+
+steer_vec2 orca_force_from(steer_world *w, size_t i, steer_vec2 preferred,
+                           const steer_orca *o, double dt) {
   steer_vec2 v = world_vel(w, i);
-  steer_vec2 dv = v2_sub(orca_velocity(w, i, preferred, o, dt), v);
+  steer_vec2 safe;
+  double clock = w->orca_clock[i];
+  if (!o->detour) {
+    safe = orca_velocity(w, i, preferred, o, dt, NULL);
+  } else if (clock < 0) { /* on a detour: the thread of agent i writes it */
+    steer_vec2 right = {DETOUR_COS * preferred.x + DETOUR_SIN * preferred.y,
+                        DETOUR_COS * preferred.y - DETOUR_SIN * preferred.x};
+    safe = orca_velocity(w, i, clock < -DETOUR_REST ? right : preferred, o, dt,
+                         NULL);
+    w->orca_clock[i] = clock + dt < 0 ? clock + dt : 0;
+  } else {
+    int held;
+    safe = orca_velocity(w, i, preferred, o, dt, &held);
+    if (held)
+      w->orca_clock[i] = clock + dt >= DETOUR_AFTER
+                             ? -(DETOUR_TIME + DETOUR_REST)
+                             : clock + dt;
+    else if (clock != 0)
+      w->orca_clock[i] = 0;
+  }
+  steer_vec2 dv = v2_sub(safe, v);
   if (dv.x == 0 && dv.y == 0) return dv; /* 0 * (1 / dt) is NaN for tiny dt */
   steer_vec2 g = v2_scale(dv, 1 / dt);
   /* a change too sudden for a double: as large as max_force lets it be */

@@ -1,6 +1,6 @@
 /* snapshot.c - the complete state of a world as bytes, and back.
  *
- * Format (version 4, every number little-endian, doubles as IEEE-754 bits;
+ * Format (version 5, every number little-endian, doubles as IEEE-754 bits;
  * docs/SNAPSHOT.md describes it field by field): magic, version, world
  * definition, slots, paths, programs, agents, shapes (handle slots,
  * obstacles, walls), then a
@@ -16,8 +16,10 @@
 #include "world.h"
 
 #define MAGIC "STEERSNP"
-#define VERSION 4u
-#define OLDEST 2u /* version 2 has no orca margin: read as 0; version 3 no push */
+#define VERSION 5u
+/* version 2 has no orca margin: read as 0; version 3 no push; version 4 no
+   detour nor standstill clock (its worlds ran without: detour 0, clock 0) */
+#define OLDEST 2u
 
 /* ---- writing ------------------------------------------------------------ */
 
@@ -181,6 +183,7 @@ static void put_program(writer *wr, const steer_program *p,
     put_u64(wr, p->orca.max_neighbors);
     put_f64(wr, p->orca.margin);
     put_u64(wr, p->orca.push);
+    put_u32(wr, (uint32_t)p->orca.detour);
   }
   put_u64(wr, p->count);
   for (size_t k = 0; k < p->count; k++) {
@@ -221,6 +224,7 @@ static void put_program(writer *wr, const steer_program *p,
 #define PUT_F64(v) put_f64(wr, v);
 #define PUT_SIZE(v) put_f64(wr, v);
 #define PUT_U32(v) put_u32(wr, v);
+#define PUT_CLOCK(v) put_f64(wr, v);
 #define PUT_REF(v)
 #define PUT_COLUMN(name, type, snap) PUT_##snap(w->name[i])
 
@@ -542,6 +546,8 @@ static void read_programs(reader *r, restoring *rs) {
       orca.margin = r->version > 2 ? get_f64(r) : 0;
       uint64_t push = r->version > 3 ? get_u64(r) : 0; /* 3: none yet */
       orca.push = push > STEER_ORCA_MAX_PUSH ? SIZE_MAX : (size_t)push;
+      uint32_t detour = r->version > 4 ? get_u32(r) : 0;
+      orca.detour = detour > 1 ? -1 : (int)detour;
       if (steer_orca_check(&orca)) fail(r, "snapshot holds an invalid program");
     }
     size_t count = get_count(r, 8 * 18 + 8 + STEER_TAG_SIZE);
@@ -617,6 +623,7 @@ static int read_state(reader *r, steer_world *w, size_t i, agent_ext *e) {
 #define SNAP_BYTES_F64 8
 #define SNAP_BYTES_SIZE 8
 #define SNAP_BYTES_U32 4
+#define SNAP_BYTES_CLOCK 0 /* none before version 5 */
 #define SNAP_BYTES_REF 0
 #define COLUMN_SNAP_BYTES(name, type, snap) +SNAP_BYTES_##snap
 #define AGENT_SNAPSHOT_MIN ((0 AGENT_COLUMNS(COLUMN_SNAP_BYTES)) + 8 + 4)
@@ -626,6 +633,7 @@ static int read_state(reader *r, steer_world *w, size_t i, agent_ext *e) {
 #define GET_F64(dst) dst = get_f64(r);
 #define GET_SIZE(dst) dst = get_size(r);
 #define GET_U32(dst) dst = get_u32(r);
+#define GET_CLOCK(dst) dst = r->version > 4 ? get_f64(r) : 0;
 #define GET_REF(dst) dst = NULL;
 #define GET_COLUMN(name, type, snap) GET_##snap(w->name[i])
 
@@ -646,6 +654,8 @@ static int read_agent(reader *r, restoring *rs, size_t i) {
   w->count = i + 1; /* from here on, destroying the world frees this agent */
   if (w->group_bit[i] & (w->group_bit[i] - 1))
     return fail(r, "snapshot holds an invalid group");
+  if (!isfinite(w->orca_clock[i]))
+    return fail(r, "snapshot holds an invalid standstill clock");
   w->ghosts += w->group_bit[i] == 0;
   steer_vec2 p = world_contain(w, v2(w->x[i], w->y[i]));
   if (p.x != w->x[i] || p.y != w->y[i])

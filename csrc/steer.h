@@ -658,6 +658,8 @@ typedef struct steer_orca {
   double margin; /* agents keep (r_i + r_j)(1 + margin) apart, in [0, 1]; 0.02 */
   size_t push;   /* sweeps that push overlapping bodies apart after a step,
                     <= STEER_ORCA_MAX_PUSH; 0: none (the default) */
+  int detour;    /* an agent held still by others for 2 s steers 60 degrees
+                    right of its way for 4 s; 1 (the default) or 0 */
 } steer_orca;
 #define STEER_ORCA_MAX_PUSH 256
 
@@ -665,7 +667,7 @@ typedef struct steer_orca {
 STEER_API steer_orca steer_orca_default(void);
 /// STEER_EINVAL unless both horizons are > 0 and <= STEER_LIMIT, the radius
 /// is in [0, STEER_LIMIT], max_neighbors <= STEER_ORCA_MAX_NEIGHBORS, the
-/// margin in [0, 1] and push <= STEER_ORCA_MAX_PUSH.
+/// margin in [0, 1], push <= STEER_ORCA_MAX_PUSH and detour is 0 or 1.
 STEER_API steer_status steer_orca_check(const steer_orca *o);
 /// Gives a program just created (not shared yet) ORCA (NULL: none).
 STEER_API steer_status steer_program_set_orca(steer_program *p,

@@ -269,6 +269,7 @@ static steer_id place(steer_world *w, const steer_agent_def *d,
   w->max_speed[i] = d->max_speed;
   w->max_force[i] = d->max_force;
   w->radius[i] = d->radius;
+  w->orca_clock[i] = 0;
   w->ext[i] = NULL;
   w->program[i] = NULL;
   if (ext) {

@@ -70,7 +70,8 @@ typedef struct agent_ext {
    snapshotting agents all walk this list, so a new per-agent field is one
    line here (a snapshotted one also bumps snapshot.c's VERSION and
    docs/SNAPSHOT.md). Snapshot kinds: F64 any number, SIZE a number >= 0,
-   U32, REF a pointer snapshot.c writes with the agent's references. */
+   U32, REF a pointer snapshot.c writes with the agent's references, CLOCK
+   a finite number that versions before 5 lack (read as 0). */
 #define AGENT_COLUMNS(X)                                          \
   X(x, double, F64)                                               \
   X(y, double, F64)                                               \
@@ -79,6 +80,7 @@ typedef struct agent_ext {
   X(max_speed, double, SIZE)                                      \
   X(max_force, double, SIZE)                                      \
   X(radius, double, SIZE)                                         \
+  X(orca_clock, double, CLOCK) /* ORCA's standstill (orca_agent.c) */ \
   X(ext, agent_ext *, REF)         /* cold state or NULL */       \
   X(program, steer_program *, REF) /* behavior program or NULL */ \
   X(slot_of, uint32_t, U32)        /* index -> slot */            \

@@ -127,7 +127,7 @@ static void check_entry_copy(const steer_entry *got, const steer_entry *e) {
 }
 
 /* ORCA parameters, now and then out of range (max_neighbors > 64, a margin
-   outside [0, 1], push > 256). */
+   outside [0, 1], push > 256, detour other than 0 or 1). */
 static int decode_orca(reader *r, steer_orca *o) {
   if (!(u8(r) & 1)) return 0;
   *o = steer_orca_default();
@@ -138,6 +138,7 @@ static int decode_orca(reader *r, steer_orca *o) {
   if (mask & 8) o->max_neighbors = u8(r) % 70;
   if (mask & 16) o->margin = num(r) / 64;
   if (mask & 32) o->push = (size_t)u8(r) * 2; /* up to 510: some too many */
+  if (mask & 64) o->detour = (int)(u8(r) % 5) - 1; /* -1 .. 3: some invalid */
   return 1;
 }
 
@@ -145,13 +146,15 @@ static int decode_orca(reader *r, steer_orca *o) {
 static void set_orca(steer_program *p, const steer_orca *o) {
   int valid = o->max_neighbors <= STEER_ORCA_MAX_NEIGHBORS &&
               o->margin >= 0 && o->margin <= 1 &&
-              o->push <= STEER_ORCA_MAX_PUSH;
+              o->push <= STEER_ORCA_MAX_PUSH &&
+              (o->detour == 0 || o->detour == 1);
   steer_status s = steer_program_set_orca(p, o);
   CHECK(s == (valid ? STEER_OK : STEER_EINVAL), "set_orca status %d", (int)s);
   const steer_orca *got = steer_program_orca(p);
   CHECK(valid ? got && got->max_neighbors == o->max_neighbors &&
                     got->time_horizon == o->time_horizon &&
-                    got->margin == o->margin && got->push == o->push
+                    got->margin == o->margin && got->push == o->push &&
+                    got->detour == o->detour
               : got == NULL,
         "orca parameters read back");
 }

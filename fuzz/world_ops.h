@@ -307,6 +307,7 @@ static void op_behavior(reader *r, harness *h) {
     o.max_neighbors = u8(r) % (STEER_ORCA_MAX_NEIGHBORS + 1);
     o.margin = (u8(r) % 101) / 100.0;
     o.push = u8(r) % (STEER_ORCA_MAX_PUSH + 1); /* the step's, not this call's */
+    o.detour = u8(r) & 1;                       /* likewise */
     steer_vec2 pref = {num(r), num(r)};
     f = steer_agent_orca_velocity(h->w, i, pref, &o, positive(r));
     double ms = steer_agent_get(h->w, i, STEER_MAX_SPEED);

@@ -177,43 +177,54 @@ describe("snapshots", function()
     assert.are.equal(s, forge(s, 1, "STEERSNP"))
   end)
 
-  it("of versions 2 and 3 (before orca's margin, before its push) restore without them", function()
+  it("of versions 2, 3 and 4 (before orca's margin, its push, its detour) restore without them", function()
     if not fnv then return pending("forging needs 64-bit integers (Lua 5.4, LuaJIT)") end
-    local function crowd(margin, push)
+    local function crowd(margin, push, detour)
       local world = steer.world{}
       for k = 1, 12 do
-        local a = world:add{ x = k % 4 * 2.5, y = math.floor(k / 4) * 2.5, radius = 1, max_speed = 2 }
-        a:set_behaviors{ { "seek", target = { 8 - k % 4 * 2.5, 8 } }, orca = { margin = margin, push = push } }
+        local a = world:add{ x = k % 4 * 2.5, y = math.floor(k / 4) * 2.5, radius = 1.25, max_speed = 2 }
+        a:set_behaviors{ { "seek", target = { 8 - k % 4 * 2.5, 8 } },
+          orca = { margin = margin, push = push, detour = detour } }
       end
       return world
     end
-    -- version 4 writes the margin (0.8125: 00 00 00 00 00 00 EA 3F) after
-    -- max_neighbors, then the push (u64 5); version 3 is the same without
-    -- the push's 8 bytes, version 2 without those 16 (one per program: each
-    -- agent here has its own)
-    local v4 = crowd(0.8125, 5):snapshot()
-    local margin, push = "\0\0\0\0\0\0\234\63", "\5\0\0\0\0\0\0\0"
-    assert.are.equal("\4\0\0\0", v4:sub(9, 12))
-    local function older(version, cut)
-      local parts, from, programs = {}, 13, 0
+    -- version 5 writes the margin (0.8125: 00 00 00 00 00 00 EA 3F) after
+    -- max_neighbors, then the push (u64 5) and the detour (u32 1), one per
+    -- program (each agent here has its own); and after each agent's radius
+    -- (1.25: 00 00 00 00 00 00 F4 3F) its standstill clock (0 before a step).
+    -- Version 4 lacks the detour and the clock, version 3 the push too,
+    -- version 2 the margin too.
+    local v5 = crowd(0.8125, 5, true):snapshot()
+    local margin, push, detour = "\0\0\0\0\0\0\234\63", "\5\0\0\0\0\0\0\0", "\1\0\0\0"
+    local radius, clock = "\0\0\0\0\0\0\244\63", ("\0"):rep(8)
+    assert.are.equal("\5\0\0\0", v5:sub(9, 12))
+    local function replace(body, from, to)
+      local parts, at, found = {}, 1, 0
       while true do
-        local at = v4:find(margin .. push, from, true)
-        if not at or at > #v4 - 8 then break end
-        parts[#parts + 1] = v4:sub(from, at - 1) .. (cut == 8 and margin or "")
-        from, programs = at + 16, programs + 1
+        local hit = body:find(from, at, true)
+        if not hit then break end
+        parts[#parts + 1] = body:sub(at, hit - 1) .. to
+        at, found = hit + #from, found + 1
       end
-      assert.are.equal(12, programs)
-      parts[#parts + 1] = v4:sub(from, #v4 - 8)
-      local body = v4:sub(1, 8) .. string.char(version) .. "\0\0\0" .. table.concat(parts)
+      assert.are.equal(12, found)
+      return table.concat(parts) .. body:sub(at)
+    end
+    local function older(version, kept)
+      local body = v5:sub(13, #v5 - 8)
+      body = replace(body, radius .. clock, radius)
+      body = replace(body, margin .. push .. detour, kept)
+      body = v5:sub(1, 8) .. string.char(version) .. "\0\0\0" .. body
       return assert(steer.restore(body .. fnv(body)))
     end
-    for _, case in ipairs{ { 3, 8, 0.8125 }, { 2, 16, 0 } } do
+    for _, case in ipairs{ { 4, margin .. push, 0.8125, 5 }, { 3, margin, 0.8125, 0 }, { 2, "", 0, 0 } } do
       local old = older(case[1], case[2])
       local a
       for x in old:agents() do a = a or x end
-      assert.are.equal(case[3], a:behaviors().orca.margin)
-      assert.are.equal(0, a:behaviors().orca.push)
-      local fresh = crowd(case[3], 0)
+      local orca = a:behaviors().orca
+      assert.are.equal(case[3], orca.margin)
+      assert.are.equal(case[4], orca.push)
+      assert.is_false(orca.detour)
+      local fresh = crowd(case[3], case[4], false)
       for _ = 1, 20 do old:step(0.1); fresh:step(0.1) end
       assert.are.equal(fresh:snapshot(), old:snapshot())
     end
@@ -225,7 +236,7 @@ describe("snapshots", function()
     local s = world:snapshot()
     local _, msg = steer.restore(forge(s, 9, "\255\0\0\0"))
     assert.are.equal("unsupported snapshot version", msg)
-    _, msg = steer.restore(forge(s, 9, "\5\0\0\0")) -- a later version
+    _, msg = steer.restore(forge(s, 9, "\6\0\0\0")) -- a later version
     assert.are.equal("unsupported snapshot version", msg)
     _, msg = steer.restore(forge(s, 9, "\1\0\0\0")) -- before orientation
     assert.are.equal("unsupported snapshot version", msg)

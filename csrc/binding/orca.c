@@ -17,6 +17,14 @@ static void read_orca_field(lua_State *L, const char *key, const char *fname,
                             int argn, const char *what, steer_orca *o) {
   char name[96];
   snprintf(name, sizeof name, "%s.%s", what, key);
+  if (strcmp(key, "detour") == 0) {
+    if (!lua_isboolean(L, -1))
+      arg_error(L, fname, argn, "%s: boolean expected, got %s", name,
+                luaL_typename(L, -1));
+    o->detour = lua_toboolean(L, -1);
+    lua_pop(L, 1);
+    return;
+  }
   int push = strcmp(key, "push") == 0;
   if (push && lua_isboolean(L, -1)) { /* true: ORCA_PUSH_SWEEPS */
     o->push = lua_toboolean(L, -1) ? ORCA_PUSH_SWEEPS : 0;
@@ -78,7 +86,7 @@ int read_orca(lua_State *L, int idx, const char *fname, int argn,
 }
 
 void push_orca(lua_State *L, const steer_orca *o) {
-  lua_createtable(L, 0, 6);
+  lua_createtable(L, 0, 7);
   lua_pushnumber(L, o->time_horizon);
   lua_setfield(L, -2, "time_horizon");
   lua_pushnumber(L, o->obstacle_time_horizon);
@@ -91,6 +99,8 @@ void push_orca(lua_State *L, const steer_orca *o) {
   lua_setfield(L, -2, "margin");
   lua_pushinteger(L, (lua_Integer)o->push);
   lua_setfield(L, -2, "push");
+  lua_pushboolean(L, o->detour);
+  lua_setfield(L, -2, "detour");
 }
 
 /* a:orca_velocity(vx, vy [, opts]) -> vx, vy: the safe velocity for a
