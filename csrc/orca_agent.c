@@ -113,9 +113,7 @@ steer_vec2 orca_force(steer_world *w, size_t i, steer_vec2 f,
    bench/crowd's seeds 1-10: docs/PERFORMANCE.md. */
 #define DETOUR_AFTER 2.0
 #define DETOUR_TIME 4.0
-#ifndef DETOUR_REST
 #define DETOUR_REST 16.0
-#endif
 #define DETOUR_COS 0.5 /* of 60 degrees */
 #define DETOUR_SIN 0.86602540378443865
 

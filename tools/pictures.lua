@@ -576,7 +576,40 @@ function pictures.crowd_push()
   end
 end
 
+-- ORCA's standstill (docs/API.md section 18.1.3): two agents head-on along a
+-- wall, each heading for a point beside it past the other; above without
+-- the detour, below with it. World y is up, the picture's down: each panel
+-- is drawn flipped about its wall.
+function pictures.crowd_detour()
+  local c = canvas("crowds: orca's detour",
+    "two agents (radius 1, max_speed 2) head-on along a wall (grey), each arriving at a point beside it past the other, with orca = { time_horizon = 10 }; 60 s. Above, detour = false: they meet, one shoves the other back and both stand there for good (bodies at the end). Below, detour = true (the default): held for 2 s, each turns 60 degrees right for 4 s and they pass",
+    44, 13, 16)
+  for panel, detour in ipairs({ false, true }) do
+    local wall_y = panel == 1 and 5.5 or 12
+    local world = steer.world{}
+    world:add_wall{ x1 = -20, y1 = 0, x2 = 20, y2 = 0 }
+    local agents, ends = {}, {}
+    for k, x in ipairs({ -10, 10 }) do
+      local a = world:add{ x = x, y = 1.2, radius = 1, max_speed = 2, max_force = 1e6 }
+      a:set_behaviors{ { "arrive", target = { -x, 0.5 }, slowing_radius = 0.5, weight = 4 },
+                       orca = { time_horizon = 10, neighbor_radius = 15, detour = detour } }
+      agents[k] = a
+    end
+    local trails = record(agents, 240, function() world:step(0.25) end)
+    c:polyline({ { 2, wall_y }, { 42, wall_y } }, OBSTACLE_EDGE, 3)
+    for k, t in ipairs(trails) do
+      for _, p in ipairs(t) do p[1], p[2], p[4] = p[1] + 22, wall_y - p[2], -p[4] end
+      draw_trail(c, t, COLORS[k])
+      c:target(k == 1 and 32 or 12, wall_y - 0.5, COLORS[k])
+      ends[k] = t[#t]
+    end
+    for k, p in ipairs(ends) do c:circle(p[1], p[2], 1, "none", COLORS[k]) end
+    c:label(2.5, wall_y - 4, detour and "detour = true" or "detour = false")
+  end
+  c:save("crowd-orca-detour.svg")
+end
+
 local order = { "seek", "flee", "arrive", "pursue", "wander", "avoid_obstacles",
-  "flocking", "follow", "nav_path", "nav_flow", "crowds", "crowd_push", "offset_pursuit", "follow_leader",
+  "flocking", "follow", "nav_path", "nav_flow", "crowds", "crowd_push", "crowd_detour", "offset_pursuit", "follow_leader",
   "formation", "interpose", "hide", "queue", "turn_limit", "corridor", "groups" }
 for _, name in ipairs(order) do pictures[name]() end

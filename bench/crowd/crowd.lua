@@ -42,15 +42,17 @@ local function program(variant, goal)
     -- forces relax towards the goal velocity in 0.5 s (KSG use 0.54 s)
     go.weight = 2
   end
-  if variant == "orca" or variant == "orca_mf" or variant:match("^orca_m%d") or variant:match("^orca_push") then
+  if variant == "orca" or variant == "orca_mf" or variant == "orca_still" or variant:match("^orca_m%d")
+      or variant:match("^orca_push") then
     -- orca_m<percent>: another margin (orca_m0: the paper's ORCA);
-    -- orca_push: push = true, orca_push<n>: n sweeps
+    -- orca_push: push = true, orca_push<n>: n sweeps; orca_still: no detour
     local margin = variant:match("^orca_m(%d+)$")
     local push = variant:match("^orca_push(%d*)$")
     return { go, orca = { time_horizon = P.horizon, obstacle_time_horizon = P.obstacle_horizon,
                           neighbor_radius = P.neighbor_radius, max_neighbors = P.max_neighbors,
                           margin = margin and tonumber(margin) / 100 or nil,
-                          push = push and (tonumber(push) or true) or nil } }
+                          push = push and (tonumber(push) or true) or nil,
+                          detour = variant ~= "orca_still" } }
   elseif variant == "avoid_agents" then
     return { go, { "avoid_agents", time_horizon = 3, radius = P.neighbor_radius, weight = 1 },
              { "avoid_walls", feeler_length = 4, weight = 4 } }
@@ -145,7 +147,8 @@ local function row(name, who, r)
     r.max_pen, r.steps > 0 and tostring(r.steps) or "never", r.dv, r.len, r.ms))
 end
 
-local VARIANTS = FULL and { "orca", "orca_mf", "orca_push", "avoid_agents", "separation", "separation_100" }
+local VARIANTS = FULL and { "orca", "orca_still", "orca_mf", "orca_push", "avoid_agents", "separation",
+  "separation_100" }
   or { "orca", "orca_push", "separation" }
 if os.getenv("CROWD_VARIANTS") then
   VARIANTS = {}

@@ -1,8 +1,10 @@
 -- Scene 8: two crowds cross through a doorway (docs/API.md section 18). Key m
 -- switches how they avoid each other: ORCA (the program field `orca`), ORCA
 -- with its push (bodies pushed apart after each step), avoid_agents (time to
--- collision) or separation only; the counter shows
--- the pairs overlapping now and the deep overlaps (> 0.1) since the switch.
+-- collision) or separation only; key t turns ORCA's detour (section 18.1.3:
+-- agents held still for 2 s step aside to their right) off and on. The
+-- counter shows the pairs overlapping now and the deep overlaps (> 0.1)
+-- since the switch.
 -- One program per crowd and mode, compiled once; world:step runs them.
 local steer = require "steer"
 local gfx = require "gfx"
@@ -18,9 +20,11 @@ local scene = {
 }
 scene.__index = scene
 
-local function avoidance(mode)
-  if mode == "orca" then return {}, { time_horizon = 2, obstacle_time_horizon = 1 } end
-  if mode == "orca + push" then return {}, { time_horizon = 2, obstacle_time_horizon = 1, push = true } end
+local function avoidance(mode, detour)
+  if mode == "orca" then return {}, { time_horizon = 2, obstacle_time_horizon = 1, detour = detour } end
+  if mode == "orca + push" then
+    return {}, { time_horizon = 2, obstacle_time_horizon = 1, push = true, detour = detour }
+  end
   if mode == "avoid_agents" then
     return { { "avoid_agents", time_horizon = 2, radius = 8 }, { "avoid_walls", feeler_length = 3, weight = 2 } }
   end
@@ -30,10 +34,10 @@ end
 -- crowd `side` (1: left to right, -1: right to left): through the door,
 -- then on to its side's far edge; lane k of 4 (each crowd keeps right:
 -- its own half of the door, y grows downwards)
-local function program(side, mode, k)
+local function program(side, mode, detour, k)
   local y = 27 + side * (0.8 + 1.6 * k)
   local route = steer.path{ { 48 - side * 16, y }, { 48 + side * 8, y }, { 48 + side * 38, y } }
-  local extra, orca = avoidance(mode)
+  local extra, orca = avoidance(mode, detour)
   local p = { { "follow", path = route, arrival_radius = 3, slowing_radius = 4 }, orca = orca }
   for _, e in ipairs(extra) do p[#p + 1] = e end
   return steer.program(p)
@@ -62,7 +66,7 @@ function scene.new(rng)
   self.world = steer.world{ bounds = { W, H }, cell_size = 4, seed = rng:random(1, 1e6) }
   self.world:add_wall{ x1 = 48, y1 = 0, x2 = 48, y2 = DOOR[1] }
   self.world:add_wall{ x1 = 48, y1 = DOOR[2], x2 = 48, y2 = H }
-  self.mode = 1
+  self.mode, self.detour = 1, true
   self:compile()
   self.agents = {}
   for k = 1, 2 * PER_SIDE do
@@ -80,21 +84,28 @@ function scene:compile()
   local mode = MODES[self.mode]
   self.programs = { [1] = {}, [-1] = {} }
   for k = 0, 3 do
-    self.programs[1][k] = program(1, mode, k)
-    self.programs[-1][k] = program(-1, mode, k)
+    self.programs[1][k] = program(1, mode, self.detour, k)
+    self.programs[-1][k] = program(-1, mode, self.detour, k)
   end
 end
 
 function scene:count() return #self.world end
 
 function scene:info()
-  return ("[m] %s   overlapping pairs %d   deep (> 0.1) since switch %d"):format(
-    MODES[self.mode], self.overlapping, self.deep)
+  local orca = MODES[self.mode]:match("^orca")
+  return ("[m] %s%s   overlapping pairs %d   deep (> 0.1) since switch %d"):format(
+    MODES[self.mode], orca and ("   [t] detour " .. (self.detour and "on" or "off")) or "",
+    self.overlapping, self.deep)
 end
 
 function scene:key(key)
-  if key ~= "m" then return end
-  self.mode = self.mode % #MODES + 1
+  if key == "t" then
+    self.detour = not self.detour
+  elseif key == "m" then
+    self.mode = self.mode % #MODES + 1
+  else
+    return
+  end
   self:compile()
   for _, a in ipairs(self.agents) do a:set_behaviors(self.programs[a.side][self.rng:random(0, 3)]) end
   self.deep = 0
