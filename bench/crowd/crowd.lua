@@ -140,10 +140,10 @@ local function check(ok, what)
   if ok then passed = passed + 1 else failed = failed + 1; print("FAILED: " .. what) end
 end
 
-print(("%-12s %-14s %9s %7s %8s %6s %8s %6s %8s"):format("scenario", "who", "overlap", "deep",
+print(("%-12s %-16s %9s %7s %8s %6s %8s %6s %8s"):format("scenario", "who", "overlap", "deep",
   "max_pen", "steps", "mean|dv|", "path", "ms/step"))
 local function row(name, who, r)
-  print(("%-12s %-14s %9d %7d %8.3f %6s %8.4f %6.3f %8.3f"):format(name, who, r.overlap, r.deep,
+  print(("%-12s %-16s %9d %7d %8.3f %6s %8.4f %6.3f %8.3f"):format(name, who, r.overlap, r.deep,
     r.max_pen, r.steps > 0 and tostring(r.steps) or "never", r.dv, r.len, r.ms))
 end
 
@@ -161,7 +161,7 @@ for _, item in ipairs(LIST) do
     local rvo = run_rvo2(sc)
     if rvo then row(name, "RVO2", rvo) elseif seed == SEEDS[1] then print(name .. "  RVO2: peer not found, skipped") end
     if rvo and rvo.ms_step then -- its step alone, without the preferred velocities
-      print(("%-12s %-14s %59.3f"):format(name, "RVO2 doStep", rvo.ms_step))
+      print(("%-12s %-16s %57.3f"):format(name, "RVO2 doStep", rvo.ms_step))
     end
     for _, v in ipairs(VARIANTS) do
       local r = run_steer(sc, v)
