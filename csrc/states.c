@@ -10,7 +10,7 @@ size_t state_bytes(const steer_program *p) {
 
 steer_status states_reserve(steer_world *w, size_t cap, size_t bytes) {
   size_t stride = w->state_stride, old_cap = w->state_cap;
-  if (bytes > stride) stride = (bytes + 15) & ~(size_t)15;
+  if (bytes > stride) stride = (bytes + 7) & ~(size_t)7;
   if (cap < old_cap) cap = old_cap;
   if (stride == w->state_stride && cap == old_cap) return STEER_OK;
   if (cap < 16) cap = 16;
