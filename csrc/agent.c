@@ -3,6 +3,7 @@
 #include <math.h>
 #include "agent.h"
 #include "orientation.h"
+#include "states.h"
 
 /* The target as the agent sees it: on a torus, the nearest image of t. */
 static steer_vec2 seen(const steer_world *w, size_t i, steer_vec2 t) {
@@ -107,12 +108,13 @@ const steer_path *steer_agent_path(const steer_world *w, size_t i,
     *index = e->follow_index;
     return e->follow_path;
   }
-  if (p && e->program)
+  const program_state *s = world_state(w, i);
+  if (p && s)
     for (size_t k = 0; k < p->count; k++) {
       const steer_target *t = &p->entries[k].target;
       if (t->kind == STEER_TARGET_PATH && (!path || t->path == path) &&
           p->entries[k].behavior != STEER_CONTAIN) { /* a region, not a route */
-        *index = e->program->entries[k].waypoint;
+        *index = s->entries[k].waypoint;
         return t->path;
       }
     }

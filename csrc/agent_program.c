@@ -10,37 +10,34 @@
 #include "orientation.h"
 #include "tactics.h"
 #include "orca.h"
+#include "states.h"
 
 /* Allocates what agent i lacks to run program p: its cold state (*ext_out,
-   NULL when it has one or p needs none) and a fresh program state. On
-   failure nothing is allocated. */
+   NULL when it has one or p needs none) and room for a fresh program state
+   (*state_out: p needs one). On failure nothing is allocated. */
 static steer_status prepare(steer_world *w, size_t i, const steer_program *p,
-                            agent_ext **ext_out, program_state **state_out) {
-  int failed;
+                            agent_ext **ext_out, int *state_out) {
   *ext_out = NULL;
+  *state_out = p && p->needs_state;
+  if (*state_out && states_reserve(w, w->capacity, state_bytes(p)))
+    return STEER_ENOMEM;
   if (p && p->needs_ext && !w->ext[i] && !(*ext_out = ext_create(w, i)))
     return STEER_ENOMEM;
-  *state_out = program_state_new(&w->alloc, p, &failed);
-  if (failed) {
-    ext_free(w, *ext_out);
-    return STEER_ENOMEM;
-  }
   return STEER_OK;
 }
 
 steer_status steer_agent_set_program(steer_world *w, size_t i,
                                      steer_program *p) {
   agent_ext *fresh;
-  program_state *s;
+  int s;
   if (formation_reserve(p, 1) || prepare(w, i, p, &fresh, &s))
     return STEER_ENOMEM;
   formation_program_switch(w, i, w->program[i], p);
   if (fresh) w->ext[i] = fresh;
-  agent_ext *e = w->ext[i];
-  if (e) {
-    program_state_free(&w->alloc, e->program);
-    e->program = s;
-  }
+  if (w->ext[i] && s)
+    states_start(w, i, p);
+  else
+    states_clear(w, i);
   if (p) steer_program_retain(p);
   steer_program_release(w->program[i]);
   w->program[i] = p;
@@ -79,21 +76,19 @@ steer_status steer_agent_set_target(steer_world *w, size_t i, size_t k,
   steer_entry changed = p->entries[k];
   changed.target = t;
   agent_ext *fresh = NULL;
-  program_state *state = NULL;
+  int state = 0;
   if (!p->needs_state && program_entry_needs_state(&changed) &&
-      !(w->ext[i] && w->ext[i]->program)) {
+      !world_state(w, i)) {
     steer_program probe = *p;
     probe.needs_state = probe.needs_ext = 1;
     if (prepare(w, i, &probe, &fresh, &state)) return STEER_ENOMEM;
   }
   if (t.kind == STEER_TARGET_FORMATION && formation_make_room(t.formation)) {
-    program_state_free(&w->alloc, state);
     ext_free(w, fresh);
     return STEER_ENOMEM;
   }
   steer_program *own = own_program(w, i);
   if (!own) {
-    program_state_free(&w->alloc, state);
     ext_free(w, fresh);
     return STEER_ENOMEM;
   }
@@ -104,9 +99,10 @@ steer_status steer_agent_set_target(steer_world *w, size_t i, size_t k,
   target_release(&before);
   program_analyze(own);
   if (fresh) w->ext[i] = fresh;
-  if (state) w->ext[i]->program = state;
-  if (w->ext[i] && w->ext[i]->program)
-    w->ext[i]->program->entries[k].waypoint =
+  if (state) states_start(w, i, own);
+  program_state *s = world_state(w, i);
+  if (s)
+    s->entries[k].waypoint =
         t.kind == STEER_TARGET_PATH
             ? path_start(w, i, t.path, own->entries[k].start)
             : 0;
@@ -139,8 +135,8 @@ steer_status steer_agent_set_weight(steer_world *w, size_t i, size_t k,
 }
 
 long steer_agent_active_entry(const steer_world *w, size_t i) {
-  const agent_ext *e = w->ext[i];
-  return e && e->program ? e->program->winner : -1;
+  const program_state *s = world_state(w, i);
+  return s ? s->winner : -1;
 }
 
 /* ---- forces ------------------------------------------------------------- */
@@ -322,7 +318,7 @@ static steer_vec2 combine_dither(steer_world *w, size_t i, program_state *s,
 steer_vec2 program_force(steer_world *w, size_t i, double dt,
                          const flock_sums *gathered, steer_stats *stats) {
   const steer_program *p = w->program[i];
-  program_state *s = w->ext[i] ? w->ext[i]->program : NULL;
+  program_state *s = world_state(w, i);
   double max_force = w->max_force[i];
   STEER_ASSERT(!p->needs_state || s); /* steer_agent_set_program made it */
   steer_vec2 f = zero;

@@ -25,29 +25,28 @@ steer_vec2 entry_path(const steer_world *w, size_t i, const steer_entry *e,
                       entry_state *es);
 
 /* Asks for the first bytes of cold state e, to be written: wander's fields
-   and generator, and the program state's pointer (two lines when they
-   straddle one). */
+   and generator (two lines when they straddle one). */
 static inline void ext_prefetch(const agent_ext *e) {
 #if defined(__GNUC__)
   __builtin_prefetch(e, 1, 3);
-  __builtin_prefetch(&e->program, 1, 3);
+  __builtin_prefetch(&e->follow_path, 1, 3);
 #else
   (void)e;
 #endif
 }
 
-/* Asks for agent i's cold state (deep = 0), or for the program state it
-   points to (deep = 1, once the cold state is near): program_force reads
-   both, from allocations scattered over the heap, so loops over agents
-   ask a few agents ahead. */
+/* Asks for agent i's cold state (deep = 0), or for its program state's
+   slot (deep = 1): program_force reads both, the cold state from an
+   allocation somewhere on the heap, so loops over agents ask a few agents
+   ahead. */
 static inline void program_prefetch(const steer_world *w, size_t i, int deep) {
 #if defined(__GNUC__)
   const agent_ext *e = w->ext[i];
   if (!e) return;
   if (!deep)
     __builtin_prefetch(e);
-  else if (e->program)
-    __builtin_prefetch(e->program);
+  else if (w->state_stride)
+    __builtin_prefetch(w->states + i * w->state_stride);
 #else
   (void)w, (void)i, (void)deep;
 #endif

@@ -4,6 +4,7 @@
  * steer_agent_set_path_index. */
 #include "agent.h"
 #include "corridor.h"
+#include "states.h"
 
 /* Segment k of the path: from the waypoint before k to waypoint k, both as
    agent i sees them (the nearest images on a torus). */
@@ -113,12 +114,13 @@ steer_status steer_agent_set_path_index(steer_world *w, size_t i, size_t k) {
     e->follow_index = k;
     return STEER_OK;
   }
-  if (p && e->program)
+  program_state *s = world_state(w, i);
+  if (p && s)
     for (size_t q = 0; q < p->count; q++) {
       const steer_target *t = &p->entries[q].target;
       if (t->kind != STEER_TARGET_PATH) continue;
       if (k >= steer_path_count(t->path)) return STEER_EINVAL;
-      e->program->entries[q].waypoint = k;
+      s->entries[q].waypoint = k;
       return STEER_OK;
     }
   return STEER_EINVAL;

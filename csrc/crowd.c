@@ -263,10 +263,9 @@ static void cell_forces(steer_world *w, size_t b, double dt,
     for (int l = 0; l < take; l++, i++) {
       bt->index[bt->n] = i;
       bt->candidates[bt->n++] = candidates;
-      /* the batch reads its cold state (wander's fields, the program
-         state's pointer) when it flushes: asked for now, one agent per
-         walk, it is there by then (asked for all at once, the misses
-         queue) */
+      /* the batch reads its cold state (wander's fields) when it
+         flushes: asked for now, one agent per walk, it is there by then
+         (asked for all at once, the misses queue) */
       if (p->needs_ext && w->ext[i]) ext_prefetch(w->ext[i]);
     }
   }

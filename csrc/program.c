@@ -262,33 +262,6 @@ int steer_program_equal(const steer_program *a, const steer_program *b) {
   return 1;
 }
 
-/* ---- per-agent state ---------------------------------------------------- */
-
-program_state *program_state_alloc(steer_allocator *a,
-                                   const steer_program *p) {
-  size_t size = sizeof(program_state) + p->count * sizeof(entry_state);
-  program_state *s = alloc_bytes(a, NULL, 0, size);
-  if (!s) return NULL;
-  memset(s, 0, size);
-  s->size = size;
-  s->held = -1;
-  s->winner = -1;
-  return s;
-}
-
-program_state *program_state_new(steer_allocator *a, const steer_program *p,
-                                 int *failed) {
-  *failed = 0;
-  if (!p || !p->needs_state) return NULL;
-  program_state *s = program_state_alloc(a, p);
-  *failed = s == NULL;
-  return s;
-}
-
-void program_state_free(steer_allocator *a, program_state *s) {
-  if (s) alloc_bytes(a, s, s->size, 0);
-}
-
 /* ---- ORCA settings (orca_agent.c uses them in the step) ---------------- */
 
 static int in_range(double v, double lo) {

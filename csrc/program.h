@@ -45,7 +45,7 @@ typedef struct entry_state {
 
 /* What one agent remembers about its program. */
 typedef struct program_state {
-  size_t size;          /* bytes, for freeing */
+  size_t size;          /* bytes in use; 0: a slot without a state */
   int has_smoothed;
   steer_vec2 smoothed;
   long held;            /* priority: entry keeping control, -1 none */
@@ -102,14 +102,6 @@ void program_analyze(steer_program *p);
 /* Does an agent running entry e need a program_state? */
 int program_entry_needs_state(const steer_entry *e);
 
-/* A fresh state for program p (NULL: out of memory). */
-program_state *program_state_alloc(steer_allocator *a,
-                                   const steer_program *p);
-/* A fresh state for program p if it needs one (NULL if p needs none,
-   *failed set when memory runs out). */
-program_state *program_state_new(steer_allocator *a, const steer_program *p,
-                                 int *failed);
-void program_state_free(steer_allocator *a, program_state *s);
 /* A reference to an entry's shared target (a path or flow field), if any. */
 void target_retain(const steer_target *t);
 void target_release(const steer_target *t);

@@ -20,6 +20,7 @@
 #include "neighbors.h"
 #include "program.h"
 #include "program_batch.h"
+#include "states.h"
 #include "trig.h"
 
 /* Where the target of a point entry is now. */
@@ -334,20 +335,16 @@ static void prefetch_lines(const void *p, size_t size) {
 #endif
 }
 
-/* The agents' program states: scattered over the heap, two pointers away
-   (cold state, then program state), so each level is asked for for the
-   whole batch at once before the first is read (one wait for the batch,
-   not one per agent). */
+/* The agents' program states (slots of the world's slab, in agent order),
+   asked for for the whole batch at once before the first is read. */
 static void gather_states(const steer_world *w, const steer_program *p,
                           const size_t *index, int n,
                           program_state **states) {
   /* the state of a long program: its first lines (header, first entries) */
-  size_t bytes = sizeof(program_state) + p->count * sizeof(entry_state);
+  size_t bytes = state_bytes(p);
   if (bytes > 256) bytes = 256;
-  for (int k = 0; k < n; k++)
-    prefetch_lines(w->ext[index[k]], sizeof(agent_ext));
   for (int k = 0; k < n; k++) {
-    states[k] = w->ext[index[k]]->program; /* the program needs them */
+    states[k] = state_slot(w, index[k]); /* the program needs them */
     prefetch_lines(states[k], bytes);
   }
 }

@@ -13,6 +13,7 @@
 #include "orientation.h"
 #include "tactics.h"
 #include "sort.h"
+#include "states.h"
 #include "world.h"
 
 #define MAGIC "STEERSNP"
@@ -277,7 +278,7 @@ static void put_agent(writer *wr, const steer_world *w, size_t i,
   put_f64(wr, e->body.angular_force);
   put_u32(wr, (uint32_t)e->body.turn_velocity);
   put_u32(wr, (uint32_t)e->body.ghost_group);
-  const program_state *s = e->program;
+  const program_state *s = world_state(w, i);
   put_u32(wr, s != NULL);
   if (!s) return;
   put_u32(wr, (uint32_t)s->has_smoothed);
@@ -586,7 +587,7 @@ static size_t get_waypoint(reader *r, const steer_path *path) {
   return (size_t)k;
 }
 
-static int read_state(reader *r, steer_world *w, size_t i, agent_ext *e) {
+static int read_state(reader *r, steer_world *w, size_t i) {
   const steer_program *p = w->program[i];
   int has = get_flag(r);
   if (r->error) return 0;
@@ -595,9 +596,9 @@ static int read_state(reader *r, steer_world *w, size_t i, agent_ext *e) {
     return 1;
   }
   if (!p) return fail(r, "snapshot holds a state without a program");
-  program_state *s = program_state_alloc(&w->alloc, p);
-  if (!s) return fail(r, "not enough memory");
-  e->program = s;
+  if (states_reserve(w, w->capacity, state_bytes(p)))
+    return fail(r, "not enough memory");
+  program_state *s = states_start(w, i, p);
   s->has_smoothed = get_flag(r);
   s->smoothed.x = get_f64(r);
   s->smoothed.y = get_f64(r);
@@ -640,6 +641,7 @@ static int read_state(reader *r, steer_world *w, size_t i, agent_ext *e) {
 static int read_agent(reader *r, restoring *rs, size_t i) {
   steer_world *w = rs->w;
   AGENT_COLUMNS(GET_COLUMN)
+  states_clear(w, i);
   uint64_t program = get_u64(r);
   if (!r->error && w->slot_of[i] >= w->slot_count)
     return fail(r, "snapshot refers to a missing slot");
@@ -699,7 +701,7 @@ static int read_agent(reader *r, restoring *rs, size_t i) {
   b->ghost_group = (int)(ghost_group & 31);
   if (!r->error && (angle_wrap(b->angle) != b->angle || ghost_group > 31))
     return fail(r, "snapshot holds an invalid orientation");
-  return read_state(r, w, i, e);
+  return read_state(r, w, i);
 }
 
 /* Slots and agents must describe each other exactly: every live slot maps

@@ -3,6 +3,7 @@
  * side by side in memory and a neighbor walk streams through them. */
 #include <stdint.h>
 #include "sort.h"
+#include "states.h"
 
 #define SWAP(T, a, i, j)   \
   do {                     \
@@ -109,6 +110,7 @@ void world_sort(steer_world *w, uint32_t *dest, steer_pool *pool, int parts) {
     dest[i] = (uint32_t)g->heads[dest[i]]++;
     moved |= dest[i] != i;
   }
+  states_permute(w, dest, n); /* before the swaps change dest */
   /* each swap puts one agent where it belongs: n swaps at most, no copy */
   for (size_t i = 0; moved && i < n; i++) {
     while (dest[i] != i) {

@@ -4,6 +4,7 @@
 #include "neighbor_filter.h"
 #include "orientation.h"
 #include "formation.h"
+#include "states.h"
 #include "threads.h"
 #include "world.h"
 
@@ -66,7 +67,6 @@ steer_world *steer_world_create(const steer_world_def *def) {
 void ext_free(steer_world *w, agent_ext *e) {
   if (!e) return;
   steer_path_release(e->follow_path);
-  program_state_free(&w->alloc, e->program);
   world_alloc(w, e, sizeof *e, 0);
 }
 
@@ -85,6 +85,7 @@ void steer_world_destroy(steer_world *w) {
   pool_destroy(w->pool);
   grid_free(&w->grid, &w->alloc);
   world_alloc(w, w->agent_block, w->capacity * AGENT_BYTES, 0);
+  states_free(w);
   world_alloc(w, w->slots, w->slot_cap * sizeof(slot_info), 0);
   geometry_free(&w->geo);
   w->def.alloc(w->def.alloc_ud, w, sizeof *w, 0);
@@ -110,6 +111,7 @@ steer_status world_reserve_agents(steer_world *w, size_t need) {
   size_t cap = w->capacity < 8 ? 16 : w->capacity + w->capacity / 2;
   if (cap < need) cap = need;
   if (cap > SIZE_MAX / AGENT_BYTES) return STEER_ENOMEM;
+  if (w->state_stride && states_reserve(w, cap, 0)) return STEER_ENOMEM;
   char *block = world_alloc(w, NULL, 0, cap * AGENT_BYTES);
   if (!block) return STEER_ENOMEM;
   steer_world old = *w;
@@ -272,6 +274,7 @@ static steer_id place(steer_world *w, const steer_agent_def *d,
   w->orca_clock[i] = 0;
   w->ext[i] = NULL;
   w->program[i] = NULL;
+  states_clear(w, i);
   if (ext) {
     ext_init(w, i, ext);
     ext->wander_radius = d->wander_radius;
@@ -319,28 +322,26 @@ steer_status steer_world_add_many(steer_world *w, size_t n,
   if (n > SIZE_MAX / (2 * sizeof(void *))) return STEER_ENOMEM;
   /* the room, and every agent's cold state and program state, first */
   if (reserve_more(w, n) || formation_reserve(p, n)) return STEER_ENOMEM;
-  size_t bytes = 2 * n * sizeof(void *);
-  void **owned = world_alloc(w, NULL, 0, bytes);
-  if (!owned) return STEER_ENOMEM;
-  agent_ext **exts = (agent_ext **)owned;
-  program_state **states = (program_state **)(owned + n);
+  int stateful = p && p->needs_state;
+  if (stateful && states_reserve(w, w->capacity, state_bytes(p)))
+    return STEER_ENOMEM;
+  size_t bytes = n * sizeof(void *);
+  agent_ext **exts = world_alloc(w, NULL, 0, bytes);
+  if (!exts) return STEER_ENOMEM;
   size_t made = 0;
   int failed = 0;
   for (; made < n && !failed; made++) {
     steer_agent_def d;
     def(ud, made, &d);
     exts[made] = NULL;
-    states[made] = program_state_new(&w->alloc, p, &failed);
-    if (!failed && (custom_wander(&d) || (p && p->needs_ext)) &&
+    if ((custom_wander(&d) || (p && p->needs_ext)) &&
         !(exts[made] = world_alloc(w, NULL, 0, sizeof(agent_ext))))
       failed = 1;
   }
   if (failed) {
-    for (size_t k = 0; k < made; k++) {
-      program_state_free(&w->alloc, states[k]);
+    for (size_t k = 0; k < made; k++)
       world_alloc(w, exts[k], sizeof(agent_ext), 0);
-    }
-    world_alloc(w, owned, bytes, 0);
+    world_alloc(w, exts, bytes, 0);
     return STEER_ENOMEM;
   }
   for (size_t k = 0; k < n; k++) {
@@ -351,7 +352,7 @@ steer_status steer_world_add_many(steer_world *w, size_t n,
     if (ids) ids[k] = id;
     if (!p) continue;
     size_t i = w->count - 1;
-    if (w->ext[i]) w->ext[i]->program = states[k];
+    if (w->ext[i] && stateful) states_start(w, i, p);
     steer_program_retain(p);
     w->program[i] = p;
     if (p->turns) w->bodies = 1;
@@ -359,7 +360,7 @@ steer_status steer_world_add_many(steer_world *w, size_t n,
     program_state_begin(w, i); /* its path entries' start waypoints */
     formation_program_switch(w, i, NULL, p); /* room reserved above */
   }
-  world_alloc(w, owned, bytes, 0);
+  world_alloc(w, exts, bytes, 0);
   return STEER_OK;
 }
 
@@ -379,9 +380,11 @@ steer_status steer_world_remove(steer_world *w, steer_id id) {
 #define MOVE_LAST(name, type, snap) w->name[i] = w->name[last];
     AGENT_COLUMNS(MOVE_LAST)
 #undef MOVE_LAST
+    states_move(w, i, last);
     w->slots[w->slot_of[i]].index = (uint32_t)i;
     grid_relocate(&w->grid, (int32_t)last, (int32_t)i, w->x[i], w->y[i]);
   }
+  states_clear(w, last); /* moved, or this agent's */
   w->count--;
   /* a slot whose generation would overflow is retired, never reused */
   if (++w->slots[slot].gen < GEN_MAX) {
@@ -403,7 +406,6 @@ static void ext_init(steer_world *w, size_t i, agent_ext *e) {
   e->rng = steer_rng_seed_for(w->def.seed, steer_world_id_at(w, i));
   e->follow_path = NULL;
   e->follow_index = 0;
-  e->program = NULL;
   body_init(&e->body);
 }
 
@@ -604,7 +606,7 @@ size_t path_start(const steer_world *w, size_t i, const steer_path *path,
 
 void program_state_begin(steer_world *w, size_t i) {
   const steer_program *p = w->program[i];
-  program_state *s = w->ext[i] ? w->ext[i]->program : NULL;
+  program_state *s = world_state(w, i);
   if (!p || !s) return;
   for (size_t k = 0; k < p->count; k++)
     if (p->entries[k].target.kind == STEER_TARGET_PATH)

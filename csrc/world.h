@@ -60,7 +60,6 @@ typedef struct agent_ext {
   uint32_t rng;
   steer_path *follow_path; /* the path a:follow last used, retained */
   size_t follow_index;     /* 0-based waypoint it heads for */
-  program_state *program;  /* bookkeeping of the agent's program */
   agent_body body;         /* orientation and turn limits */
 } agent_ext;
 
@@ -120,6 +119,9 @@ struct steer_world {
   /* agents, dense; all columns live in agent_block */
   size_t count, capacity;
   void *agent_block;
+  /* program states, a slot per agent in agent order (states.h) */
+  unsigned char *states, *states_spare;
+  size_t state_stride, state_cap;
   AGENT_COLUMNS(AGENT_COLUMN_POINTER)
 
   slot_info *slots;

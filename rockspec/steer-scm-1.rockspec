@@ -41,7 +41,7 @@ build = {
         "csrc/orca_push.c", "csrc/orca_quad.c", "csrc/orca_shapes.c", "csrc/orientation.c",
         "csrc/path.c", "csrc/point.c", "csrc/program.c", "csrc/program_batch.c",
         "csrc/program_priority.c", "csrc/random.c", "csrc/raycast.c", "csrc/snapshot.c",
-        "csrc/sort.c", "csrc/status.c", "csrc/step.c", "csrc/tactics.c",
+        "csrc/sort.c", "csrc/states.c", "csrc/status.c", "csrc/step.c", "csrc/tactics.c",
         "csrc/threads.c", "csrc/tiles.c", "csrc/ttc.c", "csrc/world.c",
         "csrc/binding/agent.c", "csrc/binding/base.c", "csrc/binding/check.c",
         "csrc/binding/compat.c", "csrc/binding/ffi_entry.c", "csrc/binding/forces.c",
