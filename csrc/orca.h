@@ -125,6 +125,13 @@ steer_vec2 orca_force(steer_world *w, size_t i, steer_vec2 f,
 steer_vec2 orca_force_from(steer_world *w, size_t i, steer_vec2 preferred,
                            const steer_orca *o, double dt);
 
+/* ORCA's detour (orca_agent.c): held this many seconds, an agent turns for
+   DETOUR_TIME, then rests DETOUR_REST. Its clock (w->orca_clock) stays in
+   [-(DETOUR_TIME + DETOUR_REST), DETOUR_AFTER). */
+#define DETOUR_AFTER 2.0
+#define DETOUR_TIME 4.0
+#define DETOUR_REST 16.0
+
 /* ORCA's push (orca_push.c), after a step's moves and sort: bodies of
    agents whose program has orca.push that overlap by more than a slop are
    pushed apart. Returns whether any moved (the agents need sorting again). */

@@ -1,8 +1,8 @@
 /* orca_agent.c - ORCA for one agent of a world: its nearest neighbors on
  * the grid, the half-planes they and the static geometry give, the safe
  * velocity, and the force the step integrates (docs/API.md section 18). Reads
- * only the world as it is: a step computes every agent's force from one
- * snapshot before anyone moves. */
+ * the world as it is (a step computes every agent's force from one snapshot
+ * before anyone moves) and writes only the agent's own standstill clock. */
 #include "no_slp.h" /* first: it applies to all that follows */
 #include "nearest.h"
 #include "orca.h"
@@ -20,11 +20,12 @@ steer_orca steer_orca_default(void) {
 
 /* The step calls this one directly: the exported name goes through the
    PLT, and its pair comes back through memory, a store-forwarding stall.
-   held (NULL: not asked): whether other agents hold the agent still,
-   where the static geometry alone would let it go (see orca_force_from). */
+   held (NULL: not asked): whether other agents hold the agent still from
+   the velocity `wish`, where the static geometry alone would let it go
+   (see orca_force_from). */
 static steer_vec2 orca_velocity(const steer_world *w, size_t i,
                                 steer_vec2 preferred, const steer_orca *o,
-                                double dt, int *held) {
+                                double dt, steer_vec2 wish, int *held) {
   orca_line lines[MAX_LINES], scratch[MAX_LINES];
   orca_shape shapes[MAX_SHAPES];
   nearest_found near[STEER_ORCA_MAX_NEIGHBORS];
@@ -70,17 +71,16 @@ static steer_vec2 orca_velocity(const steer_world *w, size_t i,
   orca_agent_lines(&nb, m, v, o->time_horizon, dt, &lines[n], w->step_simd);
   steer_vec2 safe =
       orca_solve(lines, n + m, n_static, speed, preferred, scratch);
-  /* held: an agent makes less than a tenth of its preferred velocity
-     along it (or backs off), where the static geometry alone would let it
-     make a fifth (an agent that slides slowly along a wall it wants to go
-     through is not held: a detour would only turn its slide round).
-     Relative, since a program asks for v + f dt: little, when dt is. */
+  /* held: an agent makes less than a tenth of its wish along it (or backs
+     off), where the static geometry alone would let it make a fifth (an
+     agent that slides slowly along a wall it wants to go through is not
+     held: a detour would only turn its slide round) */
   if (held) {
-    double want = v2_dot(preferred, preferred);
+    double want = v2_dot(wish, wish);
     *held = 0;
-    if (m > 0 && want > 0 && v2_dot(safe, preferred) < 0.1 * want) {
-      steer_vec2 alone = orca_solve(lines, n, n, speed, preferred, scratch);
-      *held = v2_dot(alone, preferred) >= 0.2 * want;
+    if (m > 0 && want > 0 && v2_dot(safe, wish) < 0.1 * want) {
+      steer_vec2 alone = orca_solve(lines, n, n, speed, wish, scratch);
+      *held = v2_dot(alone, wish) >= 0.2 * want;
     }
   }
   return safe;
@@ -89,7 +89,7 @@ static steer_vec2 orca_velocity(const steer_world *w, size_t i,
 steer_vec2 steer_agent_orca_velocity(const steer_world *w, size_t i,
                                      steer_vec2 preferred, const steer_orca *o,
                                      double dt) {
-  return orca_velocity(w, i, preferred, o, dt, NULL);
+  return orca_velocity(w, i, preferred, o, dt, preferred, NULL);
 }
 
 steer_vec2 orca_force(steer_world *w, size_t i, steer_vec2 f,
@@ -101,21 +101,32 @@ steer_vec2 orca_force(steer_world *w, size_t i, steer_vec2 f,
   return orca_force_from(w, i, preferred, o, dt);
 }
 
-/* ORCA's standstill: agents that hold one another still (two head-on
-   beside a wall, a knot of them where paths cross) stay so, since for each
-   the best velocity is to wait. An agent held for DETOUR_AFTER seconds
-   turns its preferred velocity 60 degrees to the right for DETOUR_TIME
-   seconds, then goes its way for DETOUR_REST seconds before it can turn
-   again (in a crush, where everyone is held, turns without rest make the
-   crowd mill round). All turn the same way, so two that meet turn apart.
-   Its clock counts the seconds held up from 0, then the detour's and the
-   rest's down from -(DETOUR_TIME + DETOUR_REST). Measured over
-   bench/crowd's seeds 1-10: docs/PERFORMANCE.md. */
-#define DETOUR_AFTER 2.0
-#define DETOUR_TIME 4.0
-#define DETOUR_REST 16.0
+/* ORCA's standstill (orca.h's DETOUR_*): agents that hold one another
+   still (two head-on beside a wall, a knot of them where paths cross) stay
+   so, since for each the best velocity is to wait. An agent held for
+   DETOUR_AFTER seconds turns its preferred velocity 60 degrees to the
+   right for DETOUR_TIME seconds, then goes its way for DETOUR_REST seconds
+   before it can turn again (in a crush, where everyone is held, turns
+   without rest make the crowd mill round). All turn the same way, so two
+   that meet turn apart. Its clock counts the seconds held up from 0, then
+   the detour's and the rest's down from -(DETOUR_TIME + DETOUR_REST).
+   Measured over bench/crowd's seeds 1-10: docs/PERFORMANCE.md. */
 #define DETOUR_COS 0.5 /* of 60 degrees */
 #define DETOUR_SIN 0.86602540378443865
+/* An agent is held against its wish: the velocity its program asks for
+   over DETOUR_WISH seconds (its preferred velocity is v + f dt, which
+   creeps along with v when dt is small, so a creeping agent would never
+   count as held at 60 steps a second). Steps of DETOUR_WISH or longer use
+   the preferred velocity itself. The extrapolation is capped so that it
+   stays finite for any dt. */
+#define DETOUR_WISH 0.25
+
+static steer_vec2 detour_wish(steer_vec2 v, steer_vec2 preferred,
+                              double max_speed, double dt) {
+  if (dt >= DETOUR_WISH) return preferred;
+  double k = DETOUR_WISH / dt < 1e6 ? DETOUR_WISH / dt : 1e6;
+  return v2_clamp(v2_add(v, v2_scale(v2_sub(preferred, v), k)), max_speed);
+}
 
 steer_vec2 orca_force_from(steer_world *w, size_t i, steer_vec2 preferred,
                            const steer_orca *o, double dt) {
@@ -123,16 +134,17 @@ steer_vec2 orca_force_from(steer_world *w, size_t i, steer_vec2 preferred,
   steer_vec2 safe;
   double clock = w->orca_clock[i];
   if (!o->detour) {
-    safe = orca_velocity(w, i, preferred, o, dt, NULL);
+    safe = orca_velocity(w, i, preferred, o, dt, preferred, NULL);
   } else if (clock < 0) { /* on a detour: the thread of agent i writes it */
     steer_vec2 right = {DETOUR_COS * preferred.x + DETOUR_SIN * preferred.y,
                         DETOUR_COS * preferred.y - DETOUR_SIN * preferred.x};
     safe = orca_velocity(w, i, clock < -DETOUR_REST ? right : preferred, o, dt,
-                         NULL);
+                         preferred, NULL);
     w->orca_clock[i] = clock + dt < 0 ? clock + dt : 0;
   } else {
     int held;
-    safe = orca_velocity(w, i, preferred, o, dt, &held);
+    steer_vec2 wish = detour_wish(v, preferred, w->max_speed[i], dt);
+    safe = orca_velocity(w, i, preferred, o, dt, wish, &held);
     if (held)
       w->orca_clock[i] = clock + dt >= DETOUR_AFTER
                              ? -(DETOUR_TIME + DETOUR_REST)

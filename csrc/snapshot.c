@@ -10,6 +10,7 @@
  */
 #include <math.h>
 #include <string.h>
+#include "orca.h"
 #include "orientation.h"
 #include "tactics.h"
 #include "sort.h"
@@ -656,7 +657,9 @@ static int read_agent(reader *r, restoring *rs, size_t i) {
   w->count = i + 1; /* from here on, destroying the world frees this agent */
   if (w->group_bit[i] & (w->group_bit[i] - 1))
     return fail(r, "snapshot holds an invalid group");
-  if (!isfinite(w->orca_clock[i]))
+  /* a clock no run can reach: a detour forever, or none ever */
+  if (!(w->orca_clock[i] >= -(DETOUR_TIME + DETOUR_REST) &&
+        w->orca_clock[i] < DETOUR_AFTER))
     return fail(r, "snapshot holds an invalid standstill clock");
   w->ghosts += w->group_bit[i] == 0;
   steer_vec2 p = world_contain(w, v2(w->x[i], w->y[i]));

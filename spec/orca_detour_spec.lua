@@ -158,21 +158,50 @@ describe("orca.detour", function()
   end)
 
   it("gives the same steps for threads 1 and 2", function()
-    -- 48 agents cross a square past a wall through its middle
-    local function crowd(threads)
-      local world = steer.world{ bounds = { 80, 80 }, cell_size = 8, threads = threads }
+    -- 48 agents cross a square past a wall through its middle, and 500 more
+    -- stand beside it: a step runs ORCA on two threads from 512 agents on
+    local function crowd(threads, detour)
+      local world = steer.world{ bounds = { 200, 80 }, cell_size = 8, threads = threads }
       world:add_wall{ x1 = 40, y1 = 30, x2 = 40, y2 = 50 }
+      local orca = { time_horizon = 10, neighbor_radius = 15, detour = detour }
       for k = 0, 47 do
         local t = 2 * math.pi * k / 48 + 0.01 * (k % 3)
         local a = world:add{ x = 40 + 30 * math.cos(t), y = 40 + 30 * math.sin(t), radius = 1.5,
                              max_speed = 2, max_force = 1e6 }
         a:set_behaviors{ { "arrive", target = { 40 - 30 * math.cos(t), 40 - 30 * math.sin(t) },
-                           slowing_radius = 0.5, weight = 4 }, orca = { time_horizon = 10, neighbor_radius = 15 } }
+                           slowing_radius = 0.5, weight = 4 }, orca = orca }
       end
-      for _ = 1, 200 do world:step(DT) end
+      for k = 0, 499 do
+        local x, y = 100 + k % 25 * 4, 2 + math.floor(k / 25) * 4
+        world:add{ x = x, y = y, radius = 1, max_speed = 2 }:set_behaviors{
+          { "arrive", target = { x, y } }, orca = orca }
+      end
+      for _ = 1, 150 do world:step(DT) end
       return world:snapshot()
     end
-    assert.are.equal(crowd(1), crowd(2))
+    local one = crowd(1)
+    assert.are.equal(one, crowd(2))
+    assert.are_not.equal(one, crowd(1, false), "some agent took a detour")
+  end)
+
+  it("starts after 2 s held at 60 steps a second too", function()
+    -- a's preferred velocity is v + f dt: it creeps with v at small steps;
+    -- held is judged against what its program asks for over 0.25 s
+    for _, dt in ipairs{ 1 / 60, 1 / 240 } do
+      local world = steer.world{}
+      local a = world:add{ x = 0, y = 0, radius = 1, max_speed = SPEED, max_force = 4 }
+      world:add{ x = 2.1, y = 0, radius = 1, max_speed = 0 }
+      a:set_behaviors{ { "seek", target = { TX, TY } }, orca = true }
+      local t, turned = 0, nil
+      while t < 15 and a.x < 5 do
+        world:step(dt)
+        t = t + dt
+        if not turned and a.y < 0 then turned = t end
+      end
+      assert.is_truthy(turned, "turned, dt " .. dt)
+      assert.is_true(turned > 1.9 and turned < 2.2, ("turned at %.3f s, dt %g"):format(turned, dt))
+      assert.is_true(a.x >= 5, "got past b, dt " .. dt)
+    end
   end)
 
   it("reads back, and refuses anything but a boolean", function()

@@ -230,6 +230,30 @@ describe("snapshots", function()
     end
   end)
 
+  it("refuse a standstill clock no run can reach (outside [-20, 2))", function()
+    if not fnv then return pending("forging needs 64-bit integers (Lua 5.4, LuaJIT)") end
+    local world = steer.world{}
+    local a = world:add{ x = 1, y = 2, radius = 1.25, max_speed = 2 }
+    a:set_behaviors{ { "seek", target = { 9, 9 } }, orca = true }
+    local s = world:snapshot()
+    -- the clock follows the radius (1.25: 00 00 00 00 00 00 F4 3F), 0 now
+    local at = s:find("\0\0\0\0\0\0\244\63" .. ("\0"):rep(8), 13, true)
+    assert.is_truthy(at)
+    if not string.pack then return pending("string.pack needs Lua 5.3+") end
+    local function with_clock(c) return steer.restore(forge(s, at + 8, string.pack("<d", c))) end
+    for _, c in ipairs{ -20, -19.5, -0.25, 0, 1.99 } do
+      assert.is_truthy(with_clock(c), "clock " .. c)
+    end
+    for _, c in ipairs{ -20.25, -1e150, 2, 1e150 } do
+      local w, msg = with_clock(c)
+      assert.is_nil(w, "clock " .. c)
+      assert.are.equal("snapshot holds an invalid standstill clock", msg)
+    end
+    for _, c in ipairs{ 1e300, 1 / 0, -1 / 0, 0 / 0 } do -- refused as any number out of range
+      assert.is_nil(with_clock(c), "clock " .. c)
+    end
+  end)
+
   it("with a valid checksum but bad content are still refused or safe", function()
     if not fnv then return pending("forging needs 64-bit integers (Lua 5.4, LuaJIT)") end
     local world = scene()

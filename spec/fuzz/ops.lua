@@ -868,8 +868,8 @@ local function orca_args(F)
     args[3] = { time_horizon = V.pos(F.rng), neighbor_radius = V.nonneg(F.rng),
                 max_neighbors = F.rng:int(0, 64), dt = V.pos(F.rng),
                 margin = F.rng:chance(0.5) and F.rng:range(0, 1) or nil,
-                push = F.rng:chance(0.3) and F.rng:int(0, 256) or nil,
-                detour = F.rng:chance(0.3) and F.rng:chance(0.5) or nil }
+                push = F.rng:chance(0.3) and F.rng:int(0, 256) or nil }
+    if F.rng:chance(0.3) then args[3].detour = F.rng:chance(0.5) end
     if F.rng:chance(F.bad) then
       if F.rng:chance(0.5) then args[3].max_neighbors = 65 else args[3].margin = 2 end
       bad = bad or 3
