@@ -34,7 +34,7 @@ steer_status steer_agent_set_program(steer_world *w, size_t i,
     return STEER_ENOMEM;
   formation_program_switch(w, i, w->program[i], p);
   if (fresh) w->ext[i] = fresh;
-  if (w->ext[i] && s)
+  if (s) /* needs_state implies needs_ext: prepare made the ext */
     states_start(w, i, p);
   else
     states_clear(w, i);

@@ -17,7 +17,6 @@ steer_orca steer_orca_default(void) {
 #define MAX_SHAPES STEER_ORCA_MAX_NEIGHBORS
 #define MAX_LINES (MAX_SHAPES + STEER_ORCA_MAX_NEIGHBORS)
 
-
 /* The step calls this one directly: the exported name goes through the
    PLT, and its pair comes back through memory, a store-forwarding stall.
    held (NULL: not asked): whether other agents hold the agent still from

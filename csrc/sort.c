@@ -110,7 +110,7 @@ void world_sort(steer_world *w, uint32_t *dest, steer_pool *pool, int parts) {
     dest[i] = (uint32_t)g->heads[dest[i]]++;
     moved |= dest[i] != i;
   }
-  states_permute(w, dest, n); /* before the swaps change dest */
+  if (moved) states_permute(w, dest, n); /* before the swaps change dest */
   /* each swap puts one agent where it belongs: n swaps at most, no copy */
   for (size_t i = 0; moved && i < n; i++) {
     while (dest[i] != i) {

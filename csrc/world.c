@@ -352,7 +352,7 @@ steer_status steer_world_add_many(steer_world *w, size_t n,
     if (ids) ids[k] = id;
     if (!p) continue;
     size_t i = w->count - 1;
-    if (w->ext[i] && stateful) states_start(w, i, p);
+    if (stateful) states_start(w, i, p);
     steer_program_retain(p);
     w->program[i] = p;
     if (p->turns) w->bodies = 1;
