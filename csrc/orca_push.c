@@ -27,7 +27,6 @@
 
 /* bits of the per-agent marks (the sort's scratch, free until its next run) */
 #define MARK_PUSHER 1u
-#define MARK_CHECKED 2u
 
 static int is_pusher(const steer_world *w, size_t i) {
   const steer_program *p = w->program[i];
@@ -103,22 +102,6 @@ static int find_pairs(steer_world *w, size_t *count, size_t *sweeps) {
   return 1;
 }
 
-/* Moves agent k by s along u, no further than half its radius from where
-   the push found it (start[k]), and keeps it inside the world. Returns
-   whether it moved by more than `least`. */
-static int shift(steer_world *w, size_t k, steer_vec2 u, double s,
-                 const steer_vec2 *start, double least) {
-  steer_vec2 was = world_pos(w, k), p = v2_add(was, v2_scale(u, s));
-  steer_vec2 moved = world_offset(w, start[k], p);
-  double most = 0.5 * w->radius[k], len = v2_len(moved);
-  if (len > most) p = v2_add(start[k], v2_scale(moved, most / len));
-  p = world_contain(w, p);
-  w->x[k] = p.x;
-  w->y[k] = p.y;
-  steer_vec2 step = world_offset(w, was, p);
-  return v2_dot(step, step) > least * least;
-}
-
 /* How deep agent k's body, put at p, sits in the static shape nearest it
    (0 when it touches none). */
 static double depth_in_shapes(steer_world *w, size_t k, steer_vec2 p) {
@@ -130,26 +113,47 @@ static double depth_in_shapes(steer_world *w, size_t k, steer_vec2 p) {
   return depth > 0 ? depth : 0;
 }
 
-/* Agent k, pushed from start to where it is: if that took it deeper into a
-   wall or an obstacle, it goes back along the way as little as it must. */
-static void clip_to_shapes(steer_world *w, size_t k, steer_vec2 start) {
-  steer_vec2 end = world_pos(w, k);
-  steer_vec2 way = world_offset(w, start, end);
-  if (way.x == 0 && way.y == 0) return;
+/* Agent k, about to go from `was` to `to`: where it may go. If `to` is
+   deeper in a wall or an obstacle than the agent was before the push
+   (at `start`), it goes back along the way as little as it must. */
+static steer_vec2 clip_to_shapes(steer_world *w, size_t k, steer_vec2 was,
+                                 steer_vec2 to, steer_vec2 start) {
+  double deep = depth_in_shapes(w, k, to);
+  if (deep == 0) return to;
   double allowed = depth_in_shapes(w, k, start);
-  if (depth_in_shapes(w, k, end) <= allowed) return; /* leaves it at end */
+  if (deep <= allowed) return to;
+  steer_vec2 way = world_offset(w, was, to);
   double lo = 0, hi = 1; /* lo: allowed, hi: too deep */
   for (int step = 0; step < PUSH_CLIP_STEPS; step++) {
     double mid = 0.5 * (lo + hi);
-    steer_vec2 p = world_contain(w, v2_add(start, v2_scale(way, mid)));
+    steer_vec2 p = world_contain(w, v2_add(was, v2_scale(way, mid)));
     if (depth_in_shapes(w, k, p) <= allowed)
       lo = mid;
     else
       hi = mid;
   }
-  steer_vec2 p = world_contain(w, v2_add(start, v2_scale(way, lo)));
+  return world_contain(w, v2_add(was, v2_scale(way, lo)));
+}
+
+/* Moves agent k by s along u, no further than half its radius from where
+   the push found it (start[k]), inside the world and no deeper in the
+   static shapes (`shapes`: the world has some) than it was. Returns
+   whether it moved by more than `least`. The shapes are checked at each
+   push, not once after the sweeps: an agent pinned against a wall then
+   stays put, and the next sweeps push its pair's other body the whole
+   way. */
+static int shift(steer_world *w, size_t k, steer_vec2 u, double s,
+                 const steer_vec2 *start, double least, int shapes) {
+  steer_vec2 was = world_pos(w, k), p = v2_add(was, v2_scale(u, s));
+  steer_vec2 moved = world_offset(w, start[k], p);
+  double most = 0.5 * w->radius[k], len = v2_len(moved);
+  if (len > most) p = v2_add(start[k], v2_scale(moved, most / len));
+  p = world_contain(w, p);
+  if (shapes) p = clip_to_shapes(w, k, was, p, start[k]);
   w->x[k] = p.x;
   w->y[k] = p.y;
+  steer_vec2 step = world_offset(w, was, p);
+  return v2_dot(step, step) > least * least;
 }
 
 int orca_push(steer_world *w) {
@@ -165,7 +169,7 @@ int orca_push(steer_world *w) {
     start[pr->i] = world_pos(w, pr->i);
     start[pr->j] = world_pos(w, pr->j);
   }
-  int moved = 0;
+  int moved = 0, shapes = w->geo.obstacle_count || w->geo.wall_count;
   for (size_t s = 0; s < sweeps; s++) {
     int any = 0;
     for (size_t q = 0; q < pairs; q++) {
@@ -180,25 +184,15 @@ int orca_push(steer_world *w) {
       steer_vec2 u = dist > 0 ? v2_scale(d, 1 / dist) : v2(i < j ? 1 : -1, 0);
       double depth = keep - dist;
       /* a sweep that moves no agent by more than a hair (agents held at
-         their step's limit, depths all but at the slop) ends the push */
+         their limits, depths all but at the slop) ends the push */
       double least = PUSH_STILL * PUSH_SLOP * keep;
-      any |= shift(w, i, u, pr->both ? -0.5 * depth : -depth, start, least);
-      if (pr->both) any |= shift(w, j, u, 0.5 * depth, start, least);
+      any |= shift(w, i, u, pr->both ? -0.5 * depth : -depth, start, least,
+                   shapes);
+      if (pr->both)
+        any |= shift(w, j, u, 0.5 * depth, start, least, shapes);
       moved = 1;
     }
     if (!any) break;
-  }
-  if (moved && (w->geo.obstacle_count || w->geo.wall_count)) {
-    uint32_t *mark = w->order; /* each pusher of a pair once */
-    for (size_t q = 0; q < pairs; q++) {
-      const push_pair *pr = &w->push_pairs[q];
-      size_t who[2] = {pr->i, pr->j};
-      for (int k = 0; k < 1 + pr->both; k++) {
-        if (mark[who[k]] & MARK_CHECKED) continue;
-        mark[who[k]] |= MARK_CHECKED;
-        clip_to_shapes(w, who[k], start[who[k]]);
-      }
-    }
   }
   return moved;
 }

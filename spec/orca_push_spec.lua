@@ -105,6 +105,36 @@ describe("orca.push", function()
     assert.is_true(deepest < 0.05, "deepest into a wall: " .. deepest)
   end)
 
+  it("pushes a body pinned against a wall not at all, its pair the whole way", function()
+    -- A touches the wall at x = 0; B overlaps it by 0.46 beyond the slop.
+    -- Half of the push would take A into the wall: A stays, and the sweeps
+    -- push B on until the pair is 1.96 apart (B moves 0.46, under its limit
+    -- of half a radius)
+    local world = steer.world{}
+    world:add_wall{ x1 = 0, y1 = -10, x2 = 0, y2 = 10 }
+    local a, b = still(world, -1, 0), still(world, -2.5, 0)
+    world:step(0.1)
+    assert.are.equal(-1, a.x)
+    assert.are.equal(0, a.y)
+    near(b.x, -2.96, 1e-3, "b takes the whole push")
+    -- three bodies in a corner (walls x = 0 and y = 0): A touches both, B
+    -- and C press on it from the left and from below; neither pair is left
+    -- deeper than the slop, A stays
+    world = steer.world{}
+    world:add_wall{ x1 = 0, y1 = -10, x2 = 0, y2 = 0 }
+    world:add_wall{ x1 = -10, y1 = 0, x2 = 0, y2 = 0 }
+    a = still(world, -1, -1)
+    b = still(world, -2.7, -1.3)
+    local c = still(world, -1.3, -2.7)
+    world:step(0.1)
+    assert.are.equal(-1, a.x)
+    assert.are.equal(-1, a.y)
+    for _, o in ipairs{ b, c } do
+      local d = math.sqrt((o.x - a.x) ^ 2 + (o.y - a.y) ^ 2)
+      assert.is_true(d > 1.96 - 2e-3, "pair 1.96 apart, within the sweeps' stop: " .. d)
+    end
+  end)
+
   it("lists every pair two half-radius moves can bring together", function()
     -- B and C start 2.41 apart (1.2 times their radii's sum and more); the
     -- pushes of A on B and of D on C bring them 1.41 apart, which the same
