@@ -245,7 +245,15 @@ PLANE_INLINE int solve_on_line(const orca_line *lines, size_t k,
     t = v2_dot(target, l->dir) > 0 ? hi : lo;
   } else {
     t = v2_dot(l->dir, v2_sub(target, l->point));
+#if defined(__SSE2__)
+    /* t < lo ? lo : t > hi ? hi : t without its branch (a quarter
+       mispredicted in blocks): minsd (hi < t ? hi : t), then maxsd
+       (lo > that ? lo : that), the same answer for lo <= hi and any t */
+    t = _mm_cvtsd_f64(_mm_max_sd(
+        _mm_set_sd(lo), _mm_min_sd(_mm_set_sd(hi), _mm_set_sd(t))));
+#else
     t = t < lo ? lo : t > hi ? hi : t;
+#endif
   }
   *out = v2_add(l->point, v2_scale(l->dir, t));
   return 1;
