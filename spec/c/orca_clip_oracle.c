@@ -6,7 +6,8 @@
  * the starting bounds solve_on_line makes (lo <= hi, no NaN). orca.c is
  * included, not linked, to reach its static functions; mk/crowd.mk builds
  * it with the other core files. A clip_pairs without its zero-tie fallback
- * fails 1,483 checks. Exits nonzero on a failure. */
+ * fails 1,483 checks. Also the clamp of t into a stretch left (clamp_t)
+ * against the scalar test. Exits nonzero on a failure. */
 #include <math.h>
 #include <stdint.h>
 #include <string.h>
@@ -81,6 +82,14 @@ int main(void) {
                                      memcmp(&hi_s, &hi_p, sizeof hi_s) == 0)),
           "case %ld, %zu lines: scalar %d [%a, %a], lanes %d [%a, %a]", it, k,
           ok_s, lo_s, hi_s, ok_p, lo_p, hi_p);
+    /* solve_on_line's clamp of t into a stretch left */
+    if (ok_s) {
+      double t = rnd() % 4 ? coord(wild) : rnd() % 2 ? lo_s : hi_s;
+      double want = t < lo_s ? lo_s : t > hi_s ? hi_s : t;
+      double got = clamp_t(t, lo_s, hi_s);
+      CHECK(memcmp(&want, &got, sizeof want) == 0,
+            "clamp of %a into [%a, %a]: %a, not %a", t, lo_s, hi_s, got, want);
+    }
     feasible += ok_s;
     zero_bound += ok_s && (lo_s == 0 || hi_s == 0);
   }
