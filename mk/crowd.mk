@@ -31,3 +31,14 @@ build/spec/nearest_oracle: spec/c/nearest_oracle.c spec/c/oracle.h $(CORE_SRC) $
 
 nearest-oracle: build/spec/nearest_oracle
 	build/spec/nearest_oracle
+
+# the linear program's clip in SSE2 lanes against its scalar loop, bit for
+# bit (spec/orca_spec.lua runs it); the oracle includes csrc/orca.c itself
+.PHONY: orca-clip-oracle
+build/spec/orca_clip_oracle: spec/c/orca_clip_oracle.c spec/c/oracle.h $(CORE_SRC) $(HEADERS)
+	@mkdir -p $(@D)
+	$(CC) $(WARN) -O2 -g -pthread -Icsrc -o $@ spec/c/orca_clip_oracle.c \
+	  $(filter-out csrc/orca.c,$(CORE_SRC)) -lm
+
+orca-clip-oracle: build/spec/orca_clip_oracle
+	build/spec/orca_clip_oracle

@@ -17,6 +17,14 @@ describe("ORCA's nearest neighbors (C oracle)", function()
   end)
 end)
 
+describe("ORCA's linear program (C oracle)", function()
+  it("clips a line in SSE2 lanes as the scalar loop does, bit for bit", function()
+    -- spec/c/orca_clip_oracle.c: random lines built to tie (zeros of both
+    -- signs, parallel lines, shared points, infinities, NaN)
+    require("support").run_oracle("orca_clip_oracle", 1000000)
+  end)
+end)
+
 -- agent A at the origin moving (1, 0), B at (10, 0) moving (-1, 0), radii 1
 local function head_on(b_program)
   local world = steer.world{}
