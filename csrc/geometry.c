@@ -439,10 +439,11 @@ static inline steer_vec2 feeler_ahead(steer_vec2 v) {
   return v2_forward(v);
 }
 
-GEO_HOT void feeler_start(geo_feeler *f, steer_vec2 p, steer_vec2 v,
-                          double length, double radius, double extra) {
+/* A feeler of `length` from p along heading `ahead` (feeler_ahead). */
+GEO_HOT void feeler_from(geo_feeler *f, steer_vec2 p, steer_vec2 ahead,
+                         double length, double radius, double extra) {
   f->p = p;
-  f->ahead = feeler_ahead(v);
+  f->ahead = ahead;
   f->feeler = v2_scale(f->ahead, length);
   f->tip = v2_add(p, f->feeler);
   f->length = length;
@@ -451,6 +452,11 @@ GEO_HOT void feeler_start(geo_feeler *f, steer_vec2 p, steer_vec2 v,
   f->best = INFINITY;
   f->index = SIZE_MAX;
   f->away = zero;
+}
+
+GEO_HOT void feeler_start(geo_feeler *f, steer_vec2 p, steer_vec2 v,
+                          double length, double radius, double extra) {
+  feeler_from(f, p, feeler_ahead(v), length, radius, extra);
 }
 
 void geo_feeler_start(geo_feeler *f, steer_vec2 p, steer_vec2 v,
@@ -963,6 +969,14 @@ GEO_HOT void ask_for_rows(const geo_index *x, const cell_range *r) {
   ask_for(&x->cells[geo_index_home(x, r->x0, walk_cell(r->y0, r->ny - 1, py))]);
 }
 
+/* Asks for the shapes of a halo run (their refs asked for a pass before):
+   a run's shapes lie apart in the shape array, and the walk would wait
+   on them one after another. */
+GEO_HOT void ask_for_shapes(const uint32_t *ref, long n,
+                            const double (*shape)[4]) {
+  for (long e = 0; e < n; e++) ask_for(shape[ref[e]]);
+}
+
 /* r's cells that hold entries, in the walk's order (rows, then columns),
    into l, their entries' first and last lines asked for. */
 GEO_HOT void list_cells(const geo_index *x, const cell_range *r,
@@ -1034,7 +1048,7 @@ void geometry_avoid_walls_many(const geometry *g, int n, const steer_vec2 *p,
   cell_range r[MANY_GROUP];
   cell_list l[MANY_GROUP];
   int walk[MANY_GROUP];
-  long run[MANY_GROUP];
+  long run[MANY_GROUP], cell[MANY_GROUP];
   const uint32_t *refs[MANY_GROUP];
   const geo_index *x = &g->wall_index;
   const geo_halo *h = &g->wall_halo;
@@ -1049,11 +1063,11 @@ void geometry_avoid_walls_many(const geometry *g, int n, const steer_vec2 *p,
       /* the halo: the feeler lies within half its length of its middle */
       double need = fabs(length[k0 + k]) * 0.5;
       if (h->live && need <= h->reach) {
-        run[k] = geo_halo_run(h, f[k].p.x + f[k].feeler.x * 0.5,
-                              f[k].p.y + f[k].feeler.y * 0.5, &refs[k]);
-        if (run[k] >= 0) {
+        cell[k] = geo_halo_cell(h, f[k].p.x + f[k].feeler.x * 0.5,
+                                f[k].p.y + f[k].feeler.y * 0.5);
+        if (cell[k] != -1) {
           walk[k] = 3;
-          if (run[k] > 0) ask_for(refs[k]);
+          if (cell[k] >= 0) ask_for(&h->start[cell[k]]);
           continue;
         }
       } else {
@@ -1064,7 +1078,15 @@ void geometry_avoid_walls_many(const geometry *g, int n, const steer_vec2 *p,
       if (walk[k] == 0) ask_for_rows(x, &r[k]);
     }
     for (int k = 0; k < m; k++)
-      if (walk[k] == 0) list_ahead(x, &r[k], &l[k]);
+      if (walk[k] == 3) {
+        run[k] = geo_halo_cell_run(h, cell[k], &refs[k]);
+        if (run[k] > 0) ask_for(refs[k]);
+      }
+    for (int k = 0; k < m; k++)
+      if (walk[k] == 0)
+        list_ahead(x, &r[k], &l[k]);
+      else if (walk[k] == 3)
+        ask_for_shapes(refs[k], run[k], h->shape);
     for (int k = 0; k < m; k++) {
       switch (walk[k]) {
       case 3:
@@ -1101,7 +1123,7 @@ void geometry_avoid_obstacles_many(const geometry *g, int n,
   cell_range r[MANY_GROUP];
   cell_list l[MANY_GROUP];
   int walk[MANY_GROUP];
-  long run[MANY_GROUP];
+  long run[MANY_GROUP], cell[MANY_GROUP];
   const uint32_t *refs[MANY_GROUP];
   const geo_index *x = &g->obstacle_index;
   const geo_halo *h = &g->obstacle_halo;
@@ -1117,10 +1139,10 @@ void geometry_avoid_obstacles_many(const geometry *g, int n,
                    extra[k0 + k]);
       /* the halo: a touched obstacle's box is within pad of the tip */
       if (h->live && pad >= 0 && pad <= h->reach) {
-        run[k] = geo_halo_run(h, f[k].tip.x, f[k].tip.y, &refs[k]);
-        if (run[k] >= 0) {
+        cell[k] = geo_halo_cell(h, f[k].tip.x, f[k].tip.y);
+        if (cell[k] != -1) {
           walk[k] = 3;
-          if (run[k] > 0) ask_for(refs[k]);
+          if (cell[k] >= 0) ask_for(&h->start[cell[k]]);
           continue;
         }
       } else if (pad >= 0) {
@@ -1131,7 +1153,15 @@ void geometry_avoid_obstacles_many(const geometry *g, int n,
       if (walk[k] == 0) ask_for_rows(x, &r[k]);
     }
     for (int k = 0; k < m; k++)
-      if (walk[k] == 0) list_ahead(x, &r[k], &l[k]);
+      if (walk[k] == 3) {
+        run[k] = geo_halo_cell_run(h, cell[k], &refs[k]);
+        if (run[k] > 0) ask_for(refs[k]);
+      }
+    for (int k = 0; k < m; k++)
+      if (walk[k] == 0)
+        list_ahead(x, &r[k], &l[k]);
+      else if (walk[k] == 3)
+        ask_for_shapes(refs[k], run[k], h->shape);
     for (int k = 0; k < m; k++) {
       switch (walk[k]) {
       case 3:
@@ -1159,4 +1189,92 @@ void geometry_avoid_obstacles_many(const geometry *g, int n,
       out[k0 + k] = v2_scale(f[k].away, max_force[k0 + k]);
     }
   }
+}
+
+/* Feelers taken at once by the walls-then-obstacles walk: its passes ask
+   for memory a pass ahead, and the more feelers a pass has, the more time
+   the memory has. */
+#define PAIR_GROUP 64
+
+/* Walls, then obstacles for the agents the walls leave quiet, in one pass
+   over the batch: both feelers from one heading, both halos' cells and
+   runs asked for before the first walk, the obstacles' shapes while the
+   walls are walked. Each feeler is the same function on the same numbers
+   as in the two calls above. */
+int geometry_avoid_walls_obstacles_many(
+    const geometry *g, int n, const steer_vec2 *p, const steer_vec2 *v,
+    const double *wall_length, double weight, double loud,
+    const double *radius, const double *extra, const double *max_force,
+    double length, steer_vec2 *walls, steer_vec2 *obstacles, char *felt) {
+  const geo_halo *hw = &g->wall_halo, *ho = &g->obstacle_halo;
+  if (!g->wall_count || !g->obstacle_count || !hw->live || !ho->live)
+    return 0;
+  for (int k = 0; k < n; k++) {
+    double pad = radius[k] + extra[k];
+    if (!(fabs(wall_length[k]) * 0.5 <= hw->reach) ||
+        !(pad >= 0 && pad <= ho->reach))
+      return 0; /* the two calls ask for longer halos */
+  }
+  geo_feeler fw[PAIR_GROUP], fo[PAIR_GROUP];
+  long cw[PAIR_GROUP], co[PAIR_GROUP], rw[PAIR_GROUP], ro[PAIR_GROUP];
+  const uint32_t *refw[PAIR_GROUP], *refo[PAIR_GROUP];
+  for (int k0 = 0; k0 < n; k0 += PAIR_GROUP) {
+    int m = n - k0 < PAIR_GROUP ? n - k0 : PAIR_GROUP;
+    for (int k = 0; k < m; k++) {
+      int i = k0 + k;
+      steer_vec2 ahead = feeler_ahead(v[i]);
+      feeler_from(&fw[k], p[i], ahead, wall_length[i], 0, 0);
+      feeler_from(&fo[k], p[i], ahead, length, radius[i], extra[i]);
+      cw[k] = geo_halo_cell(hw, fw[k].p.x + fw[k].feeler.x * 0.5,
+                            fw[k].p.y + fw[k].feeler.y * 0.5);
+      co[k] = geo_halo_cell(ho, fo[k].tip.x, fo[k].tip.y);
+      if (cw[k] >= 0) ask_for(&hw->start[cw[k]]);
+      if (co[k] >= 0) ask_for(&ho->start[co[k]]);
+    }
+    for (int k = 0; k < m; k++) {
+      if (cw[k] != -1) {
+        rw[k] = geo_halo_cell_run(hw, cw[k], &refw[k]);
+        if (rw[k] > 0) ask_for(refw[k]);
+      }
+      if (co[k] != -1) {
+        ro[k] = geo_halo_cell_run(ho, co[k], &refo[k]);
+        if (ro[k] > 0) ask_for(refo[k]);
+      }
+    }
+    for (int k = 0; k < m; k++)
+      if (cw[k] != -1) ask_for_shapes(refw[k], rw[k], hw->shape);
+    for (int k = 0; k < m; k++) {
+      int i = k0 + k;
+      if (cw[k] == -1) { /* far outside the halo's grid: as one feeler */
+        walls[i] = geometry_avoid_walls(g, p[i], v[i], wall_length[i]);
+      } else {
+        if (g->quad)
+          feel_walls_refs_quad(g, &fw[k], refw[k], (size_t)rw[k], hw->shape,
+                               hw->item);
+        else
+          feel_walls_refs(g, &fw[k], refw[k], (size_t)rw[k], hw->shape,
+                          hw->item);
+        if (fw[k].index != SIZE_MAX)
+          wall_away(&fw[k], fw[k].hit_a, fw[k].hit_b, fw[k].best);
+        walls[i] = fw[k].away;
+      }
+      felt[i] = !(v2_len2(v2_scale(walls[i], weight)) > loud);
+      if (felt[i] && co[k] != -1) ask_for_shapes(refo[k], ro[k], ho->shape);
+    }
+    for (int k = 0; k < m; k++) {
+      int i = k0 + k;
+      if (!felt[i]) continue;
+      if (co[k] == -1) {
+        obstacles[i] = geometry_avoid_obstacles(g, p[i], v[i], radius[i],
+                                                extra[i], max_force[i],
+                                                length);
+        continue;
+      }
+      feel_obstacles_refs(g, &fo[k], refo[k], (size_t)ro[k], ho->shape,
+                          ho->item);
+      if (fo[k].index != SIZE_MAX) obstacle_away(&fo[k], fo[k].hit_a);
+      obstacles[i] = v2_scale(fo[k].away, max_force[i]);
+    }
+  }
+  return 1;
 }
