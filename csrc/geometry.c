@@ -859,8 +859,39 @@ static AVX void feel_walls_refs_quad(const geometry *g, geo_feeler *f,
   }
 }
 
+/* feeler_ahead for v[0 .. n - 1], four at a time: the usual case's
+   operations in each lane (IEEE square roots and divisions: the same
+   bits), the other lanes through feeler_ahead. */
+static AVX void headings_quad(const steer_vec2 *v, int n, steer_vec2 *ahead) {
+  int k = 0;
+  for (; k + 4 <= n; k += 4) {
+    __m256d a = _mm256_loadu_pd(&v[k].x), b = _mm256_loadu_pd(&v[k + 2].x);
+    /* a: x0 y0 x1 y1, b: x2 y2 x3 y3 -> x0 x2 x1 x3 and y0 y2 y1 y3 */
+    __m256d x = _mm256_unpacklo_pd(a, b), y = _mm256_unpackhi_pd(a, b);
+    __m256d l2 = _mm256_add_pd(_mm256_mul_pd(x, x), _mm256_mul_pd(y, y));
+    int usual = _mm256_movemask_pd(_mm256_and_pd(
+        _mm256_cmp_pd(l2, _mm256_set1_pd(1e-4), _CMP_GT_OQ),
+        _mm256_cmp_pd(l2, _mm256_set1_pd(1e300), _CMP_LT_OQ)));
+    __m256d l = _mm256_sqrt_pd(l2);
+    __m256d ax = _mm256_div_pd(x, l), ay = _mm256_div_pd(y, l);
+    /* back to pairs: x0 y0 x1 y1 (lanes 0, 2) and x2 y2 x3 y3 */
+    _mm256_storeu_pd(&ahead[k].x, _mm256_unpacklo_pd(ax, ay));
+    _mm256_storeu_pd(&ahead[k + 2].x, _mm256_unpackhi_pd(ax, ay));
+    if (usual != 15) /* lane l holds agent k + (0, 2, 1, 3)[l] */
+      for (int l = 0; l < 4; l++)
+        if (!(usual >> l & 1)) {
+          int j = k + (l == 1 ? 2 : l == 2 ? 1 : l);
+          ahead[j] = feeler_ahead(v[j]);
+        }
+  }
+  for (; k < n; k++) ahead[k] = feeler_ahead(v[k]);
+}
+
 static int quad_available(void) { return __builtin_cpu_supports("avx") != 0; }
 #else
+static void headings_quad(const steer_vec2 *v, int n, steer_vec2 *ahead) {
+  for (int k = 0; k < n; k++) ahead[k] = feeler_ahead(v[k]);
+}
 static void feel_walls_quad(const geometry *g, geo_feeler *f,
                             const geo_item *it, size_t n, uint32_t skip) {
   feel_walls(g, f, it, n, skip);
@@ -1195,6 +1226,7 @@ void geometry_avoid_obstacles_many(const geometry *g, int n,
    for memory a pass ahead, and the more feelers a pass has, the more time
    the memory has. */
 #define PAIR_GROUP 64
+#define PAIR_AHEAD 8
 
 /* Walls, then obstacles for the agents the walls leave quiet, in one pass
    over the batch: both feelers from one heading, both halos' cells and
@@ -1220,11 +1252,15 @@ int geometry_avoid_walls_obstacles_many(
   const uint32_t *refw[PAIR_GROUP], *refo[PAIR_GROUP];
   for (int k0 = 0; k0 < n; k0 += PAIR_GROUP) {
     int m = n - k0 < PAIR_GROUP ? n - k0 : PAIR_GROUP;
+    steer_vec2 ahead[PAIR_GROUP];
+    if (g->quad)
+      headings_quad(v + k0, m, ahead);
+    else
+      for (int k = 0; k < m; k++) ahead[k] = feeler_ahead(v[k0 + k]);
     for (int k = 0; k < m; k++) {
       int i = k0 + k;
-      steer_vec2 ahead = feeler_ahead(v[i]);
-      feeler_from(&fw[k], p[i], ahead, wall_length[i], 0, 0);
-      feeler_from(&fo[k], p[i], ahead, length, radius[i], extra[i]);
+      feeler_from(&fw[k], p[i], ahead[k], wall_length[i], 0, 0);
+      feeler_from(&fo[k], p[i], ahead[k], length, radius[i], extra[i]);
       cw[k] = geo_halo_cell(hw, fw[k].p.x + fw[k].feeler.x * 0.5,
                             fw[k].p.y + fw[k].feeler.y * 0.5);
       co[k] = geo_halo_cell(ho, fo[k].tip.x, fo[k].tip.y);
@@ -1241,10 +1277,13 @@ int geometry_avoid_walls_obstacles_many(
         if (ro[k] > 0) ask_for(refo[k]);
       }
     }
-    for (int k = 0; k < m; k++)
+    /* a wall run's shapes are asked for PAIR_AHEAD walks before its own
+       (its refs have arrived by then) */
+    for (int k = 0; k < m && k < PAIR_AHEAD; k++)
       if (cw[k] != -1) ask_for_shapes(refw[k], rw[k], hw->shape);
     for (int k = 0; k < m; k++) {
-      int i = k0 + k;
+      int i = k0 + k, a = k + PAIR_AHEAD;
+      if (a < m && cw[a] != -1) ask_for_shapes(refw[a], rw[a], hw->shape);
       if (cw[k] == -1) { /* far outside the halo's grid: as one feeler */
         walls[i] = geometry_avoid_walls(g, p[i], v[i], wall_length[i]);
       } else {
