@@ -136,4 +136,12 @@ GEO_HOT long geo_halo_cell_run(const geo_halo *h, long c,
   return (long)(h->start[c + 1] - h->start[c]);
 }
 
+/* The run of point (x, y)'s cell: returns its length, *refs its first
+   entry; -1 when the halo cannot say (geo_halo_cell). */
+GEO_HOT long geo_halo_run(const geo_halo *h, double x, double y,
+                          const uint32_t **refs) {
+  long c = geo_halo_cell(h, x, y);
+  return c == -1 ? -1 : geo_halo_cell_run(h, c, refs);
+}
+
 #endif

@@ -1000,12 +1000,16 @@ GEO_HOT void ask_for_rows(const geo_index *x, const cell_range *r) {
   ask_for(&x->cells[geo_index_home(x, r->x0, walk_cell(r->y0, r->ny - 1, py))]);
 }
 
-/* Asks for the shapes of a halo run (their refs asked for a pass before):
-   a run's shapes lie apart in the shape array, and the walk would wait
-   on them one after another. */
-GEO_HOT void ask_for_shapes(const uint32_t *ref, long n,
-                            const double (*shape)[4]) {
-  for (long e = 0; e < n; e++) ask_for(shape[ref[e]]);
+/* The first four shapes of a run that has any, without a loop (its trip
+   count would be mispredicted): the refs' padding (GEO_POOL_PAD) makes
+   reading four safe, and a ref past the run names some other shape. */
+GEO_HOT void ask_for_four(const uint32_t *ref, long n,
+                          const double (*shape)[4]) {
+  if (n <= 0) return;
+  ask_for(shape[ref[0]]);
+  ask_for(shape[ref[1]]);
+  ask_for(shape[ref[2]]);
+  ask_for(shape[ref[3]]);
 }
 
 /* r's cells that hold entries, in the walk's order (rows, then columns),
@@ -1079,7 +1083,7 @@ void geometry_avoid_walls_many(const geometry *g, int n, const steer_vec2 *p,
   cell_range r[MANY_GROUP];
   cell_list l[MANY_GROUP];
   int walk[MANY_GROUP];
-  long run[MANY_GROUP], cell[MANY_GROUP];
+  long run[MANY_GROUP];
   const uint32_t *refs[MANY_GROUP];
   const geo_index *x = &g->wall_index;
   const geo_halo *h = &g->wall_halo;
@@ -1094,11 +1098,11 @@ void geometry_avoid_walls_many(const geometry *g, int n, const steer_vec2 *p,
       /* the halo: the feeler lies within half its length of its middle */
       double need = fabs(length[k0 + k]) * 0.5;
       if (h->live && need <= h->reach) {
-        cell[k] = geo_halo_cell(h, f[k].p.x + f[k].feeler.x * 0.5,
-                                f[k].p.y + f[k].feeler.y * 0.5);
-        if (cell[k] != -1) {
+        run[k] = geo_halo_run(h, f[k].p.x + f[k].feeler.x * 0.5,
+                              f[k].p.y + f[k].feeler.y * 0.5, &refs[k]);
+        if (run[k] >= 0) {
           walk[k] = 3;
-          if (cell[k] >= 0) ask_for(&h->start[cell[k]]);
+          if (run[k] > 0) ask_for(refs[k]);
           continue;
         }
       } else {
@@ -1109,15 +1113,7 @@ void geometry_avoid_walls_many(const geometry *g, int n, const steer_vec2 *p,
       if (walk[k] == 0) ask_for_rows(x, &r[k]);
     }
     for (int k = 0; k < m; k++)
-      if (walk[k] == 3) {
-        run[k] = geo_halo_cell_run(h, cell[k], &refs[k]);
-        if (run[k] > 0) ask_for(refs[k]);
-      }
-    for (int k = 0; k < m; k++)
-      if (walk[k] == 0)
-        list_ahead(x, &r[k], &l[k]);
-      else if (walk[k] == 3)
-        ask_for_shapes(refs[k], run[k], h->shape);
+      if (walk[k] == 0) list_ahead(x, &r[k], &l[k]);
     for (int k = 0; k < m; k++) {
       switch (walk[k]) {
       case 3:
@@ -1154,7 +1150,7 @@ void geometry_avoid_obstacles_many(const geometry *g, int n,
   cell_range r[MANY_GROUP];
   cell_list l[MANY_GROUP];
   int walk[MANY_GROUP];
-  long run[MANY_GROUP], cell[MANY_GROUP];
+  long run[MANY_GROUP];
   const uint32_t *refs[MANY_GROUP];
   const geo_index *x = &g->obstacle_index;
   const geo_halo *h = &g->obstacle_halo;
@@ -1170,10 +1166,10 @@ void geometry_avoid_obstacles_many(const geometry *g, int n,
                    extra[k0 + k]);
       /* the halo: a touched obstacle's box is within pad of the tip */
       if (h->live && pad >= 0 && pad <= h->reach) {
-        cell[k] = geo_halo_cell(h, f[k].tip.x, f[k].tip.y);
-        if (cell[k] != -1) {
+        run[k] = geo_halo_run(h, f[k].tip.x, f[k].tip.y, &refs[k]);
+        if (run[k] >= 0) {
           walk[k] = 3;
-          if (cell[k] >= 0) ask_for(&h->start[cell[k]]);
+          if (run[k] > 0) ask_for(refs[k]);
           continue;
         }
       } else if (pad >= 0) {
@@ -1184,15 +1180,7 @@ void geometry_avoid_obstacles_many(const geometry *g, int n,
       if (walk[k] == 0) ask_for_rows(x, &r[k]);
     }
     for (int k = 0; k < m; k++)
-      if (walk[k] == 3) {
-        run[k] = geo_halo_cell_run(h, cell[k], &refs[k]);
-        if (run[k] > 0) ask_for(refs[k]);
-      }
-    for (int k = 0; k < m; k++)
-      if (walk[k] == 0)
-        list_ahead(x, &r[k], &l[k]);
-      else if (walk[k] == 3)
-        ask_for_shapes(refs[k], run[k], h->shape);
+      if (walk[k] == 0) list_ahead(x, &r[k], &l[k]);
     for (int k = 0; k < m; k++) {
       switch (walk[k]) {
       case 3:
@@ -1280,10 +1268,10 @@ int geometry_avoid_walls_obstacles_many(
     /* a wall run's shapes are asked for PAIR_AHEAD walks before its own
        (its refs have arrived by then) */
     for (int k = 0; k < m && k < PAIR_AHEAD; k++)
-      if (cw[k] != -1) ask_for_shapes(refw[k], rw[k], hw->shape);
+      if (cw[k] != -1) ask_for_four(refw[k], rw[k], hw->shape);
     for (int k = 0; k < m; k++) {
       int i = k0 + k, a = k + PAIR_AHEAD;
-      if (a < m && cw[a] != -1) ask_for_shapes(refw[a], rw[a], hw->shape);
+      if (a < m && cw[a] != -1) ask_for_four(refw[a], rw[a], hw->shape);
       if (cw[k] == -1) { /* far outside the halo's grid: as one feeler */
         walls[i] = geometry_avoid_walls(g, p[i], v[i], wall_length[i]);
       } else {
@@ -1298,7 +1286,7 @@ int geometry_avoid_walls_obstacles_many(
         walls[i] = fw[k].away;
       }
       felt[i] = !(v2_len2(v2_scale(walls[i], weight)) > loud);
-      if (felt[i] && co[k] != -1) ask_for_shapes(refo[k], ro[k], ho->shape);
+      if (felt[i] && co[k] != -1) ask_for_four(refo[k], ro[k], ho->shape);
     }
     for (int k = 0; k < m; k++) {
       int i = k0 + k;
