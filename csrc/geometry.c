@@ -1235,7 +1235,6 @@ int geometry_avoid_walls_obstacles_many(
         !(pad >= 0 && pad <= ho->reach))
       return 0; /* the two calls ask for longer halos */
   }
-  geo_feeler fw[PAIR_GROUP], fo[PAIR_GROUP];
   long cw[PAIR_GROUP], co[PAIR_GROUP], rw[PAIR_GROUP], ro[PAIR_GROUP];
   const uint32_t *refw[PAIR_GROUP], *refo[PAIR_GROUP];
   for (int k0 = 0; k0 < n; k0 += PAIR_GROUP) {
@@ -1245,13 +1244,15 @@ int geometry_avoid_walls_obstacles_many(
       headings_quad(v + k0, m, ahead);
     else
       for (int k = 0; k < m; k++) ahead[k] = feeler_ahead(v[k0 + k]);
+    /* the feelers themselves are made where they are walked (arrays of
+       them here measured more stores missing the cache) */
     for (int k = 0; k < m; k++) {
       int i = k0 + k;
-      feeler_from(&fw[k], p[i], ahead[k], wall_length[i], 0, 0);
-      feeler_from(&fo[k], p[i], ahead[k], length, radius[i], extra[i]);
-      cw[k] = geo_halo_cell(hw, fw[k].p.x + fw[k].feeler.x * 0.5,
-                            fw[k].p.y + fw[k].feeler.y * 0.5);
-      co[k] = geo_halo_cell(ho, fo[k].tip.x, fo[k].tip.y);
+      /* feeler_from's feeler (wall) and tip (obstacle), the same bits */
+      steer_vec2 wall = v2_scale(ahead[k], wall_length[i]);
+      steer_vec2 tip = v2_add(p[i], v2_scale(ahead[k], length));
+      cw[k] = geo_halo_cell(hw, p[i].x + wall.x * 0.5, p[i].y + wall.y * 0.5);
+      co[k] = geo_halo_cell(ho, tip.x, tip.y);
       if (cw[k] >= 0) ask_for(&hw->start[cw[k]]);
       if (co[k] >= 0) ask_for(&ho->start[co[k]]);
     }
@@ -1275,15 +1276,16 @@ int geometry_avoid_walls_obstacles_many(
       if (cw[k] == -1) { /* far outside the halo's grid: as one feeler */
         walls[i] = geometry_avoid_walls(g, p[i], v[i], wall_length[i]);
       } else {
+        geo_feeler fw;
+        feeler_from(&fw, p[i], ahead[k], wall_length[i], 0, 0);
         if (g->quad)
-          feel_walls_refs_quad(g, &fw[k], refw[k], (size_t)rw[k], hw->shape,
+          feel_walls_refs_quad(g, &fw, refw[k], (size_t)rw[k], hw->shape,
                                hw->item);
         else
-          feel_walls_refs(g, &fw[k], refw[k], (size_t)rw[k], hw->shape,
+          feel_walls_refs(g, &fw, refw[k], (size_t)rw[k], hw->shape,
                           hw->item);
-        if (fw[k].index != SIZE_MAX)
-          wall_away(&fw[k], fw[k].hit_a, fw[k].hit_b, fw[k].best);
-        walls[i] = fw[k].away;
+        if (fw.index != SIZE_MAX) wall_away(&fw, fw.hit_a, fw.hit_b, fw.best);
+        walls[i] = fw.away;
       }
       felt[i] = !(v2_len2(v2_scale(walls[i], weight)) > loud);
       if (felt[i] && co[k] != -1) ask_for_four(refo[k], ro[k], ho->shape);
@@ -1297,10 +1299,12 @@ int geometry_avoid_walls_obstacles_many(
                                                 length);
         continue;
       }
-      feel_obstacles_refs(g, &fo[k], refo[k], (size_t)ro[k], ho->shape,
+      geo_feeler fo;
+      feeler_from(&fo, p[i], ahead[k], length, radius[i], extra[i]);
+      feel_obstacles_refs(g, &fo, refo[k], (size_t)ro[k], ho->shape,
                           ho->item);
-      if (fo[k].index != SIZE_MAX) obstacle_away(&fo[k], fo[k].hit_a);
-      obstacles[i] = v2_scale(fo[k].away, max_force[i]);
+      if (fo.index != SIZE_MAX) obstacle_away(&fo, fo.hit_a);
+      obstacles[i] = v2_scale(fo.away, max_force[i]);
     }
   }
   return 1;
