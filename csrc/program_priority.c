@@ -123,7 +123,7 @@ static int avoid_pair(steer_world *w, const steer_program *p, size_t q,
     int k = consult[j];
     size_t at = q;
     steer_vec2 f = v2(fx[j], fy[j]);
-    STEER_ASSERT(!felt[j] == priority_speaks(f));
+    STEER_ASSERT(felt[j] == !priority_speaks(f));
     if (felt[j]) {
       at = q + 1;
       f = v2(ox[j], oy[j]);
