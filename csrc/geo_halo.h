@@ -91,12 +91,14 @@ static inline int geo_halo_settle(geo_halo *h) {
   return calm;
 }
 
-/* The run of point (x, y)'s cell: returns its length, *refs its first
-   entry; -1 when the halo cannot say (not a finite point within reach of
-   its grid: the caller queries the index). Off a torus a point outside the
-   grid is farther than `reach` from every item: an empty run. */
-GEO_HOT long geo_halo_run(const geo_halo *h, double x, double y,
-                      const uint32_t **refs) {
+/* Point (x, y)'s cell: its number (>= 0), GEO_HALO_EMPTY off a torus for
+   a point outside the grid (farther than `reach` from every item: an empty
+   run), -1 when the halo cannot say (not a finite point within reach of
+   its grid: the caller queries the index). Apart from its run
+   (geo_halo_cell_run), so that a batch can ask for many cells' starts
+   before it reads the first. */
+#define GEO_HALO_EMPTY (-2L)
+GEO_HOT long geo_halo_cell(const geo_halo *h, double x, double y) {
   int32_t i, j;
   if (h->wrap) {
     /* one period either side (a point inside the torus plus half a
@@ -114,15 +116,32 @@ GEO_HOT long geo_halo_run(const geo_halo *h, double x, double y,
     double fx = (x - h->ox) * h->inv_x, fy = (y - h->oy) * h->inv_y;
     if (!(fx >= 0 && fx < h->ncx && fy >= 0 && fy < h->ncy)) {
       if (!(fabs(fx) < 1e300 && fabs(fy) < 1e300)) return -1;
-      *refs = h->ref;
-      return 0;
+      return GEO_HALO_EMPTY;
     }
     i = (int32_t)fx;
     j = (int32_t)fy;
   }
-  size_t c = (size_t)j * (size_t)h->ncx + (size_t)i;
+  return (long)((size_t)j * (size_t)h->ncx + (size_t)i);
+}
+
+/* The run of cell c (geo_halo_cell, not -1): returns its length, *refs
+   its first entry. */
+GEO_HOT long geo_halo_cell_run(const geo_halo *h, long c,
+                               const uint32_t **refs) {
+  if (c == GEO_HALO_EMPTY) {
+    *refs = h->ref;
+    return 0;
+  }
   *refs = h->ref + h->start[c];
   return (long)(h->start[c + 1] - h->start[c]);
+}
+
+/* The run of point (x, y)'s cell: returns its length, *refs its first
+   entry; -1 when the halo cannot say (geo_halo_cell). */
+GEO_HOT long geo_halo_run(const geo_halo *h, double x, double y,
+                          const uint32_t **refs) {
+  long c = geo_halo_cell(h, x, y);
+  return c == -1 ? -1 : geo_halo_cell_run(h, c, refs);
 }
 
 #endif

@@ -439,10 +439,11 @@ static inline steer_vec2 feeler_ahead(steer_vec2 v) {
   return v2_forward(v);
 }
 
-GEO_HOT void feeler_start(geo_feeler *f, steer_vec2 p, steer_vec2 v,
-                          double length, double radius, double extra) {
+/* A feeler of `length` from p along heading `ahead` (feeler_ahead). */
+GEO_HOT void feeler_from(geo_feeler *f, steer_vec2 p, steer_vec2 ahead,
+                         double length, double radius, double extra) {
   f->p = p;
-  f->ahead = feeler_ahead(v);
+  f->ahead = ahead;
   f->feeler = v2_scale(f->ahead, length);
   f->tip = v2_add(p, f->feeler);
   f->length = length;
@@ -451,6 +452,11 @@ GEO_HOT void feeler_start(geo_feeler *f, steer_vec2 p, steer_vec2 v,
   f->best = INFINITY;
   f->index = SIZE_MAX;
   f->away = zero;
+}
+
+GEO_HOT void feeler_start(geo_feeler *f, steer_vec2 p, steer_vec2 v,
+                          double length, double radius, double extra) {
+  feeler_from(f, p, feeler_ahead(v), length, radius, extra);
 }
 
 void geo_feeler_start(geo_feeler *f, steer_vec2 p, steer_vec2 v,
@@ -853,8 +859,39 @@ static AVX void feel_walls_refs_quad(const geometry *g, geo_feeler *f,
   }
 }
 
+/* feeler_ahead for v[0 .. n - 1], four at a time: the usual case's
+   operations in each lane (IEEE square roots and divisions: the same
+   bits), the other lanes through feeler_ahead. */
+static AVX void headings_quad(const steer_vec2 *v, int n, steer_vec2 *ahead) {
+  int k = 0;
+  for (; k + 4 <= n; k += 4) {
+    __m256d a = _mm256_loadu_pd(&v[k].x), b = _mm256_loadu_pd(&v[k + 2].x);
+    /* a: x0 y0 x1 y1, b: x2 y2 x3 y3 -> x0 x2 x1 x3 and y0 y2 y1 y3 */
+    __m256d x = _mm256_unpacklo_pd(a, b), y = _mm256_unpackhi_pd(a, b);
+    __m256d l2 = _mm256_add_pd(_mm256_mul_pd(x, x), _mm256_mul_pd(y, y));
+    int usual = _mm256_movemask_pd(_mm256_and_pd(
+        _mm256_cmp_pd(l2, _mm256_set1_pd(1e-4), _CMP_GT_OQ),
+        _mm256_cmp_pd(l2, _mm256_set1_pd(1e300), _CMP_LT_OQ)));
+    __m256d l = _mm256_sqrt_pd(l2);
+    __m256d ax = _mm256_div_pd(x, l), ay = _mm256_div_pd(y, l);
+    /* back to pairs: x0 y0 x1 y1 (lanes 0, 2) and x2 y2 x3 y3 */
+    _mm256_storeu_pd(&ahead[k].x, _mm256_unpacklo_pd(ax, ay));
+    _mm256_storeu_pd(&ahead[k + 2].x, _mm256_unpackhi_pd(ax, ay));
+    if (usual != 15) /* lane l holds agent k + (0, 2, 1, 3)[l] */
+      for (int l = 0; l < 4; l++)
+        if (!(usual >> l & 1)) {
+          int j = k + (l == 1 ? 2 : l == 2 ? 1 : l);
+          ahead[j] = feeler_ahead(v[j]);
+        }
+  }
+  for (; k < n; k++) ahead[k] = feeler_ahead(v[k]);
+}
+
 static int quad_available(void) { return __builtin_cpu_supports("avx") != 0; }
 #else
+static void headings_quad(const steer_vec2 *v, int n, steer_vec2 *ahead) {
+  for (int k = 0; k < n; k++) ahead[k] = feeler_ahead(v[k]);
+}
 static void feel_walls_quad(const geometry *g, geo_feeler *f,
                             const geo_item *it, size_t n, uint32_t skip) {
   feel_walls(g, f, it, n, skip);
@@ -961,6 +998,18 @@ GEO_HOT void ask_for_rows(const geo_index *x, const cell_range *r) {
   if (x->mixed) return;
   int32_t py = x->wrap ? x->ncy : INT32_MAX;
   ask_for(&x->cells[geo_index_home(x, r->x0, walk_cell(r->y0, r->ny - 1, py))]);
+}
+
+/* The first four shapes of a run that has any, without a loop (its trip
+   count would be mispredicted): the refs' padding (GEO_POOL_PAD) makes
+   reading four safe, and a ref past the run names some other shape. */
+GEO_HOT void ask_for_four(const uint32_t *ref, long n,
+                          const double (*shape)[4]) {
+  if (n <= 0) return;
+  ask_for(shape[ref[0]]);
+  ask_for(shape[ref[1]]);
+  ask_for(shape[ref[2]]);
+  ask_for(shape[ref[3]]);
 }
 
 /* r's cells that hold entries, in the walk's order (rows, then columns),
@@ -1159,4 +1208,104 @@ void geometry_avoid_obstacles_many(const geometry *g, int n,
       out[k0 + k] = v2_scale(f[k].away, max_force[k0 + k]);
     }
   }
+}
+
+/* Feelers taken at once by the walls-then-obstacles walk: its passes ask
+   for memory a pass ahead, and the more feelers a pass has, the more time
+   the memory has. */
+#define PAIR_GROUP 64
+#define PAIR_AHEAD 8
+
+/* Walls, then obstacles for the agents the walls leave quiet, in one pass
+   over the batch: both feelers from one heading, both halos' cells and
+   runs asked for before the first walk, the obstacles' shapes while the
+   walls are walked. Each feeler is the same function on the same numbers
+   as in the two calls above. */
+int geometry_avoid_walls_obstacles_many(
+    const geometry *g, int n, const steer_vec2 *p, const steer_vec2 *v,
+    const double *wall_length, double weight, double loud,
+    const double *radius, const double *extra, const double *max_force,
+    double length, steer_vec2 *walls, steer_vec2 *obstacles, char *felt) {
+  const geo_halo *hw = &g->wall_halo, *ho = &g->obstacle_halo;
+  if (!g->wall_count || !g->obstacle_count || !hw->live || !ho->live)
+    return 0;
+  for (int k = 0; k < n; k++) {
+    double pad = radius[k] + extra[k];
+    if (!(fabs(wall_length[k]) * 0.5 <= hw->reach) ||
+        !(pad >= 0 && pad <= ho->reach))
+      return 0; /* the two calls ask for longer halos */
+  }
+  long cw[PAIR_GROUP], co[PAIR_GROUP], rw[PAIR_GROUP], ro[PAIR_GROUP];
+  const uint32_t *refw[PAIR_GROUP], *refo[PAIR_GROUP];
+  for (int k0 = 0; k0 < n; k0 += PAIR_GROUP) {
+    int m = n - k0 < PAIR_GROUP ? n - k0 : PAIR_GROUP;
+    steer_vec2 ahead[PAIR_GROUP];
+    if (g->quad)
+      headings_quad(v + k0, m, ahead);
+    else
+      for (int k = 0; k < m; k++) ahead[k] = feeler_ahead(v[k0 + k]);
+    /* the feelers themselves are made where they are walked (arrays of
+       them here measured more stores missing the cache) */
+    for (int k = 0; k < m; k++) {
+      int i = k0 + k;
+      /* feeler_from's feeler (wall) and tip (obstacle), the same bits */
+      steer_vec2 wall = v2_scale(ahead[k], wall_length[i]);
+      steer_vec2 tip = v2_add(p[i], v2_scale(ahead[k], length));
+      cw[k] = geo_halo_cell(hw, p[i].x + wall.x * 0.5, p[i].y + wall.y * 0.5);
+      co[k] = geo_halo_cell(ho, tip.x, tip.y);
+      if (cw[k] >= 0) ask_for(&hw->start[cw[k]]);
+      if (co[k] >= 0) ask_for(&ho->start[co[k]]);
+    }
+    for (int k = 0; k < m; k++) {
+      if (cw[k] != -1) {
+        rw[k] = geo_halo_cell_run(hw, cw[k], &refw[k]);
+        if (rw[k] > 0) ask_for(refw[k]);
+      }
+      if (co[k] != -1) {
+        ro[k] = geo_halo_cell_run(ho, co[k], &refo[k]);
+        if (ro[k] > 0) ask_for(refo[k]);
+      }
+    }
+    /* a wall run's shapes are asked for PAIR_AHEAD walks before its own
+       (its refs have arrived by then) */
+    for (int k = 0; k < m && k < PAIR_AHEAD; k++)
+      if (cw[k] != -1) ask_for_four(refw[k], rw[k], hw->shape);
+    for (int k = 0; k < m; k++) {
+      int i = k0 + k, a = k + PAIR_AHEAD;
+      if (a < m && cw[a] != -1) ask_for_four(refw[a], rw[a], hw->shape);
+      if (cw[k] == -1) { /* far outside the halo's grid: as one feeler */
+        walls[i] = geometry_avoid_walls(g, p[i], v[i], wall_length[i]);
+      } else {
+        geo_feeler fw;
+        feeler_from(&fw, p[i], ahead[k], wall_length[i], 0, 0);
+        if (g->quad)
+          feel_walls_refs_quad(g, &fw, refw[k], (size_t)rw[k], hw->shape,
+                               hw->item);
+        else
+          feel_walls_refs(g, &fw, refw[k], (size_t)rw[k], hw->shape,
+                          hw->item);
+        if (fw.index != SIZE_MAX) wall_away(&fw, fw.hit_a, fw.hit_b, fw.best);
+        walls[i] = fw.away;
+      }
+      felt[i] = !(v2_len2(v2_scale(walls[i], weight)) > loud);
+      if (felt[i] && co[k] != -1) ask_for_four(refo[k], ro[k], ho->shape);
+    }
+    for (int k = 0; k < m; k++) {
+      int i = k0 + k;
+      if (!felt[i]) continue;
+      if (co[k] == -1) {
+        obstacles[i] = geometry_avoid_obstacles(g, p[i], v[i], radius[i],
+                                                extra[i], max_force[i],
+                                                length);
+        continue;
+      }
+      geo_feeler fo;
+      feeler_from(&fo, p[i], ahead[k], length, radius[i], extra[i]);
+      feel_obstacles_refs(g, &fo, refo[k], (size_t)ro[k], ho->shape,
+                          ho->item);
+      if (fo.index != SIZE_MAX) obstacle_away(&fo, fo.hit_a);
+      obstacles[i] = v2_scale(fo.away, max_force[i]);
+    }
+  }
+  return 1;
 }

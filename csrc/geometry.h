@@ -178,6 +178,19 @@ steer_vec2 geometry_avoid_walls(const geometry *g, steer_vec2 p, steer_vec2 v,
 void geometry_avoid_walls_many(const geometry *g, int n, const steer_vec2 *p,
                                const steer_vec2 *v, const double *length,
                                steer_vec2 *out);
+/* Both for n agents whose walls come first: walls[k] as
+   geometry_avoid_walls_many gives it (lengths wall_length[k]); where
+   weight * walls[k] is no longer than sqrt(loud) (it does not speak),
+   felt[k] = 1 and obstacles[k] as geometry_avoid_obstacles_many gives it
+   (the rest as there), else felt[k] = 0 and obstacles[k] untouched. The
+   same bits as the two calls; returns 0, computing nothing, when the
+   level's halos cannot answer every feeler (the caller makes the two
+   calls, which ask for them). */
+int geometry_avoid_walls_obstacles_many(
+    const geometry *g, int n, const steer_vec2 *p, const steer_vec2 *v,
+    const double *wall_length, double weight, double loud,
+    const double *radius, const double *extra, const double *max_force,
+    double length, steer_vec2 *walls, steer_vec2 *obstacles, char *felt);
 void geometry_avoid_obstacles_many(const geometry *g, int n,
                                    const steer_vec2 *p, const steer_vec2 *v,
                                    const double *radius, const double *extra,

@@ -58,7 +58,10 @@ typedef struct program_state {
 /* Priority's rule, kept here so that both combiners (agent_program.c, an
    agent at a time; program_priority.c, a batch at a time) give the same
    bits. An entry speaks when its weighted force is longer than 0.01; */
-static inline int priority_speaks(steer_vec2 f) { return v2_len2(f) > 1e-4; }
+#define PRIORITY_LOUD 1e-4
+static inline int priority_speaks(steer_vec2 f) {
+  return v2_len2(f) > PRIORITY_LOUD;
+}
 /* the last winner holds control while its hold lasts (entries after it
    are not consulted); a program without hold never holds, so its states
    need not be read for it (they would wait for memory); */

@@ -222,6 +222,12 @@ static void flock_forces(const steer_world *w, const steer_entry *e,
   }
 }
 
+/* The extra reach entry e's feeler gets from its state es (hysteresis:
+   longer while it was pushing), as entry_avoid takes it. */
+static double avoid_extra(const steer_entry *e, const entry_state *es) {
+  return e->hysteresis != 0 && es && es->active ? e->hysteresis : 0;
+}
+
 /* Avoiding walls or obstacles: the batch's feelers at once
    (geometry_avoid_walls_many), with entry_avoid's lengths and extra reach,
    and its states written as it writes them. */
@@ -234,7 +240,7 @@ static void avoid_forces(const steer_world *w, const steer_entry *e, size_t q,
     size_t i = v->index[k];
     entry_state *es = v->states ? &v->states[k]->entries[q] : NULL;
     /* without hysteresis the state is only written, as entry_avoid does */
-    double extra = e->hysteresis != 0 && es && es->active ? e->hysteresis : 0;
+    double extra = avoid_extra(e, es);
     p[k] = world_pos(w, i);
     vel[k] = world_vel(w, i);
     if (walls) {
@@ -256,6 +262,44 @@ static void avoid_forces(const steer_world *w, const steer_entry *e, size_t q,
     fx[k] += f[k].x * weight;
     fy[k] += f[k].y * weight;
   }
+}
+
+int batch_avoid_pair(const steer_world *w, const steer_program *p, size_t q,
+                     const batch_view *v, double *fx, double *fy, double *ox,
+                     double *oy, char *felt) {
+  const steer_entry *ew = &p->entries[q], *eo = &p->entries[q + 1];
+  steer_vec2 pos[BATCH_MAX], vel[BATCH_MAX], fw[BATCH_MAX], fo[BATCH_MAX];
+  double reach[BATCH_MAX], radius[BATCH_MAX], extra[BATCH_MAX];
+  double max_force[BATCH_MAX];
+  int n = v->n;
+  if (n <= 0) return 1;
+  for (int k = 0; k < n; k++) {
+    size_t i = v->index[k];
+    program_state *s = v->states ? v->states[k] : NULL;
+    pos[k] = world_pos(w, i);
+    vel[k] = world_vel(w, i);
+    reach[k] = ew->feeler_length + avoid_extra(ew, s ? &s->entries[q] : NULL);
+    extra[k] = avoid_extra(eo, s ? &s->entries[q + 1] : NULL);
+    radius[k] = w->radius[i];
+    max_force[k] = w->max_force[i];
+  }
+  /* entry q speaks (priority_speaks) when its weighted push is longer
+     than 0.01: the others consult entry q + 1 */
+  if (!geometry_avoid_walls_obstacles_many(
+          &w->geo, n, pos, vel, reach, ew->weight, PRIORITY_LOUD, radius,
+          extra, max_force, eo->feeler_length, fw, fo, felt))
+    return 0;
+  for (int k = 0; k < n; k++) {
+    program_state *s = v->states ? v->states[k] : NULL;
+    if (s) s->entries[q].active = fw[k].x != 0 || fw[k].y != 0;
+    fx[k] += fw[k].x * ew->weight;
+    fy[k] += fw[k].y * ew->weight;
+    if (!felt[k]) continue;
+    if (s) s->entries[q + 1].active = fo[k].x != 0 || fo[k].y != 0;
+    ox[k] += fo[k].x * eo->weight;
+    oy[k] += fo[k].y * eo->weight;
+  }
+  return 1;
 }
 
 /* Path entries: agent by agent, as program_force computes them

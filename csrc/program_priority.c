@@ -97,6 +97,47 @@ static void walk_late(steer_world *w, const steer_program *p,
   }
 }
 
+/* Are entries q and q + 1 avoid_walls and avoid_obstacles, which
+   batch_avoid_pair takes at once? */
+static int pairs_avoid(const steer_program *p, size_t q) {
+  return q + 1 < p->count &&
+         p->entries[q].behavior == STEER_AVOID_WALLS &&
+         p->entries[q + 1].behavior == STEER_AVOID_OBSTACLES;
+}
+
+/* Entries q and q + 1 (pairs_avoid) for the agents of batch v at
+   positions consult[0 .. c - 1] (`view` holds them), without hold: the
+   agents entry q speaks for decided there, the rest by entry q + 1 when it
+   speaks, the others into pending[*left ..]. 0, deciding nothing, when
+   batch_avoid_pair cannot take them (fx, fy untouched then). */
+static int avoid_pair(steer_world *w, const steer_program *p, size_t q,
+                      const batch_view *v, const batch_view *view,
+                      const int *consult, int c, double *fx, double *fy,
+                      steer_vec2 *out, char *decided, int *pending,
+                      int *left) {
+  double ox[BATCH_MAX], oy[BATCH_MAX];
+  char felt[BATCH_MAX];
+  for (int j = 0; j < c; j++) ox[j] = oy[j] = -0.0;
+  if (!batch_avoid_pair(w, p, q, view, fx, fy, ox, oy, felt)) return 0;
+  for (int j = 0; j < c; j++) {
+    int k = consult[j];
+    size_t at = q;
+    steer_vec2 f = v2(fx[j], fy[j]);
+    STEER_ASSERT(felt[j] == !priority_speaks(f));
+    if (felt[j]) {
+      at = q + 1;
+      f = v2(ox[j], oy[j]);
+      if (!priority_speaks(f)) {
+        pending[(*left)++] = k; /* in place: consult is pending */
+        continue;
+      }
+    }
+    out[k] = priority_win(p, v->states[k], at, f, w->max_force[v->index[k]]);
+    decided[k] = 1;
+  }
+  return 1;
+}
+
 void batch_priority(steer_world *w, const steer_program *p,
                     const batch_view *v, double dt, steer_vec2 *out,
                     steer_stats *stats) {
@@ -155,6 +196,13 @@ void batch_priority(steer_world *w, const steer_program *p,
       view = &sub.v;
     }
     for (int j = 0; j < c; j++) fx[j] = fy[j] = -0.0; /* -0 + x is x */
+    if (!hold && pairs_avoid(p, q) &&
+        avoid_pair(w, p, q, v, view, consult, c, fx, fy, out, decided,
+                   pending, &left)) {
+      m = left;
+      q++; /* entry q + 1 is done too */
+      continue;
+    }
     batch_entry(w, p, q, view, fx, fy);
     for (int j = 0; j < c; j++) {
       int k = consult[j];

@@ -245,6 +245,9 @@ static void add_random(geometry *g, const layout *L, uint64_t *handles,
   if (s == STEER_OK) handles[(*nh)++] = id;
 }
 
+static int fused_checked; /* batches geometry_avoid_walls_obstacles_many
+                              answered */
+
 /* Many feelers at once (a batch's, geometry_avoid_walls_many) give each
    feeler's own result bit for bit, with and without the lanes: standing
    and barely moving agents, feelers from none to many cells long. */
@@ -314,6 +317,36 @@ static void compare_many(geometry *g, const layout *L) {
         CHECK(same_vec(obstacles[k], a),
               "%s avoid_obstacles_many #%d pass %d (%g, %g) vs brute (%g, %g)",
               L->name, k, pass, obstacles[k].x, obstacles[k].y, a.x, a.y);
+      }
+      /* walls, then obstacles where the walls stay quiet, at once: the
+         same bits as the two calls above (or nothing, without halos) */
+      steer_vec2 w2[N], o2[N];
+      char felt[N];
+      double weight = uniform(0.1, 3), loud = unit() < 0.5 ? 1e-4 : 0.5;
+      int both = geometry_avoid_walls_obstacles_many(
+          &h, n, p, v, length, weight, loud, radius, extra, max_force, len,
+          w2, o2, felt);
+      /* it answers exactly when both halos can answer every feeler */
+      int able = g->wall_count && g->obstacle_count && h.wall_halo.live &&
+                 h.obstacle_halo.live;
+      for (int k = 0; k < n; k++)
+        able = able && fabs(length[k]) * 0.5 <= h.wall_halo.reach &&
+               radius[k] + extra[k] >= 0 &&
+               radius[k] + extra[k] <= h.obstacle_halo.reach;
+      CHECK(both == able, "%s avoid_walls_obstacles_many answered %d pass %d",
+            L->name, both, pass);
+      fused_checked += both;
+      for (int k = 0; both && k < n; k++) {
+        steer_vec2 s = v2_scale(walls[k], weight);
+        int quiet = !(v2_len2(s) > loud);
+        CHECK(same_vec(w2[k], walls[k]) && felt[k] == quiet,
+              "%s avoid_walls_obstacles_many walls #%d pass %d (%g, %g) vs "
+              "(%g, %g)", L->name, k, pass, w2[k].x, w2[k].y, walls[k].x,
+              walls[k].y);
+        CHECK(!quiet || same_vec(o2[k], obstacles[k]),
+              "%s avoid_walls_obstacles_many obstacles #%d pass %d (%g, %g) "
+              "vs (%g, %g)", L->name, k, pass, o2[k].x, o2[k].y,
+              obstacles[k].x, obstacles[k].y);
       }
     }
   }
@@ -739,5 +772,7 @@ int main(void) {
   tile_maps();
   huge_numbers();
   failures();
+  CHECK(fused_checked > 100, "walls then obstacles at once: %d batches",
+        fused_checked);
   return oracle_report();
 }
