@@ -22,6 +22,45 @@ double orca_shape_gap(const orca_shape *s) {
   return v2_len(nearest_on_segment(s->a, s->b)) - s->radius;
 }
 
+/* t < 0 ? 0 : t > 1 ? 1 : t (nearest_on_segment's clamp). With SSE2
+   without a branch, as orca.c's clamp_t: minsd (1 < t ? 1 : t), then
+   maxsd (0 > that ? 0 : that), the same answer for any t (NaN and zeros of
+   either sign too). */
+static inline double clamp01(double t) {
+#if defined(__SSE2__)
+  return _mm_cvtsd_f64(
+      _mm_max_sd(_mm_set_sd(0), _mm_min_sd(_mm_set_sd(1), _mm_set_sd(t))));
+#else
+  return t < 0 ? 0 : t > 1 ? 1 : t;
+#endif
+}
+
+/* The gap from a body of radius `body` to wall s (radius 0), and what the
+   wall's line will need (orca_shape's near, dist, where): the nearest
+   point as nearest_on_segment finds it, and which part of the wall it is
+   on by the same t, unclamped, that orca_shape_line tested before (its
+   division and square root once per wall, not twice). */
+static inline double measure_wall(orca_shape *s, double body) {
+  steer_vec2 ab = v2_sub(s->b, s->a);
+  double len2 = v2_len2(ab);
+  double t = len2 > 0 ? -v2_dot(s->a, ab) / len2 : 0;
+  /* no branches: beside or past an end is a coin toss for a near wall */
+  int beside = (t > 0) & (t < 1);
+  s->where = !beside * (ORCA_AT_B - (t <= 0));
+  double c = clamp01(t);
+  s->near = v2_add(s->a, v2_scale(ab, c));
+  s->dist = v2_len(s->near);
+  return s->dist - body;
+}
+
+/* The same for a circle (a == b). */
+static inline double measure_circle(orca_shape *s, double body) {
+  s->where = ORCA_AT_A;
+  s->near = s->a;
+  s->dist = v2_len(s->a);
+  return s->dist - s->radius - body;
+}
+
 /* The shapes found so far (keep_nearest's arrays). */
 typedef struct found {
   orca_shape *out;
@@ -48,6 +87,10 @@ static void keep_new(found *f, const orca_shape *s, double gap, size_t id) {
   f->out[k].b.x = s->b.x;
   f->out[k].b.y = s->b.y;
   f->out[k].radius = s->radius;
+  f->out[k].near.x = s->near.x;
+  f->out[k].near.y = s->near.y;
+  f->out[k].dist = s->dist;
+  f->out[k].where = s->where;
   f->gaps[k] = gap;
   f->ids[k] = id;
 }
@@ -169,8 +212,7 @@ static void take_run(const steer_world *w, steer_vec2 p, double body,
       }
     }
     for (size_t q = 0; q < m; q++) {
-      double gap = walls ? v2_len(nearest_on_segment(s[q].a, s[q].b)) - body
-                         : v2_len(s[q].a) - s[q].radius - body;
+      double gap = walls ? measure_wall(&s[q], body) : measure_circle(&s[q], body);
       if (gap <= reach)
         keep_nearest(f, &s[q], gap, id[q]);
     }
@@ -195,13 +237,13 @@ static void take_listed(const steer_world *w, steer_vec2 p, double body,
       sh.b = v2_add(sh.a, v2_sub(l->b, l->a));
       sh.radius = 0;
       if (beyond(sh.a, sh.b, reach + 0.0 + body)) continue;
-      gap = v2_len(nearest_on_segment(sh.a, sh.b)) - body;
+      gap = measure_wall(&sh, body);
     } else {
       const geo_obstacle *o = &g->obstacles[k];
       sh.a = sh.b = v2(o->x - p.x, o->y - p.y);
       sh.radius = o->radius;
       if (beyond(sh.a, sh.b, reach + sh.radius + body)) continue;
-      gap = v2_len(sh.a) - sh.radius - body;
+      gap = measure_circle(&sh, body);
     }
     if (gap <= reach) /* listed once: no need to look for it among ids */
       keep_new(f, &sh, gap, 2 * k + (walls ? 1 : 0));
@@ -265,13 +307,9 @@ size_t orca_nearby_shapes(const steer_world *w, size_t i, double reach,
 
 void orca_shape_line(const orca_shape *s, double body, steer_vec2 vel,
                      double horizon, double dt, orca_line *out) {
-  steer_vec2 ab = v2_sub(s->b, s->a);
-  double len2 = v2_len2(ab);
-  double t = len2 > 0 ? -v2_dot(s->a, ab) / len2 : 0;
-  if (t > 0 && t < 1) /* beside a wall: it is a half-plane to the agent */
-    orca_static_line(v2_add(s->a, v2_scale(ab, t)), body + s->radius, horizon,
-                     dt, 1, out);
+  if (s->where == ORCA_BESIDE) /* a wall's side: a half-plane to the agent */
+    orca_static_line(s->near, s->dist, body + s->radius, horizon, dt, 1, out);
   else /* past its end, or a circle: a disc at rest, avoided fully */
-    orca_agent_line(t <= 0 ? s->a : s->b, vel, vel, body + s->radius, horizon,
-                    dt, 1, 1, out);
+    orca_agent_line(s->where == ORCA_AT_A ? s->a : s->b, vel, vel,
+                    body + s->radius, horizon, dt, 1, 1, out);
 }
