@@ -84,14 +84,11 @@ typedef struct orca_shape {
   steer_vec2 a, b;
   double radius;
   /* what orca_nearby_shapes worked out for the gap, kept for the shape's
-     line: the nearest point (a for a circle), its length, and where it
-     lies (ORCA_BESIDE inside a wall's segment, ORCA_AT_A or ORCA_AT_B at
-     an end; a circle ORCA_AT_A) */
-  steer_vec2 near;
-  double dist;
-  int where;
+     line: t, where along a-b the point nearest the agent lies before it
+     is clamped into the segment (0 for a circle), and that point's
+     distance */
+  double t, dist;
 } orca_shape;
-enum { ORCA_BESIDE, ORCA_AT_A, ORCA_AT_B };
 
 /* Up to `max` shapes within `reach` of agent i's body, nearest first,
    in coordinates relative to the agent's centre (the image nearest it on a

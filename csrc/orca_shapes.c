@@ -35,28 +35,22 @@ static inline double clamp01(double t) {
 #endif
 }
 
-/* The gap from a body of radius `body` to wall s (radius 0), and what the
-   wall's line will need (orca_shape's near, dist, where): the nearest
-   point as nearest_on_segment finds it, and which part of the wall it is
-   on by the same t, unclamped, that orca_shape_line tested before (its
-   division and square root once per wall, not twice). */
+/* The gap from a body of radius `body` to wall s (radius 0), with s's t
+   and dist filled in: the nearest point as nearest_on_segment finds it,
+   its t kept so that orca_shape_line needs neither the division nor the
+   square root again. */
 static inline double measure_wall(orca_shape *s, double body) {
   steer_vec2 ab = v2_sub(s->b, s->a);
   double len2 = v2_len2(ab);
   double t = len2 > 0 ? -v2_dot(s->a, ab) / len2 : 0;
-  /* no branches: beside or past an end is a coin toss for a near wall */
-  int beside = (t > 0) & (t < 1);
-  s->where = !beside * (ORCA_AT_B - (t <= 0));
-  double c = clamp01(t);
-  s->near = v2_add(s->a, v2_scale(ab, c));
-  s->dist = v2_len(s->near);
+  s->t = t;
+  s->dist = v2_len(v2_add(s->a, v2_scale(ab, clamp01(t))));
   return s->dist - body;
 }
 
 /* The same for a circle (a == b). */
 static inline double measure_circle(orca_shape *s, double body) {
-  s->where = ORCA_AT_A;
-  s->near = s->a;
+  s->t = 0;
   s->dist = v2_len(s->a);
   return s->dist - s->radius - body;
 }
@@ -87,10 +81,8 @@ static void keep_new(found *f, const orca_shape *s, double gap, size_t id) {
   f->out[k].b.x = s->b.x;
   f->out[k].b.y = s->b.y;
   f->out[k].radius = s->radius;
-  f->out[k].near.x = s->near.x;
-  f->out[k].near.y = s->near.y;
+  f->out[k].t = s->t;
   f->out[k].dist = s->dist;
-  f->out[k].where = s->where;
   f->gaps[k] = gap;
   f->ids[k] = id;
 }
@@ -221,8 +213,11 @@ static void take_run(const steer_world *w, steer_vec2 p, double body,
 
 /* take_run's scan of every shape of a world that does not wrap, over only
    those a cell's list holds (orca_cells.c; the others fail the box test
-   wherever the agent is in the cell): the same offsets, tests and gaps, in
-   the same order, so the same shapes kept in the same order. */
+   wherever the agent is in the cell): the same offsets and gaps, in the
+   same order, so the same shapes kept in the same order. Without the box
+   test: what it drops the gap test drops too (see beyond), and a listed
+   shape is mostly near (blocks: 4.1 of 5.2 within reach), so it saved
+   fewer divisions and square roots than it cost. */
 static void take_listed(const steer_world *w, steer_vec2 p, double body,
                         double reach, int walls, const uint32_t *near,
                         size_t n, found *f) {
@@ -236,13 +231,11 @@ static void take_listed(const steer_world *w, steer_vec2 p, double body,
       sh.a = v2(l->a.x - p.x, l->a.y - p.y); /* world_offset */
       sh.b = v2_add(sh.a, v2_sub(l->b, l->a));
       sh.radius = 0;
-      if (beyond(sh.a, sh.b, reach + 0.0 + body)) continue;
       gap = measure_wall(&sh, body);
     } else {
       const geo_obstacle *o = &g->obstacles[k];
       sh.a = sh.b = v2(o->x - p.x, o->y - p.y);
       sh.radius = o->radius;
-      if (beyond(sh.a, sh.b, reach + sh.radius + body)) continue;
       gap = measure_circle(&sh, body);
     }
     if (gap <= reach) /* listed once: no need to look for it among ids */
@@ -307,9 +300,11 @@ size_t orca_nearby_shapes(const steer_world *w, size_t i, double reach,
 
 void orca_shape_line(const orca_shape *s, double body, steer_vec2 vel,
                      double horizon, double dt, orca_line *out) {
-  if (s->where == ORCA_BESIDE) /* a wall's side: a half-plane to the agent */
-    orca_static_line(s->near, s->dist, body + s->radius, horizon, dt, 1, out);
+  double t = s->t;
+  if (t > 0 && t < 1) /* beside a wall: it is a half-plane to the agent */
+    orca_static_line(v2_add(s->a, v2_scale(v2_sub(s->b, s->a), t)), s->dist,
+                     body + s->radius, horizon, dt, 1, out);
   else /* past its end, or a circle: a disc at rest, avoided fully */
-    orca_agent_line(s->where == ORCA_AT_A ? s->a : s->b, vel, vel,
-                    body + s->radius, horizon, dt, 1, 1, out);
+    orca_agent_line(t <= 0 ? s->a : s->b, vel, vel, body + s->radius, horizon,
+                    dt, 1, 1, out);
 }
