@@ -126,9 +126,9 @@ void orca_agent_lines(const orca_neighbors *nb, size_t n, steer_vec2 vel,
   for (; k < n; k++) agent_line_of(nb, k, vel, horizon, dt, &out[k]);
 }
 
-void orca_static_line(steer_vec2 rel_pos, double radius, double horizon,
-                      double dt, int side, orca_line *out) {
-  double dist = v2_len(rel_pos), gap = dist - radius;
+void orca_static_line(steer_vec2 rel_pos, double dist, double radius,
+                      double horizon, double dt, int side, orca_line *out) {
+  double gap = dist - radius;
   steer_vec2 toward = dist > 0 ? unit(rel_pos, dist) : v2(-side, 0);
   double most = gap >= 0 ? gap / horizon : gap / dt;
   *out = line_facing(v2_scale(toward, most), v2_scale(toward, -1));

@@ -65,9 +65,10 @@ size_t orca_walls_quad(const geo_wall *l, size_t from, size_t end,
    radius `radius` must stay clear of it for `horizon` seconds: the speed
    towards it at most the gap over the horizon (the gap over dt when the
    body overlaps it already). `side`: as above, for a point at the
-   agent's centre. */
-void orca_static_line(steer_vec2 rel_pos, double radius, double horizon,
-                      double dt, int side, orca_line *out);
+   agent's centre. dist: the length of rel_pos (v2_len), which the
+   caller has worked out already. */
+void orca_static_line(steer_vec2 rel_pos, double dist, double radius,
+                      double horizon, double dt, int side, orca_line *out);
 
 /* The velocity within max_speed closest to `preferred` that satisfies
    lines[0 .. n - 1]; when none does, the one that violates the lines from
@@ -82,6 +83,11 @@ steer_vec2 orca_solve(const orca_line *lines, size_t n, size_t n_static,
 typedef struct orca_shape {
   steer_vec2 a, b;
   double radius;
+  /* what orca_nearby_shapes worked out for the gap, kept for the shape's
+     line: t, where along a-b the point nearest the agent lies before it
+     is clamped into the segment (0 for a circle), and that point's
+     distance */
+  double t, dist;
 } orca_shape;
 
 /* Up to `max` shapes within `reach` of agent i's body, nearest first,
@@ -107,7 +113,7 @@ static inline void orca_cells_end(steer_world *w) { w->shape_cells.live = 0; }
 const uint32_t *orca_cells_list(const steer_world *w, steer_vec2 p,
                                 double lim, int walls, size_t *n);
 
-/* The half-plane of shape s for an agent of radius `body` moving at vel:
+/* The half-plane of shape s (as orca_nearby_shapes gives it) for an agent of radius `body` moving at vel:
    beside a wall (its nearest point inside the segment) orca_static_line;
    past a wall's end, or for a circle, the velocity obstacle of a disc at
    rest (orca_agent_line, avoided fully). */

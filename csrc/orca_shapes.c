@@ -22,6 +22,39 @@ double orca_shape_gap(const orca_shape *s) {
   return v2_len(nearest_on_segment(s->a, s->b)) - s->radius;
 }
 
+/* t < 0 ? 0 : t > 1 ? 1 : t (nearest_on_segment's clamp). With SSE2
+   without a branch, as orca.c's clamp_t: minsd (1 < t ? 1 : t), then
+   maxsd (0 > that ? 0 : that), the same answer for any t (NaN and zeros of
+   either sign too). */
+static inline double clamp01(double t) {
+#if defined(__SSE2__)
+  return _mm_cvtsd_f64(
+      _mm_max_sd(_mm_set_sd(0), _mm_min_sd(_mm_set_sd(1), _mm_set_sd(t))));
+#else
+  return t < 0 ? 0 : t > 1 ? 1 : t;
+#endif
+}
+
+/* The gap from a body of radius `body` to wall s (radius 0), with s's t
+   and dist filled in: the nearest point as nearest_on_segment finds it,
+   its t kept so that orca_shape_line needs neither the division nor the
+   square root again. */
+static inline double measure_wall(orca_shape *s, double body) {
+  steer_vec2 ab = v2_sub(s->b, s->a);
+  double len2 = v2_len2(ab);
+  double t = len2 > 0 ? -v2_dot(s->a, ab) / len2 : 0;
+  s->t = t;
+  s->dist = v2_len(v2_add(s->a, v2_scale(ab, clamp01(t))));
+  return s->dist - body;
+}
+
+/* The same for a circle (a == b). */
+static inline double measure_circle(orca_shape *s, double body) {
+  s->t = 0;
+  s->dist = v2_len(s->a);
+  return s->dist - s->radius - body;
+}
+
 /* The shapes found so far (keep_nearest's arrays). */
 typedef struct found {
   orca_shape *out;
@@ -48,6 +81,8 @@ static void keep_new(found *f, const orca_shape *s, double gap, size_t id) {
   f->out[k].b.x = s->b.x;
   f->out[k].b.y = s->b.y;
   f->out[k].radius = s->radius;
+  f->out[k].t = s->t;
+  f->out[k].dist = s->dist;
   f->gaps[k] = gap;
   f->ids[k] = id;
 }
@@ -169,8 +204,7 @@ static void take_run(const steer_world *w, steer_vec2 p, double body,
       }
     }
     for (size_t q = 0; q < m; q++) {
-      double gap = walls ? v2_len(nearest_on_segment(s[q].a, s[q].b)) - body
-                         : v2_len(s[q].a) - s[q].radius - body;
+      double gap = walls ? measure_wall(&s[q], body) : measure_circle(&s[q], body);
       if (gap <= reach)
         keep_nearest(f, &s[q], gap, id[q]);
     }
@@ -179,8 +213,11 @@ static void take_run(const steer_world *w, steer_vec2 p, double body,
 
 /* take_run's scan of every shape of a world that does not wrap, over only
    those a cell's list holds (orca_cells.c; the others fail the box test
-   wherever the agent is in the cell): the same offsets, tests and gaps, in
-   the same order, so the same shapes kept in the same order. */
+   wherever the agent is in the cell): the same offsets and gaps, in the
+   same order, so the same shapes kept in the same order. Without the box
+   test: what it drops the gap test drops too (see beyond), and a listed
+   shape is mostly near (blocks: 4.1 of 5.2 within reach), so it saved
+   fewer divisions and square roots than it cost. */
 static void take_listed(const steer_world *w, steer_vec2 p, double body,
                         double reach, int walls, const uint32_t *near,
                         size_t n, found *f) {
@@ -194,14 +231,12 @@ static void take_listed(const steer_world *w, steer_vec2 p, double body,
       sh.a = v2(l->a.x - p.x, l->a.y - p.y); /* world_offset */
       sh.b = v2_add(sh.a, v2_sub(l->b, l->a));
       sh.radius = 0;
-      if (beyond(sh.a, sh.b, reach + 0.0 + body)) continue;
-      gap = v2_len(nearest_on_segment(sh.a, sh.b)) - body;
+      gap = measure_wall(&sh, body);
     } else {
       const geo_obstacle *o = &g->obstacles[k];
       sh.a = sh.b = v2(o->x - p.x, o->y - p.y);
       sh.radius = o->radius;
-      if (beyond(sh.a, sh.b, reach + sh.radius + body)) continue;
-      gap = v2_len(sh.a) - sh.radius - body;
+      gap = measure_circle(&sh, body);
     }
     if (gap <= reach) /* listed once: no need to look for it among ids */
       keep_new(f, &sh, gap, 2 * k + (walls ? 1 : 0));
@@ -265,12 +300,10 @@ size_t orca_nearby_shapes(const steer_world *w, size_t i, double reach,
 
 void orca_shape_line(const orca_shape *s, double body, steer_vec2 vel,
                      double horizon, double dt, orca_line *out) {
-  steer_vec2 ab = v2_sub(s->b, s->a);
-  double len2 = v2_len2(ab);
-  double t = len2 > 0 ? -v2_dot(s->a, ab) / len2 : 0;
+  double t = s->t;
   if (t > 0 && t < 1) /* beside a wall: it is a half-plane to the agent */
-    orca_static_line(v2_add(s->a, v2_scale(ab, t)), body + s->radius, horizon,
-                     dt, 1, out);
+    orca_static_line(v2_add(s->a, v2_scale(v2_sub(s->b, s->a), t)), s->dist,
+                     body + s->radius, horizon, dt, 1, out);
   else /* past its end, or a circle: a disc at rest, avoided fully */
     orca_agent_line(t <= 0 ? s->a : s->b, vel, vel, body + s->radius, horizon,
                     dt, 1, 1, out);

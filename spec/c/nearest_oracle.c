@@ -231,7 +231,7 @@ static size_t ref_shapes(const steer_world *w, size_t i, double reach,
       const geo_obstacle *o = &g->obstacles[k];
       steer_vec2 d = steer_world_offset(w, p, v2(o->x, o->y));
       double gap = v2_len(d) - o->radius - body;
-      orca_shape s = {d, d, o->radius};
+      orca_shape s = {d, d, o->radius, 0, v2_len(d)};
       if (gap <= reach) ref_offer(all, &n, s, gap, 2 * (size_t)k);
     }
   }
@@ -240,12 +240,14 @@ static size_t ref_shapes(const steer_world *w, size_t i, double reach,
     for (int32_t k; (k = geo_cursor_next(&c)) >= 0;) {
       const geo_wall *l = &g->walls[k];
       steer_vec2 a = steer_world_offset(w, p, l->a);
-      orca_shape s = {a, v2_add(a, v2_sub(l->b, l->a)), 0};
+      orca_shape s = {a, v2_add(a, v2_sub(l->b, l->a)), 0, 0, 0};
       steer_vec2 ab = v2_sub(s.b, s.a);
       double len2 = v2_len2(ab);
       double t = len2 > 0 ? -v2_dot(s.a, ab) / len2 : 0;
+      s.t = t; /* unclamped, as orca_shape_line asks */
       t = t < 0 ? 0 : t > 1 ? 1 : t;
-      double gap = v2_len(v2_add(s.a, v2_scale(ab, t))) - body;
+      s.dist = v2_len(v2_add(s.a, v2_scale(ab, t)));
+      double gap = s.dist - body;
       if (gap <= reach) ref_offer(all, &n, s, gap, 2 * (size_t)k + 1);
     }
   }
@@ -256,7 +258,9 @@ static int same_shapes(const orca_shape *a, const orca_shape *b, size_t n) {
   for (size_t k = 0; k < n; k++)
     if (memcmp(&a[k].a, &b[k].a, sizeof a[k].a) ||
         memcmp(&a[k].b, &b[k].b, sizeof a[k].b) ||
-        memcmp(&a[k].radius, &b[k].radius, sizeof a[k].radius))
+        memcmp(&a[k].radius, &b[k].radius, sizeof a[k].radius) ||
+        memcmp(&a[k].t, &b[k].t, sizeof a[k].t) ||
+        memcmp(&a[k].dist, &b[k].dist, sizeof a[k].dist))
       return 0;
   return 1;
 }
