@@ -118,6 +118,12 @@ function P.program(F, rec)
     elseif entry == "unsure" and verdict == "valid" then verdict = "unsure" end
     prog[i] = e
   end
+  -- a game level's program begins avoid_walls, avoid_obstacles: the batch
+  -- takes that pair in one pass (geometry_avoid_walls_obstacles_many)
+  if rng:chance(0.1) then
+    table.insert(prog, 1, { "avoid_obstacles", feeler_length = rng:chance(0.5) and rng:range(0, 5) or nil })
+    table.insert(prog, 1, { "avoid_walls", feeler_length = rng:chance(0.5) and rng:range(0, 5) or nil })
+  end
   return prog, verdict
 end
 
