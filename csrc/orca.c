@@ -228,19 +228,6 @@ PLANE_INLINE int clip_pairs(const orca_line *lines, size_t k,
 #define CLIP clip_scalar
 #endif
 
-/* t < lo ? lo : t > hi ? hi : t, for lo <= hi. With SSE2 without the
-   branch (a quarter mispredicted in blocks): minsd (hi < t ? hi : t), then
-   maxsd (lo > that ? lo : that), the same answer for any t (NaN and zeros
-   of either sign too). */
-static double clamp_t(double t, double lo, double hi) {
-#if defined(__SSE2__)
-  return _mm_cvtsd_f64(
-      _mm_max_sd(_mm_set_sd(lo), _mm_min_sd(_mm_set_sd(hi), _mm_set_sd(t))));
-#else
-  return t < lo ? lo : t > hi ? hi : t;
-#endif
-}
-
 /* The best velocity on line k within the speed disc that satisfies lines
    0 .. k - 1: nearest `target`, or furthest along it when `along` is set
    (target then a unit vector). 0 when there is none. */
@@ -257,7 +244,7 @@ PLANE_INLINE int solve_on_line(const orca_line *lines, size_t k,
   if (along) {
     t = v2_dot(target, l->dir) > 0 ? hi : lo;
   } else {
-    t = clamp_t(v2_dot(l->dir, v2_sub(target, l->point)), lo, hi);
+    t = orca_clamp(v2_dot(l->dir, v2_sub(target, l->point)), lo, hi);
   }
   *out = v2_add(l->point, v2_scale(l->dir, t));
   return 1;

@@ -9,6 +9,22 @@
 
 #include "neighbor_filter.h"
 #include "world.h"
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+/* t < lo ? lo : t > hi ? hi : t, for lo <= hi. With SSE2 without the
+   branch (mispredicted often where ORCA clamps: a quarter of the time for
+   t in blocks): minsd (hi < t ? hi : t), then maxsd (lo > that ? lo :
+   that), the same answer for any t (NaN and zeros of either sign too). */
+static inline double orca_clamp(double t, double lo, double hi) {
+#if defined(__SSE2__)
+  return _mm_cvtsd_f64(
+      _mm_max_sd(_mm_set_sd(lo), _mm_min_sd(_mm_set_sd(hi), _mm_set_sd(t))));
+#else
+  return t < lo ? lo : t > hi ? hi : t;
+#endif
+}
 
 /* avoid_agents (ttc.c) over the neighbors filter f lets through (an
    entry's groups and view cone; ghosts never count). */
@@ -96,9 +112,9 @@ typedef struct orca_shape {
 size_t orca_nearby_shapes(const steer_world *w, size_t i, double reach,
                           orca_shape *out, size_t max);
 
-/* How far the surface of shape s is from the agent's centre (negative
-   inside a circle): the nearest point of a segment, or a circle's centre
-   less its radius. */
+/* How far the surface of shape s (as orca_nearby_shapes gives it) is
+   from the agent's centre (negative inside a circle): the nearest point
+   of a segment, or a circle's centre less its radius. */
 double orca_shape_gap(const orca_shape *s);
 
 /* Before a step's threads start: the lists of the shapes near each cell,
@@ -113,7 +129,8 @@ static inline void orca_cells_end(steer_world *w) { w->shape_cells.live = 0; }
 const uint32_t *orca_cells_list(const steer_world *w, steer_vec2 p,
                                 double lim, int walls, size_t *n);
 
-/* The half-plane of shape s (as orca_nearby_shapes gives it) for an agent of radius `body` moving at vel:
+/* The half-plane of shape s (as orca_nearby_shapes gives it) for an
+   agent of radius `body` moving at vel:
    beside a wall (its nearest point inside the segment) orca_static_line;
    past a wall's end, or for a circle, the velocity obstacle of a disc at
    rest (orca_agent_line, avoided fully). */

@@ -5,46 +5,17 @@
 #include "no_slp.h" /* first: it applies to all that follows */
 #include <math.h>
 #include "orca.h"
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
-
-/* The point of segment a-b nearest the origin. */
-static steer_vec2 nearest_on_segment(steer_vec2 a, steer_vec2 b) {
-  steer_vec2 ab = v2_sub(b, a);
-  double len2 = v2_len2(ab);
-  double t = len2 > 0 ? -v2_dot(a, ab) / len2 : 0;
-  t = t < 0 ? 0 : t > 1 ? 1 : t;
-  return v2_add(a, v2_scale(ab, t));
-}
-
-double orca_shape_gap(const orca_shape *s) {
-  return v2_len(nearest_on_segment(s->a, s->b)) - s->radius;
-}
-
-/* t < 0 ? 0 : t > 1 ? 1 : t (nearest_on_segment's clamp). With SSE2
-   without a branch, as orca.c's clamp_t: minsd (1 < t ? 1 : t), then
-   maxsd (0 > that ? 0 : that), the same answer for any t (NaN and zeros of
-   either sign too). */
-static inline double clamp01(double t) {
-#if defined(__SSE2__)
-  return _mm_cvtsd_f64(
-      _mm_max_sd(_mm_set_sd(0), _mm_min_sd(_mm_set_sd(1), _mm_set_sd(t))));
-#else
-  return t < 0 ? 0 : t > 1 ? 1 : t;
-#endif
-}
 
 /* The gap from a body of radius `body` to wall s (radius 0), with s's t
-   and dist filled in: the nearest point as nearest_on_segment finds it,
-   its t kept so that orca_shape_line needs neither the division nor the
-   square root again. */
+   and dist filled in: the point of segment a-b nearest the agent (the
+   origin), its t kept so that orca_shape_line and orca_shape_gap need
+   neither the division nor the square root again. */
 static inline double measure_wall(orca_shape *s, double body) {
   steer_vec2 ab = v2_sub(s->b, s->a);
   double len2 = v2_len2(ab);
   double t = len2 > 0 ? -v2_dot(s->a, ab) / len2 : 0;
   s->t = t;
-  s->dist = v2_len(v2_add(s->a, v2_scale(ab, clamp01(t))));
+  s->dist = v2_len(v2_add(s->a, v2_scale(ab, orca_clamp(t, 0, 1))));
   return s->dist - body;
 }
 
@@ -54,6 +25,8 @@ static inline double measure_circle(orca_shape *s, double body) {
   s->dist = v2_len(s->a);
   return s->dist - s->radius - body;
 }
+
+double orca_shape_gap(const orca_shape *s) { return s->dist - s->radius; }
 
 /* The shapes found so far (keep_nearest's arrays). */
 typedef struct found {

@@ -6,7 +6,7 @@
  * the starting bounds solve_on_line makes (lo <= hi, no NaN). orca.c is
  * included, not linked, to reach its static functions; mk/crowd.mk builds
  * it with the other core files. A clip_pairs without its zero-tie fallback
- * fails 1,483 checks. Also the clamp of t into a stretch left (clamp_t)
+ * fails 1,483 checks. Also the clamp of t into a stretch left (orca_clamp)
  * against the scalar test. Exits nonzero on a failure. */
 #include <math.h>
 #include <stdint.h>
@@ -86,7 +86,7 @@ int main(void) {
     if (ok_s) {
       double t = rnd() % 4 ? coord(wild) : rnd() % 2 ? lo_s : hi_s;
       double want = t < lo_s ? lo_s : t > hi_s ? hi_s : t;
-      double got = clamp_t(t, lo_s, hi_s);
+      double got = orca_clamp(t, lo_s, hi_s);
       CHECK(memcmp(&want, &got, sizeof want) == 0,
             "clamp of %a into [%a, %a]: %a, not %a", t, lo_s, hi_s, got, want);
     }
