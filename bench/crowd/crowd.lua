@@ -140,11 +140,16 @@ local function check(ok, what)
   if ok then passed = passed + 1 else failed = failed + 1; print("FAILED: " .. what) end
 end
 
-print(("%-12s %-16s %9s %7s %8s %6s %8s %6s %8s"):format("scenario", "who", "overlap", "deep",
-  "max_pen", "steps", "mean|dv|", "path", "ms/step"))
+print(("%-12s %-16s %9s %7s %8s %6s %8s %8s %6s %8s"):format("scenario", "who", "overlap", "deep",
+  "max_pen", "steps", "mean|dv|", "sum|dv|", "path", "ms/step"))
+-- sum|dv|: the velocity change per agent over the whole run (mean |dv| times
+-- the run's steps), which does not depend on how long each side's run is:
+-- an agent at its goal changes velocity no more, so comparing the means over
+-- one window common to both sides is comparing these sums
 local function row(name, who, r)
-  print(("%-12s %-16s %9d %7d %8.3f %6s %8.4f %6.3f %8.3f"):format(name, who, r.overlap, r.deep,
-    r.max_pen, r.steps > 0 and tostring(r.steps) or "never", r.dv, r.len, r.ms))
+  local steps = r.steps > 0 and r.steps or CAP
+  print(("%-12s %-16s %9d %7d %8.3f %6s %8.4f %8.2f %6.3f %8.3f"):format(name, who, r.overlap, r.deep,
+    r.max_pen, r.steps > 0 and tostring(r.steps) or "never", r.dv, r.dv * steps, r.len, r.ms))
 end
 
 local VARIANTS = FULL and { "orca", "orca_still", "orca_mf", "orca_push", "avoid_agents", "separation",
@@ -161,7 +166,7 @@ for _, item in ipairs(LIST) do
     local rvo = run_rvo2(sc)
     if rvo then row(name, "RVO2", rvo) elseif seed == SEEDS[1] then print(name .. "  RVO2: peer not found, skipped") end
     if rvo and rvo.ms_step then -- its step alone, without the preferred velocities
-      print(("%-12s %-16s %57.3f"):format(name, "RVO2 doStep", rvo.ms_step))
+      print(("%-12s %-16s %66.3f"):format(name, "RVO2 doStep", rvo.ms_step))
     end
     for _, v in ipairs(VARIANTS) do
       local r = run_steer(sc, v)
