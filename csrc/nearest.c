@@ -532,6 +532,27 @@ void nearest_prepare(steer_world *w) {
 
 /* ---- the sparse search, on its own --------------------------------------- */
 
+/* offer for candidates that come in rising index, as a sorted grid's rows
+   hand them, top to bottom, to a list that holds only earlier ones: at
+   the same distance as a listed one a candidate has the higher index and
+   goes after it (nearer's tie test never holds), so the insertion compares
+   the distances alone. */
+static inline void offer_rising(list *l, const candidate *c, size_t m) {
+  if (l->n + m > l->max) {
+    offer_unseeded(l, NULL, c, m);
+    return;
+  }
+  candidate *out = l->out;
+  size_t n = l->n;
+  for (size_t k = 0; k < m; k++, n++) {
+    size_t at = n;
+    for (; at > 0 && c[k].d2 < out[at - 1].d2; at--) out[at] = out[at - 1];
+    out[at] = c[k];
+  }
+  l->n = n;
+  if (n == l->max) l->bound2 = out[n - 1].d2;
+}
+
 #if defined(__SSE2__)
 /* The common sparse search (the last one found fewer than max) on a dense
    grid that clamps, in a world without ghosts that does not wrap: what
@@ -579,13 +600,13 @@ static size_t sparse_search(const steer_world *w, size_t i, double radius,
         m = note_solid(i, j, dx * dx + dy * dy, bound2, c, m);
       }
       if (m == CHUNK) {
-        offer(&l, NULL, c, m);
+        offer_rising(&l, c, m);
         m = 0;
         bound2 = l.bound2;
       }
     }
   }
-  offer(&l, NULL, c, m);
+  offer_rising(&l, c, m);
   keep_seeds(w, i, &l);
   return l.n;
 }

@@ -129,6 +129,21 @@ static inline void orca_cells_end(steer_world *w) { w->shape_cells.live = 0; }
 const uint32_t *orca_cells_list(const steer_world *w, steer_vec2 p,
                                 double lim, int walls, size_t *n);
 
+/* Is p beyond the lists' grid, live for reach + body up to lim? The grid
+   spans every shape's box grown by more than lim (orca_cells_list says
+   so too), so no shape comes within the reach of p: orca_nearby_shapes
+   answers none at once (blocks: half its calls, far from the squares). */
+static inline int orca_cells_beyond(const steer_world *w, steer_vec2 p,
+                                    double lim) {
+  const shape_cells *c = &w->shape_cells;
+  if (!c->live || !(lim <= c->lim)) return 0;
+  double fx = (p.x - c->x0) * c->inv, fy = (p.y - c->y0) * c->inv;
+  /* one branch, not four: which agents lie near a wall is no pattern */
+  int inside = (fx >= 0) & (fx < (double)c->nx) & (fy >= 0) &
+               (fy < (double)c->ny);
+  return !inside & (fx == fx) & (fy == fy); /* NaN: the scan decides */
+}
+
 /* The half-plane of shape s (as orca_nearby_shapes gives it) for an
    agent of radius `body` moving at vel:
    beside a wall (its nearest point inside the segment) orca_static_line;

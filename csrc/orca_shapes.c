@@ -248,6 +248,7 @@ size_t orca_nearby_shapes(const steer_world *w, size_t i, double reach,
   /* a shape within reach has its box within reach + body of p
      (geo_box_around(p, p, pad) worked out here: the call was 1% of blocks) */
   double pad = reach + body;
+  if (orca_cells_beyond(w, p, reach + body)) return 0;
   geo_box q = {p.x - pad, p.y - pad, p.x + pad, p.y + pad};
   for (int walls = 0; walls < 2; walls++) { /* obstacles, then walls */
     size_t count = walls ? g->wall_count : g->obstacle_count;
