@@ -94,6 +94,40 @@ static int offer_ahead(steer_world *w, size_t *count, size_t i, size_t from,
   return 1;
 }
 
+/* A dense bounded grid keeps its agents in row-major order of cells
+   (clamped to the world: cell = floor(x * inv)). A pusher's walk there, when
+   its reach is under a cell and it takes only pairs ahead of it, needs no
+   box: its partners lie in the rest of its cell, the next cell of its row
+   and the three below (ahead in the order), each only when the reach
+   crosses into it. The runs come in the agents' order, as grid_runs' do;
+   the cells are a superset of its box's, so the same pairs result. Returns
+   -1 when the walk does not fit (the caller walks the box), else as
+   offer_ahead. *cell: the bucket holding i, kept between calls. */
+static int offer_stencil(steer_world *w, size_t *count, size_t i,
+                         size_t *cell, int *close) {
+  const steer_grid *g = &w->grid;
+  double reach = PUSH_REACH * 2 * w->radius[i];
+  double sx = w->x[i] * g->inv_x, sy = w->y[i] * g->inv_y;
+  double rx = reach * g->inv_x, ry = reach * g->inv_y;
+  /* in cells; the slack covers the rounding of reach, x * inv and the
+     distance test */
+  double slack = 1e-6 * (1 + fabs(sx) + fabs(sy) + rx + ry);
+  if (!(rx + slack < 1 && ry + slack < 1)) return -1;
+  size_t b = *cell = grid_bucket_holding(g, *cell, i);
+  size_t cols = (size_t)g->ncx, rows = (size_t)g->ncy;
+  size_t cx = b % cols, cy = b / cols;
+  int right = sx + rx + slack >= (double)(cx + 1) && cx + 1 < cols;
+  int left = sx - rx - slack < (double)cx && cx > 0;
+  const uint32_t *starts = g->starts;
+  /* the rest of i's cell, and the next one when the reach gets there */
+  if (!offer_ahead(w, count, i, i + 1, starts[b + 1 + (size_t)right], close))
+    return 0;
+  if (!(sy + ry + slack >= (double)(cy + 1) && cy + 1 < rows)) return 1;
+  size_t below = b + cols; /* the row below: from left of i to right of it */
+  return offer_ahead(w, count, i, starts[below - (size_t)left],
+                     starts[below + 1 + (size_t)right], close);
+}
+
 /* The pairs that may meet, in the agents' order: every pusher walks, and so
    does every other body wider than the narrowest pusher (it may be the
    wider of a pair; between equals the pusher walks). Returns 0 when out of
@@ -121,6 +155,9 @@ static int find_pairs(steer_world *w, size_t *count, size_t *sweeps,
     if (w->program[j]->orca.push > *sweeps) *sweeps = w->program[j]->orca.push;
     if (r < narrowest) narrowest = r;
   }
+  const steer_grid *g = &w->grid;
+  int stencil = g->sorted && g->dense && g->mode == GRID_CLAMP;
+  size_t cell = 0;
   for (size_t i = 0; i < n && *sweeps; i++) {
     if (!w->group_bit[i] || !(w->radius[i] > 0)) continue;
     if (!mark[i] && !(w->radius[i] > narrowest)) continue;
@@ -128,6 +165,11 @@ static int find_pairs(steer_world *w, size_t *count, size_t *sweeps,
        j below it is j's pair to take (offer) */
     int ahead_only = mark[i] && w->radius[i] <= thinnest &&
                      w->radius[i] < thinnest_idle;
+    if (ahead_only && stencil) {
+      int got = offer_stencil(w, count, i, &cell, close);
+      if (got == 0) return 0;
+      if (got > 0) continue;
+    }
     steer_vec2 p = world_pos(w, i);
     double radius = PUSH_REACH * 2 * w->radius[i];
     grid_runs runs; /* a sorted grid's rows of cells: no walk per agent */
