@@ -273,13 +273,17 @@ int orca_push(steer_world *w) {
     start[pr->j] = world_pos(w, pr->j);
   }
   int moved = 0, shapes = w->geo.obstacle_count || w->geo.wall_count;
+  /* the columns stay where they are during the push: read once, not
+     again after every call of shift */
+  const push_pair *list = w->push_pairs;
+  const double *x = w->x, *y = w->y, *radius = w->radius;
   for (size_t s = 0; s < sweeps; s++) {
     int any = 0;
     for (size_t q = 0; q < pairs; q++) {
-      const push_pair *pr = &w->push_pairs[q];
+      const push_pair *pr = &list[q];
       size_t i = pr->i, j = pr->j;
-      double keep = (1 - PUSH_SLOP) * (w->radius[i] + w->radius[j]);
-      steer_vec2 d = world_offset(w, world_pos(w, i), world_pos(w, j));
+      double keep = (1 - PUSH_SLOP) * (radius[i] + radius[j]);
+      steer_vec2 d = world_offset(w, v2(x[i], y[i]), v2(x[j], y[j]));
       double d2 = v2_dot(d, d);
       if (!(d2 < keep * keep)) continue;
       double dist = sqrt(d2);
