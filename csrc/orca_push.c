@@ -50,9 +50,10 @@ static int add_pair(steer_world *w, size_t *n, size_t i, size_t j, int both) {
    and they may meet. Each pair is taken once, by its wider body (between
    equals the pusher, between two pushers the lower index), whose walk
    reaches PUSH_REACH times its own diameter. The pusher comes first; 0 when
-   out of memory. */
+   out of memory. *close: the pair is already closer than the push keeps
+   them. */
 static inline int offer(steer_world *w, const uint32_t *mark, size_t *count,
-                        size_t i, size_t j) {
+                        size_t i, size_t j, int *close) {
   if (j == i || !w->group_bit[j]) return 1; /* a ghost has no body */
   double ri = w->radius[i], rj = w->radius[j];
   int pi = (int)(mark[i] & MARK_PUSHER), pj = (int)(mark[j] & MARK_PUSHER);
@@ -61,43 +62,134 @@ static inline int offer(steer_world *w, const uint32_t *mark, size_t *count,
     return 1; /* j's own walk has the pair */
   double reach = PUSH_REACH * (ri + rj);
   steer_vec2 d = world_offset(w, world_pos(w, i), world_pos(w, j));
-  if (!(v2_dot(d, d) < reach * reach)) return 1;
+  double d2 = v2_dot(d, d);
+  if (!(d2 < reach * reach)) return 1;
+  double keep = (1 - PUSH_SLOP) * (ri + rj);
+  *close |= d2 < keep * keep;
   return pi ? add_pair(w, count, i, j, pj) : add_pair(w, count, j, i, 0);
+}
+
+/* Walker i's candidates from..to-1 when every pair it takes lies at a
+   higher index (ahead_only): j's with a lower one are j's own walk's. Such
+   an i pushes and no body is narrower, so a j beside it is a pair of i's
+   only when as wide (a wider j walks itself); the test offer() makes,
+   without its loads for the other cases. *close: a pair already closer
+   than the push keeps them. */
+static int offer_ahead(steer_world *w, size_t *count, size_t i, size_t from,
+                       size_t to, int *close) {
+  const uint32_t *mark = w->order;
+  const double *x = w->x, *y = w->y, *radius = w->radius;
+  double ri = radius[i];
+  double reach = PUSH_REACH * (ri + ri), reach2 = reach * reach;
+  double keep = (1 - PUSH_SLOP) * (ri + ri), keep2 = keep * keep;
+  steer_vec2 p = world_pos(w, i);
+  if (from <= i) from = i + 1;
+  for (size_t j = from; j < to; j++) {
+    steer_vec2 d = world_offset(w, p, v2(x[j], y[j]));
+    double d2 = v2_dot(d, d);
+    if (!(d2 < reach2) || radius[j] != ri || !w->group_bit[j]) continue;
+    if (!add_pair(w, count, i, j, (int)(mark[j] & MARK_PUSHER))) return 0;
+    *close |= d2 < keep2;
+  }
+  return 1;
+}
+
+/* A dense bounded grid keeps its agents in row-major order of cells
+   (clamped to the world: cell = floor(x * inv)). A pusher's walk there, when
+   its reach is under a cell and it takes only pairs ahead of it, needs no
+   box: its partners lie in the rest of its cell, the next cell of its row
+   and the three below (ahead in the order), each only when the reach
+   crosses into it. The runs come in the agents' order, as grid_runs' do;
+   the cells are a superset of its box's, so the same pairs result. Returns
+   -1 when the walk does not fit (the caller walks the box), else as
+   offer_ahead. *cell: the bucket holding i, kept between calls. */
+static int offer_stencil(steer_world *w, size_t *count, size_t i,
+                         size_t *cell, int *close) {
+  const steer_grid *g = &w->grid;
+  double reach = PUSH_REACH * 2 * w->radius[i];
+  double sx = w->x[i] * g->inv_x, sy = w->y[i] * g->inv_y;
+  double rx = reach * g->inv_x, ry = reach * g->inv_y;
+  /* in cells; the slack covers the rounding of reach, x * inv and the
+     distance test */
+  double slack = 1e-6 * (1 + fabs(sx) + fabs(sy) + rx + ry);
+  if (!(rx + slack < 1 && ry + slack < 1)) return -1;
+  size_t b = *cell = grid_bucket_holding(g, *cell, i);
+  size_t cols = (size_t)g->ncx, rows = (size_t)g->ncy;
+  size_t cx = b % cols, cy = b / cols;
+  int right = sx + rx + slack >= (double)(cx + 1) && cx + 1 < cols;
+  int left = sx - rx - slack < (double)cx && cx > 0;
+  const uint32_t *starts = g->starts;
+  /* the rest of i's cell, and the next one when the reach gets there */
+  if (!offer_ahead(w, count, i, i + 1, starts[b + 1 + (size_t)right], close))
+    return 0;
+  if (!(sy + ry + slack >= (double)(cy + 1) && cy + 1 < rows)) return 1;
+  size_t below = b + cols; /* the row below: from left of i to right of it */
+  return offer_ahead(w, count, i, starts[below - (size_t)left],
+                     starts[below + 1 + (size_t)right], close);
 }
 
 /* The pairs that may meet, in the agents' order: every pusher walks, and so
    does every other body wider than the narrowest pusher (it may be the
    wider of a pair; between equals the pusher walks). Returns 0 when out of
-   memory; *sweeps: the most any pusher asks. */
-static int find_pairs(steer_world *w, size_t *count, size_t *sweeps) {
+   memory; *sweeps: the most any pusher asks; *close: some pair is already
+   closer than the push keeps them (else the push has nothing to do). */
+static int find_pairs(steer_world *w, size_t *count, size_t *sweeps,
+                      int *close) {
   size_t n = w->count;
   uint32_t *mark = w->order;
-  double narrowest = HUGE_VAL;
+  /* narrowest: of the pushers; thinnest: of all bodies; thinnest_idle: of
+     the bodies that do not push */
+  double narrowest = HUGE_VAL, thinnest = HUGE_VAL, thinnest_idle = HUGE_VAL;
   *count = 0;
   *sweeps = 0;
+  *close = 0;
   for (size_t j = 0; j < n; j++) {
     mark[j] = is_pusher(w, j) ? MARK_PUSHER : 0;
-    if (!mark[j]) continue;
+    if (!w->group_bit[j]) continue;
+    double r = w->radius[j];
+    if (r < thinnest) thinnest = r;
+    if (!mark[j]) {
+      if (r < thinnest_idle) thinnest_idle = r;
+      continue;
+    }
     if (w->program[j]->orca.push > *sweeps) *sweeps = w->program[j]->orca.push;
-    if (w->radius[j] < narrowest) narrowest = w->radius[j];
+    if (r < narrowest) narrowest = r;
   }
+  const steer_grid *g = &w->grid;
+  int stencil = g->sorted && g->dense && g->mode == GRID_CLAMP;
+  size_t cell = 0;
   for (size_t i = 0; i < n && *sweeps; i++) {
     if (!w->group_bit[i] || !(w->radius[i] > 0)) continue;
     if (!mark[i] && !(w->radius[i] > narrowest)) continue;
+    /* a pusher no body is narrower than, and no idle body as narrow: every
+       j below it is j's pair to take (offer) */
+    int ahead_only = mark[i] && w->radius[i] <= thinnest &&
+                     w->radius[i] < thinnest_idle;
+    if (ahead_only && stencil) {
+      int got = offer_stencil(w, count, i, &cell, close);
+      if (got == 0) return 0;
+      if (got > 0) continue;
+    }
     steer_vec2 p = world_pos(w, i);
     double radius = PUSH_REACH * 2 * w->radius[i];
     grid_runs runs; /* a sorted grid's rows of cells: no walk per agent */
     if (grid_runs_init(&runs, &w->grid, n, p.x, p.y, radius)) {
       size_t from, to;
-      while (grid_runs_next(&runs, &from, &to))
+      while (grid_runs_next(&runs, &from, &to)) {
+        if (ahead_only) {
+          if (to > i + 1 && !offer_ahead(w, count, i, from, to, close))
+            return 0;
+          continue;
+        }
         for (size_t j = from; j < to; j++)
-          if (!offer(w, mark, count, i, j)) return 0;
+          if (!offer(w, mark, count, i, j, close)) return 0;
+      }
       continue;
     }
     grid_cursor c;
     grid_cursor_init(&c, &w->grid, w->x, w->y, n, p.x, p.y, radius);
     for (int32_t j; (j = grid_cursor_next(&c)) >= 0;)
-      if (!offer(w, mark, count, i, (size_t)j)) return 0;
+      if (!offer(w, mark, count, i, (size_t)j, close)) return 0;
   }
   return 1;
 }
@@ -135,6 +227,15 @@ static steer_vec2 clip_to_shapes(steer_world *w, size_t k, steer_vec2 was,
   return world_contain(w, v2_add(was, v2_scale(way, lo)));
 }
 
+/* p inside the world: world_contain, without its call for a bounded
+   world's inside points (it returns those as they are). */
+static inline steer_vec2 contain(const steer_world *w, steer_vec2 p) {
+  if (w->grid.mode == GRID_CLAMP && p.x >= 0 && p.x <= w->def.width &&
+      p.y >= 0 && p.y <= w->def.height)
+    return p;
+  return world_contain(w, p);
+}
+
 /* Moves agent k by s along u, no further than half its radius from where
    the push found it (start[k]), inside the world and no deeper in the
    static shapes (`shapes`: the world has some) than it was. Returns
@@ -148,7 +249,7 @@ static int shift(steer_world *w, size_t k, steer_vec2 u, double s,
   steer_vec2 moved = world_offset(w, start[k], p);
   double most = 0.5 * w->radius[k], len = v2_len(moved);
   if (len > most) p = v2_add(start[k], v2_scale(moved, most / len));
-  p = world_contain(w, p);
+  p = contain(w, p);
   if (shapes) p = clip_to_shapes(w, k, was, p, start[k]);
   w->x[k] = p.x;
   w->y[k] = p.y;
@@ -158,8 +259,10 @@ static int shift(steer_world *w, size_t k, steer_vec2 u, double s,
 
 int orca_push(steer_world *w) {
   size_t pairs, sweeps;
-  /* out of memory: no push this step rather than one over some pairs */
-  if (!find_pairs(w, &pairs, &sweeps) || !pairs) return 0;
+  int close;
+  /* out of memory: no push this step rather than one over some pairs. No
+     pair closer than `keep`: the first sweep would move no one */
+  if (!find_pairs(w, &pairs, &sweeps, &close) || !close) return 0;
   /* every pusher is an ORCA agent, whose step is buffered: the forces
      buffer holds one vector per agent, free once the agents moved */
   STEER_ASSERT(w->forces_cap >= w->count);
@@ -170,13 +273,17 @@ int orca_push(steer_world *w) {
     start[pr->j] = world_pos(w, pr->j);
   }
   int moved = 0, shapes = w->geo.obstacle_count || w->geo.wall_count;
+  /* the columns stay where they are during the push: read once, not
+     again after every call of shift */
+  const push_pair *list = w->push_pairs;
+  const double *x = w->x, *y = w->y, *radius = w->radius;
   for (size_t s = 0; s < sweeps; s++) {
     int any = 0;
     for (size_t q = 0; q < pairs; q++) {
-      const push_pair *pr = &w->push_pairs[q];
+      const push_pair *pr = &list[q];
       size_t i = pr->i, j = pr->j;
-      double keep = (1 - PUSH_SLOP) * (w->radius[i] + w->radius[j]);
-      steer_vec2 d = world_offset(w, world_pos(w, i), world_pos(w, j));
+      double keep = (1 - PUSH_SLOP) * (radius[i] + radius[j]);
+      steer_vec2 d = world_offset(w, v2(x[i], y[i]), v2(x[j], y[j]));
       double d2 = v2_dot(d, d);
       if (!(d2 < keep * keep)) continue;
       double dist = sqrt(d2);
