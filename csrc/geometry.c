@@ -951,11 +951,12 @@ halo_cells_quad(const halo_lanes *l, __m256d x, __m256d y, long cell[4]) {
     j = _mm_sub_epi32(j, jy);
   }
   if (good == 15 && h->small) { /* j * ncx + i in 32 bits, agents' order */
-    __m128i c = _mm_add_epi32(_mm_mullo_epi32(j, l->ncx), i);
-    c = _mm_shuffle_epi32(c, _MM_SHUFFLE(3, 1, 2, 0));
-    _mm_storeu_si128((__m128i *)cell, _mm_cvtepi32_epi64(c));
-    _mm_storeu_si128((__m128i *)(cell + 2),
-                     _mm_cvtepi32_epi64(_mm_unpackhi_epi64(c, c)));
+    int32_t c[4]; /* (a long is 32 or 64 bits: copied one by one) */
+    _mm_storeu_si128((__m128i *)c,
+                     _mm_shuffle_epi32(
+                         _mm_add_epi32(_mm_mullo_epi32(j, l->ncx), i),
+                         _MM_SHUFFLE(3, 1, 2, 0)));
+    for (int k = 0; k < 4; k++) cell[k] = c[k];
     return;
   }
   int32_t ci[4], cj[4];
