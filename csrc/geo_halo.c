@@ -95,6 +95,7 @@ static int item_cells(const geo_halo *h, geo_box b, double slack,
 static int place_items(geo_halo *h, size_t n, geo_halo_item_fn item,
                        const void *owner, int32_t (*span)[4], double slack) {
   size_t cells = (size_t)h->ncx * (size_t)h->ncy;
+  h->small = cells < ((size_t)1 << 31);
   double total = 0, most = (double)n * HALO_ENTRIES_PER_ITEM + 65536;
   if (most > (double)UINT32_MAX - 16) most = (double)UINT32_MAX - 16;
   memset(h->start, 0, (cells + 1) * sizeof(uint32_t));
@@ -133,6 +134,7 @@ static int place_items(geo_halo *h, size_t n, geo_halo_item_fn item,
 static int fill_runs(geo_halo *h, steer_allocator *a, size_t n,
                      const int32_t (*span)[4]) {
   size_t cells = (size_t)h->ncx * (size_t)h->ncy;
+  h->small = cells < ((size_t)1 << 31);
   memset(h->start, 0, (cells + 1) * sizeof(uint32_t));
   size_t total = 0;
   for (size_t at = 0; at < n; at++) {
@@ -202,6 +204,7 @@ int geo_halo_build(geo_halo *h, steer_allocator *a, size_t n,
   }
   double slack = 1e-9 * (1 + reach + extent);
   size_t cells = (size_t)h->ncx * (size_t)h->ncy;
+  h->small = cells < ((size_t)1 << 31);
   size_t spans = (n ? n : 1) * sizeof(int32_t[4]);
   int32_t (*span)[4] = mem(a, NULL, 0, spans);
   if (!span) return 0;

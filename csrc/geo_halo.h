@@ -31,6 +31,7 @@ typedef struct geo_halo {
   double ox, oy;       /* off a torus: the grid's corner */
   double inv_x, inv_y; /* cells per unit length */
   int32_t ncx, ncy;
+  int small;           /* a cell's number fits an int32 (the lanes') */
   uint32_t *start;     /* cell c's run: ref[start[c] .. start[c + 1]) */
   size_t start_cap;
   /* the runs name shapes by their number (4 bytes an entry: the runs

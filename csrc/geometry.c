@@ -887,8 +887,142 @@ static AVX void headings_quad(const steer_vec2 *v, int n, steer_vec2 *ahead) {
   for (; k < n; k++) ahead[k] = feeler_ahead(v[k]);
 }
 
+/* A halo's numbers as geo_halo_cell takes them, in lanes. */
+typedef struct halo_lanes {
+  const geo_halo *h;
+  __m256d inv_x, inv_y, add_x, add_y, hi_x, hi_y; /* hi: the grid's end */
+  __m128i ncx, ncy, one_x, one_y, two_x, two_y;   /* ncx - 1, 2 ncx - 1 */
+} halo_lanes;
+
+static AVX void halo_lanes_of(const geo_halo *h, halo_lanes *l) {
+  l->h = h;
+  l->inv_x = _mm256_set1_pd(h->inv_x);
+  l->inv_y = _mm256_set1_pd(h->inv_y);
+  /* on a torus fx = x * inv_x + ncx, in (0, 3 ncx); off it
+     fx = (x - ox) * inv_x, in [0, ncx) */
+  l->add_x = _mm256_set1_pd(h->wrap ? h->ncx : h->ox);
+  l->add_y = _mm256_set1_pd(h->wrap ? h->ncy : h->oy);
+  l->hi_x = _mm256_set1_pd(h->wrap ? 3.0 * h->ncx : h->ncx);
+  l->hi_y = _mm256_set1_pd(h->wrap ? 3.0 * h->ncy : h->ncy);
+  l->ncx = _mm_set1_epi32(h->ncx);
+  l->ncy = _mm_set1_epi32(h->ncy);
+  l->one_x = _mm_set1_epi32(h->ncx - 1);
+  l->one_y = _mm_set1_epi32(h->ncy - 1);
+  l->two_x = _mm_set1_epi32(2 * h->ncx - 1);
+  l->two_y = _mm_set1_epi32(2 * h->ncy - 1);
+}
+
+/* geo_halo_cell for the four points (x, y) of the lanes (lane l the
+   point of agent (0, 2, 1, 3)[l], as in headings_quad) into cell[agent]:
+   each lane its arithmetic (the same cell), the lanes it cannot say for
+   (outside the grid, not finite) through geo_halo_cell itself. */
+static inline AVX __attribute__((always_inline)) void
+halo_cells_quad(const halo_lanes *l, __m256d x, __m256d y, long cell[4]) {
+  const geo_halo *h = l->h;
+  __m256d fx, fy, ok, zero = _mm256_setzero_pd();
+  if (h->wrap) {
+    fx = _mm256_add_pd(_mm256_mul_pd(x, l->inv_x), l->add_x);
+    fy = _mm256_add_pd(_mm256_mul_pd(y, l->inv_y), l->add_y);
+    ok = _mm256_and_pd(
+        _mm256_and_pd(_mm256_cmp_pd(fx, zero, _CMP_GT_OQ),
+                      _mm256_cmp_pd(fx, l->hi_x, _CMP_LT_OQ)),
+        _mm256_and_pd(_mm256_cmp_pd(fy, zero, _CMP_GT_OQ),
+                      _mm256_cmp_pd(fy, l->hi_y, _CMP_LT_OQ)));
+  } else {
+    fx = _mm256_mul_pd(_mm256_sub_pd(x, l->add_x), l->inv_x);
+    fy = _mm256_mul_pd(_mm256_sub_pd(y, l->add_y), l->inv_y);
+    ok = _mm256_and_pd(
+        _mm256_and_pd(_mm256_cmp_pd(fx, zero, _CMP_GE_OQ),
+                      _mm256_cmp_pd(fx, l->hi_x, _CMP_LT_OQ)),
+        _mm256_and_pd(_mm256_cmp_pd(fy, zero, _CMP_GE_OQ),
+                      _mm256_cmp_pd(fy, l->hi_y, _CMP_LT_OQ)));
+  }
+  int good = _mm256_movemask_pd(ok);
+  /* the ok lanes truncate within int32 (fx, fy below 3 x the cells) */
+  __m128i i = _mm256_cvttpd_epi32(fx), j = _mm256_cvttpd_epi32(fy);
+  if (h->wrap) { /* i -= (i >= ncx ? ncx : 0) + (i >= 2 ncx ? ncx : 0) */
+    __m128i ix =
+        _mm_add_epi32(_mm_and_si128(_mm_cmpgt_epi32(i, l->one_x), l->ncx),
+                      _mm_and_si128(_mm_cmpgt_epi32(i, l->two_x), l->ncx));
+    __m128i jy =
+        _mm_add_epi32(_mm_and_si128(_mm_cmpgt_epi32(j, l->one_y), l->ncy),
+                      _mm_and_si128(_mm_cmpgt_epi32(j, l->two_y), l->ncy));
+    i = _mm_sub_epi32(i, ix);
+    j = _mm_sub_epi32(j, jy);
+  }
+  if (good == 15 && h->small) { /* j * ncx + i in 32 bits, agents' order */
+    int32_t c[4]; /* (a long is 32 or 64 bits: copied one by one) */
+    _mm_storeu_si128((__m128i *)c,
+                     _mm_shuffle_epi32(
+                         _mm_add_epi32(_mm_mullo_epi32(j, l->ncx), i),
+                         _MM_SHUFFLE(3, 1, 2, 0)));
+    for (int k = 0; k < 4; k++) cell[k] = c[k];
+    return;
+  }
+  int32_t ci[4], cj[4];
+  double sx[4], sy[4];
+  _mm_storeu_si128((__m128i *)ci, i);
+  _mm_storeu_si128((__m128i *)cj, j);
+  _mm256_storeu_pd(sx, x);
+  _mm256_storeu_pd(sy, y);
+  for (int k = 0; k < 4; k++) {
+    int a = k == 1 ? 2 : k == 2 ? 1 : k;
+    cell[a] = (good >> k & 1)
+                  ? (long)((size_t)cj[k] * (size_t)h->ncx + (size_t)ci[k])
+                  : geo_halo_cell(h, sx[k], sy[k]);
+  }
+}
+
+/* The pair pass's headings (headings_quad) and both halos' cells: of each
+   wall feeler's middle (cw) and each obstacle feeler's tip (co), four
+   agents at a time, each lane the scalar pass's operations. */
+static AVX void pair_cells_quad(const geo_halo *hw, const geo_halo *ho,
+                                const steer_vec2 *p, const steer_vec2 *v,
+                                const double *wall_length, double length,
+                                int n, steer_vec2 *ahead, long *cw,
+                                long *co) {
+  halo_lanes lw, lo;
+  halo_lanes_of(hw, &lw);
+  halo_lanes_of(ho, &lo);
+  headings_quad(v, n, ahead);
+  int k = 0;
+  for (; k + 4 <= n; k += 4) {
+    /* x0 x2 x1 x3 and y0 y2 y1 y3, as headings_quad's lanes */
+    __m256d a = _mm256_loadu_pd(&ahead[k].x), b = _mm256_loadu_pd(&ahead[k + 2].x);
+    __m256d ax = _mm256_unpacklo_pd(a, b), ay = _mm256_unpackhi_pd(a, b);
+    a = _mm256_loadu_pd(&p[k].x);
+    b = _mm256_loadu_pd(&p[k + 2].x);
+    __m256d px = _mm256_unpacklo_pd(a, b), py = _mm256_unpackhi_pd(a, b);
+    __m256d len = _mm256_set_pd(wall_length[k + 3], wall_length[k + 1],
+                                wall_length[k + 2], wall_length[k]);
+    /* wall = ahead * length, its middle p + wall * 0.5 */
+    __m256d half = _mm256_set1_pd(0.5);
+    __m256d mx = _mm256_add_pd(px, _mm256_mul_pd(_mm256_mul_pd(ax, len), half));
+    __m256d my = _mm256_add_pd(py, _mm256_mul_pd(_mm256_mul_pd(ay, len), half));
+    /* tip = p + ahead * length */
+    __m256d l = _mm256_set1_pd(length);
+    __m256d tx = _mm256_add_pd(px, _mm256_mul_pd(ax, l));
+    __m256d ty = _mm256_add_pd(py, _mm256_mul_pd(ay, l));
+    halo_cells_quad(&lw, mx, my, cw + k);
+    halo_cells_quad(&lo, tx, ty, co + k);
+  }
+  for (; k < n; k++) {
+    steer_vec2 wall = v2_scale(ahead[k], wall_length[k]);
+    steer_vec2 tip = v2_add(p[k], v2_scale(ahead[k], length));
+    cw[k] = geo_halo_cell(hw, p[k].x + wall.x * 0.5, p[k].y + wall.y * 0.5);
+    co[k] = geo_halo_cell(ho, tip.x, tip.y);
+  }
+}
+
 static int quad_available(void) { return __builtin_cpu_supports("avx") != 0; }
 #else
+static void pair_cells_quad(const geo_halo *hw, const geo_halo *ho,
+                            const steer_vec2 *p, const steer_vec2 *v,
+                            const double *wall_length, double length,
+                            int n, steer_vec2 *ahead, long *cw, long *co) {
+  (void)hw, (void)ho, (void)p, (void)v, (void)wall_length, (void)length;
+  (void)n, (void)ahead, (void)cw, (void)co;
+}
 static void headings_quad(const steer_vec2 *v, int n, steer_vec2 *ahead) {
   for (int k = 0; k < n; k++) ahead[k] = feeler_ahead(v[k]);
 }
@@ -1240,19 +1374,23 @@ int geometry_avoid_walls_obstacles_many(
   for (int k0 = 0; k0 < n; k0 += PAIR_GROUP) {
     int m = n - k0 < PAIR_GROUP ? n - k0 : PAIR_GROUP;
     steer_vec2 ahead[PAIR_GROUP];
-    if (g->quad)
-      headings_quad(v + k0, m, ahead);
-    else
-      for (int k = 0; k < m; k++) ahead[k] = feeler_ahead(v[k0 + k]);
     /* the feelers themselves are made where they are walked (arrays of
        them here measured more stores missing the cache) */
+    if (g->quad) {
+      pair_cells_quad(hw, ho, p + k0, v + k0, wall_length + k0, length, m,
+                      ahead, cw, co);
+    } else {
+      for (int k = 0; k < m; k++) {
+        int i = k0 + k;
+        ahead[k] = feeler_ahead(v[i]);
+        /* feeler_from's feeler (wall) and tip (obstacle), the same bits */
+        steer_vec2 wall = v2_scale(ahead[k], wall_length[i]);
+        steer_vec2 tip = v2_add(p[i], v2_scale(ahead[k], length));
+        cw[k] = geo_halo_cell(hw, p[i].x + wall.x * 0.5, p[i].y + wall.y * 0.5);
+        co[k] = geo_halo_cell(ho, tip.x, tip.y);
+      }
+    }
     for (int k = 0; k < m; k++) {
-      int i = k0 + k;
-      /* feeler_from's feeler (wall) and tip (obstacle), the same bits */
-      steer_vec2 wall = v2_scale(ahead[k], wall_length[i]);
-      steer_vec2 tip = v2_add(p[i], v2_scale(ahead[k], length));
-      cw[k] = geo_halo_cell(hw, p[i].x + wall.x * 0.5, p[i].y + wall.y * 0.5);
-      co[k] = geo_halo_cell(ho, tip.x, tip.y);
       if (cw[k] >= 0) ask_for(&hw->start[cw[k]]);
       if (co[k] >= 0) ask_for(&ho->start[co[k]]);
     }

@@ -66,11 +66,12 @@ typedef struct geometry {
 } geometry;
 
 /* fmod is exact and cannot overflow; for |d| < extent, the usual case, the
-   result is d -+ extent either way (the world's offsets use this too) */
+   result is d -+ extent either way (the world's offsets use this too), and
+   fmod would return d itself: it is called only beyond that */
 static inline double geo_wrap_delta(double d, double extent) {
   double half = extent * 0.5;
   if (d > half || d < -half) {
-    d = fmod(d, extent);
+    if (!(fabs(d) < extent)) d = fmod(d, extent);
     if (d > half)
       d -= extent;
     else if (d < -half)

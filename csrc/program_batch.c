@@ -291,7 +291,8 @@ int batch_avoid_pair(const steer_world *w, const steer_program *p, size_t q,
     return 0;
   for (int k = 0; k < n; k++) {
     program_state *s = v->states ? v->states[k] : NULL;
-    if (s) s->entries[q].active = fw[k].x != 0 || fw[k].y != 0;
+    /* | not ||: whether a wall pushed is not predictable */
+    if (s) s->entries[q].active = (fw[k].x != 0) | (fw[k].y != 0);
     fx[k] += fw[k].x * ew->weight;
     fy[k] += fw[k].y * ew->weight;
     if (!felt[k]) continue;
