@@ -227,15 +227,6 @@ static steer_vec2 clip_to_shapes(steer_world *w, size_t k, steer_vec2 was,
   return world_contain(w, v2_add(was, v2_scale(way, lo)));
 }
 
-/* p inside the world: world_contain, without its call for a bounded
-   world's inside points (it returns those as they are). */
-static inline steer_vec2 contain(const steer_world *w, steer_vec2 p) {
-  if (w->grid.mode == GRID_CLAMP && p.x >= 0 && p.x <= w->def.width &&
-      p.y >= 0 && p.y <= w->def.height)
-    return p;
-  return world_contain(w, p);
-}
-
 /* Moves agent k by s along u, no further than half its radius from where
    the push found it (start[k]), inside the world and no deeper in the
    static shapes (`shapes`: the world has some) than it was. Returns
@@ -249,7 +240,7 @@ static int shift(steer_world *w, size_t k, steer_vec2 u, double s,
   steer_vec2 moved = world_offset(w, start[k], p);
   double most = 0.5 * w->radius[k], len = v2_len(moved);
   if (len > most) p = v2_add(start[k], v2_scale(moved, most / len));
-  p = contain(w, p);
+  p = world_contain(w, p);
   if (shapes) p = clip_to_shapes(w, k, was, p, start[k]);
   w->x[k] = p.x;
   w->y[k] = p.y;

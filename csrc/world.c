@@ -179,7 +179,7 @@ static double clamp_coord(double v, double lo, double hi) {
   return v < lo ? lo : v > hi ? hi : v;
 }
 
-steer_vec2 world_contain(const steer_world *w, steer_vec2 p) {
+steer_vec2 world_contain_any(const steer_world *w, steer_vec2 p) {
   switch (w->grid.mode) {
   case GRID_WRAP:
     return v2(wrap_coord(p.x, w->def.width), wrap_coord(p.y, w->def.height));

@@ -211,7 +211,15 @@ void program_state_begin(steer_world *w, size_t i);
 
 /* Brings a position inside the world: wrapped on a torus, clamped into a
    bounded world, limited to +-STEER_LIMIT otherwise. */
-steer_vec2 world_contain(const steer_world *w, steer_vec2 p);
+steer_vec2 world_contain_any(const steer_world *w, steer_vec2 p);
+/* world_contain_any, without its call for a bounded world's inside points
+   (returned as they are; most positions a step moves are such points). */
+static inline steer_vec2 world_contain(const steer_world *w, steer_vec2 p) {
+  if (w->grid.mode == GRID_CLAMP && p.x >= 0 && p.x <= w->def.width &&
+      p.y >= 0 && p.y <= w->def.height)
+    return p;
+  return world_contain_any(w, p);
+}
 /* A moved position *p, velocity *v inside the world's bounds: in a clamped
    world the velocity components that left it stop. */
 static inline void world_keep_inside(const steer_world *w, steer_vec2 *p,
