@@ -891,6 +891,7 @@ static AVX void headings_quad(const steer_vec2 *v, int n, steer_vec2 *ahead) {
 typedef struct halo_lanes {
   const geo_halo *h;
   __m256d inv_x, inv_y, add_x, add_y, hi_x, hi_y; /* hi: the grid's end */
+  __m256d from; /* the grid's start, an inclusive bound: see halo_lanes_of */
   __m128i ncx, ncy, one_x, one_y, two_x, two_y;   /* ncx - 1, 2 ncx - 1 */
 } halo_lanes;
 
@@ -904,6 +905,9 @@ static AVX void halo_lanes_of(const geo_halo *h, halo_lanes *l) {
   l->add_y = _mm256_set1_pd(h->wrap ? h->ncy : h->oy);
   l->hi_x = _mm256_set1_pd(h->wrap ? 3.0 * h->ncx : h->ncx);
   l->hi_y = _mm256_set1_pd(h->wrap ? 3.0 * h->ncy : h->ncy);
+  /* on a torus the start is open (fx > 0), off it closed (fx >= 0): for
+     one compare, the open bound is the smallest double above 0 */
+  l->from = _mm256_set1_pd(h->wrap ? 0x1p-1074 : 0.0);
   l->ncx = _mm_set1_epi32(h->ncx);
   l->ncy = _mm_set1_epi32(h->ncy);
   l->one_x = _mm_set1_epi32(h->ncx - 1);
@@ -919,24 +923,19 @@ static AVX void halo_lanes_of(const geo_halo *h, halo_lanes *l) {
 static inline AVX __attribute__((always_inline)) void
 halo_cells_quad(const halo_lanes *l, __m256d x, __m256d y, long cell[4]) {
   const geo_halo *h = l->h;
-  __m256d fx, fy, ok, zero = _mm256_setzero_pd();
+  __m256d fx, fy;
   if (h->wrap) {
     fx = _mm256_add_pd(_mm256_mul_pd(x, l->inv_x), l->add_x);
     fy = _mm256_add_pd(_mm256_mul_pd(y, l->inv_y), l->add_y);
-    ok = _mm256_and_pd(
-        _mm256_and_pd(_mm256_cmp_pd(fx, zero, _CMP_GT_OQ),
-                      _mm256_cmp_pd(fx, l->hi_x, _CMP_LT_OQ)),
-        _mm256_and_pd(_mm256_cmp_pd(fy, zero, _CMP_GT_OQ),
-                      _mm256_cmp_pd(fy, l->hi_y, _CMP_LT_OQ)));
   } else {
     fx = _mm256_mul_pd(_mm256_sub_pd(x, l->add_x), l->inv_x);
     fy = _mm256_mul_pd(_mm256_sub_pd(y, l->add_y), l->inv_y);
-    ok = _mm256_and_pd(
-        _mm256_and_pd(_mm256_cmp_pd(fx, zero, _CMP_GE_OQ),
-                      _mm256_cmp_pd(fx, l->hi_x, _CMP_LT_OQ)),
-        _mm256_and_pd(_mm256_cmp_pd(fy, zero, _CMP_GE_OQ),
-                      _mm256_cmp_pd(fy, l->hi_y, _CMP_LT_OQ)));
   }
+  __m256d ok = _mm256_and_pd(
+      _mm256_and_pd(_mm256_cmp_pd(fx, l->from, _CMP_GE_OQ),
+                    _mm256_cmp_pd(fx, l->hi_x, _CMP_LT_OQ)),
+      _mm256_and_pd(_mm256_cmp_pd(fy, l->from, _CMP_GE_OQ),
+                    _mm256_cmp_pd(fy, l->hi_y, _CMP_LT_OQ)));
   int good = _mm256_movemask_pd(ok);
   /* the ok lanes truncate within int32 (fx, fy below 3 x the cells) */
   __m128i i = _mm256_cvttpd_epi32(fx), j = _mm256_cvttpd_epi32(fy);
