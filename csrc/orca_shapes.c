@@ -248,7 +248,7 @@ size_t orca_nearby_shapes(const steer_world *w, size_t i, double reach,
   /* a shape within reach has its box within reach + body of p
      (geo_box_around(p, p, pad) worked out here: the call was 1% of blocks) */
   double pad = reach + body;
-  if (orca_cells_beyond(w, p, reach + body)) return 0;
+  if (orca_cells_beyond(w, p, pad)) return 0;
   geo_box q = {p.x - pad, p.y - pad, p.x + pad, p.y + pad};
   for (int walls = 0; walls < 2; walls++) { /* obstacles, then walls */
     size_t count = walls ? g->wall_count : g->obstacle_count;
@@ -256,7 +256,7 @@ size_t orca_nearby_shapes(const steer_world *w, size_t i, double reach,
     const geo_index *index = walls ? &g->wall_index : &g->obstacle_index;
     if (scans_all(index, q, count)) { /* the cursor's one run of them all */
       size_t listed;
-      const uint32_t *near = orca_cells_list(w, p, reach + body, walls, &listed);
+      const uint32_t *near = orca_cells_list(w, p, pad, walls, &listed);
       if (near)
         take_listed(w, p, body, reach, walls, near, listed, &f);
       else
