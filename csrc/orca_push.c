@@ -238,8 +238,14 @@ static int shift(steer_world *w, size_t k, steer_vec2 u, double s,
                  const steer_vec2 *start, double least, int shapes) {
   steer_vec2 was = world_pos(w, k), p = v2_add(was, v2_scale(u, s));
   steer_vec2 moved = world_offset(w, start[k], p);
-  double most = 0.5 * w->radius[k], len = v2_len(moved);
-  if (len > most) p = v2_add(start[k], v2_scale(moved, most / len));
+  double most = 0.5 * w->radius[k], l2 = v2_len2(moved);
+  /* most moves stay well within the limit: no square root for those (the
+     factor leaves room for the roundings of l2 and most^2; v2_len takes
+     the square root of such an l2) */
+  if (!(l2 > 1e-290 && l2 < 0.999999 * (most * most))) {
+    double len = v2_len(moved);
+    if (len > most) p = v2_add(start[k], v2_scale(moved, most / len));
+  }
   p = world_contain(w, p);
   if (shapes) p = clip_to_shapes(w, k, was, p, start[k]);
   w->x[k] = p.x;
