@@ -25,6 +25,8 @@ typedef struct geo_halo {
   int calm;            /* the shapes have not changed since the last
                           geo_halo_settle: a level edited every step never
                           pays for a build */
+  int tried;           /* the first build was tried (geometry_after_step):
+                          later ones wait for calm shapes */
   int wrap;            /* cells tile the torus width x height */
   double reach;        /* what the runs cover around each cell */
   double want;         /* the reach queries asked for (geo_halo_want) */

@@ -415,13 +415,40 @@ static void prepare(geometry *g, geo_halo *h, size_t n, geo_halo_item_fn fn) {
     h->want = 0;
 }
 
+/* An obstacle's box is its disc's only for a radius >= 0. */
+static int radii_ok(const geometry *g) {
+  for (size_t k = 0; k < g->obstacle_count; k++)
+    if (!(g->obstacles[k].radius >= 0)) return 0;
+  return 1;
+}
+
 void geometry_prepare(geometry *g) {
   prepare(g, &g->wall_halo, g->wall_count, halo_wall);
-  /* an obstacle's box is its disc's only for a radius >= 0 */
-  if (g->obstacle_halo.calm && geo_halo_stale(&g->obstacle_halo))
-    for (size_t k = 0; k < g->obstacle_count; k++)
-      if (!(g->obstacles[k].radius >= 0)) return;
+  if (g->obstacle_halo.calm && geo_halo_stale(&g->obstacle_halo) &&
+      !radii_ok(g))
+    return;
   prepare(g, &g->obstacle_halo, g->obstacle_count, halo_obstacle);
+}
+
+/* The first build, right after the step whose queries asked for it (no
+   wait for calm shapes): tried once, so a level edited every step pays
+   for one build at most. */
+static void first_build(geometry *g, geo_halo *h, size_t n,
+                        geo_halo_item_fn fn) {
+  if (h->tried || !geo_halo_stale(h) || !n) return;
+  h->tried = 1;
+  double reach = h->want > h->reach ? h->want : h->reach;
+  if (!geo_halo_build(h, g->alloc, n, fn, g, reach, g->halo_cell, g->wrap,
+                      g->width, g->height))
+    h->want = 0;
+}
+
+void geometry_after_step(geometry *g) {
+  first_build(g, &g->wall_halo, g->wall_count, halo_wall);
+  if (!g->obstacle_halo.tried && geo_halo_stale(&g->obstacle_halo) &&
+      !radii_ok(g))
+    return;
+  first_build(g, &g->obstacle_halo, g->obstacle_count, halo_obstacle);
 }
 
 /* ---- feeler avoidance --------------------------------------------------- */

@@ -105,6 +105,10 @@ void geometry_free(geometry *g);
    feeler queries wanted (geo_halo.h). Never fails (queries fall back to
    the index). */
 void geometry_prepare(geometry *g);
+/* After a step's forces, in a serial phase: a halo the step's queries
+   asked for and never built yet is built now, so a level that stands still
+   from its first step reads halos from its second. */
+void geometry_after_step(geometry *g);
 
 /* Adding: *handle gets the new handle. STEER_ENOMEM changes nothing. */
 steer_status geometry_add_obstacle(geometry *g, double x, double y,

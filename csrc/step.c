@@ -274,6 +274,7 @@ steer_status steer_world_step(steer_world *w, double dt) {
     run(&job, buffered_moves);
   }
   orca_cells_end(w); /* geometry may change before the next step */
+  geometry_after_step(&w->geo);
   /* a sparse dense grid: the sort mends its starts for less than a relink
      of every bucket costs (the choice depends on the world's bounds and
      crowd alone, so a restored snapshot makes the same one) */
