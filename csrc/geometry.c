@@ -1452,11 +1452,18 @@ int geometry_avoid_walls_obstacles_many(
         walls[i] = fw.away;
       }
       felt[i] = !(v2_len2(v2_scale(walls[i], weight)) > loud);
-      if (felt[i] && co[k] != -1) ask_for_four(refo[k], ro[k], ho->shape);
+      /* whether felt or not: a branch on felt would wait for the wall's
+         push, and mispredict where walls are dense */
+      if (co[k] != -1) ask_for_four(refo[k], ro[k], ho->shape);
     }
+    /* the felt agents listed without a branch, then walked */
+    int quiet[PAIR_GROUP], nq = 0;
     for (int k = 0; k < m; k++) {
-      int i = k0 + k;
-      if (!felt[i]) continue;
+      quiet[nq] = k;
+      nq += felt[k0 + k] != 0;
+    }
+    for (int j = 0; j < nq; j++) {
+      int k = quiet[j], i = k0 + k;
       if (co[k] == -1) {
         obstacles[i] = geometry_avoid_obstacles(g, p[i], v[i], radius[i],
                                                 extra[i], max_force[i],

@@ -289,14 +289,22 @@ int batch_avoid_pair(const steer_world *w, const steer_program *p, size_t q,
           &w->geo, n, pos, vel, reach, ew->weight, PRIORITY_LOUD, radius,
           extra, max_force, eo->feeler_length, fw, fo, felt))
     return 0;
+  /* the agents that consulted the obstacles listed without a branch
+     (where walls are dense, whether one pushed is not predictable) */
+  int quiet[BATCH_MAX], nq = 0;
   for (int k = 0; k < n; k++) {
     program_state *s = v->states ? v->states[k] : NULL;
     /* | not ||: whether a wall pushed is not predictable */
     if (s) s->entries[q].active = (fw[k].x != 0) | (fw[k].y != 0);
     fx[k] += fw[k].x * ew->weight;
     fy[k] += fw[k].y * ew->weight;
-    if (!felt[k]) continue;
-    if (s) s->entries[q + 1].active = fo[k].x != 0 || fo[k].y != 0;
+    quiet[nq] = k;
+    nq += felt[k] != 0;
+  }
+  for (int j = 0; j < nq; j++) {
+    int k = quiet[j];
+    program_state *s = v->states ? v->states[k] : NULL;
+    if (s) s->entries[q + 1].active = (fo[k].x != 0) | (fo[k].y != 0);
     ox[k] += fo[k].x * eo->weight;
     oy[k] += fo[k].y * eo->weight;
   }
