@@ -1456,7 +1456,8 @@ int geometry_avoid_walls_obstacles_many(
          push, and mispredict where walls are dense */
       if (co[k] != -1) ask_for_four(refo[k], ro[k], ho->shape);
     }
-    /* the felt agents listed without a branch, then walked */
+    /* the agents whose walls are quiet enough for the obstacles to be felt
+       (felt), listed without a branch, then walked */
     int quiet[PAIR_GROUP], nq = 0;
     for (int k = 0; k < m; k++) {
       quiet[nq] = k;
