@@ -174,5 +174,10 @@ steer_vec2 orca_force_from(steer_world *w, size_t i, steer_vec2 preferred,
    agents whose program has orca.push that overlap by more than a slop are
    pushed apart. Returns whether any moved (the agents need sorting again). */
 int orca_push(steer_world *w);
+/* Before the step's sort, after its moves of dt: can no pusher have ended
+   closer to any body than the push keeps them, by the distances its ORCA
+   search found at the step's start (w->push_near) and the longest moves
+   the integration allows? Then orca_push needs no pair search. */
+int orca_push_far_apart(const steer_world *w, double dt);
 
 #endif

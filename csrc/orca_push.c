@@ -17,6 +17,10 @@
  * over the pairs in the agents' order after the step's sort: the same
  * result for any number of threads. */
 #include "orca.h"
+#ifdef STEER_PUSH_SKIP_CHECK
+#include <stdio.h>
+#include <stdlib.h>
+#endif
 
 #define PUSH_SLOP 0.02 /* of r_i + r_j: overlaps this shallow are left */
 /* pairs closer than this times r_i + r_j are listed: each body moves at
@@ -254,9 +258,74 @@ static int shift(steer_world *w, size_t k, steer_vec2 u, double s,
   return v2_dot(step, step) > least * least;
 }
 
+/* Pusher i's pairs after the moves, from what its ORCA search found
+   before them (rec): the bodies it kept are measured again where they are
+   now; the rest were at least sqrt(far2) away and came at most m_i +
+   longest nearer. 1 when none can be closer than keep (+ slack). */
+static int pusher_apart(const steer_world *w, size_t i, const push_near *rec,
+                        double m_i, double longest, double widest,
+                        double slack) {
+  const double *x = w->x, *y = w->y, *radius = w->radius;
+  double ri = radius[i];
+  if (!(sqrt(rec->far2) - m_i - longest - (1 - PUSH_SLOP) * (ri + widest) >
+        slack))
+    return 0; /* far2 0 (not known) fails too */
+  steer_vec2 p = v2(x[i], y[i]);
+  for (uint32_t k = 0; k < rec->n; k++) {
+    size_t j = rec->j[k];
+    double keep = (1 - PUSH_SLOP) * (ri + radius[j]) + slack;
+    steer_vec2 d = world_offset(w, p, v2(x[j], y[j]));
+    if (!(v2_dot(d, d) > keep * keep)) return 0;
+  }
+  return 1;
+}
+
+int orca_push_far_apart(const steer_world *w, double dt) {
+  /* A body moves at most max_speed * |dt| in a step: the integration
+     clamps its velocity to max_speed, a turn or a minimum speed keeps it
+     there, and the world's bounds clamp (a projection: no longer) or wrap
+     (the offsets are the shortest) the moved point. */
+  size_t n = w->count;
+  double step = fabs(dt), widest = 0, longest = 0, span = 0;
+  for (size_t k = 0; k < n; k++) {
+    if (!w->group_bit[k]) continue; /* a ghost has no body */
+    double r = w->radius[k], m = w->max_speed[k] * step;
+    if (!(r < HUGE_VAL && m < HUGE_VAL)) return 0; /* NaN too */
+    if (r > widest) widest = r;
+    if (m > longest) longest = m;
+    double a = fabs(w->x[k]) > fabs(w->y[k]) ? fabs(w->x[k]) : fabs(w->y[k]);
+    if (a > span) span = a;
+  }
+  /* room for the roundings of the positions, moves and distances */
+  double slack = 1e-9 * (1 + span + widest + longest);
+  for (size_t i = 0; i < n; i++)
+    if (is_pusher(w, i) &&
+        !pusher_apart(w, i, &w->push_near[i], w->max_speed[i] * step, longest,
+                      widest, slack))
+      return 0;
+  return 1;
+}
+
 int orca_push(steer_world *w) {
   size_t pairs, sweeps;
   int close;
+#ifdef STEER_PUSH_SKIP_CHECK /* a check build: the skip must be right */
+  {
+    static size_t calls, skips, closes;
+    int found = find_pairs(w, &pairs, &sweeps, &close);
+    calls++;
+    skips += w->push_skip != 0;
+    closes += found && close;
+    if (getenv("PUSH_SKIP_COUNT") && calls % 100 == 0)
+      fprintf(stderr, "push: %zu steps, %zu skipped, %zu with a close pair\n",
+              calls, skips, closes);
+    if (w->push_skip && found && close) {
+      fprintf(stderr, "steer: orca_push skipped a close pair\n");
+      abort();
+    }
+  }
+#endif
+  if (w->push_skip) return 0; /* orca_push_far_apart: no pair is close */
   /* out of memory: no push this step rather than one over some pairs. No
      pair closer than `keep`: the first sweep would move no one */
   if (!find_pairs(w, &pairs, &sweeps, &close) || !close) return 0;

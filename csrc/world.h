@@ -112,6 +112,16 @@ typedef struct push_pair {
   int both;
 } push_pair;
 
+/* An ORCA agent's nearest bodies at a step's start (orca_push_far_apart):
+   the first n of them, nearest first; every other body is at least
+   sqrt(far2) away (far2 0: not known). */
+#define PUSH_NEAR_KEPT 8
+typedef struct push_near {
+  double far2;
+  uint32_t n;
+  uint32_t j[PUSH_NEAR_KEPT];
+} push_near;
+
 struct steer_world {
   steer_world_def def;
   steer_allocator alloc; /* def's allocator; counts the world's bytes */
@@ -152,6 +162,14 @@ struct steer_world {
   shape_cells shape_cells; /* ORCA's shapes near each cell (orca_cells.c) */
   push_pair *push_pairs;   /* step scratch of ORCA's push (orca_push.c) */
   size_t push_pairs_cap;
+  /* during a step's forces: each ORCA agent's nearest bodies at the
+     step's start, as its neighbor search found them; NULL outside them
+     (orca_push_far_apart) */
+  push_near *push_near;
+  push_near *push_near_buf;
+  size_t push_near_cap;
+  int push_skip; /* the step's moves cannot have brought a pusher's pair
+                    closer than the push keeps them: no pair search */
   int pushes; /* an agent may have had a program with ORCA's push since the
                  world began: the step looks for pairs to push */
 };
