@@ -17,35 +17,16 @@ steer_orca steer_orca_default(void) {
 #define MAX_SHAPES STEER_ORCA_MAX_NEIGHBORS
 #define MAX_LINES (MAX_SHAPES + STEER_ORCA_MAX_NEIGHBORS)
 
-/* The first of the m bodies the search found (nearest first; it leaves
-   out ghosts and no one else, as the push does), and how near the rest
-   may be: the next one found; when it found fewer than max_neighbors,
-   none else is within neighbor_radius; when max_neighbors, none else is
-   nearer than the last (ties go to the lower index). */
-static void record_near(push_near *rec, const nearest_found *near, size_t m,
-                        const steer_orca *o) {
-  size_t kept = m < PUSH_NEAR_KEPT ? m : PUSH_NEAR_KEPT;
-  for (size_t k = 0; k < kept; k++) rec->j[k] = (uint32_t)near[k].j;
-  rec->n = (uint32_t)kept;
-  double r = o->neighbor_radius;
-  if (m > kept)
-    rec->far2 = near[kept].d2;
-  else if (m > 0 && m == o->max_neighbors)
-    rec->far2 = near[m - 1].d2;
-  else /* no search (none asked, or no radius): not known */
-    rec->far2 = o->max_neighbors > 0 && r >= 0 ? r * r : 0;
-}
-
 /* The step calls this one directly: the exported name goes through the
    PLT, and its pair comes back through memory, a store-forwarding stall.
    held (NULL: not asked): whether other agents hold the agent still from
    the velocity `wish`, where the static geometry alone would let it go
-   (see orca_force_from). rec (NULL: not asked): the nearest bodies it
-   found, for the step's push (orca_push_far_apart). */
+   (see orca_force_from). record: hand the neighbors found to the step's
+   push (orca_push_record). */
 static steer_vec2 orca_velocity(const steer_world *w, size_t i,
                                 steer_vec2 preferred, const steer_orca *o,
                                 double dt, steer_vec2 wish, int *held,
-                                push_near *rec) {
+                                int record) {
   orca_line lines[MAX_LINES], scratch[MAX_LINES];
   orca_shape shapes[MAX_SHAPES];
   nearest_found near[STEER_ORCA_MAX_NEIGHBORS];
@@ -66,7 +47,7 @@ static steer_vec2 orca_velocity(const steer_world *w, size_t i,
   size_t n_static = n;
   size_t m = nearest_found_agents(w, i, o->neighbor_radius, o->max_neighbors,
                                   1, near);
-  if (rec) record_near(rec, near, m, o);
+  if (record) orca_push_record(w, i, near, m, o, dt);
   orca_neighbors nb;
   steer_vec2 p = world_pos(w, i);
   /* the pair plans to keep a little more than touching apart: at exactly
@@ -110,7 +91,7 @@ static steer_vec2 orca_velocity(const steer_world *w, size_t i,
 steer_vec2 steer_agent_orca_velocity(const steer_world *w, size_t i,
                                      steer_vec2 preferred, const steer_orca *o,
                                      double dt) {
-  return orca_velocity(w, i, preferred, o, dt, preferred, NULL, NULL);
+  return orca_velocity(w, i, preferred, o, dt, preferred, NULL, 0);
 }
 
 steer_vec2 orca_force(steer_world *w, size_t i, steer_vec2 f,
@@ -154,20 +135,20 @@ steer_vec2 orca_force_from(steer_world *w, size_t i, steer_vec2 preferred,
   steer_vec2 v = world_vel(w, i);
   steer_vec2 safe;
   double clock = w->orca_clock[i];
-  /* the step's push wants it (orca_push_far_apart) */
-  push_near *near2 = w->push_near ? &w->push_near[i] : NULL;
+  /* the step's push asks a pusher's neighbors (orca_push_record) */
+  int record = w->push_near && w->program[i]->pushes;
   if (!o->detour) {
-    safe = orca_velocity(w, i, preferred, o, dt, preferred, NULL, near2);
+    safe = orca_velocity(w, i, preferred, o, dt, preferred, NULL, record);
   } else if (clock < 0) { /* on a detour: the thread of agent i writes it */
     steer_vec2 right = {DETOUR_COS * preferred.x + DETOUR_SIN * preferred.y,
                         DETOUR_COS * preferred.y - DETOUR_SIN * preferred.x};
     safe = orca_velocity(w, i, clock < -DETOUR_REST ? right : preferred, o, dt,
-                         preferred, NULL, near2);
+                         preferred, NULL, record);
     w->orca_clock[i] = clock + dt < 0 ? clock + dt : 0;
   } else {
     int held;
     steer_vec2 wish = detour_wish(v, preferred, w->max_speed[i], dt);
-    safe = orca_velocity(w, i, preferred, o, dt, wish, &held, near2);
+    safe = orca_velocity(w, i, preferred, o, dt, wish, &held, record);
     if (held)
       w->orca_clock[i] = clock + dt >= DETOUR_AFTER
                              ? -(DETOUR_TIME + DETOUR_REST)

@@ -112,12 +112,13 @@ typedef struct push_pair {
   int both;
 } push_pair;
 
-/* An ORCA agent's nearest bodies at a step's start (orca_push_far_apart):
-   the first n of them, nearest first; every other body is at least
-   sqrt(far2) away (far2 0: not known). */
+/* The bodies a pusher's ORCA search found, at a step's start, near enough
+   that the step's moves may bring them closer than the push keeps them
+   (orca_push_far_apart): n of them, nearest first (PUSH_NEAR_UNKNOWN: not
+   known); every other body was too far for that. */
 #define PUSH_NEAR_KEPT 8
+#define PUSH_NEAR_UNKNOWN UINT32_MAX
 typedef struct push_near {
-  double far2;
   uint32_t n;
   uint32_t j[PUSH_NEAR_KEPT];
 } push_near;
@@ -162,12 +163,14 @@ struct steer_world {
   shape_cells shape_cells; /* ORCA's shapes near each cell (orca_cells.c) */
   push_pair *push_pairs;   /* step scratch of ORCA's push (orca_push.c) */
   size_t push_pairs_cap;
-  /* during a step's forces: each ORCA agent's nearest bodies at the
-     step's start, as its neighbor search found them; NULL outside them
-     (orca_push_far_apart) */
+  /* during a step: each pusher's near bodies at its start; NULL outside
+     it, or when the step cannot tell (orca_push_prepare) */
   push_near *push_near;
   push_near *push_near_buf;
   size_t push_near_cap;
+  double push_reach; /* a pusher's body takes farther ones than this plus
+                        (1 - PUSH_SLOP) r_i + its own move */
+  double push_slack; /* for the roundings of positions and distances */
   int push_skip; /* the step's moves cannot have brought a pusher's pair
                     closer than the push keeps them: no pair search */
   int pushes; /* an agent may have had a program with ORCA's push since the
