@@ -7,6 +7,7 @@
 #ifndef STEER_ORCA_H
 #define STEER_ORCA_H
 
+#include "nearest.h"
 #include "neighbor_filter.h"
 #include "world.h"
 #if defined(__SSE2__)
@@ -174,5 +175,16 @@ steer_vec2 orca_force_from(steer_world *w, size_t i, steer_vec2 preferred,
    agents whose program has orca.push that overlap by more than a slop are
    pushed apart. Returns whether any moved (the agents need sorting again). */
 int orca_push(steer_world *w);
+/* Whether a step's push needs its pair search (orca_push.c): before the
+   step's forces of dt, orca_push_prepare readies w->push_near (NULL when
+   it cannot tell); during them, each pusher's ORCA hands orca_push_record
+   its m neighbors (nearest first); after the moves, before the sort,
+   orca_push_far_apart: can no pusher have ended closer to any body than
+   the push keeps them? Then orca_push skips its pair search. */
+void orca_push_prepare(steer_world *w, double dt);
+void orca_push_record(const steer_world *w, size_t i,
+                      const nearest_found *near, size_t m,
+                      const steer_orca *o, double dt);
+int orca_push_far_apart(const steer_world *w);
 
 #endif

@@ -21,10 +21,12 @@ steer_orca steer_orca_default(void) {
    PLT, and its pair comes back through memory, a store-forwarding stall.
    held (NULL: not asked): whether other agents hold the agent still from
    the velocity `wish`, where the static geometry alone would let it go
-   (see orca_force_from). */
+   (see orca_force_from). record: hand the neighbors found to the step's
+   push (orca_push_record). */
 static steer_vec2 orca_velocity(const steer_world *w, size_t i,
                                 steer_vec2 preferred, const steer_orca *o,
-                                double dt, steer_vec2 wish, int *held) {
+                                double dt, steer_vec2 wish, int *held,
+                                int record) {
   orca_line lines[MAX_LINES], scratch[MAX_LINES];
   orca_shape shapes[MAX_SHAPES];
   nearest_found near[STEER_ORCA_MAX_NEIGHBORS];
@@ -45,6 +47,7 @@ static steer_vec2 orca_velocity(const steer_world *w, size_t i,
   size_t n_static = n;
   size_t m = nearest_found_agents(w, i, o->neighbor_radius, o->max_neighbors,
                                   1, near);
+  if (record) orca_push_record(w, i, near, m, o, dt);
   orca_neighbors nb;
   steer_vec2 p = world_pos(w, i);
   /* the pair plans to keep a little more than touching apart: at exactly
@@ -88,7 +91,7 @@ static steer_vec2 orca_velocity(const steer_world *w, size_t i,
 steer_vec2 steer_agent_orca_velocity(const steer_world *w, size_t i,
                                      steer_vec2 preferred, const steer_orca *o,
                                      double dt) {
-  return orca_velocity(w, i, preferred, o, dt, preferred, NULL);
+  return orca_velocity(w, i, preferred, o, dt, preferred, NULL, 0);
 }
 
 steer_vec2 orca_force(steer_world *w, size_t i, steer_vec2 f,
@@ -132,18 +135,20 @@ steer_vec2 orca_force_from(steer_world *w, size_t i, steer_vec2 preferred,
   steer_vec2 v = world_vel(w, i);
   steer_vec2 safe;
   double clock = w->orca_clock[i];
+  /* the step's push asks a pusher's neighbors (orca_push_record) */
+  int record = w->push_near && w->program[i]->pushes;
   if (!o->detour) {
-    safe = orca_velocity(w, i, preferred, o, dt, preferred, NULL);
+    safe = orca_velocity(w, i, preferred, o, dt, preferred, NULL, record);
   } else if (clock < 0) { /* on a detour: the thread of agent i writes it */
     steer_vec2 right = {DETOUR_COS * preferred.x + DETOUR_SIN * preferred.y,
                         DETOUR_COS * preferred.y - DETOUR_SIN * preferred.x};
     safe = orca_velocity(w, i, clock < -DETOUR_REST ? right : preferred, o, dt,
-                         preferred, NULL);
+                         preferred, NULL, record);
     w->orca_clock[i] = clock + dt < 0 ? clock + dt : 0;
   } else {
     int held;
     steer_vec2 wish = detour_wish(v, preferred, w->max_speed[i], dt);
-    safe = orca_velocity(w, i, preferred, o, dt, wish, &held);
+    safe = orca_velocity(w, i, preferred, o, dt, wish, &held, record);
     if (held)
       w->orca_clock[i] = clock + dt >= DETOUR_AFTER
                              ? -(DETOUR_TIME + DETOUR_REST)

@@ -17,6 +17,10 @@
  * over the pairs in the agents' order after the step's sort: the same
  * result for any number of threads. */
 #include "orca.h"
+#ifdef STEER_PUSH_SKIP_CHECK
+#include <stdio.h>
+#include <stdlib.h>
+#endif
 
 #define PUSH_SLOP 0.02 /* of r_i + r_j: overlaps this shallow are left */
 /* pairs closer than this times r_i + r_j are listed: each body moves at
@@ -254,9 +258,98 @@ static int shift(steer_world *w, size_t k, steer_vec2 u, double s,
   return v2_dot(step, step) > least * least;
 }
 
+/* A body moves at most max_speed * |dt| in a step: the integration clamps
+   its velocity to max_speed, a turn or a minimum speed keeps it there,
+   and the world's bounds clamp (a projection: no longer) or wrap (the
+   offsets are the shortest) the moved point. So a body d away from pusher
+   i at the step's start ends at least d - m_i - longest away (longest:
+   the longest move of any body), at least keep from it when d is beyond
+   (1 - PUSH_SLOP)(r_i + widest) + m_i + longest. */
+void orca_push_prepare(steer_world *w, double dt) {
+  size_t n = w->count;
+  if (n == 0 || world_grow(w, (void **)&w->push_near_buf, sizeof(push_near),
+                           &w->push_near_cap, n))
+    return; /* no memory: the push searches as always */
+  double step = fabs(dt), widest = 0, longest = 0, span = 0;
+  for (size_t k = 0; k < n; k++) {
+    w->push_near_buf[k].n = PUSH_NEAR_UNKNOWN;
+    if (!w->group_bit[k]) continue; /* a ghost has no body */
+    double r = w->radius[k], m = w->max_speed[k] * step;
+    if (!(r < HUGE_VAL && m < HUGE_VAL)) return; /* NaN too */
+    if (r > widest) widest = r;
+    if (m > longest) longest = m;
+    double a = fabs(w->x[k]) > fabs(w->y[k]) ? fabs(w->x[k]) : fabs(w->y[k]);
+    if (a > span) span = a;
+  }
+  /* room for the roundings of the positions, moves and distances */
+  w->push_slack = 1e-9 * (1 + span + 2 * longest + widest);
+  w->push_reach = (1 - PUSH_SLOP) * widest + longest + w->push_slack;
+  w->push_near = w->push_near_buf;
+}
+
+/* Writes w->push_near[i] only (its own thread's): the bodies within
+   reach of pusher i, when the search can tell that no other is. */
+void orca_push_record(const steer_world *w, size_t i,
+                      const nearest_found *near, size_t m,
+                      const steer_orca *o, double dt) {
+  push_near *rec = &w->push_near[i];
+  double reach = (1 - PUSH_SLOP) * w->radius[i] + w->max_speed[i] * fabs(dt) +
+                 w->push_reach;
+  double reach2 = reach * reach;
+  size_t k = 0;
+  for (; k < m && near[k].d2 <= reach2; k++) {
+    if (k == PUSH_NEAR_KEPT) return; /* too many to keep: not known */
+    rec->j[k] = (uint32_t)near[k].j;
+  }
+  /* the rest: beyond the next one found; when all found are within reach,
+     beyond neighbor_radius if the search found fewer than it may (it
+     leaves out ghosts and no one else, as the push does), else unknown */
+  double r = o->neighbor_radius;
+  if (k == m && !(m < o->max_neighbors && r * r >= reach2)) return;
+  rec->n = (uint32_t)k;
+}
+
+int orca_push_far_apart(const steer_world *w) {
+  const double *x = w->x, *y = w->y, *radius = w->radius;
+  double slack = w->push_slack;
+  for (size_t i = 0; i < w->count; i++) {
+    const push_near *rec = &w->push_near[i];
+    if (rec->n == PUSH_NEAR_UNKNOWN) {
+      if (is_pusher(w, i)) return 0; /* its ORCA did not tell */
+      continue;
+    }
+    /* the near ones are measured again where they are now */
+    steer_vec2 p = v2(x[i], y[i]);
+    for (uint32_t k = 0; k < rec->n; k++) {
+      size_t j = rec->j[k];
+      double keep = (1 - PUSH_SLOP) * (radius[i] + radius[j]) + slack;
+      steer_vec2 d = world_offset(w, p, v2(x[j], y[j]));
+      if (!(v2_dot(d, d) > keep * keep)) return 0;
+    }
+  }
+  return 1;
+}
+
 int orca_push(steer_world *w) {
   size_t pairs, sweeps;
   int close;
+#ifdef STEER_PUSH_SKIP_CHECK /* a check build: the skip must be right */
+  {
+    static size_t calls, skips, closes;
+    int found = find_pairs(w, &pairs, &sweeps, &close);
+    calls++;
+    skips += w->push_skip != 0;
+    closes += found && close;
+    if (getenv("PUSH_SKIP_COUNT") && calls % 100 == 0)
+      fprintf(stderr, "push: %zu steps, %zu skipped, %zu with a close pair\n",
+              calls, skips, closes);
+    if (w->push_skip && found && close) {
+      fprintf(stderr, "steer: orca_push skipped a close pair\n");
+      abort();
+    }
+  }
+#endif
+  if (w->push_skip) return 0; /* orca_push_far_apart: no pair is close */
   /* out of memory: no push this step rather than one over some pairs. No
      pair closer than `keep`: the first sweep would move no one */
   if (!find_pairs(w, &pairs, &sweeps, &close) || !close) return 0;

@@ -263,6 +263,9 @@ steer_status steer_world_step(steer_world *w, double dt) {
   /* chosen here, before the threads read it */
   w->step_simd = w->simd ? w->simd : crowd_simd_width();
   orca_cells_prepare(w);
+  /* the pushers' near bodies, for a step that may need no pair search */
+  w->push_near = NULL;
+  if (w->pushes) orca_push_prepare(w, dt);
   if (streamed) {
     place_bands(&job);
     run(&job, streamed_forces);
@@ -275,6 +278,9 @@ steer_status steer_world_step(steer_world *w, double dt) {
   }
   orca_cells_end(w); /* geometry may change before the next step */
   geometry_after_step(&w->geo);
+  /* before the sort: the distances are by the agents' indices now */
+  w->push_skip = w->push_near && orca_push_far_apart(w);
+  w->push_near = NULL;
   /* a sparse dense grid: the sort mends its starts for less than a relink
      of every bucket costs (the choice depends on the world's bounds and
      crowd alone, so a restored snapshot makes the same one) */

@@ -112,6 +112,17 @@ typedef struct push_pair {
   int both;
 } push_pair;
 
+/* The bodies a pusher's ORCA search found, at a step's start, near enough
+   that the step's moves may bring them closer than the push keeps them
+   (orca_push_far_apart): n of them, nearest first (PUSH_NEAR_UNKNOWN: not
+   known); every other body was too far for that. */
+#define PUSH_NEAR_KEPT 8
+#define PUSH_NEAR_UNKNOWN UINT32_MAX
+typedef struct push_near {
+  uint32_t n;
+  uint32_t j[PUSH_NEAR_KEPT];
+} push_near;
+
 struct steer_world {
   steer_world_def def;
   steer_allocator alloc; /* def's allocator; counts the world's bytes */
@@ -152,6 +163,16 @@ struct steer_world {
   shape_cells shape_cells; /* ORCA's shapes near each cell (orca_cells.c) */
   push_pair *push_pairs;   /* step scratch of ORCA's push (orca_push.c) */
   size_t push_pairs_cap;
+  /* during a step: each pusher's near bodies at its start; NULL outside
+     it, or when the step cannot tell (orca_push_prepare) */
+  push_near *push_near;
+  push_near *push_near_buf;
+  size_t push_near_cap;
+  double push_reach; /* a pusher's body takes farther ones than this plus
+                        (1 - PUSH_SLOP) r_i + its own move */
+  double push_slack; /* for the roundings of positions and distances */
+  int push_skip; /* the step's moves cannot have brought a pusher's pair
+                    closer than the push keeps them: no pair search */
   int pushes; /* an agent may have had a program with ORCA's push since the
                  world began: the step looks for pairs to push */
 };
