@@ -350,7 +350,12 @@ int crowd_walk_run(const steer_world *w, const steer_program *p, size_t i,
   /* one agent, separation alone: the scalar walk (its sums in registers)
      costs less than four lanes' set-up for the few candidates left */
   const flock_rules *q = &p->flock;
-  if (m == 1 && q->ali2 < 0 && q->coh2 < 0) width = 1;
+  int sep_quad = 0;
+  if (m == 1 && q->ali2 < 0 && q->coh2 < 0) {
+    width = 1;
+    /* its candidates four at a time: no branch on which are near */
+    sep_quad = w->step_simd >= 4 && !q->filtered && !w->ghosts;
+  }
   for (int k = 0; k < m;) {
     int take = m - k < width ? m - k : width;
     double *out = sums + k;
@@ -362,12 +367,21 @@ int crowd_walk_run(const steer_world *w, const steer_program *p, size_t i,
 #endif
     } else {
       flock_sums f = {{0, 0}, {0, 0}, {0, 0}, 0, 0, 0};
-      flock_span_walk(w, i + (size_t)k, &p->flock, spans, n, &f);
+      if (sep_quad)
+        crowd_quad_separation(w, i + (size_t)k, q, spans, n, &f);
+      else
+        flock_span_walk(w, i + (size_t)k, &p->flock, spans, n, &f);
       flock_sums_store(&f, out, stride);
+      /* its statistics from the counts at hand, not read back */
+      stats->candidates += candidates;
+      stats->neighbors += f.sep_n + f.ali_n + f.coh_n;
+      k += take;
+      continue;
     }
+    for (int l = k; l < k + take; l++)
+      count_walk(stats, candidates, sums + l, stride);
     k += take;
   }
-  for (int k = 0; k < m; k++) count_walk(stats, candidates, sums + k, stride);
   return m;
 }
 

@@ -24,6 +24,12 @@ void crowd_quad_walk(const steer_world *w, size_t i, int m,
 int crowd_quad_force(const steer_world *w, const steer_program *p,
                      const double *sums, size_t stride, const size_t *index,
                      steer_vec2 out[4]);
+/* Separation alone (no filter, no ghosts) for agent i over spans[0 .. n - 1]
+   into s, as flock_span_walk gives it: the candidates four at a time in
+   the lanes (no branch on who is near), their terms taken in order. */
+void crowd_quad_separation(const steer_world *w, size_t i,
+                           const flock_rules *q, const flock_span *spans,
+                           int n, flock_sums *s);
 /* The flocking sums of agents i .. i + m - 1 running program p on a sorted
    dense grid (flock_fast_ok), those of them in agent i's cell (returns how
    many: at least 1), several at a time in the lanes, as flock_gather gives
