@@ -351,11 +351,10 @@ int crowd_walk_run(const steer_world *w, const steer_program *p, size_t i,
      costs less than four lanes' set-up for the few candidates left */
   const flock_rules *q = &p->flock;
   int sep_quad = 0;
-  if (q->ali2 < 0 && q->coh2 < 0) {
-    /* separation alone: each agent's candidates four at a time (no
-       branch on which are near) */
+  if (m == 1 && q->ali2 < 0 && q->coh2 < 0) {
+    width = 1;
+    /* its candidates four at a time: no branch on which are near */
     sep_quad = w->step_simd >= 4 && !q->filtered && !w->ghosts;
-    if (m == 1 || sep_quad) width = 1;
   }
   for (int k = 0; k < m;) {
     int take = m - k < width ? m - k : width;
