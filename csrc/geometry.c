@@ -405,14 +405,19 @@ static void halo_obstacle(const void *owner, size_t k, geo_box *b,
   v[3] = 0;
 }
 
-/* Builds h when the queries want it; gives up on it (until a query asks
-   again) when it cannot. */
-static void prepare(geometry *g, geo_halo *h, size_t n, geo_halo_item_fn fn) {
-  if (!geo_halo_settle(h) || !geo_halo_stale(h) || !n) return;
+/* Builds h over the reach the queries want; gives up on it (until a query
+   asks again) when it cannot. */
+static void build(geometry *g, geo_halo *h, size_t n, geo_halo_item_fn fn) {
   double reach = h->want > h->reach ? h->want : h->reach;
   if (!geo_halo_build(h, g->alloc, n, fn, g, reach, g->halo_cell, g->wrap,
                       g->width, g->height))
     h->want = 0;
+}
+
+/* Builds h when the queries want it and the shapes are calm. */
+static void prepare(geometry *g, geo_halo *h, size_t n, geo_halo_item_fn fn) {
+  if (!geo_halo_settle(h) || !geo_halo_stale(h) || !n) return;
+  build(g, h, n, fn);
 }
 
 /* An obstacle's box is its disc's only for a radius >= 0. */
@@ -437,10 +442,7 @@ static void first_build(geometry *g, geo_halo *h, size_t n,
                         geo_halo_item_fn fn) {
   if (h->tried || !geo_halo_stale(h) || !n) return;
   h->tried = 1;
-  double reach = h->want > h->reach ? h->want : h->reach;
-  if (!geo_halo_build(h, g->alloc, n, fn, g, reach, g->halo_cell, g->wrap,
-                      g->width, g->height))
-    h->want = 0;
+  build(g, h, n, fn);
 }
 
 void geometry_after_step(geometry *g) {
