@@ -122,7 +122,8 @@ void grid_fit_box(steer_grid *g, const double *x, const double *y, size_t n) {
 }
 
 #if defined(__SSE2__)
-/* bucket_at for agents i and i + 1 of a dense grid that clamps: x in
+/* bucket_at for agents i and i + 1 of a dense bounded grid (a torus's
+   cells are clamped too, against rounding at the seam): x in
    lane 0 and y in lane 1 of each. The same cells: clamping v * inv to
    0 .. n - 1 before the truncation makes it the floor axis_cell takes (the
    clamp of a floor below 0 or above n - 1 is the bound either way). A NaN
@@ -152,7 +153,7 @@ void grid_buckets_of(const steer_grid *g, const double *x, const double *y,
 #if defined(__SSE2__)
   /* the sort's key pass: a sparse crowd on a big level pays it per agent
      as much as a search's set-up */
-  if (g->dense && g->mode == GRID_CLAMP)
+  if (g->dense && g->mode != GRID_FREE)
     for (; i + 1 < to && dense_pair(g, x, y, i, dest); i += 2) {
     }
 #endif
