@@ -417,11 +417,9 @@ static void walk_rows(const steer_world *w, const sheet *s, size_t i,
   candidate c[CHUNK];
   size_t m = 0;
   seed_set set;
+  const seed_set *seeds = NULL; /* the set, made when first offered to */
   int seeded = l->seeds_n > 0;
-  if (seeded) {
-    list_fill(l, l->seeds, l->seeds_n);
-    seed_set_init(&set, l, i);
-  }
+  if (seeded) list_fill(l, l->seeds, l->seeds_n);
   double bound2 = l->bound2;
   size_t first = (size_t)(r.clo - s->x0), last = (size_t)(r.chi - s->x0);
   for (int32_t row = r.lo; row <= r.hi; row++) {
@@ -443,13 +441,26 @@ static void walk_rows(const steer_world *w, const sheet *s, size_t i,
         }
       }
       if (m == CHUNK) { /* rare: offer them, the bound may have shrunk */
-        offer(l, seeded ? &set : NULL, c, m);
+        if (seeded && !seeds) {
+          seed_set_init(&set, l, i);
+          seeds = &set;
+        }
+        offer(l, seeds, c, m);
         m = 0;
         bound2 = l->bound2;
       }
     }
   }
-  offer(l, seeded ? &set : NULL, c, m);
+  /* every seed is a candidate (within the bound they gave, d2 worked out
+     the same way): as many candidates as seeds, none offered yet, are the
+     seeds, listed already (a crowd that keeps its neighbors: no set test
+     for each) */
+  if (seeded && !seeds && m == l->seeds_n) return;
+  if (seeded && !seeds) {
+    seed_set_init(&set, l, i);
+    seeds = &set;
+  }
+  offer(l, seeds, c, m);
 }
 
 /* ---- warm start ---------------------------------------------------------
@@ -554,6 +565,46 @@ static inline void offer_rising(list *l, const candidate *c, size_t m) {
 }
 
 #if defined(__SSE2__)
+/* A sparse search's m candidates (all within its bound, none flushed on
+   the way) in the order the last search listed them: its seeds, which end
+   at the first SLOT_NONE. When there are m of them, each still an agent
+   other than i within the bound, they are the candidates (distinct slots
+   are distinct agents), and when their distances, worked out as the walk
+   does, still rise in that order (ties by index), it is the order the
+   insertion would give: out takes them as they are, without it (agents
+   that walk together keep their order from step to step). 0 when not. */
+static int last_order(const steer_world *w, size_t i, const uint32_t *seed,
+                      size_t m, double bound2, nearest_found *out) {
+  if (m == 0 || m >= NEAREST_SEEDS || seed[m] != SLOT_NONE) return 0;
+  const double *x = w->x, *y = w->y;
+  const slot_info *slots = w->slots;
+  const uint32_t *slot_of = w->slot_of;
+  size_t count = w->count, slot_count = w->slot_count;
+  double px = x[i], py = y[i];
+  int ok = 1;
+  double prev = 0;
+  size_t prev_j = 0;
+  /* no branch but the loop's: a stale seed (NONE, gone) reads agent i's
+     place instead and fails */
+  for (size_t k = 0; k < m; k++) {
+    uint32_t slot = seed[k];
+    int live = slot < slot_count;
+    size_t j = slots[live ? slot : slot_of[i]].index;
+    live &= j < count;
+    j = live ? j : i;
+    live &= slot_of[j] == slot;
+    double dx = x[j] - px, dy = y[j] - py, d2 = dx * dx + dy * dy;
+    /* as note_solid counts it, and after the one before it */
+    ok &= live & (j != i) & !(d2 > bound2);
+    if (k) ok &= (prev < d2) | ((prev == d2) & (prev_j < j));
+    out[k].d2 = d2;
+    out[k].j = j;
+    prev = d2;
+    prev_j = j;
+  }
+  return ok;
+}
+
 /* The common sparse search (the last one found fewer than max) on a dense
    grid that clamps, in a world without ghosts that does not wrap: what
    nearest_found_agents does for it (seeded_bound's early answer, reach_at,
@@ -562,7 +613,8 @@ static inline void offer_rising(list *l, const candidate *c, size_t m) {
    them. A sparse crowd pays this setup per agent as much as its
    candidates. Returns SIZE_MAX when the search is not that one. */
 static size_t sparse_search(const steer_world *w, size_t i, double radius,
-                            size_t max, nearest_found *out) {
+                            size_t max, const uint32_t *seed,
+                            nearest_found *out) {
   const steer_grid *g = &w->grid;
   if (!g->sorted || !g->dense || g->buckets == 0 || g->mode != GRID_CLAMP ||
       w->geo.wrap || w->ghosts)
@@ -605,6 +657,9 @@ static size_t sparse_search(const steer_world *w, size_t i, double radius,
         bound2 = l.bound2;
       }
     }
+  }
+  if (l.n == 0 && m <= max && last_order(w, i, seed, m, bound2, out)) {
+    return m; /* the seeds stand as they are: keep_seeds would rewrite them */
   }
   offer_rising(&l, c, m);
   keep_seeds(w, i, &l);
@@ -654,7 +709,7 @@ size_t nearest_found_agents(const steer_world *w, size_t i, double radius,
   if (sorted_walk && max <= STEER_ORCA_MAX_NEIGHBORS) {
     const uint32_t *seed = seeds_of(w, i);
     if (seed && max <= NEAREST_SEEDS && seed[max - 1] == SLOT_NONE) {
-      size_t n = sparse_search(w, i, radius, max, out);
+      size_t n = sparse_search(w, i, radius, max, seed, out);
       if (n != SIZE_MAX) return n;
     }
   }
