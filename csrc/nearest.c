@@ -346,6 +346,15 @@ static void seed_set_init(seed_set *set, const list *l, size_t i) {
   for (size_t k = 0; k < l->seeds_n; k++) set->j[k] = (uint32_t)l->seeds[k].j;
 }
 
+/* The set of l's seeds in *set, made the first time it is asked for
+   (made: what an earlier call returned, or NULL). */
+static const seed_set *seed_set_once(seed_set *set, const seed_set *made,
+                                     const list *l, size_t i) {
+  if (made) return made;
+  seed_set_init(set, l, i);
+  return set;
+}
+
 static int seed_set_has(const seed_set *set, size_t j) {
 #if defined(__SSE2__) && NEAREST_SEEDS == 16
   const __m128i *at = (const __m128i *)set->j;
@@ -441,10 +450,7 @@ static void walk_rows(const steer_world *w, const sheet *s, size_t i,
         }
       }
       if (m == CHUNK) { /* rare: offer them, the bound may have shrunk */
-        if (seeded && !seeds) {
-          seed_set_init(&set, l, i);
-          seeds = &set;
-        }
+        if (seeded) seeds = seed_set_once(&set, seeds, l, i);
         offer(l, seeds, c, m);
         m = 0;
         bound2 = l->bound2;
@@ -456,10 +462,7 @@ static void walk_rows(const steer_world *w, const sheet *s, size_t i,
      seeds, listed already (a crowd that keeps its neighbors: no set test
      for each) */
   if (seeded && !seeds && m == l->seeds_n) return;
-  if (seeded && !seeds) {
-    seed_set_init(&set, l, i);
-    seeds = &set;
-  }
+  if (seeded) seeds = seed_set_once(&set, seeds, l, i);
   offer(l, seeds, c, m);
 }
 
