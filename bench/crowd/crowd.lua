@@ -91,6 +91,11 @@ local function build_steer(sc, variant, threads)
   return world, agents
 end
 
+--- The steps a run took: CAP when it never cleared (steps -1).
+local function run_steps(r)
+  return r.steps > 0 and r.steps or CAP
+end
+
 -- The metrics from one run; the time per step from a second run of the same
 -- steps (the same trajectory: the step is deterministic) with nothing between
 -- the steps. The metrics' Lua loop between steps evicts the step's data from
@@ -108,8 +113,7 @@ local function run_steer(sc, variant, threads, window)
     if done then m.steps = step break end
   end
   world:close()
-  local steps = m.steps > 0 and m.steps or CAP
-  local timed = math.min(CAP, math.max(steps, window or 0))
+  local timed = math.min(CAP, math.max(run_steps(m), window or 0))
   world = build_steer(sc, variant, threads)
   -- processor time, as the driver times RVO2; with threads, the wall clock
   -- (processor time would add the threads' times up)
@@ -151,7 +155,7 @@ print(("%-12s %-16s %9s %7s %8s %6s %8s %8s %6s %8s"):format("scenario", "who", 
 -- an agent at its goal changes velocity no more, so comparing the means over
 -- one window common to both sides is comparing these sums
 local function row(name, who, r)
-  local steps = r.steps > 0 and r.steps or CAP
+  local steps = run_steps(r)
   print(("%-12s %-16s %9d %7d %8.3f %6s %8.4f %8.2f %6.3f %8.3f"):format(name, who, r.overlap, r.deep,
     r.max_pen, r.steps > 0 and tostring(r.steps) or "never", r.dv, r.dv * steps, r.len, r.ms))
 end
@@ -172,7 +176,7 @@ for _, item in ipairs(LIST) do
     if rvo and rvo.ms_step then -- its step alone, without the preferred velocities
       print(("%-12s %-16s %66.3f"):format(name, "RVO2 doStep", rvo.ms_step))
     end
-    local window = rvo and (rvo.steps > 0 and rvo.steps or CAP) -- the driver's timed steps
+    local window = rvo and run_steps(rvo) -- the driver's timed steps
     for _, v in ipairs(VARIANTS) do
       local r = run_steer(sc, v, nil, window)
       row(name, "steer " .. v, r)
