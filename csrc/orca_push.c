@@ -26,6 +26,12 @@
 /* pairs closer than this times r_i + r_j are listed: each body moves at
    most half its radius, so farther pairs cannot meet during the push */
 #define PUSH_REACH 1.5
+/* a sweep that still meets a pair overlapping by more than the slop plus
+   this (of r_i + r_j) asks for another, beyond the sweeps asked for (up to
+   PUSH_MORE times them): a jam's push spreads one contact per sweep, and
+   in a crush the sweeps asked for run out while pairs are still deep */
+#define PUSH_DEEP 0.01
+#define PUSH_MORE 4
 #define PUSH_STILL 0.01 /* of the slop: a sweep moving no agent more ends */
 #define PUSH_CLIP_STEPS 12 /* halvings that find how far a body may go */
 
@@ -367,8 +373,11 @@ int orca_push(steer_world *w) {
      again after every call of shift */
   const push_pair *list = w->push_pairs;
   const double *x = w->x, *y = w->y, *radius = w->radius;
-  for (size_t s = 0; s < sweeps; s++) {
-    int any = 0;
+  size_t most = sweeps < STEER_ORCA_MAX_PUSH / PUSH_MORE
+                    ? sweeps * PUSH_MORE
+                    : STEER_ORCA_MAX_PUSH;
+  for (size_t s = 0; s < most; s++) {
+    int any = 0, deep = 0;
     for (size_t q = 0; q < pairs; q++) {
       const push_pair *pr = &list[q];
       size_t i = pr->i, j = pr->j;
@@ -380,6 +389,7 @@ int orca_push(steer_world *w) {
       /* one spot: apart along x, the lower index to the left */
       steer_vec2 u = dist > 0 ? v2_scale(d, 1 / dist) : v2(i < j ? 1 : -1, 0);
       double depth = keep - dist;
+      deep |= depth > PUSH_DEEP * (radius[i] + radius[j]);
       /* a sweep that moves no agent by more than a hair (agents held at
          their limits, depths all but at the slop) ends the push */
       double least = PUSH_STILL * PUSH_SLOP * keep;
@@ -389,7 +399,7 @@ int orca_push(steer_world *w) {
         any |= shift(w, j, u, 0.5 * depth, start, least, shapes);
       moved = 1;
     }
-    if (!any) break;
+    if (!any || (s + 1 >= sweeps && !deep)) break; /* still, or done */
   }
   return moved;
 }

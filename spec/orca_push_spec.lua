@@ -62,6 +62,39 @@ describe("orca.push", function()
     assert.are.equal(5, b.y)
   end)
 
+  it("sweeps on past the sweeps asked for while a pair is deeper than 3%, up to four times them", function()
+    -- a chain at 1.8 (radius 1: keep 1.96) with push = 1. The first sweep
+    -- parts A-B (A -0.08, B 1.88), then B-C (B 1.76, C 3.72), which leaves
+    -- A-B 0.16 deep (8% of 2): one sweep would end there. The second sweep
+    -- meets A-B 0.12 beyond the slop (more than 1% of 2 = 0.02): A -0.14,
+    -- B 1.82; B-C: B 1.79, C 3.75. The third meets A-B 0.03 beyond: A
+    -- -0.155, B 1.805; B-C: B 1.7975, C 3.7575. The fourth meets A-B 0.0075
+    -- and B-C 0.00375 beyond, neither over 0.02: it is the last
+    local world = steer.world{}
+    local program = { { "seek", target = { 0, 0 } }, orca = { push = 1 } }
+    local a, b, c = still(world, 0, 0, 1, program), still(world, 1.8, 0, 1, program),
+      still(world, 3.6, 0, 1, program)
+    world:step(0.25)
+    near(a.x, -0.15875, 1e-12, "a.x")
+    near(b.x, 1.799375, 1e-12, "b.x")
+    near(c.x, 3.759375, 1e-12, "c.x")
+    -- a chain of 12 needs more than four sweeps: push = 1 stops at four
+    -- with a pair still 0.19 deep; push = 64 goes on until the ends are at
+    -- their half-radius limit (every pair 1/6 deep: 11 gaps share 20.3 + 0.5)
+    local worst = {}
+    for _, push in ipairs{ 1, 64 } do
+      local w2 = steer.world{}
+      local p2 = { { "seek", target = { 0, 0 } }, orca = { push = push } }
+      local agents = {}
+      for k = 1, 12 do agents[k] = still(w2, (k - 1) * 1.8, 0, 1, p2) end
+      w2:step(0.25)
+      worst[push] = 0
+      for k = 1, 11 do worst[push] = math.max(worst[push], 2 - (agents[k + 1].x - agents[k].x)) end
+    end
+    assert.is_true(worst[1] > 0.19, "four sweeps at most: " .. worst[1])
+    near(worst[64], 1 / 6, 1e-6, "push = 64")
+  end)
+
   it("an agent without the push is pushed against, not moved", function()
     for _, other in ipairs{ false, { { "seek", target = { 0, 0 } }, orca = true } } do
       local world = steer.world{}

@@ -156,7 +156,7 @@ print(("%-12s %-16s %9s %7s %8s %6s %8s %8s %6s %8s"):format("scenario", "who", 
 -- one window common to both sides is comparing these sums
 local function row(name, who, r)
   local steps = run_steps(r)
-  print(("%-12s %-16s %9d %7d %8.3f %6s %8.4f %8.2f %6.3f %8.3f"):format(name, who, r.overlap, r.deep,
+  print(("%-12s %-16s %9d %7d %8.3f %6s %8.4f %8.2f %6.3f %8.4f"):format(name, who, r.overlap, r.deep,
     r.max_pen, r.steps > 0 and tostring(r.steps) or "never", r.dv, r.dv * steps, r.len, r.ms))
 end
 
@@ -174,7 +174,7 @@ for _, item in ipairs(LIST) do
     local rvo = run_rvo2(sc)
     if rvo then row(name, "RVO2", rvo) elseif seed == SEEDS[1] then print(name .. "  RVO2: peer not found, skipped") end
     if rvo and rvo.ms_step then -- its step alone, without the preferred velocities
-      print(("%-12s %-16s %66.3f"):format(name, "RVO2 doStep", rvo.ms_step))
+      print(("%-12s %-16s %67.4f"):format(name, "RVO2 doStep", rvo.ms_step))
     end
     local window = rvo and run_steps(rvo) -- the driver's timed steps
     for _, v in ipairs(VARIANTS) do
