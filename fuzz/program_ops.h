@@ -258,6 +258,29 @@ static int shared(harness *h, const steer_program *p, steer_id self) {
 
 /* set_target or set_weight on entry k (maybe out of range) of an agent's
    program: copy on write when others share it, EINVAL without a program. */
+/* After a set_weight (weight_op) or set_target of entry k: what the agent's
+   program must equal now. */
+static void shadow_retarget(harness *h, mirror *m, size_t k, int weight_op,
+                            double weight, steer_target t) {
+  const steer_program *sh = m->shadow;
+  size_t n = steer_program_count(sh);
+  steer_entry e[MAX_ENTRIES];
+  for (size_t q = 0; q < n; q++) e[q] = *steer_program_entry(sh, q);
+  if (weight_op)
+    e[k].weight = weight;
+  else
+    e[k].target = t;
+  pause_alloc(h);
+  steer_program *next = steer_program_create(steer_program_combine(sh),
+                                             steer_program_smoothing(sh),
+                                             steer_program_hold(sh), e, n);
+  resume_alloc(h);
+  CHECK(next != NULL, "program_create failed");
+  steer_program_set_orca(next, steer_program_orca(sh)); /* copies keep it */
+  steer_program_release(m->shadow);
+  m->shadow = next;
+}
+
 static void op_retarget(reader *r, harness *h) {
   if (h->n == 0) return;
   mirror *m = mirror_of(h, pick(r, h));
@@ -301,24 +324,7 @@ static void op_retarget(reader *r, harness *h) {
       weight_op && steer_program_entry(m->shadow, k)->weight == weight;
   if (was_shared && !same_weight)
     CHECK(steer_agent_program(h->w, i) != old, "retarget wrote a shared program");
-  /* what the agent's program must equal now */
-  const steer_program *sh = m->shadow;
-  size_t n = steer_program_count(sh);
-  steer_entry e[MAX_ENTRIES];
-  for (size_t q = 0; q < n; q++) e[q] = *steer_program_entry(sh, q);
-  if (weight_op)
-    e[k].weight = weight;
-  else
-    e[k].target = t;
-  pause_alloc(h);
-  steer_program *next = steer_program_create(steer_program_combine(sh),
-                                             steer_program_smoothing(sh),
-                                             steer_program_hold(sh), e, n);
-  resume_alloc(h);
-  CHECK(next != NULL, "program_create failed");
-  steer_program_set_orca(next, steer_program_orca(sh)); /* copies keep it */
-  steer_program_release(m->shadow);
-  m->shadow = next;
+  shadow_retarget(h, m, k, weight_op, weight, t);
 }
 
 /* ---- steering against an oracle -------------------------------------------- */

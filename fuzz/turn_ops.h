@@ -95,6 +95,7 @@ static void op_turn(reader *r, harness *h) {
       mirror *m = mirror_of(h, i);
       if (steer_agent_set_target(h->w, i, k, t) == STEER_OK) {
         m->st.valid = 0; /* the oracle knows no shared points */
+        shadow_retarget(h, m, k, 0, 0, t); /* check_world compares them */
         (void)id;
       }
     }
