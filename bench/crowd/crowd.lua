@@ -182,7 +182,11 @@ for _, item in ipairs(LIST) do
       row(name, "steer " .. v, r)
       check(r.finite, name .. " " .. v .. ": every position finite")
       if v == "orca_push" then
-        check(r.deep == 0, name .. " orca_push: no pair deeper than 0.1")
+        -- starts that overlap (circle 1,000) cannot be parted in one step
+        -- (docs/PERFORMANCE.md): the push has until step 2
+        local parting = S.starts_deep(sc) and 2 or 0
+        check(r.last_deep <= parting, ("%s orca_push: no pair deeper than 0.1%s (last: step %d)"):format(
+          name, parting > 0 and " after step " .. parting or "", r.last_deep))
       end
       if v == "orca" then
         check(r.steps > 0, name .. " orca: every agent arrives")

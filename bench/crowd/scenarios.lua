@@ -71,7 +71,9 @@ end
 
 --- offset: how far the simulation shifted the scene (subtracted here)
 function S.metrics_new(sc, offset)
+  -- step: steps taken; last_deep: the last step with a deep pair (0: none)
   local m = { sc = sc, offset = offset or 0, overlap = 0, deep = 0, max_pen = 0, steps = -1, dv = 0, dv_n = 0,
+              step = 0, last_deep = 0,
               finite = true, x = {}, y = {}, vx = {}, vy = {}, len = {} }
   for i, a in ipairs(sc.agents) do
     m.x[i], m.y[i], m.vx[i], m.vy[i], m.len[i] = a.x, a.y, 0, 0, 0
@@ -84,6 +86,7 @@ local CONTACT = 2 * S.PARAMS.radius
 
 --- After a step: returns true once every agent is within 1 of its goal.
 function S.metrics_step(m, agents)
+  m.step = m.step + 1
   local x, y, vx, vy, len = m.x, m.y, m.vx, m.vy, m.len
   local arrived = true
   local cells = {}
@@ -118,7 +121,7 @@ function S.metrics_step(m, agents)
               local pen = CONTACT - sqrt(dx * dx + dy * dy)
               if pen > 0 then
                 m.overlap = m.overlap + 1
-                if pen > 0.1 then m.deep = m.deep + 1 end
+                if pen > 0.1 then m.deep = m.deep + 1; m.last_deep = m.step end
                 if pen > m.max_pen then m.max_pen = pen end
               end
             end
@@ -130,13 +133,26 @@ function S.metrics_step(m, agents)
   return arrived
 end
 
+--- Whether some pair of starts already overlaps by more than 0.1 (the
+-- circle of 1,000: 1.26 apart for bodies 3 wide).
+function S.starts_deep(sc)
+  local a = sc.agents
+  for i = 1, #a do
+    for j = i + 1, #a do
+      local dx, dy = a[i].x - a[j].x, a[i].y - a[j].y
+      if CONTACT - sqrt(dx * dx + dy * dy) > 0.1 then return true end
+    end
+  end
+  return false
+end
+
 function S.metrics_done(m, ms)
   local ratio = 0
   for i, a in ipairs(m.sc.agents) do
     local straight = sqrt((a.gx - a.x) ^ 2 + (a.gy - a.y) ^ 2)
     ratio = ratio + (straight > 0 and m.len[i] / straight or 1)
   end
-  return { overlap = m.overlap, deep = m.deep, max_pen = m.max_pen, steps = m.steps,
+  return { overlap = m.overlap, deep = m.deep, last_deep = m.last_deep, max_pen = m.max_pen, steps = m.steps,
            dv = m.dv / math.max(1, m.dv_n), len = ratio / #m.sc.agents, ms = ms, finite = m.finite }
 end
 
