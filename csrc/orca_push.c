@@ -26,10 +26,13 @@
 /* pairs closer than this times r_i + r_j are listed: each body moves at
    most half its radius, so farther pairs cannot meet during the push */
 #define PUSH_REACH 1.5
-/* a sweep that still meets a pair overlapping by more than the slop plus
-   this (of r_i + r_j) asks for another, beyond the sweeps asked for (up to
-   PUSH_MORE times them): a jam's push spreads one contact per sweep, and
-   in a crush the sweeps asked for run out while pairs are still deep */
+/* a sweep that still meets pairs overlapping by more than the slop plus
+   this (of r_i + r_j), by less in all or at most than the sweep before
+   met, asks for another beyond the sweeps asked for (up to PUSH_MORE times
+   them): a jam's push spreads one contact per sweep, and in a crush the
+   sweeps asked for run out while pairs are still deep. Bodies held where
+   they are (walls, the move's limit) make no progress: no sweep more. (A
+   chain held at both ends keeps its sum, and evens out its deepest.) */
 #define PUSH_DEEP 0.01
 #define PUSH_MORE 4
 #define PUSH_STILL 0.01 /* of the slop: a sweep moving no agent more ends */
@@ -376,8 +379,12 @@ int orca_push(steer_world *w) {
   size_t most = sweeps < STEER_ORCA_MAX_PUSH / PUSH_MORE
                     ? sweeps * PUSH_MORE
                     : STEER_ORCA_MAX_PUSH;
+  /* what the sweep before met */
+  double was_sum = HUGE_VAL, was_most = HUGE_VAL;
   for (size_t s = 0; s < most; s++) {
-    int any = 0, deep = 0;
+    int any = 0;
+    /* depths beyond PUSH_DEEP, of r_i + r_j: summed, and the deepest */
+    double sum_excess = 0, most_excess = 0;
     for (size_t q = 0; q < pairs; q++) {
       const push_pair *pr = &list[q];
       size_t i = pr->i, j = pr->j;
@@ -389,7 +396,12 @@ int orca_push(steer_world *w) {
       /* one spot: apart along x, the lower index to the left */
       steer_vec2 u = dist > 0 ? v2_scale(d, 1 / dist) : v2(i < j ? 1 : -1, 0);
       double depth = keep - dist;
-      deep |= depth > PUSH_DEEP * (radius[i] + radius[j]);
+      double sum = radius[i] + radius[j];
+      if (depth > PUSH_DEEP * sum) { /* rare: pairs still deep */
+        double e = depth / sum - PUSH_DEEP;
+        sum_excess += e;
+        if (e > most_excess) most_excess = e;
+      }
       /* a sweep that moves no agent by more than a hair (agents held at
          their limits, depths all but at the slop) ends the push */
       double least = PUSH_STILL * PUSH_SLOP * keep;
@@ -399,7 +411,11 @@ int orca_push(steer_world *w) {
         any |= shift(w, j, u, 0.5 * depth, start, least, shapes);
       moved = 1;
     }
-    if (!any || (s + 1 >= sweeps && !deep)) break; /* still, or done */
+    int closer = sum_excess < was_sum || most_excess < was_most;
+    if (!any || (s + 1 >= sweeps && !(sum_excess > 0 && closer)))
+      break; /* still, or done, or no closer to done */
+    was_sum = sum_excess;
+    was_most = most_excess;
   }
   return moved;
 }

@@ -95,6 +95,24 @@ describe("orca.push", function()
     near(worst[64], 1 / 6, 1e-6, "push = 64")
   end)
 
+  it("a pair held deep elsewhere does not stop the sweeps that part a chain", function()
+    -- the chain of the test above, and far from it a coincident pair in the
+    -- world's corner: A is pushed left against the bound, B right to its
+    -- half-radius limit (0.5), where both stay 1.46 deep. The sweeps past
+    -- the one asked for go on while the deep pairs' depths shrink in sum:
+    -- the held pair adds the same each sweep, the chain less and less
+    local world = steer.world{ bounds = { 20, 20 } }
+    local program = { { "seek", target = { 0, 0 } }, orca = { push = 1 } }
+    local pa, pb = still(world, 0, 10, 1, program), still(world, 0, 10, 1, program)
+    local a, b, c = still(world, 5, 2, 1, program), still(world, 6.8, 2, 1, program),
+      still(world, 8.6, 2, 1, program)
+    world:step(0.25)
+    near(a.x, 5 - 0.15875, 1e-12, "a.x")
+    near(b.x, 6.8 - 0.000625, 1e-12, "b.x")
+    near(c.x, 8.6 + 0.159375, 1e-12, "c.x")
+    near(math.abs(pb.x - pa.x), 0.5, 1e-12, "the held pair")
+  end)
+
   it("an agent without the push is pushed against, not moved", function()
     for _, other in ipairs{ false, { { "seek", target = { 0, 0 } }, orca = true } } do
       local world = steer.world{}

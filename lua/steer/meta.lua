@@ -206,7 +206,7 @@ function Polygon:remove() end
 ---@field neighbor_radius? number agents considered within this distance (default 10)
 ---@field max_neighbors? integer the nearest ones, 0..64 (default 10)
 ---@field margin? number two agents plan to keep (r_i + r_j) * (1 + margin) apart, 0..1 (default 0.02; 0: the paper's ORCA)
----@field push? boolean|integer after each step, push bodies that overlap by more than 2% of r_i + r_j apart: this many sweeps, 0..256, and up to 4 times as many (at most 256) while a pair is still deeper than 3% (true: 64; default false = 0)
+---@field push? boolean|integer after each step, push bodies that overlap by more than 2% of r_i + r_j apart: this many sweeps, 0..256, and up to 4 times as many (at most 256) while pairs still deeper than 3% get less deep (true: 64; default false = 0)
 ---@field detour? boolean an agent other agents hold still for 2 s turns 60 degrees right of its way for 4 s, then rests 16 s (default true; false: the paper's ORCA)
 ---@field dt? number a:orca_velocity only: the time to resolve an overlap in (default 1/60)
 
