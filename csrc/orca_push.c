@@ -388,7 +388,7 @@ int orca_push(steer_world *w) {
     for (size_t q = 0; q < pairs; q++) {
       const push_pair *pr = &list[q];
       size_t i = pr->i, j = pr->j;
-      double keep = (1 - PUSH_SLOP) * (radius[i] + radius[j]);
+      double sum = radius[i] + radius[j], keep = (1 - PUSH_SLOP) * sum;
       steer_vec2 d = world_offset(w, v2(x[i], y[i]), v2(x[j], y[j]));
       double d2 = v2_dot(d, d);
       if (!(d2 < keep * keep)) continue;
@@ -396,7 +396,6 @@ int orca_push(steer_world *w) {
       /* one spot: apart along x, the lower index to the left */
       steer_vec2 u = dist > 0 ? v2_scale(d, 1 / dist) : v2(i < j ? 1 : -1, 0);
       double depth = keep - dist;
-      double sum = radius[i] + radius[j];
       if (depth > PUSH_DEEP * sum) { /* rare: pairs still deep */
         double e = depth / sum - PUSH_DEEP;
         sum_excess += e;

@@ -256,8 +256,6 @@ static int shared(harness *h, const steer_program *p, steer_id self) {
   return 0;
 }
 
-/* set_target or set_weight on entry k (maybe out of range) of an agent's
-   program: copy on write when others share it, EINVAL without a program. */
 /* After a set_weight (weight_op) or set_target of entry k: what the agent's
    program must equal now. */
 static void shadow_retarget(harness *h, mirror *m, size_t k, int weight_op,
@@ -281,6 +279,8 @@ static void shadow_retarget(harness *h, mirror *m, size_t k, int weight_op,
   m->shadow = next;
 }
 
+/* set_target or set_weight on entry k (maybe out of range) of an agent's
+   program: copy on write when others share it, EINVAL without a program. */
 static void op_retarget(reader *r, harness *h) {
   if (h->n == 0) return;
   mirror *m = mirror_of(h, pick(r, h));
