@@ -338,3 +338,88 @@ steer_vec2 orca_solve(const orca_line *lines, size_t n, size_t n_static,
   v = v2_clamp(v, max_speed);      /* rounding, or the case above */
   return finite2(v) ? v : v2(0, 0);
 }
+
+/* ---- a wall's velocity obstacle ----------------------------------------- */
+
+int orca_segment_line(steer_vec2 a, steer_vec2 b, double radius,
+                      steer_vec2 vel, double horizon, orca_line *out) {
+  double da = v2_len2(a), db = v2_len2(b), r2 = radius * radius;
+  if (!(da > r2 && db > r2)) return 0;
+  double la = sqrt(da - r2), lb = sqrt(db - r2);
+  /* the cone's legs: of the tangents from the origin to the two discs
+     (unit: each is |e|^2 long before the scaling, and far walls would
+     overflow the crosses), the outermost each way (the cone spans less
+     than a half turn: the origin is outside) */
+  double ia = 1 / da, ib = 1 / db, inv = 1 / horizon, rho = radius * inv;
+  steer_vec2 left_a =
+      v2_scale(v2(a.x * la - a.y * radius, a.x * radius + a.y * la), ia);
+  steer_vec2 left_b =
+      v2_scale(v2(b.x * lb - b.y * radius, b.x * radius + b.y * lb), ib);
+  steer_vec2 right_a =
+      v2_scale(v2(a.x * la + a.y * radius, a.y * la - a.x * radius), ia);
+  steer_vec2 right_b =
+      v2_scale(v2(b.x * lb + b.y * radius, b.y * lb - b.x * radius), ib);
+  int left_at_b = cross(left_a, left_b) > 0;
+  int right_at_b = cross(right_a, right_b) < 0;
+  steer_vec2 left = left_at_b ? left_b : left_a;
+  steer_vec2 right = right_at_b ? right_b : right_a;
+  /* the cut-off discs the legs touch, and the capsule's side between */
+  steer_vec2 cl = v2_scale(left_at_b ? b : a, inv);
+  steer_vec2 cr = v2_scale(right_at_b ? b : a, inv);
+  steer_vec2 side = v2_sub(cr, cl);
+  double side2 = v2_len2(side);
+  int one_end = left_at_b == right_at_b; /* seen end on: one disc */
+  double t = one_end || !(side2 > 0) ? 0.5 : v2_dot(v2_sub(vel, cl), side) / side2;
+  double t_left = v2_dot(v2_sub(vel, cl), left);
+  double t_right = v2_dot(v2_sub(vel, cr), right);
+  steer_vec2 c, n;
+  if ((t < 0 && t_left < 0) || (one_end && t_left < 0 && t_right < 0)) {
+    c = cl; /* nearest the left cut-off disc */
+  } else if (t > 1 && t_right < 0) {
+    c = cr; /* nearest the right one */
+  } else {
+    /* nearest the capsule's side, a leg, or the other leg */
+    double d_side = one_end || t < 0 || t > 1
+                        ? INFINITY
+                        : v2_len2(v2_sub(vel, v2_add(cl, v2_scale(side, t))));
+    double d_left = t_left < 0 ? INFINITY
+                               : v2_len2(v2_sub(vel, v2_add(cl, v2_scale(left, t_left))));
+    double d_right = t_right < 0 ? INFINITY
+                                 : v2_len2(v2_sub(vel, v2_add(cr, v2_scale(right, t_right))));
+    /* each line through its point nearest vel, not through a far end
+       (a long wall's ends would cost the line its precision) */
+    if (d_side <= d_left && d_side <= d_right) {
+      /* the side runs from cl to cr with the origin on its right:
+         its outside faces the origin */
+      n = unit(v2(side.y, -side.x), sqrt(side2));
+      *out = line_facing(
+          v2_add(v2_add(cl, v2_scale(side, t)), v2_scale(n, rho)), n);
+    } else if (d_left <= d_right) { /* the legs run through the origin */
+      *out = line_facing(v2(0, 0), v2(-left.y, left.x));
+    } else {
+      *out = line_facing(v2(0, 0), v2(right.y, -right.x));
+    }
+    return isfinite(out->point.x) && isfinite(out->point.y) &&
+           isfinite(out->dir.x) && isfinite(out->dir.y);
+  }
+  steer_vec2 w = v2_sub(vel, c);
+  double wl = v2_len(w);
+  n = wl > 0 ? unit(w, wl) : unit(v2_scale(c, -1), v2_len(c));
+  *out = line_facing(v2_add(c, v2_scale(n, rho)), n);
+  return isfinite(out->point.x) && isfinite(out->point.y) &&
+         isfinite(out->dir.x) && isfinite(out->dir.y);
+}
+
+int orca_wall_covered(const orca_line *lines, size_t n, steer_vec2 a,
+                      steer_vec2 b, double radius, double horizon) {
+  double inv = 1 / horizon, rho = radius * inv;
+  steer_vec2 ca = v2_scale(a, inv), cb = v2_scale(b, inv);
+  for (size_t k = 0; k < n; k++) {
+    steer_vec2 p = lines[k].point, d = lines[k].dir;
+    /* left of d is permitted: the origin is, both cut-off ends are not */
+    if (cross(d, v2_scale(p, -1)) >= 0 && cross(d, v2_sub(ca, p)) <= -rho &&
+        cross(d, v2_sub(cb, p)) <= -rho)
+      return 1;
+  }
+  return 0;
+}

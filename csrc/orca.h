@@ -145,11 +145,29 @@ static inline int orca_cells_beyond(const steer_world *w, steer_vec2 p,
   return !inside & (fx == fx) & (fy == fy); /* NaN: the scan decides */
 }
 
+/* The half-plane a static segment a-b (offsets from the agent) grown by
+   `radius` gives an agent moving at vel that does not touch it: the
+   segment's velocity obstacle truncated at `horizon` (the cone over it,
+   beyond the segment shrunk by the horizon) touched where its boundary is
+   nearest vel, the agent avoiding it fully (the paper's obstacles). 0 when
+   the agent touches an end or the result is not finite (*out undefined). */
+int orca_segment_line(steer_vec2 a, steer_vec2 b, double radius,
+                      steer_vec2 vel, double horizon, orca_line *out);
+
+/* Whether one of lines[0 .. n) already keeps the agent out of the
+   velocity obstacle of the wall a-b (as orca_segment_line takes it): the
+   line permits the origin and forbids the whole cut-off capsule, so it
+   forbids every velocity the obstacle holds (RVO2 skips such edges too).
+   A wall behind a nearer one then adds no half-plane of its own. */
+int orca_wall_covered(const orca_line *lines, size_t n, steer_vec2 a,
+                      steer_vec2 b, double radius, double horizon);
+
 /* The half-plane of shape s (as orca_nearby_shapes gives it) for an
-   agent of radius `body` moving at vel:
-   beside a wall (its nearest point inside the segment) orca_static_line;
-   past a wall's end, or for a circle, the velocity obstacle of a disc at
-   rest (orca_agent_line, avoided fully). */
+   agent of radius `body` moving at vel: a wall clear of the body,
+   orca_segment_line; a wall the body touches, orca_static_line beside it
+   (its nearest point inside the segment) and past its end, like a circle,
+   the velocity obstacle of a disc at rest (orca_agent_line, avoided
+   fully). */
 void orca_shape_line(const orca_shape *s, double body, steer_vec2 vel,
                      double horizon, double dt, orca_line *out);
 

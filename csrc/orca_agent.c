@@ -41,9 +41,14 @@ static steer_vec2 orca_velocity(const steer_world *w, size_t i,
           ? orca_nearby_shapes(w, i, o->obstacle_time_horizon * speed, shapes,
                                MAX_SHAPES)
           : 0;
-  for (size_t k = 0; k < shapes_n; k++)
-    orca_shape_line(&shapes[k], body, v, o->obstacle_time_horizon, dt,
-                    &lines[n++]);
+  for (size_t k = 0; k < shapes_n; k++) {
+    const orca_shape *s = &shapes[k];
+    if (s->radius == 0 && s->dist > body && n > 0 &&
+        orca_wall_covered(lines, n, s->a, s->b, body,
+                          o->obstacle_time_horizon))
+      continue;
+    orca_shape_line(s, body, v, o->obstacle_time_horizon, dt, &lines[n++]);
+  }
   size_t n_static = n;
   size_t m = nearest_found_agents(w, i, o->neighbor_radius, o->max_neighbors,
                                   1, near);

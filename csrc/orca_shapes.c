@@ -275,6 +275,12 @@ size_t orca_nearby_shapes(const steer_world *w, size_t i, double reach,
 void orca_shape_line(const orca_shape *s, double body, steer_vec2 vel,
                      double horizon, double dt, orca_line *out) {
   double t = s->t;
+  /* a wall clear of the body: its own velocity obstacle (the half-plane of
+     its line alone also held back agents whose way passes its end) */
+  if (s->dist > body + s->radius && (s->a.x != s->b.x || s->a.y != s->b.y) &&
+      orca_segment_line(s->a, s->b, body + s->radius, vel, horizon, out))
+    return;
+  /* touching it: out within one step */
   if (t > 0 && t < 1) /* beside a wall: it is a half-plane to the agent */
     orca_static_line(v2_add(s->a, v2_scale(v2_sub(s->b, s->a), t)), s->dist,
                      body + s->radius, horizon, dt, 1, out);
