@@ -81,13 +81,18 @@ static steer_vec2 orca_velocity(const steer_world *w, size_t i,
   /* held: an agent makes less than a tenth of its wish along it (or backs
      off), where the static geometry alone would let it make a fifth (an
      agent that slides slowly along a wall it wants to go through is not
-     held: a detour would only turn its slide round) */
+     held: a detour would only turn its slide round), or would let it slide
+     at a fifth of the wish's speed and the agent makes less than a tenth
+     of that slide (two sliding into a block's corner from its two faces
+     stop each other there). Without static lines `alone` is the wish. */
   if (held) {
     double want = v2_dot(wish, wish);
     *held = 0;
     if (m > 0 && want > 0 && v2_dot(safe, wish) < 0.1 * want) {
       steer_vec2 alone = orca_solve(lines, n, n, speed, wish, scratch);
-      *held = v2_dot(alone, wish) >= 0.2 * want;
+      double free2 = v2_dot(alone, alone);
+      *held = v2_dot(alone, wish) >= 0.2 * want ||
+              (free2 >= 0.04 * want && v2_dot(safe, alone) < 0.1 * free2);
     }
   }
   return safe;

@@ -133,6 +133,38 @@ describe("orca.detour", function()
     assert.is_true(a.x > 1, "it slid")
   end)
 
+  it("ends a standstill of two sliding into a block's corner from its two faces", function()
+    -- the square (-40..-10) x (10..40); a slides north along its west face
+    -- towards (55, 65), b west along its top face towards (-65, -85): each
+    -- wants to go through the square, slides at a fraction of its wish, and
+    -- they meet at the corner (-40, 40), where each stops the other
+    local function corner(detour)
+      local world = steer.world{}
+      local sq = { { -40, 10 }, { -10, 10 }, { -10, 40 }, { -40, 40 } }
+      for k = 1, 4 do
+        local p, q = sq[k], sq[k % 4 + 1]
+        world:add_wall{ x1 = p[1], y1 = p[2], x2 = q[1], y2 = q[2] }
+      end
+      local o = { time_horizon = 10, obstacle_time_horizon = 10, neighbor_radius = 15, detour = detour }
+      local a = world:add{ x = -41.5, y = 36, radius = 1.5, max_speed = SPEED, max_force = 1e6 }
+      a:set_behaviors{ { "arrive", target = { 55, 65 }, slowing_radius = 0.5, weight = 4 }, orca = o }
+      local b = world:add{ x = -36, y = 41.5, radius = 1.5, max_speed = SPEED, max_force = 1e6 }
+      b:set_behaviors{ { "arrive", target = { -65, -85 }, slowing_radius = 0.5, weight = 4 }, orca = o }
+      for _ = 1, 400 do world:step(DT) end
+      return a, b
+    end
+    local a, b = corner(false)
+    -- without the detour both stand at the corner for good, touching
+    assert.is_true(a.x < -41.4 and a.y > 39 and a.y < 40, "a at the corner")
+    assert.is_true(b.y > 41.4 and b.x > -40 and b.x < -39, "b at the corner")
+    assert.is_true(math.abs(a.vx) + math.abs(a.vy) < 1e-2, "a stands")
+    a, b = corner(true)
+    near(a.x, 55, 1e-6, "a arrives: x")
+    near(a.y, 65, 1e-6, "a arrives: y")
+    near(b.x, -65, 1e-6, "b arrives: x")
+    near(b.y, -85, 1e-6, "b arrives: y")
+  end)
+
   it("leaves alone an agent that gets round on its own", function()
     local function round(detour)
       local world = steer.world{}
