@@ -372,11 +372,14 @@ int orca_segment_line(steer_vec2 a, steer_vec2 b, double radius,
   double t = one_end || !(side2 > 0) ? 0.5 : v2_dot(v2_sub(vel, cl), side) / side2;
   double t_left = v2_dot(v2_sub(vel, cl), left);
   double t_right = v2_dot(v2_sub(vel, cr), right);
-  steer_vec2 c, n;
-  if ((t < 0 && t_left < 0) || (one_end && t_left < 0 && t_right < 0)) {
-    c = cl; /* nearest the left cut-off disc */
-  } else if (t > 1 && t_right < 0) {
-    c = cr; /* nearest the right one */
+  int left_disc = (t < 0 && t_left < 0) || (one_end && t_left < 0 && t_right < 0);
+  if (left_disc || (t > 1 && t_right < 0)) {
+    /* nearest a cut-off disc: the left one, or the right */
+    steer_vec2 c = left_disc ? cl : cr;
+    steer_vec2 w = v2_sub(vel, c);
+    double wl = v2_len(w);
+    steer_vec2 n = wl > 0 ? unit(w, wl) : unit(v2_scale(c, -1), v2_len(c));
+    *out = line_facing(v2_add(c, v2_scale(n, rho)), n);
   } else {
     /* nearest the capsule's side, a leg, or the other leg */
     double d_side = one_end || t < 0 || t > 1
@@ -391,7 +394,7 @@ int orca_segment_line(steer_vec2 a, steer_vec2 b, double radius,
     if (d_side <= d_left && d_side <= d_right) {
       /* the side runs from cl to cr with the origin on its right:
          its outside faces the origin */
-      n = unit(v2(side.y, -side.x), sqrt(side2));
+      steer_vec2 n = unit(v2(side.y, -side.x), sqrt(side2));
       *out = line_facing(
           v2_add(v2_add(cl, v2_scale(side, t)), v2_scale(n, rho)), n);
     } else if (d_left <= d_right) { /* the legs run through the origin */
@@ -399,15 +402,8 @@ int orca_segment_line(steer_vec2 a, steer_vec2 b, double radius,
     } else {
       *out = line_facing(v2(0, 0), v2(right.y, -right.x));
     }
-    return isfinite(out->point.x) && isfinite(out->point.y) &&
-           isfinite(out->dir.x) && isfinite(out->dir.y);
   }
-  steer_vec2 w = v2_sub(vel, c);
-  double wl = v2_len(w);
-  n = wl > 0 ? unit(w, wl) : unit(v2_scale(c, -1), v2_len(c));
-  *out = line_facing(v2_add(c, v2_scale(n, rho)), n);
-  return isfinite(out->point.x) && isfinite(out->point.y) &&
-         isfinite(out->dir.x) && isfinite(out->dir.y);
+  return finite2(out->point) && finite2(out->dir);
 }
 
 int orca_wall_covered(const orca_line *lines, size_t n, steer_vec2 a,

@@ -280,7 +280,7 @@ void orca_shape_line(const orca_shape *s, double body, steer_vec2 vel,
   if (s->dist > body + s->radius && (s->a.x != s->b.x || s->a.y != s->b.y) &&
       orca_segment_line(s->a, s->b, body + s->radius, vel, horizon, out))
     return;
-  /* touching it: out within one step */
+  /* a wall the body touches (out within one step), or a circle */
   if (t > 0 && t < 1) /* beside a wall: it is a half-plane to the agent */
     orca_static_line(v2_add(s->a, v2_scale(v2_sub(s->b, s->a), t)), s->dist,
                      body + s->radius, horizon, dt, 1, out);

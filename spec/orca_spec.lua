@@ -134,14 +134,19 @@ describe("orca half-planes", function()
   end)
 
   it("walls: a way that passes a wall's end is not held back by its line", function()
-    -- wall (3, -1)-(3, 10) beside an agent of radius 1 at the origin, tau 2.
-    -- (2, -2) passes the end (3, -1) at sqrt 2 > 1 (nearest at t = 1):
-    -- outside the wall's velocity obstacle, so it stands (the wall's line
-    -- alone, gap 2 over tau 2, would cut it to vx = 1)
-    local world = steer.world{}
-    local a = world:add{ x = 0, y = 0, vx = 2, vy = -2, radius = 1, max_speed = 5 }
-    world:add_wall{ x1 = 3, y1 = -1, x2 = 3, y2 = 10 }
-    local vx, vy = a:orca_velocity(2, -2, { obstacle_time_horizon = 2 })
+    -- the ORCA velocity of an agent of radius 1 at the origin moving at
+    -- (vx, vy), asking for (px, py), beside the one wall x1..y2, tau 2
+    local function beside(x1, y1, x2, y2, vx, vy, px, py)
+      local world = steer.world{}
+      world:add_wall{ x1 = x1, y1 = y1, x2 = x2, y2 = y2 }
+      local a = world:add{ x = 0, y = 0, vx = vx, vy = vy, radius = 1, max_speed = 5 }
+      return a:orca_velocity(px, py, { obstacle_time_horizon = 2 })
+    end
+    -- wall (3, -1)-(3, 10), tau 2. (2, -2) passes the end (3, -1) at
+    -- sqrt 2 > 1 (nearest at t = 1): outside the wall's velocity obstacle,
+    -- so it stands (the wall's line alone, gap 2 over tau 2, would cut it
+    -- to vx = 1)
+    local vx, vy = beside(3, -1, 3, 10, 2, -2, 2, -2)
     near(vx, 2, 1e-12, "vx clear of the end")
     near(vy, -2, 1e-12, "vy clear of the end")
     -- (3, -1) aims inside the cone; its nearest boundary is the right leg,
@@ -150,26 +155,17 @@ describe("orca half-planes", function()
     -- cut-off disc at 3 / tau = 1.5 along it; v projects to 3 along it, at
     -- (2.4, -1.8): the half-plane 0.6 vx + 0.8 vy <= 0, and (3, -1)
     -- projects onto its line at (2.4, -1.8)
-    local w1 = steer.world{}
-    w1:add_wall{ x1 = 3, y1 = -1, x2 = 3, y2 = 10 }
-    local b = w1:add{ x = 0, y = 0, vx = 3, vy = -1, radius = 1, max_speed = 5 }
-    vx, vy = b:orca_velocity(3, -1, { obstacle_time_horizon = 2 })
+    vx, vy = beside(3, -1, 3, 10, 3, -1, 3, -1)
     near(vx, 2.4, 1e-12, "vx on the leg")
     near(vy, -1.8, 1e-12, "vy on the leg")
     -- face on: the wall (3, -5)-(3, 5) at v = (1, 0) gives its cut-off
     -- side, vx <= (3 - 1) / 2, whatever the way along it
-    local w2 = steer.world{}
-    local c = w2:add{ x = 0, y = 0, vx = 1, radius = 1, max_speed = 5 }
-    w2:add_wall{ x1 = 3, y1 = -5, x2 = 3, y2 = 5 }
-    vx, vy = c:orca_velocity(2, 1, { obstacle_time_horizon = 2 })
+    vx, vy = beside(3, -5, 3, 5, 1, 0, 2, 1)
     near(vx, 1, 1e-12, "vx face on")
     near(vy, 1, 1e-12, "vy face on")
     -- a wall 2e150 long gives the same line: its half-plane is placed
     -- where it is nearest the velocity, not at its far ends
-    local w3 = steer.world{}
-    local d = w3:add{ x = 0, y = 0, vx = 1, radius = 1, max_speed = 5 }
-    w3:add_wall{ x1 = 3, y1 = -9.9e149, x2 = 3, y2 = 9.9e149 }
-    vx, vy = d:orca_velocity(2, 1, { obstacle_time_horizon = 2 })
+    vx, vy = beside(3, -9.9e149, 3, 9.9e149, 1, 0, 2, 1)
     near(vx, 1, 1e-12, "vx, a long wall")
     near(vy, 1, 1e-12, "vy, a long wall")
   end)
