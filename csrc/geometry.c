@@ -125,6 +125,7 @@ static uint32_t take_slot(geometry *g, geo_kind kind, uint32_t index) {
   }
   g->slots[s].kind = kind;
   g->slots[s].index = index;
+  g->slots[s].side = GEO_TWO_SIDED;
   return s;
 }
 
@@ -227,6 +228,7 @@ steer_status geometry_add_polygon(geometry *g, const steer_vec2 *points,
     g->walls[first + added++] = s;
   }
   uint32_t slot = take_slot(g, GEO_POLYGON, (uint32_t)added);
+  if (closed) g->slots[slot].side = geo_polygon_side(g, g->walls + first, added);
   uint64_t id = handle_of(g, slot);
   for (size_t e = 0; e < added; e++) g->walls[first + e].handle = id;
   g->wall_count += added;
@@ -377,6 +379,7 @@ steer_status geometry_adopt(geometry *g) {
   for (size_t k = 0; k < g->wall_count; k++)
     if (owned(g, g->walls[k].handle, GEO_POLYGON, k))
       g->slots[slot_of(g, g->walls[k].handle)].index++;
+  if (geo_sides_adopt(g)) return STEER_ENOMEM;
   for (size_t k = 0; k < g->obstacle_count; k++)
     if (index_obstacle(g, k, &g->obstacles[k])) return STEER_ENOMEM;
   for (size_t k = 0; k < g->wall_count; k++)

@@ -40,10 +40,17 @@ typedef struct geo_wall {
   uint64_t handle; /* a wall's own handle or its polygon's */
 } geo_wall;
 
+/* The solid side of a polygon's edges (geo_sides.c): left or right of each
+   edge's a -> b when the polygon is closed and convex, else neither. */
+typedef enum geo_side {
+  GEO_TWO_SIDED, GEO_SOLID_LEFT, GEO_SOLID_RIGHT
+} geo_side;
+
 typedef struct geo_slot {
   uint32_t gen;
   uint32_t kind;  /* geo_kind */
   uint32_t index; /* dense number; a polygon's edge count; next free */
+  uint32_t side;  /* geo_side: polygons; worked out, not stored in snapshots */
 } geo_slot;
 
 typedef struct geometry {
@@ -147,6 +154,26 @@ size_t geometry_handle_count(const geometry *g, unsigned kinds);
 steer_status geometry_reserve(geometry *g, size_t slots, size_t obstacles,
                               size_t walls);
 steer_status geometry_adopt(geometry *g);
+
+/* ---- the solid side of convex polygons (geo_sides.c) ------------------- */
+
+/* The solid side of walls[0 .. n - 1], a closed polygon's edges in any
+   order (geo_side). */
+geo_side geo_polygon_side(const geometry *g, const geo_wall *walls, size_t n);
+/* Every polygon's side worked out again from its edges (restoring):
+   STEER_OK or STEER_ENOMEM. */
+steer_status geo_sides_adopt(geometry *g);
+/* Is the point at offset (a, b) from wall k's ends on its solid side (a
+   convex polygon's inside, seen past that edge's line)? Such an edge faces
+   away: ORCA leaves it to the polygon's other edges. */
+static inline int geo_wall_faces_away(const geometry *g, size_t k,
+                                      steer_vec2 a, steer_vec2 b) {
+  uint64_t h = g->walls[k].handle - 1;
+  uint32_t side = g->slots[h % GEO_SLOT_MAX].side;
+  double c = a.x * b.y - a.y * b.x; /* > 0: the point is left of a -> b */
+  return (side == GEO_SOLID_LEFT && c > 0) ||
+         (side == GEO_SOLID_RIGHT && c < 0);
+}
 
 /* ---- feeler avoidance (semantics of API.md, obstacles.c before) -------- */
 

@@ -109,9 +109,12 @@ typedef struct orca_shape {
 
 /* Up to `max` shapes within `reach` of agent i's body, nearest first,
    in coordinates relative to the agent's centre (the image nearest it on a
-   torus); returns how many. */
+   torus); returns how many. `facing`: leaves out the edges of convex
+   polygons that face away from the agent (its centre inside their line:
+   the polygon's other edges are nearer its way), as RVO2 takes an
+   obstacle's edge only when the agent sees it. */
 size_t orca_nearby_shapes(const steer_world *w, size_t i, double reach,
-                          orca_shape *out, size_t max);
+                          int facing, orca_shape *out, size_t max);
 
 /* How far the surface of shape s (as orca_nearby_shapes gives it) is
    from the agent's centre (negative inside a circle): the nearest point

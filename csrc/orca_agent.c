@@ -38,7 +38,7 @@ static steer_vec2 orca_velocity(const steer_world *w, size_t i,
      the call itself cost 2% of a sparse crowd's step) */
   size_t shapes_n =
       w->geo.obstacle_count || w->geo.wall_count
-          ? orca_nearby_shapes(w, i, o->obstacle_time_horizon * speed, shapes,
+          ? orca_nearby_shapes(w, i, o->obstacle_time_horizon * speed, 1, shapes,
                                MAX_SHAPES)
           : 0;
   for (size_t k = 0; k < shapes_n; k++) {

@@ -213,7 +213,7 @@ static double depth_in_shapes(steer_world *w, size_t k, steer_vec2 p) {
   w->x[k] = p.x;
   w->y[k] = p.y;
   orca_shape s;
-  if (!orca_nearby_shapes(w, k, 0, &s, 1)) return 0;
+  if (!orca_nearby_shapes(w, k, 0, 0, &s, 1)) return 0; /* every side */
   double depth = w->radius[k] - orca_shape_gap(&s);
   return depth > 0 ? depth : 0;
 }

@@ -34,6 +34,7 @@ typedef struct found {
   double gaps[STEER_ORCA_MAX_NEIGHBORS];
   size_t ids[STEER_ORCA_MAX_NEIGHBORS]; /* 2 * number + (wall ? 1 : 0) */
   size_t n, max;
+  int facing; /* only the walls that face the agent (geo_wall_faces_away) */
 } found;
 
 /* Keeps f's `max` shapes of least gap, by insertion, given one not among
@@ -177,6 +178,9 @@ static void take_run(const steer_world *w, steer_vec2 p, double body,
       }
     }
     for (size_t q = 0; q < m; q++) {
+      if (walls && f->facing &&
+          geo_wall_faces_away(g, id[q] >> 1, s[q].a, s[q].b))
+        continue;
       double gap = walls ? measure_wall(&s[q], body) : measure_circle(&s[q], body);
       if (gap <= reach)
         keep_nearest(f, &s[q], gap, id[q]);
@@ -204,6 +208,7 @@ static void take_listed(const steer_world *w, steer_vec2 p, double body,
       sh.a = v2(l->a.x - p.x, l->a.y - p.y); /* world_offset */
       sh.b = v2_add(sh.a, v2_sub(l->b, l->a));
       sh.radius = 0;
+      if (f->facing && geo_wall_faces_away(g, k, sh.a, sh.b)) continue;
       gap = measure_wall(&sh, body);
     } else {
       const geo_obstacle *o = &g->obstacles[k];
@@ -236,10 +241,11 @@ static int scans_all(const geo_index *x, geo_box q, size_t count) {
 }
 
 size_t orca_nearby_shapes(const steer_world *w, size_t i, double reach,
-                          orca_shape *out, size_t max) {
+                          int facing, orca_shape *out, size_t max) {
   found f;
   f.out = out;
   f.n = 0;
+  f.facing = facing;
   f.max = max > STEER_ORCA_MAX_NEIGHBORS ? STEER_ORCA_MAX_NEIGHBORS : max;
   const geometry *g = &w->geo;
   if (f.max == 0) return 0; /* no geometry: each kind's loop skips itself */

@@ -1,7 +1,7 @@
 # levels.mk - the geometry module's C oracle (spec/c/geometry_oracle.c):
 # indexed queries against brute force, bit for bit. spec/levels_spec.lua
 # builds and runs it; `make geometry-oracle` runs it alone.
-GEO_SRC = csrc/alloc.c csrc/geo_halo.c csrc/geo_index.c csrc/geometry.c csrc/raycast.c csrc/contain.c \
+GEO_SRC = csrc/alloc.c csrc/geo_halo.c csrc/geo_index.c csrc/geometry.c csrc/geo_sides.c csrc/raycast.c csrc/contain.c \
   csrc/tiles.c
 
 .PHONY: geometry-oracle

@@ -169,6 +169,87 @@ describe("orca half-planes", function()
     near(vx, 1, 1e-12, "vx, a long wall")
     near(vy, 1, 1e-12, "vy, a long wall")
   end)
+
+  describe("a convex polygon's edges, seen from its solid side", function()
+    -- an agent of radius 1 at (ox, oy) + (0, 0) asking for (0, 1.5), tau 2,
+    -- inside a square whose top edge runs 1.2 above it: an edge seen from
+    -- outside would cut the way up to (1.2 - 1) / 2 = 0.1 (its cut-off
+    -- side, as "face on" above); from the polygon's solid side ORCA
+    -- leaves the edge to the others, as RVO2 takes an obstacle's edge only
+    -- when the agent sees it
+    local SQUARE = { -10, -18.8, 10, -18.8, 10, 1.2, -10, 1.2 }
+    local function up(points, def, ox, oy)
+      ox, oy = ox or 0, oy or 0
+      local world = steer.world(def or {})
+      local flat = { closed = points.closed ~= false }
+      for k = 1, #points, 2 do
+        flat[k], flat[k + 1] = points[k] + ox, points[k + 1] + oy
+      end
+      world:add_polygon(flat)
+      local a = world:add{ x = ox, y = oy, radius = 1, max_speed = 5 }
+      return a:orca_velocity(0, 1.5, { obstacle_time_horizon = 2 })
+    end
+    local function reversed(points)
+      local r = { closed = points.closed }
+      for k = #points - 1, 1, -2 do r[#r + 1], r[#r + 2] = points[k], points[k + 1] end
+      return r
+    end
+
+    it("leaves the way free, either winding", function()
+      local vx, vy = up(SQUARE)
+      near(vx, 0, 1e-12, "vx")
+      near(vy, 1.5, 1e-12, "vy, counter-clockwise")
+      vx, vy = up(reversed(SQUARE))
+      near(vy, 1.5, 1e-12, "vy, clockwise")
+      -- outside, below the bottom edge, the same polygon holds the agent:
+      -- bottom edge 1.2 above it
+      local world = steer.world{}
+      local flat = { closed = true }
+      for k = 1, #SQUARE, 2 do flat[k], flat[k + 1] = SQUARE[k], SQUARE[k + 1] + 20 end
+      world:add_polygon(flat)
+      local a = world:add{ x = 0, y = 0, radius = 1, max_speed = 5 }
+      vx, vy = a:orca_velocity(0, 1.5, { obstacle_time_horizon = 2 })
+      near(vx, 0, 1e-12, "vx outside")
+      near(vy, 0.1, 1e-12, "vy outside")
+    end)
+
+    it("holds it where the polygon is not convex, not closed, or on a torus", function()
+      local function held(what, vx, vy)
+        near(vx, 0, 1e-12, "vx, " .. what)
+        near(vy, 0.1, 1e-12, "vy, " .. what)
+      end
+      -- a notch up to (0, -5) in the bottom edge: concave, edges two-sided
+      held("concave", up{ -10, -18.8, 0, -5, 10, -18.8, 10, 1.2, -10, 1.2 })
+      -- open: the same corners as a polyline
+      local open = { closed = false }
+      for k, v in ipairs(SQUARE) do open[k] = v end
+      held("a polyline", up(open))
+      -- every corner on the top edge's line
+      held("collinear", up{ -10, 1.2, 0, 1.2, 10, 1.2 })
+      -- on a torus a polygon's edges are placed one by one
+      held("on a torus", up(SQUARE, { bounds = { 100, 100 }, wrap = true }, 50, 50))
+      -- the same square in a bounded world is convex again
+      local vx, vy = up(SQUARE, { bounds = { 100, 100 } }, 50, 50)
+      near(vy, 1.5, 1e-12, "vy, bounded")
+      assert.are.equal(0, vx)
+    end)
+
+    it("keeps its solid side through a snapshot, its edges moved about", function()
+      local world = steer.world{}
+      local first = world:add_wall{ x1 = 40, y1 = 40, x2 = 45, y2 = 40 }
+      local flat = { closed = true }
+      for k, v in ipairs(reversed(SQUARE)) do flat[k] = v end
+      world:add_polygon(flat)
+      local a = world:add{ x = 0, y = 0, radius = 1, max_speed = 5 }
+      -- the polygon's last edge moves into the removed wall's place
+      first:remove()
+      local copy = assert(steer.restore(world:snapshot()))
+      local vx, vy = copy:get(a.id):orca_velocity(0, 1.5, { obstacle_time_horizon = 2 })
+      near(vx, 0, 1e-12, "vx restored")
+      near(vy, 1.5, 1e-12, "vy restored")
+      assert.are.equal(world:snapshot(), copy:snapshot())
+    end)
+  end)
 end)
 
 describe("orca linear program", function()

@@ -6,8 +6,8 @@
 --
 -- Scenarios (RVO2's examples): circle - N agents on a circle of radius 200
 -- heading for the antipodes, N = 100, 250, 1000; blocks - four blocks of 25
--- crossing to the opposite corner past four square obstacles (walls in
--- steer, polygons in RVO2). Starts jittered by a seeded +-0.1, 3 seeds.
+-- crossing to the opposite corner past four square obstacles (polygons in
+-- steer and in RVO2). Starts jittered by a seeded +-0.1, 3 seeds.
 -- dt 0.25, radius 1.5, max speed 2, neighbor radius 15, 10 neighbors, time
 -- horizon 10 (obstacles 10). Both follow the same preferred velocity:
 -- towards the goal at max speed, slowing within max_speed * dt.
@@ -85,8 +85,15 @@ local function build_steer(sc, variant, threads)
     h:set_behaviors(program(variant, { a.gx + OFF, a.gy + OFF }))
     agents[i] = h
   end
-  for _, wl in ipairs(sc.walls) do
-    world:add_wall{ x1 = wl[1] + OFF, y1 = wl[2] + OFF, x2 = wl[3] + OFF, y2 = wl[4] + OFF }
+  -- blocks' squares as polygons, as RVO2 gets them: ORCA sees a convex
+  -- polygon's edges from outside only, as RVO2 does
+  for _, poly in ipairs(sc.polygons) do
+    local flat = { closed = true }
+    for _, pt in ipairs(poly) do
+      flat[#flat + 1] = pt[1] + OFF
+      flat[#flat + 1] = pt[2] + OFF
+    end
+    world:add_polygon(flat)
   end
   return world, agents
 end

@@ -1,4 +1,4 @@
---- bench/crowd/scenarios.lua - the starts, goals and walls of the crowd
+--- bench/crowd/scenarios.lua - the starts, goals and obstacles of the crowd
 -- benchmark, the metrics, and the file the RVO2 driver reads.
 local S = {}
 
@@ -16,7 +16,7 @@ end
 
 function S.make(kind, n, seed)
   local jitter = rng(seed)
-  local sc = { agents = {}, walls = {}, polygons = {} }
+  local sc = { agents = {}, polygons = {} }
   local function add(x, y, gx, gy)
     sc.agents[#sc.agents + 1] = { x = x + 0.1 * jitter(), y = y + 0.1 * jitter(), gx = gx, gy = gy }
   end
@@ -41,10 +41,6 @@ function S.make(kind, n, seed)
       local y0, y1 = c[2] > 0 and 10 or -40, c[2] > 0 and 40 or -10
       local poly = { { x0, y0 }, { x1, y0 }, { x1, y1 }, { x0, y1 } } -- counter-clockwise
       sc.polygons[#sc.polygons + 1] = poly
-      for k = 1, 4 do
-        local a, b = poly[k], poly[k % 4 + 1]
-        sc.walls[#sc.walls + 1] = { a[1], a[2], b[1], b[2] }
-      end
     end
   end
   return sc

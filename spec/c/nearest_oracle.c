@@ -216,8 +216,25 @@ static size_t ref_nearest(ref_shape *all, size_t n, orca_shape *out,
   return kept;
 }
 
+/* The polygons check_shapes added and the side it built solid: 1 left of
+   every edge (counter-clockwise), -1 right (clockwise), 0 neither
+   (concave, open, or on a torus). */
+#define REF_POLYGONS 8
+static uint64_t ref_polygon[REF_POLYGONS];
+static int ref_solid[REF_POLYGONS], ref_polygons;
+
+/* Does wall k (ends at offsets a, b from the agent) face away from it:
+   a convex polygon's edge with the agent on its solid side? */
+static int ref_faces_away(const geo_wall *l, steer_vec2 a, steer_vec2 b) {
+  double c = a.x * b.y - a.y * b.x; /* > 0: the agent left of a -> b */
+  for (int q = 0; q < ref_polygons; q++)
+    if (ref_polygon[q] == l->handle)
+      return (ref_solid[q] > 0 && c > 0) || (ref_solid[q] < 0 && c < 0);
+  return 0;
+}
+
 static size_t ref_shapes(const steer_world *w, size_t i, double reach,
-                         orca_shape *out, size_t max) {
+                         int facing, orca_shape *out, size_t max) {
   ref_shape all[REF_SHAPES_MAX];
   size_t n = 0;
   const geometry *g = &w->geo;
@@ -241,6 +258,7 @@ static size_t ref_shapes(const steer_world *w, size_t i, double reach,
       const geo_wall *l = &g->walls[k];
       steer_vec2 a = steer_world_offset(w, p, l->a);
       orca_shape s = {a, v2_add(a, v2_sub(l->b, l->a)), 0, 0, 0};
+      if (facing && ref_faces_away(l, s.a, s.b)) continue;
       steer_vec2 ab = v2_sub(s.b, s.a);
       double len2 = v2_len2(ab);
       double t = len2 > 0 ? -v2_dot(s.a, ab) / len2 : 0;
@@ -299,6 +317,25 @@ static void check_shapes(const layout *L, int round) {
   for (size_t k = 0; k < obstacles; k++)
     steer_world_add_obstacle(w, uniform(0, span), uniform(0, span),
                              unit() < 0.1 ? 0 : uniform(0.1, 6), NULL);
+  /* polygons: regular ones either way round (convex: one-sided for ORCA
+     unless on a torus), an arrow head (concave) and an open one */
+  ref_polygons = round % 3 ? 1 + (int)(unit() * (REF_POLYGONS - 1)) : 0;
+  for (int q = 0; q < ref_polygons; q++) {
+    steer_vec2 pts[8], c = v2(uniform(0, span), uniform(0, span));
+    int n = 3 + (int)(unit() * 6), kind = (int)(unit() * 4);
+    double r = uniform(0.5, 15), turn = uniform(0, 6.283185307179586);
+    double way = kind == 1 ? -1 : 1; /* clockwise */
+    for (int e = 0; e < n; e++) {
+      double t = turn + way * 6.283185307179586 * e / n;
+      double rr = kind == 2 && e == 1 ? 0.2 * r : r; /* the arrow's notch */
+      pts[e] = v2(c.x + rr * cos(t), c.y + rr * sin(t));
+    }
+    /* the notch is a reflex corner from 5 corners on (at 4 the chord from
+       corner 0 to 2 runs through the centre: a kite, convex) */
+    int concave = kind == 2 && n >= 5, closed = kind != 3;
+    steer_world_add_polygon(w, pts, (size_t)n, closed, &ref_polygon[q]);
+    ref_solid[q] = L->wrap || !closed || concave ? 0 : (int)way;
+  }
   for (int k = 0; k < 60; k++) {
     steer_agent_def a = steer_agent_def_default();
     a.x = uniform(-0.1 * span, 1.1 * span);
@@ -314,15 +351,16 @@ static void check_shapes(const layout *L, int round) {
     /* every other agent at SIMD width 4: the walls' filter in AVX lanes */
     w->step_simd = crowd_quad_available() && i % 2 ? 4 : 2;
     shapes_quad += w->step_simd == 4 && w->geo.wall_count > 1;
-    size_t nw = ref_shapes(w, i, reach, want, max);
-    size_t ng = orca_nearby_shapes(w, i, reach, got, max);
+    int facing = unit() < 0.7; /* ORCA's lines; the push asks for every side */
+    size_t nw = ref_shapes(w, i, reach, facing, want, max);
+    size_t ng = orca_nearby_shapes(w, i, reach, facing, got, max);
     CHECK(ng == nw && same_shapes(got, want, nw),
           "%s round %d agent %zu reach %g max %zu: shapes %zu, reference %zu",
           L->name, round, i, reach, max, ng, nw);
     /* the same through a step's lists of the shapes near each cell
        (orca_cells.c), built for this reach or more: the same answer */
     orca_cells_ready(w, (reach + w->radius[i]) * (1 + unit()));
-    ng = orca_nearby_shapes(w, i, reach, got, max);
+    ng = orca_nearby_shapes(w, i, reach, facing, got, max);
     shapes_listed += w->shape_cells.live;
     orca_cells_end(w);
     CHECK(ng == nw && same_shapes(got, want, nw),
@@ -341,8 +379,8 @@ static void check_shapes(const layout *L, int round) {
       double gap = v2_len(v2_add(a, v2_scale(ab, t))) - w->radius[i];
       if (unit() < 0.5) gap = nextafter(gap, -1e300);
       if (gap >= 0 && gap < 1e100) {
-        nw = ref_shapes(w, i, gap, want, max);
-        ng = orca_nearby_shapes(w, i, gap, got, max);
+        nw = ref_shapes(w, i, gap, facing, want, max);
+        ng = orca_nearby_shapes(w, i, gap, facing, got, max);
         CHECK(ng == nw && same_shapes(got, want, nw),
               "%s round %d agent %zu reach %.17g (a wall's gap): shapes %zu, reference %zu",
               L->name, round, i, gap, ng, nw);

@@ -1,0 +1,68 @@
+/* geo_sides.c - which side of a polygon's edges is solid (geometry.h).
+ *
+ * A closed convex polygon is solid on the same side of every edge: the
+ * side where the other edges lie. ORCA takes such an edge only from
+ * outside, as RVO2 takes an obstacle's edge only when the agent can see
+ * it: from inside its line the polygon's other edges stand in the way.
+ * Any other polygon (concave, self-crossing, a polyline, one on a torus,
+ * whose edges are moved one by one) keeps its edges two-sided. */
+#include "geometry.h"
+
+/* Polygons with more edges stay two-sided: the test below looks at every
+   pair of edges. */
+#define SIDES_MAX_EDGES 64
+
+static double cross_at(steer_vec2 a, steer_vec2 b, steer_vec2 p) {
+  return (b.x - a.x) * (p.y - a.y) - (b.y - a.y) * (p.x - a.x);
+}
+
+/* The edges in any order: convex when every end of every edge lies on
+   one side of every edge's line or on it (exactly: ends that rounding
+   puts a hair over the line make the polygon two-sided), and not all on
+   it. */
+geo_side geo_polygon_side(const geometry *g, const geo_wall *walls, size_t n) {
+  if (g->wrap || n < 3 || n > SIDES_MAX_EDGES) return GEO_TWO_SIDED;
+  int left = 0, right = 0;
+  for (size_t e = 0; e < n; e++) {
+    for (size_t f = 0; f < n; f++) {
+      double ca = cross_at(walls[e].a, walls[e].b, walls[f].a);
+      double cb = cross_at(walls[e].a, walls[e].b, walls[f].b);
+      left |= ca > 0 || cb > 0;
+      right |= ca < 0 || cb < 0;
+    }
+  }
+  return left && !right ? GEO_SOLID_LEFT
+         : right && !left ? GEO_SOLID_RIGHT
+                          : GEO_TWO_SIDED;
+}
+
+steer_status geo_sides_adopt(geometry *g) {
+  size_t n = g->slot_count;
+  for (size_t s = 0; s < n; s++) g->slots[s].side = GEO_TWO_SIDED;
+  if (g->wrap) return STEER_OK;
+  /* each polygon's edges gathered (they lie anywhere once walls were
+     removed): a count per slot, then the walls placed by slot */
+  size_t *start = alloc_bytes(g->alloc, NULL, 0, (n + 1) * sizeof *start);
+  geo_wall *by_slot =
+      alloc_bytes(g->alloc, NULL, 0, (g->wall_count + 1) * sizeof *by_slot);
+  steer_status st = start && by_slot ? STEER_OK : STEER_ENOMEM;
+  if (st == STEER_OK) {
+    for (size_t s = 0; s <= n; s++) start[s] = 0;
+    for (size_t k = 0; k < g->wall_count; k++)
+      start[(g->walls[k].handle - 1) % GEO_SLOT_MAX + 1]++;
+    for (size_t s = 0; s < n; s++) start[s + 1] += start[s];
+    for (size_t k = 0; k < g->wall_count; k++)
+      by_slot[start[(g->walls[k].handle - 1) % GEO_SLOT_MAX]++] = g->walls[k];
+    /* start[s] is now where slot s + 1's walls begin */
+    for (size_t s = 0; s < n; s++) {
+      size_t from = s ? start[s - 1] : 0;
+      if (g->slots[s].kind == GEO_POLYGON)
+        g->slots[s].side =
+            geo_polygon_side(g, by_slot + from, start[s] - from);
+    }
+  }
+  alloc_bytes(g->alloc, start, start ? (n + 1) * sizeof *start : 0, 0);
+  alloc_bytes(g->alloc, by_slot,
+              by_slot ? (g->wall_count + 1) * sizeof *by_slot : 0, 0);
+  return st;
+}
