@@ -5,7 +5,7 @@
  * outside, as RVO2 takes an obstacle's edge only when the agent can see
  * it: from inside its line the polygon's other edges stand in the way.
  * Any other polygon (concave, self-crossing, a polyline, one on a torus,
- * whose edges are moved one by one) keeps its edges two-sided. */
+ * whose edges are placed one by one) keeps its edges two-sided. */
 #include "geometry.h"
 
 /* Polygons with more edges stay two-sided: the test below looks at every
@@ -16,12 +16,27 @@ static double cross_at(steer_vec2 a, steer_vec2 b, steer_vec2 p) {
   return (b.x - a.x) * (p.y - a.y) - (b.y - a.y) * (p.x - a.x);
 }
 
-/* The edges in any order: convex when every end of every edge lies on
-   one side of every edge's line or on it (exactly: ends that rounding
-   puts a hair over the line make the polygon two-sided), and not all on
-   it. */
+/* Do the edges close up: each one's end the start of another? (A
+   polyline does not, unless it comes back to its first point.) */
+static int closes(const geo_wall *walls, size_t n) {
+  for (size_t e = 0; e < n; e++) {
+    size_t f = 0;
+    while (f < n && (f == e || walls[f].a.x != walls[e].b.x ||
+                     walls[f].a.y != walls[e].b.y))
+      f++;
+    if (f == n) return 0;
+  }
+  return 1;
+}
+
+/* The edges in any order (the same answer for a polygon just added, one
+   restored from a snapshot, and one whose edge the C API moved): one
+   side when they close up and are convex - every end of every edge on one
+   side of every edge's line or on it (exactly: ends that rounding puts a
+   hair over the line make the polygon two-sided), not all on it. */
 geo_side geo_polygon_side(const geometry *g, const geo_wall *walls, size_t n) {
-  if (g->wrap || n < 3 || n > SIDES_MAX_EDGES) return GEO_TWO_SIDED;
+  if (g->wrap || n < 3 || n > SIDES_MAX_EDGES || !closes(walls, n))
+    return GEO_TWO_SIDED;
   int left = 0, right = 0;
   for (size_t e = 0; e < n; e++) {
     for (size_t f = 0; f < n; f++) {
@@ -34,6 +49,17 @@ geo_side geo_polygon_side(const geometry *g, const geo_wall *walls, size_t n) {
   return left && !right ? GEO_SOLID_LEFT
          : right && !left ? GEO_SOLID_RIGHT
                           : GEO_TWO_SIDED;
+}
+
+geo_side geo_polygon_side_of(const geometry *g, uint64_t handle) {
+  geo_wall edges[SIDES_MAX_EDGES];
+  size_t n = 0;
+  for (size_t k = 0; k < g->wall_count; k++) {
+    if (g->walls[k].handle != handle) continue;
+    if (n == SIDES_MAX_EDGES) return GEO_TWO_SIDED; /* too many to test */
+    edges[n++] = g->walls[k];
+  }
+  return geo_polygon_side(g, edges, n);
 }
 
 steer_status geo_sides_adopt(geometry *g) {

@@ -228,7 +228,7 @@ steer_status geometry_add_polygon(geometry *g, const steer_vec2 *points,
     g->walls[first + added++] = s;
   }
   uint32_t slot = take_slot(g, GEO_POLYGON, (uint32_t)added);
-  if (closed) g->slots[slot].side = geo_polygon_side(g, g->walls + first, added);
+  g->slots[slot].side = geo_polygon_side(g, g->walls + first, added);
   uint64_t id = handle_of(g, slot);
   for (size_t e = 0; e < added; e++) g->walls[first + e].handle = id;
   g->wall_count += added;
@@ -296,6 +296,11 @@ steer_status geometry_set_wall(geometry *g, size_t k, steer_vec2 a,
   s.handle = g->walls[k].handle;
   if (index_wall(g, k, &s)) return STEER_ENOMEM; /* nothing moved */
   g->walls[k] = s;
+  /* a polygon's edge moved (the C API's dense numbers reach them): its
+     side as a restored snapshot would work it out */
+  uint32_t slot = (uint32_t)((s.handle - 1) % GEO_SLOT_MAX);
+  if (g->slots[slot].kind == GEO_POLYGON)
+    g->slots[slot].side = geo_polygon_side_of(g, s.handle);
   return STEER_OK;
 }
 

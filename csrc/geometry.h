@@ -157,9 +157,12 @@ steer_status geometry_adopt(geometry *g);
 
 /* ---- the solid side of convex polygons (geo_sides.c) ------------------- */
 
-/* The solid side of walls[0 .. n - 1], a closed polygon's edges in any
-   order (geo_side). */
+/* The solid side of walls[0 .. n - 1], a polygon's edges in any order
+   (geo_side). */
 geo_side geo_polygon_side(const geometry *g, const geo_wall *walls, size_t n);
+/* The side of polygon `handle` from its edges wherever they lie (one of
+   them moved). */
+geo_side geo_polygon_side_of(const geometry *g, uint64_t handle);
 /* Every polygon's side worked out again from its edges (restoring):
    STEER_OK or STEER_ENOMEM. */
 steer_status geo_sides_adopt(geometry *g);

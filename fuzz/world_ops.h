@@ -509,8 +509,11 @@ static void op_level(reader *r, harness *h) {
               "a removed shape is stale");
       } else if (kind == STEER_SHAPE_OBSTACLE) {
         steer_world_set_obstacle(h->w, at, a.x, a.y, nonneg(r));
-      } else if (kind == STEER_SHAPE_WALL) {
-        steer_status st = steer_world_set_wall(h->w, at, a, b);
+      } else if (kind == STEER_SHAPE_WALL || kind == STEER_SHAPE_POLYGON) {
+        /* a polygon's edge too, by its dense number: its polygon's solid
+           side follows (and a snapshot works out the same) */
+        steer_status st = steer_world_set_wall(
+            h->w, kind == STEER_SHAPE_WALL ? at : k, a, b);
         CHECK((st == STEER_EINVAL) == too_long(h, a, b), "set_wall status %d",
               (int)st);
       }

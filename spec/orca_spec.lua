@@ -224,6 +224,10 @@ describe("orca half-planes", function()
       local open = { closed = false }
       for k, v in ipairs(SQUARE) do open[k] = v end
       held("a polyline", up(open))
+      -- (a polyline back to its first point closes, and is one-sided)
+      open[9], open[10] = SQUARE[1], SQUARE[2]
+      local _, vy = up(open)
+      near(vy, 1.5, 1e-12, "vy, a polyline that closes")
       -- every corner on the top edge's line
       held("collinear", up{ -10, 1.2, 0, 1.2, 10, 1.2 })
       -- on a torus a polygon's edges are placed one by one
@@ -248,6 +252,16 @@ describe("orca half-planes", function()
       near(vx, 0, 1e-12, "vx restored")
       near(vy, 1.5, 1e-12, "vy restored")
       assert.are.equal(world:snapshot(), copy:snapshot())
+      -- an open polyline stays two-sided through a snapshot, though its
+      -- edges would pass the convex test
+      world = steer.world{}
+      -- bottom, right side and top: no left side
+      world:add_polygon{ -10, -18.8, 10, -18.8, 10, 1.2, -10, 1.2, closed = false }
+      a = world:add{ x = 0, y = 0, radius = 1, max_speed = 5 }
+      copy = assert(steer.restore(world:snapshot()))
+      vx, vy = copy:get(a.id):orca_velocity(0, 1.5, { obstacle_time_horizon = 2 })
+      near(vx, 0, 1e-12, "vx, a U restored")
+      near(vy, 0.1, 1e-12, "vy, a U restored")
     end)
   end)
 end)

@@ -487,6 +487,7 @@ function World:add_wall(def) end
 
 ---Adds the edges of a polygon `{ x1, y1, x2, y2, ..., closed = true }` as walls
 ---under one handle (closed = false: a polyline). Solid inside; either winding.
+---ORCA takes a convex closed polygon's edges from outside only, as RVO2 does.
 ---@param def table flat coordinates, at least 2 points, plus closed and own keys
 ---@return steer.Polygon
 function World:add_polygon(def) end
