@@ -166,9 +166,10 @@ geo_side geo_polygon_side_of(const geometry *g, uint64_t handle);
 /* Every polygon's side worked out again from its edges (restoring):
    STEER_OK or STEER_ENOMEM. */
 steer_status geo_sides_adopt(geometry *g);
-/* Is the point at offset (a, b) from wall k's ends on its solid side (a
-   convex polygon's inside, seen past that edge's line)? Such an edge faces
-   away: ORCA leaves it to the polygon's other edges. */
+/* Given a and b, wall k's ends as offsets from a point: is that point on
+   the wall's solid side (a convex polygon's edge, the point inside the
+   edge's line)? Such an edge faces away from it: ORCA leaves it to the
+   polygon's other edges. */
 static inline int geo_wall_faces_away(const geometry *g, size_t k,
                                       steer_vec2 a, steer_vec2 b) {
   uint64_t h = g->walls[k].handle - 1;
