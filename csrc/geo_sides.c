@@ -12,8 +12,9 @@
    pair of edges. */
 #define SIDES_MAX_EDGES 64
 
-static double cross_at(steer_vec2 a, steer_vec2 b, steer_vec2 p) {
-  return (b.x - a.x) * (p.y - a.y) - (b.y - a.y) * (p.x - a.x);
+/* > 0 when p lies left of a -> b */
+static double side_of(steer_vec2 a, steer_vec2 b, steer_vec2 p) {
+  return v2_cross(v2_sub(b, a), v2_sub(p, a));
 }
 
 /* Do the edges close up: each one's end the start of another? (A
@@ -40,8 +41,8 @@ geo_side geo_polygon_side(const geometry *g, const geo_wall *walls, size_t n) {
   int left = 0, right = 0;
   for (size_t e = 0; e < n; e++) {
     for (size_t f = 0; f < n; f++) {
-      double ca = cross_at(walls[e].a, walls[e].b, walls[f].a);
-      double cb = cross_at(walls[e].a, walls[e].b, walls[f].b);
+      double ca = side_of(walls[e].a, walls[e].b, walls[f].a);
+      double cb = side_of(walls[e].a, walls[e].b, walls[f].b);
       left |= ca > 0 || cb > 0;
       right |= ca < 0 || cb < 0;
     }

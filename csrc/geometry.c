@@ -549,7 +549,6 @@ void geo_feeler_obstacle(const geometry *g, geo_feeler *f, size_t k) {
     obstacle_take(g, f, k, o->x, o->y, from_tip);
 }
 
-static double cross(steer_vec2 a, steer_vec2 b) { return a.x * b.y - a.y * b.x; }
 
 /* The feeler against the wall from a to b: the numbers its test divides. */
 typedef struct wall_cut {
@@ -562,8 +561,8 @@ static inline wall_cut wall_cut_of(const geometry *g, const geo_feeler *f,
                                    steer_vec2 a, steer_vec2 b) {
   steer_vec2 along = v2_sub(b, a);
   steer_vec2 to_a = geo_offset(g, f->p, a);
-  wall_cut c = {cross(f->feeler, along), cross(to_a, along),
-                cross(to_a, f->feeler)};
+  wall_cut c = {v2_cross(f->feeler, along), v2_cross(to_a, along),
+                v2_cross(to_a, f->feeler)};
   return c;
 }
 

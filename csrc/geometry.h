@@ -174,7 +174,7 @@ static inline int geo_wall_faces_away(const geometry *g, size_t k,
                                       steer_vec2 a, steer_vec2 b) {
   uint64_t h = g->walls[k].handle - 1;
   uint32_t side = g->slots[h % GEO_SLOT_MAX].side;
-  double c = a.x * b.y - a.y * b.x; /* > 0: the point is left of a -> b */
+  double c = v2_cross(a, b); /* > 0: the point is left of a -> b */
   return (side == GEO_SOLID_LEFT && c > 0) ||
          (side == GEO_SOLID_RIGHT && c < 0);
 }

@@ -18,7 +18,6 @@
 
 #define PARALLEL 1e-5 /* |cross| of unit directions below which lines are parallel */
 
-static double cross(steer_vec2 a, steer_vec2 b) { return a.x * b.y - a.y * b.x; }
 
 /* Unit vector along a (length l > 0). */
 static steer_vec2 unit(steer_vec2 a, double l) { return v2_direction(a, l); }
@@ -48,7 +47,7 @@ void orca_agent_line(steer_vec2 rel_pos, steer_vec2 rel_vel, steer_vec2 vel,
       /* nearest one of the cone's legs, the tangents to the disc */
       double leg = sqrt(dist2 - r2);
       steer_vec2 dir;
-      if (cross(rel_pos, w) > 0) /* left leg: rel_pos turned left */
+      if (v2_cross(rel_pos, w) > 0) /* left leg: rel_pos turned left */
         dir = v2(rel_pos.x * leg - rel_pos.y * radius,
                  rel_pos.x * radius + rel_pos.y * leg);
       else /* right leg, reversed so that the permitted side is left */
@@ -154,8 +153,8 @@ PLANE_INLINE int clip_scalar(const orca_line *lines, size_t k,
                              const orca_line *l, double *lo, double *hi) {
   for (size_t j = 0; j < k; j++) {
     /* on line l at t, line j asks t * den <= num */
-    double den = cross(l->dir, lines[j].dir);
-    double num = cross(lines[j].dir, v2_sub(l->point, lines[j].point));
+    double den = v2_cross(l->dir, lines[j].dir);
+    double num = v2_cross(lines[j].dir, v2_sub(l->point, lines[j].point));
     if (fabs(den) <= PARALLEL) {
       if (num < 0) return 0; /* parallel, line l wholly forbidden */
       continue;
@@ -251,7 +250,7 @@ PLANE_INLINE int solve_on_line(const orca_line *lines, size_t k,
 }
 
 static int violates(const orca_line *l, steer_vec2 v) {
-  return cross(l->dir, v2_sub(v, l->point)) < 0;
+  return v2_cross(l->dir, v2_sub(v, l->point)) < 0;
 }
 
 /* The two-dimensional program over lines 0 .. n - 1; returns n, or the
@@ -285,7 +284,7 @@ PLANE_COLD size_t plane_along(const orca_line *lines, size_t n,
 
 /* How far v lies on the forbidden side of line l. */
 static double depth(const orca_line *l, steer_vec2 v) {
-  return cross(l->dir, v2_sub(l->point, v));
+  return v2_cross(l->dir, v2_sub(l->point, v));
 }
 
 /* Infeasible from line `first` on: the velocity whose deepest violation of
@@ -304,12 +303,12 @@ static void solve_deepest(const orca_line *lines, size_t n, size_t n_static,
     for (size_t j = n_static; j < i; j++) {
       const orca_line *lj = &lines[j];
       orca_line b;
-      double c = cross(li->dir, lj->dir);
+      double c = v2_cross(li->dir, lj->dir);
       if (fabs(c) <= PARALLEL) {
         if (v2_dot(li->dir, lj->dir) > 0) continue; /* same side: no bound */
         b.point = v2_scale(v2_add(li->point, lj->point), 0.5);
       } else {
-        double t = cross(lj->dir, v2_sub(li->point, lj->point)) / c;
+        double t = v2_cross(lj->dir, v2_sub(li->point, lj->point)) / c;
         b.point = v2_add(li->point, v2_scale(li->dir, t));
       }
       steer_vec2 d = v2_sub(lj->dir, li->dir);
@@ -359,8 +358,8 @@ int orca_segment_line(steer_vec2 a, steer_vec2 b, double radius,
       v2_scale(v2(a.x * la + a.y * radius, a.y * la - a.x * radius), ia);
   steer_vec2 right_b =
       v2_scale(v2(b.x * lb + b.y * radius, b.y * lb - b.x * radius), ib);
-  int left_at_b = cross(left_a, left_b) > 0;
-  int right_at_b = cross(right_a, right_b) < 0;
+  int left_at_b = v2_cross(left_a, left_b) > 0;
+  int right_at_b = v2_cross(right_a, right_b) < 0;
   steer_vec2 left = left_at_b ? left_b : left_a;
   steer_vec2 right = right_at_b ? right_b : right_a;
   /* the cut-off discs the legs touch, and the capsule's side between */
@@ -413,8 +412,9 @@ int orca_wall_covered(const orca_line *lines, size_t n, steer_vec2 a,
   for (size_t k = 0; k < n; k++) {
     steer_vec2 p = lines[k].point, d = lines[k].dir;
     /* left of d is permitted: the origin is, both cut-off ends are not */
-    if (cross(d, v2_scale(p, -1)) >= 0 && cross(d, v2_sub(ca, p)) <= -rho &&
-        cross(d, v2_sub(cb, p)) <= -rho)
+    if (v2_cross(d, v2_scale(p, -1)) >= 0 &&
+        v2_cross(d, v2_sub(ca, p)) <= -rho &&
+        v2_cross(d, v2_sub(cb, p)) <= -rho)
       return 1;
   }
   return 0;

@@ -31,7 +31,6 @@ void geo_hit_offer(geo_hit *hit, double fraction, int kind, size_t index,
   hit->b = b;
 }
 
-static double cross(steer_vec2 a, steer_vec2 b) { return a.x * b.y - a.y * b.x; }
 
 void geo_hit_finish(const geo_ray *r, geo_hit *hit) {
   if (!hit->kind) return;
@@ -54,10 +53,10 @@ void geo_hit_finish(const geo_ray *r, geo_hit *hit) {
 static inline void ray_segment(const geo_ray *r, steer_vec2 a, steer_vec2 b,
                                size_t index, geo_hit *hit) {
   steer_vec2 q = v2_sub(b, a), ap = v2_sub(a, r->s);
-  double denom = cross(r->d, q); /* 0: parallel (or a point), no crossing */
+  double denom = v2_cross(r->d, q); /* 0: parallel (or a point), no crossing */
   /* t = tn / denom along the ray, u = un / denom along the wall, both in
      [0, 1]: tested without dividing, signs turned so that denom > 0 */
-  double tn = cross(ap, q), un = cross(ap, r->d);
+  double tn = v2_cross(ap, q), un = v2_cross(ap, r->d);
   double ad = denom < 0 ? -denom : denom;
   double ts = denom < 0 ? -tn : tn, us = denom < 0 ? -un : un;
   if (!((ad != 0) & (ts >= 0) & (ts <= ad) & (us >= 0) & (us <= ad))) return;

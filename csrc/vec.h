@@ -21,6 +21,10 @@ static inline steer_vec2 v2_scale(steer_vec2 a, double s) {
 static inline double v2_dot(steer_vec2 a, steer_vec2 b) {
   return a.x * b.x + a.y * b.y;
 }
+/* The z of the 3-D cross product: > 0 when b turns left of a. */
+static inline double v2_cross(steer_vec2 a, steer_vec2 b) {
+  return a.x * b.y - a.y * b.x;
+}
 static inline double v2_len2(steer_vec2 a) { return a.x * a.x + a.y * a.y; }
 
 /* sqrt(x^2 + y^2) is exact enough and fast while the square neither
