@@ -76,10 +76,10 @@ steer_status geo_sides_adopt(geometry *g) {
   if (st == STEER_OK) {
     for (size_t s = 0; s <= n; s++) start[s] = 0;
     for (size_t k = 0; k < g->wall_count; k++)
-      start[(g->walls[k].handle - 1) % GEO_SLOT_MAX + 1]++;
+      start[geo_handle_slot(g->walls[k].handle) + 1]++;
     for (size_t s = 0; s < n; s++) start[s + 1] += start[s];
     for (size_t k = 0; k < g->wall_count; k++)
-      by_slot[start[(g->walls[k].handle - 1) % GEO_SLOT_MAX]++] = g->walls[k];
+      by_slot[start[geo_handle_slot(g->walls[k].handle)]++] = g->walls[k];
     /* start[s] is now where slot s + 1's walls begin */
     for (size_t s = 0; s < n; s++) {
       size_t from = s ? start[s - 1] : 0;

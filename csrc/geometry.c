@@ -99,11 +99,12 @@ static uint64_t handle_of(const geometry *g, uint32_t slot) {
 /* The slot of a live handle, or GEO_NONE. */
 static uint32_t slot_of(const geometry *g, uint64_t handle) {
   if (handle == 0) return GEO_NONE;
-  uint64_t slot = (handle - 1) % GEO_SLOT_MAX, gen = (handle - 1) / GEO_SLOT_MAX;
+  uint32_t slot = geo_handle_slot(handle);
+  uint64_t gen = (handle - 1) / GEO_SLOT_MAX;
   if (slot >= g->slot_count || g->slots[slot].kind == GEO_FREE ||
       g->slots[slot].gen != gen)
     return GEO_NONE;
-  return (uint32_t)slot;
+  return slot;
 }
 
 /* Room for one more slot (taking it cannot fail afterwards). */
@@ -146,7 +147,7 @@ geo_kind geometry_kind(const geometry *g, uint64_t handle, size_t *index) {
 
 uint64_t geometry_next_handle(const geometry *g, unsigned kinds,
                               uint64_t after) {
-  size_t s = after ? (size_t)((after - 1) % GEO_SLOT_MAX) + 1 : 0;
+  size_t s = after ? (size_t)geo_handle_slot(after) + 1 : 0;
   for (; s < g->slot_count; s++)
     if (g->slots[s].kind != GEO_FREE && (kinds >> g->slots[s].kind & 1))
       return handle_of(g, (uint32_t)s);
@@ -298,7 +299,7 @@ steer_status geometry_set_wall(geometry *g, size_t k, steer_vec2 a,
   g->walls[k] = s;
   /* a polygon's edge moved (the C API's dense numbers reach them): its
      side as a restored snapshot would work it out */
-  uint32_t slot = (uint32_t)((s.handle - 1) % GEO_SLOT_MAX);
+  uint32_t slot = geo_handle_slot(s.handle);
   if (g->slots[slot].kind == GEO_POLYGON)
     g->slots[slot].side = geo_polygon_side_of(g, s.handle);
   return STEER_OK;

@@ -25,6 +25,10 @@
 #define GEO_SLOT_MAX ((uint32_t)1 << GEO_SLOT_BITS)
 #define GEO_GEN_MAX ((uint32_t)1 << 27) /* ids stay below 2^53 */
 #define GEO_NONE UINT32_MAX
+/* The slot a handle (not 0) names, live or not. */
+static inline uint32_t geo_handle_slot(uint64_t handle) {
+  return (uint32_t)((handle - 1) % GEO_SLOT_MAX);
+}
 
 typedef enum geo_kind {
   GEO_FREE, GEO_OBSTACLE, GEO_WALL, GEO_POLYGON
@@ -172,8 +176,7 @@ steer_status geo_sides_adopt(geometry *g);
    polygon's other edges. */
 static inline int geo_wall_faces_away(const geometry *g, size_t k,
                                       steer_vec2 a, steer_vec2 b) {
-  uint64_t h = g->walls[k].handle - 1;
-  uint32_t side = g->slots[h % GEO_SLOT_MAX].side;
+  uint32_t side = g->slots[geo_handle_slot(g->walls[k].handle)].side;
   double c = v2_cross(a, b); /* > 0: the point is left of a -> b */
   return (side == GEO_SOLID_LEFT && c > 0) ||
          (side == GEO_SOLID_RIGHT && c < 0);
