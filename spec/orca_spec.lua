@@ -589,7 +589,9 @@ describe("avoid_agents", function()
   end)
 
   it("turns less the less head-on: cos^16 of the angle, 30 degrees off", function()
-    -- R = 3, x = (-4, 0), v = (cos 30, sin 30): c = 7, b = -4 cos 30, a = 1
+    -- R = 3, x = (-4, 0), v = (cos 30, sin 30): c = 7, b = -4 cos 30, a = 1;
+    -- 4 is within the personal space (reach 4.5), which adds 8 (4.5 - 4) / 1.5
+    -- along (-1, 0): the cap is min(max_force 10, 4 max_speed)
     local world = steer.world{}
     local c30, s30 = math.sqrt(3) / 2, 0.5
     local a = world:add{ x = 0, y = 0, vx = c30, vy = s30, radius = 1.5, max_speed = 2,
@@ -604,8 +606,38 @@ describe("avoid_agents", function()
     local tx, ty = cx / 3 + 3 * h16 * s30, cy / 3 - 3 * h16 * c30 -- right of v: (vy, -vx)
     local tl = math.sqrt(tx * tx + ty * ty)
     local fx, fy = a:avoid_agents(3)
-    near(fx, size * tx / tl, 1e-14, "fx")
+    near(fx, size * tx / tl - 8 / 3, 1e-14, "fx")
     near(fy, size * ty / tl, 1e-14, "fy")
+  end)
+
+  it("keeps a personal space: half the radii's sum beyond touching, fading to nothing", function()
+    -- at rest (no collision to come): only the space pushes, along the centres,
+    -- cap (reach - d) / space with R = 2, space 1, reach 3, cap min(10, 4 * 2) = 8
+    local world = steer.world{}
+    local a = world:add{ x = 0, y = 0, radius = 1, max_speed = 2, max_force = 10 }
+    local b = world:add{ x = 2.5, y = 0, radius = 1 }
+    assert.are.same({ -4, 0 }, { a:avoid_agents(3) })
+    b.x, b.y = 0, -2.75 -- a quarter of the space left: a quarter of the cap, upwards
+    assert.are.same({ 0, 2 }, { a:avoid_agents(3) })
+    b.x, b.y = 3, 0 -- at the space's edge: nothing
+    assert.are.same({ 0, 0 }, { a:avoid_agents(3) })
+    b.x = 2 -- touching: the full push, as overlapping
+    assert.are.same({ -8, 0 }, { a:avoid_agents(3) })
+    b.x = 1.5
+    assert.are.same({ -8, 0 }, { a:avoid_agents(3) })
+    -- closing in as well: the law's force and the space's push add up, then
+    -- the cap. tau = 0.5, so the law is at its cap, 8, turned head-on:
+    -- 8 (-1, -3) / sqrt(10); plus (-4, 0); that sum scaled back to length 8
+    b.x, a.vx = 2.5, 1
+    local sx, sy = -8 / math.sqrt(10) - 4, -24 / math.sqrt(10)
+    local sl = math.sqrt(sx * sx + sy * sy)
+    local fx, fy = a:avoid_agents(3)
+    near(fx, 8 * sx / sl, 1e-14, "fx")
+    near(fy, 8 * sy / sl, 1e-14, "fy")
+    -- points (radius 0) have no space
+    a.radius, b.radius, a.vx = 0, 0, 0
+    b.x = 0.1
+    assert.are.same({ 0, 0 }, { a:avoid_agents(3) })
   end)
 
   it("no NaN when the closing speed squared underflows", function()

@@ -13,7 +13,8 @@
 -- towards the goal at max speed, slowing within max_speed * dt.
 -- Metrics: bench/crowd/README.md. Ends with "N passed, N failed" over
 -- the checks (every run finite; in the smoke run ORCA arrives without a
--- deep overlap).
+-- deep overlap; in the full run also avoid_agents against separation at
+-- equal smoothness, check_avoid_agents below).
 local steer = require "steer"
 local S = require "scenarios"
 
@@ -38,7 +39,7 @@ local P = S.PARAMS
 
 local function program(variant, goal)
   local go = { "arrive", target = goal, slowing_radius = P.max_speed * P.dt, weight = 1 / P.dt }
-  if variant == "avoid_agents" or variant == "separation" then
+  if variant == "avoid_agents" or variant == "separation" or variant:match("^separation_s%d+$") then
     -- forces relax towards the goal velocity in 0.5 s (KSG use 0.54 s)
     go.weight = 2
   end
@@ -64,7 +65,7 @@ local function program(variant, goal)
   elseif variant == "separation_100" then -- the issue's "tuned to keep apart"
     return { { "separation", radius = 4, weight = 100 }, { "avoid_walls", feeler_length = 4, weight = 4 }, go,
              combine = "priority" }
-  elseif variant:match("^separation_w") then -- weighted, at weight w
+  elseif variant:match("^separation_[ws]%d+$") then -- weighted, at weight w; _s: arrive as avoid_agents'
     return { go, { "separation", radius = 4, weight = tonumber(variant:match("%d+")) },
              { "avoid_walls", feeler_length = 4, weight = 4 } }
   else -- separation only, at the weight the issue calls ordinary
@@ -133,6 +134,18 @@ local function run_steer(sc, variant, threads, window)
   return S.metrics_done(m, clock * 1000 / timed)
 end
 
+--- The metrics of one run alone (no timed second run).
+local function run_metrics(sc, variant)
+  local world, agents = build_steer(sc, variant)
+  local m = S.metrics_new(sc, OFF)
+  for step = 1, CAP do
+    world:step(P.dt)
+    if S.metrics_step(m, agents) then m.steps = step break end
+  end
+  world:close()
+  return S.metrics_done(m, 0)
+end
+
 local function run_rvo2(sc)
   if not DRIVER then return nil end
   local file = os.tmpname()
@@ -153,6 +166,34 @@ end
 local passed, failed = 0, 0
 local function check(ok, what)
   if ok then passed = passed + 1 else failed = failed + 1; print("FAILED: " .. what) end
+end
+
+-- avoid_agents against separation at equal smoothness (full runs): the
+-- separation weights scanned, with avoid_agents' arrive (weight 2); avoid_agents beats it when every scanned
+-- weight at least as smooth (mean |dv| no larger) has more overlap
+-- pair-steps. Stronger than comparing with one weight interpolated to the
+-- same |dv|: no smoother separation may have fewer overlaps.
+local SEPARATION_WEIGHTS = { 4, 8, 12, 16, 20, 25, 30, 40, 60 }
+
+local function check_avoid_agents(name, sc, avoid)
+  local smoother, rougher, best = 0, 0, nil
+  for _, wt in ipairs(SEPARATION_WEIGHTS) do
+    local r = run_metrics(sc, "separation_s" .. wt)
+    if r.dv <= avoid.dv then
+      smoother = smoother + 1
+      if not best or r.overlap < best.overlap then best = r; best.weight = wt end
+    else
+      rougher = rougher + 1
+    end
+  end
+  if best then
+    print(("%-12s %-16s %9d at mean|dv| %.4f (weight %d, the fewest overlaps of %d separation weights at most as rough as avoid_agents' %.4f)"):format(
+      name, "separation best", best.overlap, best.dv, best.weight, smoother, avoid.dv))
+  end
+  -- the scan must reach past avoid_agents' |dv|, or its roughest weights would be left out
+  check(rougher > 0, name .. " avoid_agents: some separation weight scanned is rougher")
+  check(best and avoid.overlap < best.overlap, ("%s avoid_agents: fewer overlaps than separation at equal or more smoothness (%d against %s)"):format(
+    name, avoid.overlap, best and tostring(best.overlap) or "no separation as smooth"))
 end
 
 print(("%-12s %-16s %9s %7s %8s %6s %8s %8s %6s %8s"):format("scenario", "who", "overlap", "deep",
@@ -188,6 +229,7 @@ for _, item in ipairs(LIST) do
       local r = run_steer(sc, v, nil, window)
       row(name, "steer " .. v, r)
       check(r.finite, name .. " " .. v .. ": every position finite")
+      if v == "avoid_agents" and FULL then check_avoid_agents(name, sc, r) end
       if v == "orca_push" then
         -- starts that overlap (circle 1,000) cannot be parted in one step
         -- (docs/PERFORMANCE.md): the push has until step 2

@@ -770,7 +770,7 @@ function Agent:cohesion(radius) end
 ---@return number vy
 function Agent:orca_velocity(vx, vy, opts) end
 
----Anticipatory avoidance: a force from the time to collision with each agent within radius (power law, Karamouzas et al. 2014).
+---Anticipatory avoidance: a force from the time to collision with each agent within radius (power law, Karamouzas et al. 2014), plus a push from neighbors within half the radii's sum beyond touching (a personal space).
 ---@param time_horizon? number seconds, > 0 (default 3)
 ---@param radius? number neighbors within it (default 10)
 ---@return number fx
