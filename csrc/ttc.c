@@ -80,13 +80,13 @@ static steer_vec2 pair_force(steer_vec2 x, steer_vec2 v, double radius,
                              double horizon, double cap, int side) {
   double l2 = v2_len2(x), c = l2 - radius * radius;
   if (c < 0) { /* overlapping: apart, along the centres */
-    double l = sqrt(l2);
+    double l = v2_len(x); /* not sqrt(l2): exact for tiny offsets too */
     return l > 0 ? v2_scale(v2_direction(x, l), cap) : v2(side * cap, 0);
   }
   steer_vec2 f = anticipation(x, v, c, radius, horizon, cap);
   double space = PERSONAL_SPACE * radius, reach = radius + space;
   if (l2 < reach * reach) { /* then l >= radius > 0 */
-    double l = sqrt(l2);
+    double l = v2_len(x);
     f = v2_add(f, v2_scale(v2_direction(x, l), cap * ((reach - l) / space)));
   }
   return f;
