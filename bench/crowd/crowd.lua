@@ -112,17 +112,22 @@ end
 -- window: the steps RVO2's driver timed, when known: the timed run goes on that long if
 -- steer's run cleared sooner (agents standing at their goals step too), so
 -- both time per step over the same steps
-local function run_steer(sc, variant, threads, window)
+--- The metrics of one run, taken after every step (not yet done).
+local function measure(sc, variant, threads)
   local world, agents = build_steer(sc, variant, threads)
   local m = S.metrics_new(sc, OFF)
   for step = 1, CAP do
     world:step(P.dt)
-    local done = S.metrics_step(m, agents)
-    if done then m.steps = step break end
+    if S.metrics_step(m, agents) then m.steps = step break end
   end
   world:close()
+  return m
+end
+
+local function run_steer(sc, variant, threads, window)
+  local m = measure(sc, variant, threads)
   local timed = math.min(CAP, math.max(run_steps(m), window or 0))
-  world = build_steer(sc, variant, threads)
+  local world = build_steer(sc, variant, threads)
   -- processor time, as the driver times RVO2; with threads, the wall clock
   -- (processor time would add the threads' times up)
   local now = (threads or 1) > 1 and steer.testing.clock or os.clock
@@ -136,14 +141,7 @@ end
 
 --- The metrics of one run alone (no timed second run).
 local function run_metrics(sc, variant)
-  local world, agents = build_steer(sc, variant)
-  local m = S.metrics_new(sc, OFF)
-  for step = 1, CAP do
-    world:step(P.dt)
-    if S.metrics_step(m, agents) then m.steps = step break end
-  end
-  world:close()
-  return S.metrics_done(m, 0)
+  return S.metrics_done(measure(sc, variant), 0)
 end
 
 local function run_rvo2(sc)
