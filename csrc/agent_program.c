@@ -244,7 +244,8 @@ static steer_vec2 entry_force(steer_world *w, size_t i, const steer_entry *e,
     neighbor_filter f;
     neighbor_filter_init(&f, e->groups, e->fov,
                          w->ext[i] ? w->ext[i]->body.angle : 0);
-    return avoid_agents_filtered(w, i, e->time_horizon, e->radius, &f);
+    return avoid_agents_filtered(w, i, e->time_horizon, e->radius,
+                                 e->personal_space, &f);
   }
   case STEER_CONTAIN:
     if (e->target.kind != STEER_TARGET_PATH) return zero;

@@ -31,6 +31,7 @@ static inline double orca_clamp(double t, double lo, double hi) {
    entry's groups and view cone; ghosts never count). */
 steer_vec2 avoid_agents_filtered(const steer_world *w, size_t i,
                                  double time_horizon, double radius,
+                                 double personal_space,
                                  const neighbor_filter *f);
 
 typedef struct orca_line {

@@ -50,6 +50,11 @@ steer_entry steer_entry_default(steer_behavior b) {
   e.distance = b == STEER_FOLLOW_LEADER ? 2 : b == STEER_HIDE ? 1 : 3;
   if (b == STEER_FOLLOW_LEADER) e.radius = 2; /* its separation */
   e.time_horizon = 3;
+  /* avoid_agents' room beyond touching (bench/crowd, 0.23-0.83 measured:
+     0.5 had 2-4x fewer overlaps than none in every scenario, at a smaller
+     |dv|, and the circles cleared within 3% as fast; 0.67 and 0.83 cleared
+     circle 250 7% and 14% later) */
+  e.personal_space = 0.5;
   if (b == STEER_AVOID_AGENTS) e.radius = 10;
   return e;
 }
@@ -239,7 +244,8 @@ static int entry_equal(const steer_entry *a, const steer_entry *b) {
          a->look_ahead == b->look_ahead && a->start == b->start &&
          a->offset.x == b->offset.x && a->offset.y == b->offset.y &&
          target_equal(&a->other, &b->other) && a->distance == b->distance &&
-         a->time_horizon == b->time_horizon;
+         a->time_horizon == b->time_horizon &&
+         a->personal_space == b->personal_space;
 }
 
 static int orca_equal(const steer_orca *a, const steer_orca *b) {

@@ -1,6 +1,6 @@
 /* snapshot.c - the complete state of a world as bytes, and back.
  *
- * Format (version 5, every number little-endian, doubles as IEEE-754 bits;
+ * Format (version 6, every number little-endian, doubles as IEEE-754 bits;
  * docs/SNAPSHOT.md describes it field by field): magic, version, world
  * definition, slots, paths, programs, agents, shapes (handle slots,
  * obstacles, walls), then a
@@ -18,9 +18,10 @@
 #include "world.h"
 
 #define MAGIC "STEERSNP"
-#define VERSION 5u
+#define VERSION 6u
 /* version 2 has no orca margin: read as 0; version 3 no push; version 4 no
-   detour nor standstill clock (its worlds ran without: detour 0, clock 0) */
+   detour nor standstill clock (its worlds ran without: detour 0, clock 0);
+   version 5 no personal space (avoid_agents ran without one: 0) */
 #define OLDEST 2u
 
 /* ---- writing ------------------------------------------------------------ */
@@ -218,6 +219,7 @@ static void put_program(writer *wr, const steer_program *p,
     put_f64(wr, e->path_radius);
     put_f64(wr, e->look_ahead);
     put_u64(wr, (uint64_t)(int64_t)e->start);
+    put_f64(wr, e->personal_space);
   }
 }
 
@@ -518,6 +520,12 @@ static void read_entry(reader *r, restoring *rs, steer_entry *e) {
   e->path_radius = get_f64(r);
   e->look_ahead = get_size(r);
   e->start = (long)(int64_t)get_u64(r);
+  /* before version 6 avoid_agents kept no personal space; other entries
+     keep the default they never use */
+  if (r->version > 5)
+    e->personal_space = get_size(r);
+  else if (e->behavior == STEER_AVOID_AGENTS)
+    e->personal_space = 0;
   if (falloff >= STEER_FALLOFF_COUNT || !(e->fov > 0 && e->fov <= 360) ||
       e->start < STEER_START_NEAREST || e->start > (long)SLOT_MAX)
     fail(r, "snapshot holds an invalid entry");

@@ -588,6 +588,8 @@ typedef struct steer_entry {
   steer_target other;     /* interpose: the second of `between` */
   double distance;        /* follow_leader 2, hide 1, queue 3 */
   double time_horizon;    /* avoid_agents; 3 */
+  double personal_space;  /* avoid_agents: room kept beyond touching, a
+                             share of the two radii's sum, >= 0; 0.5 */
   char tag[STEER_TAG_SIZE]; /* optional name, "" for none */
   uint32_t groups;        /* flocking: bit g set = group g counts; all */
   double fov;             /* view cone in degrees around the facing
@@ -681,10 +683,13 @@ STEER_API steer_vec2 steer_agent_orca_velocity(const steer_world *w, size_t i,
                                                steer_vec2 preferred,
                                                const steer_orca *o, double dt);
 /// The anticipatory force of agent i against the agents within radius: the
-/// power law of the time to collision (Karamouzas, Skinner, Guy 2014).
+/// power law of the time to collision (Karamouzas, Skinner, Guy 2014), plus
+/// a push from those within personal_space (a share of the radii's sum,
+/// >= 0; 0.5 in programs) beyond touching.
 STEER_API steer_vec2 steer_agent_avoid_agents(const steer_world *w, size_t i,
                                               double time_horizon,
-                                              double radius);
+                                              double radius,
+                                              double personal_space);
 
 typedef struct steer_stats {
   size_t agents;      /* agents stepped */

@@ -22,9 +22,10 @@
  * The law only sees collisions to come: bodies side by side, or pressed
  * together by their goals, get nothing until they overlap and then the
  * full push, which throws them apart and back step after step. So each
- * agent also keeps a personal space: a neighbor within PERSONAL_SPACE times
- * the radii's sum beyond touching pushes it apart along the centres, from
- * the full push at contact down to nothing at the space's edge. */
+ * agent also keeps a personal space: a neighbor within personal_space times
+ * the radii's sum (0.5 by default) beyond touching pushes it apart along
+ * the centres, from the full push at contact down to nothing at the
+ * space's edge. */
 #include <math.h>
 #include "neighbor_filter.h"
 #include "orca.h"
@@ -38,11 +39,6 @@
    measured at 0.5-3 and powers 0-16; 3 with cos^16 gave the fewest
    overlaps in all three at about the same smoothness) */
 #define SIDE_K 3.0
-/* The personal space beyond touching, as a share of the radii's sum
-   (bench/crowd, 0.23-0.83 measured: 0.5 had 2-4x fewer overlaps than no
-   space in every scenario, at a smaller |dv|, and the circles cleared
-   within 3% as fast; 0.67 and 0.83 cleared circle 250 7% and 14% later) */
-#define PERSONAL_SPACE 0.5
 
 /* The law's force on the agent from a neighbor it does not overlap (c =
    |x|^2 - radius^2 >= 0), at most `cap` long. */
@@ -75,17 +71,21 @@ static steer_vec2 anticipation(steer_vec2 x, steer_vec2 v, double c,
 }
 
 /* The force on the agent from one neighbor: the law's, plus the personal
-   space's push; overlapping, the full push alone. */
+   space's push (`share` of the radii's sum beyond touching); overlapping,
+   the full push alone. */
 static steer_vec2 pair_force(steer_vec2 x, steer_vec2 v, double radius,
-                             double horizon, double cap, int side) {
+                             double horizon, double cap, double share,
+                             int side) {
   double l2 = v2_len2(x), c = l2 - radius * radius;
   if (c < 0) { /* overlapping: apart, along the centres */
     double l = v2_len(x); /* not sqrt(l2): exact for tiny offsets too */
     return l > 0 ? v2_scale(v2_direction(x, l), cap) : v2(side * cap, 0);
   }
   steer_vec2 f = anticipation(x, v, c, radius, horizon, cap);
-  double space = PERSONAL_SPACE * radius, reach = radius + space;
-  if (l2 < reach * reach) { /* then l >= radius > 0 */
+  double space = share * radius, reach = radius + space;
+  /* (radii and shares are at most STEER_LIMIT, so space is finite; a C
+     caller's infinite or NaN share gets no push rather than a NaN) */
+  if (space > 0 && isfinite(space) && l2 < reach * reach) { /* l >= radius > 0 */
     double l = v2_len(x);
     f = v2_add(f, v2_scale(v2_direction(x, l), cap * ((reach - l) / space)));
   }
@@ -98,7 +98,7 @@ typedef struct avoid_sum {
   const steer_world *w;
   size_t i;
   steer_vec2 p, v, f;
-  double r2, cap, horizon;
+  double r2, cap, horizon, space;
   const neighbor_filter *nf;
 } avoid_sum;
 
@@ -111,14 +111,16 @@ static inline void add_neighbor(avoid_sum *s, size_t j) {
     return;
   s->f = v2_add(s->f, pair_force(v2_scale(d, -1), v2_sub(s->v, world_vel(w, j)),
                                  w->radius[s->i] + w->radius[j], s->horizon,
-                                 s->cap, s->i < j ? -1 : 1));
+                                 s->cap, s->space, s->i < j ? -1 : 1));
 }
 
 steer_vec2 avoid_agents_filtered(const steer_world *w, size_t i,
                                  double time_horizon, double radius,
+                                 double personal_space,
                                  const neighbor_filter *nf) {
   avoid_sum s = {w, i, world_pos(w, i), world_vel(w, i), {0, 0},
-                 radius * radius, POWER_CAP * w->max_speed[i], time_horizon, nf};
+                 radius * radius, POWER_CAP * w->max_speed[i], time_horizon,
+                 personal_space, nf};
   if (w->max_force[i] < s.cap) s.cap = w->max_force[i];
   grid_runs runs; /* a sorted grid: runs of indices, in the cursor's order */
   if (grid_runs_init(&runs, &w->grid, w->count, s.p.x, s.p.y, radius)) {
@@ -134,8 +136,9 @@ steer_vec2 avoid_agents_filtered(const steer_world *w, size_t i,
 }
 
 steer_vec2 steer_agent_avoid_agents(const steer_world *w, size_t i,
-                                    double time_horizon, double radius) {
+                                    double time_horizon, double radius,
+                                    double personal_space) {
   neighbor_filter all; /* every agent but ghosts */
   neighbor_filter_init(&all, STEER_ALL_GROUPS, 360, 0);
-  return avoid_agents_filtered(w, i, time_horizon, radius, &all);
+  return avoid_agents_filtered(w, i, time_horizon, radius, personal_space, &all);
 }

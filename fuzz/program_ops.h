@@ -84,6 +84,7 @@ static steer_entry decode_entry(reader *r, const harness *h) {
   if (more & 16) e.look_ahead = nonneg(r);
   if (more & 32) e.start = (u8(r) & 1) ? STEER_START_NEAREST : (long)u8(r);
   if (u8(r) & 1) e.time_horizon = positive(r); /* avoid_agents */
+  if (u8(r) & 1) e.personal_space = nonneg(r);
   /* a tag of raw bytes, possibly without its terminating NUL */
   size_t len = u8(r) % (STEER_TAG_SIZE + 1);
   for (size_t k = 0; k < len; k++) e.tag[k] = (char)u8(r);
@@ -111,7 +112,8 @@ static void check_entry_copy(const steer_entry *got, const steer_entry *e) {
             got->arrival_radius == e->arrival_radius &&
             got->panic_radius == e->panic_radius &&
             got->hysteresis == e->hysteresis &&
-            got->time_horizon == e->time_horizon,
+            got->time_horizon == e->time_horizon &&
+            got->personal_space == e->personal_space,
         "program entry differs from what was given");
   CHECK(got->tag[STEER_TAG_SIZE - 1] == '\0' &&
             strncmp(got->tag, e->tag, STEER_TAG_SIZE - 1) == 0,

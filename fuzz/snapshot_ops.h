@@ -20,8 +20,9 @@ static void check_program_sane(const steer_program *p) {
     if (e->target.kind == STEER_TARGET_PATH)
       CHECK(e->target.path && steer_path_count(e->target.path) > 0, "path target");
     const double sizes[] = {e->probability, e->radius, e->feeler_length,
-                            e->slowing_radius, e->arrival_radius, e->hysteresis};
-    for (int q = 0; q < 6; q++)
+                            e->slowing_radius, e->arrival_radius, e->hysteresis,
+                            e->personal_space};
+    for (int q = 0; q < 7; q++)
       CHECK(isfinite(sizes[q]) && sizes[q] >= 0 && sizes[q] <= STEER_LIMIT,
             "entry %zu: size %d = %g", k, q, sizes[q]);
     CHECK(isfinite(e->weight) && isfinite(e->panic_radius) &&

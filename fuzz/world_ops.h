@@ -316,8 +316,8 @@ static void op_behavior(reader *r, harness *h) {
     break;
   }
   case 13: {
-    double horizon = positive(r);
-    f = steer_agent_avoid_agents(h->w, i, horizon, nonneg(r));
+    double horizon = positive(r), radius = nonneg(r);
+    f = steer_agent_avoid_agents(h->w, i, horizon, radius, nonneg(r));
     CHECK(finite2(f), "avoid_agents (%g, %g)", f.x, f.y);
     break;
   }

@@ -640,6 +640,36 @@ describe("avoid_agents", function()
     assert.are.same({ 0, 0 }, { a:avoid_agents(3) })
   end)
 
+  it("takes its personal space as a share of the radii's sum: 0 is the law alone", function()
+    local world = steer.world{}
+    local a = world:add{ x = 0, y = 0, radius = 1, max_speed = 2, max_force = 10 }
+    local b = world:add{ x = 2.5, y = 0, radius = 1 }
+    -- space 1 (share 0.5 of R = 2): 8 (3 - 2.5) / 1; share 1, space 2: 8 (4 - 2.5) / 2
+    assert.are.same({ -4, 0 }, { a:avoid_agents(3, 10, 0.5) })
+    assert.are.same({ -6, 0 }, { a:avoid_agents(3, 10, 1) })
+    assert.are.same({ 0, 0 }, { a:avoid_agents(3, 10, 0) })
+    a:set_behaviors{ { "avoid_agents", personal_space = 1 } }
+    assert.are.same({ -6, 0 }, { a:steering() })
+    assert.are.equal(1, a:behaviors()[1].personal_space)
+    a:set_behaviors{ { "avoid_agents" } }
+    assert.are.equal(0.5, a:behaviors()[1].personal_space)
+    -- 30 degrees off (the spec above) without a space: the law alone
+    local c30, s30 = math.sqrt(3) / 2, 0.5
+    a.radius, b.radius, a.vx, a.vy, b.x = 1.5, 1.5, c30, s30, 4
+    local bb, cc = -4 * c30, 7
+    local root = math.sqrt(bb * bb - cc)
+    local tau = cc / (root - bb)
+    local size = 1.5 * math.exp(-tau / 3) * (2 / tau + 1 / 3) * 3 / (tau * tau * root)
+    local cx, cy = -4 + c30 * tau, s30 * tau
+    local h16 = c30 ^ 16
+    local tx, ty = cx / 3 + 3 * h16 * s30, cy / 3 - 3 * h16 * c30
+    local tl = math.sqrt(tx * tx + ty * ty)
+    a:set_behaviors{ { "avoid_agents", personal_space = 0 } }
+    local fx, fy = a:steering()
+    near(fx, size * tx / tl, 1e-14, "fx")
+    near(fy, size * ty / tl, 1e-14, "fy")
+  end)
+
   it("no NaN when the closing speed squared underflows", function()
     -- v.v = 0 while x.v < 0: the turn has no direction to take (a NaN once)
     local world = steer.world{}
@@ -716,6 +746,12 @@ describe("orca parameters", function()
       err(a.orca_velocity, a, 0, 0, { margin = 2 }))
     assert.matches("bad argument #1 to 'avoid_agents'",
       err(a.avoid_agents, a, -1))
+    assert.matches("bad argument #3 to 'avoid_agents' %(non%-negative number expected, got %-1%)",
+      err(a.avoid_agents, a, 3, 10, -1))
+    assert.matches("personal_space: non%-negative number expected, got %-0.5",
+      err(steer.program, { { "avoid_agents", personal_space = -0.5 } }))
+    assert.matches("entry 1 %('separation'%): unknown parameter 'personal_space'",
+      err(steer.program, { { "separation", personal_space = 1 } }))
   end)
 
   it("orca = true takes the defaults, false none", function()

@@ -177,7 +177,7 @@ describe("snapshots", function()
     assert.are.equal(s, forge(s, 1, "STEERSNP"))
   end)
 
-  it("of versions 2, 3 and 4 (before orca's margin, its push, its detour) restore without them", function()
+  it("of versions 2 to 5 (before orca's margin, its push, its detour, avoid_agents' space) restore without them", function()
     if not fnv then return pending("forging needs 64-bit integers (Lua 5.4, LuaJIT)") end
     local function crowd(margin, push, detour)
       local world = steer.world{}
@@ -188,16 +188,19 @@ describe("snapshots", function()
       end
       return world
     end
-    -- version 5 writes the margin (0.8125: 00 00 00 00 00 00 EA 3F) after
+    -- version 6 writes the margin (0.8125: 00 00 00 00 00 00 EA 3F) after
     -- max_neighbors, then the push (u64 5) and the detour (u32 1), one per
-    -- program (each agent here has its own); and after each agent's radius
-    -- (1.25: 00 00 00 00 00 00 F4 3F) its standstill clock (0 before a step).
-    -- Version 4 lacks the detour and the clock, version 3 the push too,
-    -- version 2 the margin too.
-    local v5 = crowd(0.8125, 5, true):snapshot()
+    -- program (each agent here has its own); after each agent's radius
+    -- (1.25: 00 00 00 00 00 00 F4 3F) its standstill clock (0 before a step);
+    -- and after each entry's start (u64 0, after its look_ahead 1.0: 00 00 00
+    -- 00 00 00 F0 3F) its personal space (0.5: 00 00 00 00 00 00 E0 3F).
+    -- Version 5 lacks the space, version 4 the detour and the clock too,
+    -- version 3 the push too, version 2 the margin too.
+    local v6 = crowd(0.8125, 5, true):snapshot()
     local margin, push, detour = "\0\0\0\0\0\0\234\63", "\5\0\0\0\0\0\0\0", "\1\0\0\0"
     local radius, clock = "\0\0\0\0\0\0\244\63", ("\0"):rep(8)
-    assert.are.equal("\5\0\0\0", v5:sub(9, 12))
+    local start, space = "\0\0\0\0\0\0\240\63" .. ("\0"):rep(8), "\0\0\0\0\0\0\224\63"
+    assert.are.equal("\6\0\0\0", v6:sub(9, 12))
     local function replace(body, from, to)
       local parts, at, found = {}, 1, 0
       while true do
@@ -210,12 +213,19 @@ describe("snapshots", function()
       return table.concat(parts) .. body:sub(at)
     end
     local function older(version, kept)
-      local body = v5:sub(13, #v5 - 8)
-      body = replace(body, radius .. clock, radius)
+      local body = v6:sub(13, #v6 - 8)
+      body = replace(body, start .. space, start)
+      if version < 5 then body = replace(body, radius .. clock, radius) end
       body = replace(body, margin .. push .. detour, kept)
-      body = v5:sub(1, 8) .. string.char(version) .. "\0\0\0" .. body
+      body = v6:sub(1, 8) .. string.char(version) .. "\0\0\0" .. body
       return assert(steer.restore(body .. fnv(body)))
     end
+    -- version 5 keeps the detour: its world goes on as the saved one
+    local v5 = older(5, margin .. push .. detour)
+    for _ = 1, 20 do v5:step(0.1) end
+    local now = crowd(0.8125, 5, true)
+    for _ = 1, 20 do now:step(0.1) end
+    assert.are.equal(now:snapshot(), v5:snapshot())
     for _, case in ipairs{ { 4, margin .. push, 0.8125, 5 }, { 3, margin, 0.8125, 0 }, { 2, "", 0, 0 } } do
       local old = older(case[1], case[2])
       local a
@@ -228,6 +238,36 @@ describe("snapshots", function()
       for _ = 1, 20 do old:step(0.1); fresh:step(0.1) end
       assert.are.equal(fresh:snapshot(), old:snapshot())
     end
+  end)
+
+  it("of version 5 give avoid_agents no personal space, as it ran then", function()
+    if not fnv then return pending("forging needs 64-bit integers (Lua 5.4, LuaJIT)") end
+    local world = steer.world{}
+    local a = world:add{ x = 0, y = 0, radius = 1, max_speed = 2, max_force = 10 }
+    world:add{ x = 2.5, y = 0, radius = 1 }
+    a:set_behaviors{ { "avoid_agents" }, { "seek", target = { 5, 5 } } }
+    local v6 = world:snapshot()
+    -- each entry ends with its start (u64 0, after look_ahead 1.0) and its space (0.5)
+    local start, space = "\0\0\0\0\0\0\240\63" .. ("\0"):rep(8), "\0\0\0\0\0\0\224\63"
+    local body, parts, at = v6:sub(13, #v6 - 8), {}, 1
+    while true do
+      local hit = body:find(start .. space, at, true)
+      if not hit then break end
+      parts[#parts + 1] = body:sub(at, hit - 1) .. start
+      at = hit + #start + #space
+    end
+    assert.are.equal(2, #parts)
+    body = v6:sub(1, 8) .. "\5\0\0\0" .. table.concat(parts) .. body:sub(at)
+    local old = assert(steer.restore(body .. fnv(body)))
+    local b
+    for x in old:agents() do b = b or x end
+    local program = b:behaviors()
+    assert.are.equal(0, program[1].personal_space)
+    local fx = b:steering()
+    local seek_only = steer.world{}
+    local c = seek_only:add{ x = 0, y = 0, radius = 1, max_speed = 2, max_force = 10 }
+    c:set_behaviors{ { "seek", target = { 5, 5 } } }
+    assert.are.equal(c:steering(), fx) -- at rest, no space: only the seek speaks
   end)
 
   it("refuse a standstill clock no run can reach (outside [-20, 2))", function()
@@ -260,7 +300,7 @@ describe("snapshots", function()
     local s = world:snapshot()
     local _, msg = steer.restore(forge(s, 9, "\255\0\0\0"))
     assert.are.equal("unsupported snapshot version", msg)
-    _, msg = steer.restore(forge(s, 9, "\6\0\0\0")) -- a later version
+    _, msg = steer.restore(forge(s, 9, "\7\0\0\0")) -- a later version
     assert.are.equal("unsupported snapshot version", msg)
     _, msg = steer.restore(forge(s, 9, "\1\0\0\0")) -- before orientation
     assert.are.equal("unsupported snapshot version", msg)

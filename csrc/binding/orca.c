@@ -140,13 +140,14 @@ static int a_orca_velocity(lua_State *L) {
   return 2;
 }
 
-/* a:avoid_agents([time_horizon [, radius]]) -> fx, fy */
+/* a:avoid_agents([time_horizon [, radius [, personal_space]]]) -> fx, fy */
 static int a_avoid_agents(lua_State *L) {
   agent_ref a = check_agent(L, 1, "avoid_agents", 0);
-  double horizon = 3, radius = 10;
+  double horizon = 3, radius = 10, space = 0.5;
   if (!lua_isnoneornil(L, 2)) horizon = check_positive(L, 2, "avoid_agents", 1);
   radius = opt_nonneg(L, 3, "avoid_agents", 2, radius);
-  steer_vec2 f = steer_agent_avoid_agents(a.w, a.i, horizon, radius);
+  space = opt_nonneg(L, 4, "avoid_agents", 3, space);
+  steer_vec2 f = steer_agent_avoid_agents(a.w, a.i, horizon, radius, space);
   lua_pushnumber(L, f.x);
   lua_pushnumber(L, f.y);
   return 2;

@@ -36,7 +36,7 @@ static const char *const behavior_params[] = {
     "radius groups fov",                     /* alignment */
     "radius groups fov",                     /* cohesion */
     "field slowing_radius",                  /* flow */
-    "time_horizon radius groups fov",        /* avoid_agents */
+    "time_horizon radius groups fov personal_space", /* avoid_agents */
     "target offset slowing_radius",          /* offset_pursuit */
     "target distance radius slowing_radius", /* follow_leader */
     "formation slowing_radius",              /* formation */
@@ -341,6 +341,8 @@ static void read_entry(compiling *c, int idx, steer_entry *e) {
       e->panic_radius = param_number(c, key, NUM_NONNEG);
     } else if (strcmp(key, "time_horizon") == 0) {
       e->time_horizon = param_number(c, key, NUM_POSITIVE);
+    } else if (strcmp(key, "personal_space") == 0) {
+      e->personal_space = param_number(c, key, NUM_NONNEG);
     } else {
       read_tactics_param(c, key, e); /* issue 15's parameters (above) */
       read_turn_param(c, key, e); /* issue 14's parameters (above) */
@@ -781,8 +783,10 @@ static int a_behaviors(lua_State *L) {
       set_number(L, "slowing_radius", e->slowing_radius);
     if (e->target.kind == STEER_TARGET_PATH && e->behavior != STEER_CONTAIN)
       set_number(L, "arrival_radius", e->arrival_radius);
-    if (e->behavior == STEER_AVOID_AGENTS)
+    if (e->behavior == STEER_AVOID_AGENTS) {
       set_number(L, "time_horizon", e->time_horizon);
+      set_number(L, "personal_space", e->personal_space);
+    }
     if (e->behavior == STEER_FLEE && e->panic_radius >= 0)
       set_number(L, "panic_radius", e->panic_radius);
     if (e->behavior >= STEER_OFFSET_PURSUIT && e->behavior <= STEER_QUEUE)

@@ -189,6 +189,7 @@ function Polygon:remove() end
 ---@field between? (steer.Point|steer.Agent|steer.SharedPoint)[] interpose: `{a, b}`, two agents or points (a steer.point too)
 ---@field formation? steer.Formation formation: the formation to join
 ---@field time_horizon? number avoid_agents: seconds of anticipation, > 0 (default 3)
+---@field personal_space? number avoid_agents: room kept beyond touching, a share of the two radii's sum, >= 0 (default 0.5)
 
 ---A behavior program: entries in priority order plus how to combine them.
 ---@class steer.ProgramDef
@@ -770,12 +771,13 @@ function Agent:cohesion(radius) end
 ---@return number vy
 function Agent:orca_velocity(vx, vy, opts) end
 
----Anticipatory avoidance: a force from the time to collision with each agent within radius (power law, Karamouzas et al. 2014), plus a push from neighbors within half the radii's sum beyond touching (a personal space).
+---Anticipatory avoidance: a force from the time to collision with each agent within radius (power law, Karamouzas et al. 2014), plus a push from neighbors within personal_space times the radii's sum beyond touching.
 ---@param time_horizon? number seconds, > 0 (default 3)
 ---@param radius? number neighbors within it (default 10)
+---@param personal_space? number room kept beyond touching, a share of the two radii's sum, >= 0 (default 0.5)
 ---@return number fx
 ---@return number fy
-function Agent:avoid_agents(time_horizon, radius) end
+function Agent:avoid_agents(time_horizon, radius, personal_space) end
 
 ---Applies a force for dt: clamp it to max_force, v = clamp(v + f dt, max_speed), p = p + v dt;
 ---and an angular acceleration: omega = clamp(omega + angular dt, max_turn_rate), angle += omega dt.

@@ -86,6 +86,7 @@ function P.program(F, rec)
     end
     if RADIUS[name] then e.radius = rng:range(0, 6) end
     if name == "avoid_agents" and rng:chance(0.5) then e.time_horizon = rng:range(0.05, 5) end
+    if name == "avoid_agents" and rng:chance(0.3) then e.personal_space = rng:range(0, 2) end
     if name == "avoid_agents" and rng:chance(0.3) then -- issue 14's filter
       e.groups, e.fov = { rng:int(0, 31) }, rng:range(1, 360)
     end
