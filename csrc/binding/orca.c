@@ -143,10 +143,12 @@ static int a_orca_velocity(lua_State *L) {
 /* a:avoid_agents([time_horizon [, radius [, personal_space]]]) -> fx, fy */
 static int a_avoid_agents(lua_State *L) {
   agent_ref a = check_agent(L, 1, "avoid_agents", 0);
-  double horizon = 3, radius = 10, space = 0.5;
+  /* the entry's defaults: 3, 10, 0.5 */
+  steer_entry d = steer_entry_default(STEER_AVOID_AGENTS);
+  double horizon = d.time_horizon, radius, space;
   if (!lua_isnoneornil(L, 2)) horizon = check_positive(L, 2, "avoid_agents", 1);
-  radius = opt_nonneg(L, 3, "avoid_agents", 2, radius);
-  space = opt_nonneg(L, 4, "avoid_agents", 3, space);
+  radius = opt_nonneg(L, 3, "avoid_agents", 2, d.radius);
+  space = opt_nonneg(L, 4, "avoid_agents", 3, d.personal_space);
   steer_vec2 f = steer_agent_avoid_agents(a.w, a.i, horizon, radius, space);
   lua_pushnumber(L, f.x);
   lua_pushnumber(L, f.y);
