@@ -82,10 +82,9 @@ static steer_vec2 pair_force(steer_vec2 x, steer_vec2 v, double radius,
     return l > 0 ? v2_scale(v2_direction(x, l), cap) : v2(side * cap, 0);
   }
   steer_vec2 f = anticipation(x, v, c, radius, horizon, cap);
+  /* finite: radii and shares are at most STEER_LIMIT */
   double space = share * radius, reach = radius + space;
-  /* (radii and shares are at most STEER_LIMIT, so space is finite; a C
-     caller's infinite or NaN share gets no push rather than a NaN) */
-  if (space > 0 && isfinite(space) && l2 < reach * reach) { /* l >= radius > 0 */
+  if (space > 0 && l2 < reach * reach) { /* l >= radius > 0 */
     double l = v2_len(x);
     f = v2_add(f, v2_scale(v2_direction(x, l), cap * ((reach - l) / space)));
   }
@@ -118,6 +117,9 @@ steer_vec2 avoid_agents_filtered(const steer_world *w, size_t i,
                                  double time_horizon, double radius,
                                  double personal_space,
                                  const neighbor_filter *nf) {
+  /* a C caller's share beyond STEER_LIMIT, infinite or NaN: no space
+     rather than a NaN */
+  if (!(personal_space <= STEER_LIMIT)) personal_space = 0;
   avoid_sum s = {w, i, world_pos(w, i), world_vel(w, i), {0, 0},
                  radius * radius, POWER_CAP * w->max_speed[i], time_horizon,
                  personal_space, nf};
