@@ -1306,7 +1306,8 @@ void geometry_avoid_walls_many(const geometry *g, int n, const steer_vec2 *p,
           geo_feeler_wall(g, &f[k], i);
         break;
       }
-      out[k0 + k] = f[k].away;
+      out[k0 + k].x = f[k].away.x; /* field by field: see below */
+      out[k0 + k].y = f[k].away.y;
     }
   }
 }
@@ -1459,7 +1460,10 @@ int geometry_avoid_walls_obstacles_many(
           feel_walls_refs(g, &fw, refw[k], (size_t)rw[k], hw->shape,
                           hw->item);
         if (fw.index != SIZE_MAX) wall_away(&fw, fw.hit_a, fw.hit_b, fw.best);
-        walls[i] = fw.away;
+        /* field by field, as wall_away and feeler_from stored it: one
+           16-byte load of two 8-byte stores waits until both retire */
+        walls[i].x = fw.away.x;
+        walls[i].y = fw.away.y;
       }
       felt[i] = !(v2_len2(v2_scale(walls[i], weight)) > loud);
       /* whether felt or not: a branch on felt would wait for the wall's
