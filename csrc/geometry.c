@@ -602,6 +602,13 @@ static void wall_away(geo_feeler *f, steer_vec2 a, steer_vec2 b, double at) {
   f->away = v2_scale(normal, (1 - at) * f->length);
 }
 
+/* The feeler's push, read part by part: feeler_from and wall_away store
+   its parts one by one, and a copy of the whole (one 16-byte load) would
+   wait until both stores retire. */
+static inline steer_vec2 feeler_push(const geo_feeler *f) {
+  return v2(f->away.x, f->away.y);
+}
+
 /* Wall k from a to b, crossed at `at`, against the best so far. */
 static void wall_take(geo_feeler *f, size_t k, steer_vec2 a, steer_vec2 b,
                       double at) {
@@ -1306,8 +1313,7 @@ void geometry_avoid_walls_many(const geometry *g, int n, const steer_vec2 *p,
           geo_feeler_wall(g, &f[k], i);
         break;
       }
-      out[k0 + k].x = f[k].away.x; /* field by field: see below */
-      out[k0 + k].y = f[k].away.y;
+      out[k0 + k] = feeler_push(&f[k]);
     }
   }
 }
@@ -1460,10 +1466,7 @@ int geometry_avoid_walls_obstacles_many(
           feel_walls_refs(g, &fw, refw[k], (size_t)rw[k], hw->shape,
                           hw->item);
         if (fw.index != SIZE_MAX) wall_away(&fw, fw.hit_a, fw.hit_b, fw.best);
-        /* field by field, as wall_away and feeler_from stored it: one
-           16-byte load of two 8-byte stores waits until both retire */
-        walls[i].x = fw.away.x;
-        walls[i].y = fw.away.y;
+        walls[i] = feeler_push(&fw);
       }
       felt[i] = !(v2_len2(v2_scale(walls[i], weight)) > loud);
       /* whether felt or not: a branch on felt would wait for the wall's
