@@ -51,16 +51,20 @@ static steer_vec2 anticipation(steer_vec2 x, steer_vec2 v, double c,
   if (!(disc > 0)) return v2(0, 0); /* they pass without touching */
   double root = sqrt(disc);
   double tau = c / (root - b); /* the smaller root, without cancellation */
-  steer_vec2 contact = v2_add(x, v2_scale(v, tau)); /* length R */
   double num = POWER_K * exp(-tau / horizon) * (2 / tau + 1 / horizon) * radius;
   double den = tau * tau * root;
   double size = num < cap * den ? num / den : cap; /* also tau -> 0 */
+  /* a contact too far off to matter: no force, and no contact point (a
+     far neighbor closing very slowly has an infinite tau, and the point
+     x + v tau a NaN part: 0 * inf) */
+  if (!(size > 0)) return v2(0, 0);
+  steer_vec2 contact = v2_add(x, v2_scale(v, tau)); /* length R */
   double l = v2_len(contact);
   if (!(l > 0)) return v2(0, 0);
   steer_vec2 away = v2_direction(contact, l), f = v2_scale(away, size);
   /* v may be so slow that v.v underflows: no side to speak of then */
   double speed = sqrt(a);
-  if (!(speed > 0) || !(size > 0)) return f;
+  if (!(speed > 0)) return f;
   double head_on = -b / (v2_len(x) * speed); /* |x| >= radius > 0 */
   if (head_on > 1) head_on = 1; /* rounding */
   double h2 = head_on * head_on, h4 = h2 * h2, h8 = h4 * h4;

@@ -683,6 +683,26 @@ describe("avoid_agents", function()
     assert.is_true(a.x == a.x and a.vx == a.vx, "a finite step")
   end)
 
+  it("no NaN when the time to collision overflows (a far neighbor closing very slowly)", function()
+    -- tau = c / (root - b) = 1.1e299 / 2.7e-77 is infinite: the contact point
+    -- x + v tau was (inf, 0 * inf) = NaN, and the law's zero size times its
+    -- direction NaN (the Lua fuzzer, seed 38040). Nothing that far matters.
+    for _, def in ipairs{ {}, { bounds = { 1e150, 135.6 }, wrap = true } } do
+      local world = steer.world(def)
+      local a = world:add{ x = 3.1559367384761572, y = 1, radius = 0.5 }
+      world:add{ x = 3.3686273943167183e149, y = 0, vx = -4.0379349364243172e-227,
+        radius = 6.0870880428701639 }
+      for _, h in ipairs{ 734516.86836779118, 3, 1e150 } do
+        local fx, fy = a:avoid_agents(h, 1e150, 0.105)
+        assert.are.equal(0, fx)
+        assert.are.equal(0, fy)
+      end
+      a:set_behaviors{ { "avoid_agents", time_horizon = 734516, radius = 1e150 } }
+      world:step(0.1)
+      support.all_finite(a.x, a.y, a.vx, a.vy)
+    end
+  end)
+
   it("a head-on pair turns to opposite sides and passes", function()
     local world = steer.world{}
     local a = world:add{ x = 0, y = 0, vx = 1, radius = 0.5, max_speed = 1, max_force = 4 }
