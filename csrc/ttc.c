@@ -81,7 +81,10 @@ static steer_vec2 pair_force(steer_vec2 x, steer_vec2 v, double radius,
                              double horizon, double cap, double share,
                              int side) {
   double l2 = v2_len2(x), c = l2 - radius * radius;
-  if (c < 0) { /* overlapping: apart, along the centres */
+  /* overlapping: apart, along the centres (the second test for radii so
+     small that both squares underflow to 0, agents on one point among
+     them: c is 0 then, and the personal space below has no direction) */
+  if (c < 0 || (l2 == 0 && v2_len(x) < radius)) {
     double l = v2_len(x); /* not sqrt(l2): exact for tiny offsets too */
     return l > 0 ? v2_scale(v2_direction(x, l), cap) : v2(side * cap, 0);
   }

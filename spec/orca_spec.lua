@@ -703,6 +703,28 @@ describe("avoid_agents", function()
     end
   end)
 
+  it("agents on one point with radii whose squares underflow push apart at full strength", function()
+    -- R = 1e-163: R^2 underflows to 0, so |x|^2 - R^2 = 0 said "not
+    -- overlapping", and the personal space pushed along x / |x| = 0 / 0
+    -- (a focused fuzzer of extreme magnitudes)
+    local world = steer.world{ bounds = { 87.9, 190.9 } }
+    local a = world:add{ x = 5, y = 7, radius = 1e-163, max_speed = 2, max_force = 4 }
+    local b = world:add{ x = 5, y = 7, radius = 1.4e-299, vy = -1e150, max_speed = 17, max_force = 3 }
+    for _, share in ipairs{ 17, 0.5, 0 } do
+      local ax, ay = a:avoid_agents(1e-5, 1e150, share)
+      local bx, by = b:avoid_agents(1e-5, 1e150, share)
+      -- the overlap's push: the cap (min(4 max_speed, max_force)) along x,
+      -- the lower index to the left, each opposite the other
+      assert.are.same({ -4, 0 }, { ax, ay })
+      assert.are.same({ 3, 0 }, { bx, by })
+    end
+    -- radii of 0 on one point do not touch: nothing
+    local c = world:add{ x = 50, y = 50, radius = 0 }
+    world:add{ x = 50, y = 50, radius = 0 }
+    local cx, cy = c:avoid_agents(3, 1, 5)
+    assert.are.same({ 0, 0 }, { cx, cy })
+  end)
+
   it("a head-on pair turns to opposite sides and passes", function()
     local world = steer.world{}
     local a = world:add{ x = 0, y = 0, vx = 1, radius = 0.5, max_speed = 1, max_force = 4 }

@@ -161,13 +161,17 @@ local function op_walls_from_tiles(F)
   local cell = rng:chance(0.9) and rng:range(0.5, 4) or V.size(rng)
   local args, valid = { tiles, w, h, cell }, cell > 0 -- a size of 0 is refused
   if rng:chance(0.5) then args[5], args[6] = rng:range(-50, 50), rng:range(-50, 50) end
+  -- the far corner must stay within the limit too (a huge cell size)
+  local ox, oy = args[5] or 0, args[6] or 0
+  local far = math.abs(ox + w * cell) > 1e150 or math.abs(oy + h * cell) > 1e150
+  if far then valid = false end
   if rng:chance(F.bad * 3) then
     local k = rng:int(1, 6)
     args[k] = V.any(rng, G.pools(F))
     valid = nil
   end
   local ok, r = F:call("steer.walls_from_tiles", F.steer.walls_from_tiles, args, 6, valid,
-    { name = "walls_from_tiles" })
+    { name = "walls_from_tiles", argn = far and valid == false and 4 or nil })
   if not ok then return nil end
   if valid == nil then return r[1] end
   -- every segment is axis-aligned and the unit edges add up to the boundary
