@@ -1020,6 +1020,7 @@ function O.list(F)
   for _, op in ipairs(require("fuzz.ops_tactics").list(F, O)) do list[#list + 1] = op end
   for _, op in ipairs(require("fuzz.ops_hostile").list()) do list[#list + 1] = op end
   for _, op in ipairs(require("fuzz.ops_levels").list(F, O)) do list[#list + 1] = op end
+  for _, op in ipairs(require("fuzz.ops_extreme").list()) do list[#list + 1] = op end
   return list
 end
 

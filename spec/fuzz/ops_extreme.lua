@@ -1,0 +1,128 @@
+--- Extreme pairs: a few agents whose positions, velocities, radii and
+-- limits are drawn from the far ends of what steer accepts (1e150 apart,
+-- 1e-227 closing speeds, radii whose squares underflow, several agents on
+-- one clamped point), then every force method with extreme arguments. Each
+-- answer must be finite, and so must every agent after a step of a crowd
+-- program. The general ops draw such values one at a time; the bugs hide
+-- where several meet (two found this way in avoid_agents). These ops work
+-- on worlds of their own, which the model does not track.
+local X = {}
+
+local LIMIT = 1e150
+local SCALES = { 0, 5e-324, 1e-300, 1e-227, 1e-163, 1e-5, 1, 2.5, 17, 131, 3.37e149,
+  9.9e149, 1e149, LIMIT }
+
+--- A number of any scale up to the limit, either sign.
+local function extreme(rng)
+  local v
+  if rng:chance(0.3) then
+    v = (rng:float() * 2 - 1) * 10 ^ rng:int(-300, 150)
+  else
+    v = rng:pick(SCALES) * (rng:chance(0.3) and (1 + rng:float()) or 1)
+  end
+  if v > LIMIT then v = LIMIT elseif v < -LIMIT then v = -LIMIT end
+  return rng:chance(0.5) and -v or v
+end
+
+local function size(rng) return math.abs(extreme(rng)) end
+local function positive(rng)
+  local v = size(rng)
+  return v > 0 and v or 1e-300
+end
+
+-- The worlds: unbounded, and bounded or wrapped ones of extreme sides.
+local function make_world(F)
+  local rng = F.rng
+  local kind = rng:int(1, 4)
+  if kind == 1 then return F.steer.world{} end
+  if kind == 2 then return F.steer.world{ bounds = { LIMIT, 135.6 }, wrap = true } end
+  if kind == 3 then return F.steer.world{ bounds = { 87.9, 190.9 } } end
+  return F.steer.world{ bounds = { 3, LIMIT }, wrap = true }
+end
+
+local function coordinate(rng)
+  if rng:chance(0.3) then return rng:range(0, 100) end
+  return extreme(rng)
+end
+
+-- Each method with valid arguments of extreme size: fn(a, other, rng)
+-- returns the method's name and its arguments after self.
+local CALLS = {
+  function(_, _, r) return "seek", extreme(r), extreme(r) end,
+  function(_, _, r) return "flee", extreme(r), extreme(r) end,
+  function(_, _, r) return "arrive", extreme(r), extreme(r), size(r) end,
+  function(_, o) return "pursue", o end,
+  function(_, o) return "evade", o end,
+  function(_, _, r) return "separation", size(r) end,
+  function(_, _, r) return "alignment", size(r) end,
+  function(_, _, r) return "cohesion", size(r) end,
+  function(_, _, r) return "avoid_agents", positive(r), size(r), size(r) end,
+  function(_, _, r) return "orca_velocity", extreme(r), extreme(r) end,
+  function() return "avoid_obstacles" end,
+  function() return "avoid_walls" end,
+  function(_, o, r) return "offset_pursuit", o, extreme(r), extreme(r) end,
+  function(_, o, r) return "interpose", { extreme(r), extreme(r) }, o end,
+  function(_, o, r) return "hide", o, size(r) end,
+  function() return "wander" end,
+}
+
+local function op_extreme_pairs(F)
+  local rng = F.rng
+  local w = make_world(F)
+  local agents = {}
+  for _ = 1, rng:int(2, 5) do
+    local fields = { x = coordinate(rng), y = coordinate(rng), vx = extreme(rng), vy = extreme(rng),
+      radius = rng:chance(0.5) and size(rng) or rng:range(0, 3),
+      max_speed = rng:chance(0.5) and size(rng) or 2.5,
+      max_force = rng:chance(0.5) and size(rng) or 4 }
+    local ok, r = F:call("extreme:add", w.add, { w, fields }, 2, true, { name = "add" })
+    if ok then agents[#agents + 1] = r[1] end
+  end
+  if rng:chance(0.3) then
+    F:call("extreme:add_obstacle", w.add_obstacle,
+      { w, { x = coordinate(rng), y = coordinate(rng), radius = size(rng) } }, 2, nil,
+      { name = "add_obstacle" }) -- (a wrapped world refuses some: either)
+  end
+  if rng:chance(0.3) then
+    local x1, y1 = coordinate(rng), coordinate(rng)
+    local x2, y2 = coordinate(rng), coordinate(rng)
+    if x1 ~= x2 or y1 ~= y2 then
+      F:call("extreme:add_wall", w.add_wall, { w, { x1 = x1, y1 = y1, x2 = x2, y2 = y2 } }, 2,
+        nil, { name = "add_wall" }) -- (longer than a wrapped world: refused)
+    end
+  end
+  if #agents >= 2 then
+    for _ = 1, rng:int(1, 3) do
+      local a, other = rng:pick(agents), rng:pick(agents)
+      local call = { rng:pick(CALLS)(a, other, rng) }
+      local name = table.remove(call, 1)
+      table.insert(call, 1, a)
+      F:call("extreme:a:" .. name, a[name], call, #call, true, { name = name, numbers = true })
+    end
+    local program = rng:pick({
+      { { "avoid_agents", radius = LIMIT }, { "separation", radius = LIMIT }, { "cohesion", radius = LIMIT } },
+      { { "avoid_agents", time_horizon = positive(rng), radius = size(rng) }, { "wander" } },
+      { combine = "priority", { "avoid_walls" }, { "avoid_obstacles" }, { "separation", radius = size(rng) } },
+    })
+    for _, a in ipairs(agents) do
+      F:call("extreme:a:set_behaviors", a.set_behaviors, { a, program }, 2, true,
+        { name = "set_behaviors" })
+    end
+    F:call("extreme:step", w.step, { w, 0.1 }, 2, true, { name = "step" })
+    for _, a in ipairs(agents) do
+      for _, k in ipairs{ "x", "y", "vx", "vy" } do
+        local v = a[k]
+        if v ~= v or v == math.huge or v == -math.huge then
+          F:fail(("extreme: agent %s.%s is %s after a step"):format(tostring(a.id), k, tostring(v)))
+        end
+      end
+    end
+  end
+  w:close()
+end
+
+function X.list()
+  return { { name = "extreme pairs", weight = 2, run = op_extreme_pairs } }
+end
+
+return X
