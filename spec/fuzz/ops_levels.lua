@@ -163,7 +163,7 @@ local function op_walls_from_tiles(F)
   if rng:chance(0.5) then args[5], args[6] = rng:range(-50, 50), rng:range(-50, 50) end
   -- the far corner must stay within the limit too (a huge cell size)
   local ox, oy = args[5] or 0, args[6] or 0
-  local far = math.abs(ox + w * cell) > 1e150 or math.abs(oy + h * cell) > 1e150
+  local far = math.abs(ox + w * cell) > V.LIMIT or math.abs(oy + h * cell) > V.LIMIT
   if far then valid = false end
   if rng:chance(F.bad * 3) then
     local k = rng:int(1, 6)
