@@ -122,8 +122,122 @@ local function op_extreme_pairs(F)
   w:close()
 end
 
+-- A coordinate near c (offsets from 1e-12 to 1e3, where rounding bites), or
+-- anywhere.
+local function near(rng, c)
+  if rng:chance(0.5) then
+    return V.cap(c + (rng:float() * 2 - 1) * 10 ^ rng:int(-12, 3))
+  end
+  return extreme(rng)
+end
+
+--- Extreme levels: walls, obstacles and polygons crowded around one point
+-- (or anywhere) at extreme magnitudes, a few agents among them, then the
+-- level calls with extreme arguments: both feelers and `contain` (finite
+-- forces), `raycast` (a fraction in [0, 1], a unit normal, finite numbers),
+-- `line_of_sight` (a boolean), `query_box`, handles moved, a step of a
+-- level program (finite agents).
+local function op_extreme_levels(F)
+  local rng = F.rng
+  local w = make_world(F)
+  local cx, cy = coordinate(rng), coordinate(rng)
+  local shapes, agents = {}, {}
+  for _ = 1, rng:int(1, 6) do
+    local kind, ok, r = rng:int(1, 4)
+    if kind == 1 then
+      ok, r = F:call("extreme:add_wall", w.add_wall, { w, { x1 = near(rng, cx),
+        y1 = near(rng, cy), x2 = near(rng, cx), y2 = near(rng, cy) } }, 2, nil,
+        { name = "add_wall" }) -- zero length, or longer than a wrapped world: refused
+    elseif kind == 2 then
+      ok, r = F:call("extreme:add_obstacle", w.add_obstacle, { w, { x = near(rng, cx),
+        y = near(rng, cy), radius = size(rng) } }, 2, nil, { name = "add_obstacle" })
+    elseif kind == 3 then
+      local points = { closed = rng:chance(0.7) }
+      for _ = 1, rng:int(2, 6) do
+        points[#points + 1], points[#points + 2] = near(rng, cx), near(rng, cy)
+      end
+      ok, r = F:call("extreme:add_polygon", w.add_polygon, { w, points }, 2, nil,
+        { name = "add_polygon" })
+    else
+      local list = {}
+      for k = 1, rng:int(1, 4) do
+        list[k] = { x1 = near(rng, cx), y1 = near(rng, cy), x2 = near(rng, cx), y2 = near(rng, cy) }
+      end
+      F:call("extreme:add_walls", w.add_walls, { w, list }, 2, nil, { name = "add_walls" })
+    end
+    if ok then shapes[#shapes + 1] = r[1] end
+  end
+  for _ = 1, rng:int(1, 4) do
+    local ok, r = F:call("extreme:add", w.add, { w, { x = near(rng, cx), y = near(rng, cy),
+      vx = extreme(rng), vy = extreme(rng), radius = rng:chance(0.5) and size(rng) or 0.5,
+      max_speed = rng:chance(0.5) and size(rng) or 2.5,
+      max_force = rng:chance(0.5) and size(rng) or 4 } }, 2, true, { name = "add" })
+    if ok then agents[#agents + 1] = r[1] end
+  end
+  for _, s in ipairs(shapes) do -- some moved, some removed
+    if rng:chance(0.3) then
+      local fields = s.kind == "obstacle" and { x = near(rng, cx), radius = size(rng) }
+        or { x2 = near(rng, cx), y1 = near(rng, cy) }
+      F:call("extreme:move", function()
+        for k, v in pairs(fields) do s[k] = v end
+      end, {}, 0, nil, { name = s.kind })
+    end
+    if rng:chance(0.1) then s:remove() end
+  end
+  for _, a in ipairs(agents) do
+    F:call("extreme:a:avoid_walls", a.avoid_walls, { a, size(rng) }, 2, true,
+      { name = "avoid_walls", numbers = true })
+    F:call("extreme:a:avoid_obstacles", a.avoid_obstacles, { a, size(rng) }, 2, true,
+      { name = "avoid_obstacles", numbers = true })
+    local region = {} -- a box or a polygon: degenerate ones refused
+    for k = 1, rng:pick({ 4, 6, 8, 10 }) do region[k] = near(rng, k % 2 == 1 and cx or cy) end
+    F:call("extreme:a:contain", a.contain, { a, region, size(rng) }, 3, nil,
+      { name = "contain", numbers = true })
+  end
+  for _ = 1, rng:int(1, 4) do
+    local x1, y1, x2, y2 = near(rng, cx), near(rng, cy), near(rng, cx), near(rng, cy)
+    local filter = rng:chance(0.5) and { walls = rng:chance(0.8), obstacles = rng:chance(0.8),
+      agents = rng:chance(0.6), ignore = agents[1] } or nil
+    local ok, r = F:call("extreme:raycast", w.raycast, { w, x1, y1, x2, y2, filter }, 6, true,
+      { name = "raycast" })
+    if ok and r[1] ~= nil then
+      for k = 1, 5 do
+        if not V.finite(r[k]) then F:fail(("extreme: raycast result #%d is %s"):format(k, V.show(r[k]))) end
+      end
+      if not (r[1] >= 0 and r[1] <= 1) then F:fail("extreme: raycast fraction " .. V.show(r[1])) end
+      local n = math.sqrt(r[4] * r[4] + r[5] * r[5])
+      if not (math.abs(n - 1) < 1e-9) then F:fail("extreme: raycast normal of length " .. V.show(n)) end
+    end
+    ok, r = F:call("extreme:line_of_sight", w.line_of_sight, { w, x1, y1, x2, y2 }, 5, true,
+      { name = "line_of_sight" })
+    if ok and type(r[1]) ~= "boolean" then F:fail("extreme: line_of_sight gave " .. V.show(r[1])) end
+    ok, r = F:call("extreme:query_box", w.query_box, { w, x1, y1, x2, y2 }, 5, true,
+      { name = "query_box" })
+    if ok then for a in r[1], r[2], r[3] do if not a.alive then F:fail("extreme: query_box gave a removed agent") end end end
+  end
+  local program = { combine = rng:pick({ "priority", "weighted" }), { "avoid_walls" },
+    { "avoid_obstacles" }, { "separation", radius = rng:chance(0.5) and 1.5 or size(rng) },
+    { "seek", target = { near(rng, cx), near(rng, cy) } } }
+  for _, a in ipairs(agents) do
+    F:call("extreme:a:set_behaviors", a.set_behaviors, { a, program }, 2, true,
+      { name = "set_behaviors" })
+  end
+  for _ = 1, 2 do
+    F:call("extreme:step", w.step, { w, 0.1 }, 2, true, { name = "step" })
+    for _, a in ipairs(agents) do
+      for _, k in ipairs{ "x", "y", "vx", "vy" } do
+        if not V.finite(a[k]) then
+          F:fail(("extreme: agent %s.%s is %s after a step"):format(tostring(a.id), k, tostring(a[k])))
+        end
+      end
+    end
+  end
+  w:close()
+end
+
 function X.list()
-  return { { name = "extreme pairs", weight = 2, run = op_extreme_pairs } }
+  return { { name = "extreme pairs", weight = 2, run = op_extreme_pairs },
+    { name = "extreme levels", weight = 2, run = op_extreme_levels } }
 end
 
 return X
