@@ -68,6 +68,18 @@ local CALLS = {
   function() return "wander" end,
 }
 
+-- One step of w; every agent must stay finite.
+local function step_finite(F, w, agents)
+  F:call("extreme:step", w.step, { w, 0.1 }, 2, true, { name = "step" })
+  for _, a in ipairs(agents) do
+    for _, k in ipairs{ "x", "y", "vx", "vy" } do
+      if not V.finite(a[k]) then
+        F:fail(("extreme: agent %s.%s is %s after a step"):format(tostring(a.id), k, tostring(a[k])))
+      end
+    end
+  end
+end
+
 local function op_extreme_pairs(F)
   local rng = F.rng
   local w = make_world(F)
@@ -110,14 +122,7 @@ local function op_extreme_pairs(F)
       F:call("extreme:a:set_behaviors", a.set_behaviors, { a, program }, 2, true,
         { name = "set_behaviors" })
     end
-    F:call("extreme:step", w.step, { w, 0.1 }, 2, true, { name = "step" })
-    for _, a in ipairs(agents) do
-      for _, k in ipairs{ "x", "y", "vx", "vy" } do
-        if not V.finite(a[k]) then
-          F:fail(("extreme: agent %s.%s is %s after a step"):format(tostring(a.id), k, tostring(a[k])))
-        end
-      end
-    end
+    step_finite(F, w, agents)
   end
   w:close()
 end
@@ -202,18 +207,28 @@ local function op_extreme_levels(F)
       { name = "raycast" })
     if ok and r[1] ~= nil then
       for k = 1, 5 do
-        if not V.finite(r[k]) then F:fail(("extreme: raycast result #%d is %s"):format(k, V.show(r[k]))) end
+        if not V.finite(r[k]) then
+          F:fail(("extreme: raycast result #%d is %s"):format(k, V.show(r[k])))
+        end
       end
       if not (r[1] >= 0 and r[1] <= 1) then F:fail("extreme: raycast fraction " .. V.show(r[1])) end
       local n = math.sqrt(r[4] * r[4] + r[5] * r[5])
-      if not (math.abs(n - 1) < 1e-9) then F:fail("extreme: raycast normal of length " .. V.show(n)) end
+      if not (math.abs(n - 1) < 1e-9) then
+        F:fail("extreme: raycast normal of length " .. V.show(n))
+      end
     end
     ok, r = F:call("extreme:line_of_sight", w.line_of_sight, { w, x1, y1, x2, y2 }, 5, true,
       { name = "line_of_sight" })
-    if ok and type(r[1]) ~= "boolean" then F:fail("extreme: line_of_sight gave " .. V.show(r[1])) end
+    if ok and type(r[1]) ~= "boolean" then
+      F:fail("extreme: line_of_sight gave " .. V.show(r[1]))
+    end
     ok, r = F:call("extreme:query_box", w.query_box, { w, x1, y1, x2, y2 }, 5, true,
       { name = "query_box" })
-    if ok then for a in r[1], r[2], r[3] do if not a.alive then F:fail("extreme: query_box gave a removed agent") end end end
+    if ok then
+      for a in r[1], r[2], r[3] do
+        if not a.alive then F:fail("extreme: query_box gave a removed agent") end
+      end
+    end
   end
   local program = { combine = rng:pick({ "priority", "weighted" }), { "avoid_walls" },
     { "avoid_obstacles" }, { "separation", radius = rng:chance(0.5) and 1.5 or size(rng) },
@@ -222,16 +237,8 @@ local function op_extreme_levels(F)
     F:call("extreme:a:set_behaviors", a.set_behaviors, { a, program }, 2, true,
       { name = "set_behaviors" })
   end
-  for _ = 1, 2 do
-    F:call("extreme:step", w.step, { w, 0.1 }, 2, true, { name = "step" })
-    for _, a in ipairs(agents) do
-      for _, k in ipairs{ "x", "y", "vx", "vy" } do
-        if not V.finite(a[k]) then
-          F:fail(("extreme: agent %s.%s is %s after a step"):format(tostring(a.id), k, tostring(a[k])))
-        end
-      end
-    end
-  end
+  step_finite(F, w, agents)
+  step_finite(F, w, agents)
   w:close()
 end
 
