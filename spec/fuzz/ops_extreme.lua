@@ -7,6 +7,7 @@
 -- where several meet (two found this way in avoid_agents). These ops work
 -- on worlds of their own, which the model does not track.
 local V = require "fuzz.values"
+local check_hit = require("fuzz.ops_levels").check_hit
 
 local X = {}
 
@@ -136,10 +137,15 @@ local function near(rng, c)
   return extreme(rng)
 end
 
+-- A wall's ends near (cx, cy), as add_wall takes them.
+local function wall_near(rng, cx, cy)
+  return { x1 = near(rng, cx), y1 = near(rng, cy), x2 = near(rng, cx), y2 = near(rng, cy) }
+end
+
 --- Extreme levels: walls, obstacles and polygons crowded around one point
 -- (or anywhere) at extreme magnitudes, a few agents among them, then the
 -- level calls with extreme arguments: both feelers and `contain` (finite
--- forces), `raycast` (a fraction in [0, 1], a unit normal, finite numbers),
+-- forces), `raycast` (ops_levels' check of a hit: fraction, point, normal, kind),
 -- `line_of_sight` (a boolean), `query_box`, handles moved, a step of a
 -- level program (finite agents).
 local function op_extreme_levels(F)
@@ -150,8 +156,7 @@ local function op_extreme_levels(F)
   for _ = 1, rng:int(1, 6) do
     local kind, ok, r = rng:int(1, 4)
     if kind == 1 then
-      ok, r = F:call("extreme:add_wall", w.add_wall, { w, { x1 = near(rng, cx),
-        y1 = near(rng, cy), x2 = near(rng, cx), y2 = near(rng, cy) } }, 2, nil,
+      ok, r = F:call("extreme:add_wall", w.add_wall, { w, wall_near(rng, cx, cy) }, 2, nil,
         { name = "add_wall" }) -- zero length, or longer than a wrapped world: refused
     elseif kind == 2 then
       ok, r = F:call("extreme:add_obstacle", w.add_obstacle, { w, { x = near(rng, cx),
@@ -166,7 +171,7 @@ local function op_extreme_levels(F)
     else
       local list = {}
       for k = 1, rng:int(1, 4) do
-        list[k] = { x1 = near(rng, cx), y1 = near(rng, cy), x2 = near(rng, cx), y2 = near(rng, cy) }
+        list[k] = wall_near(rng, cx, cy)
       end
       F:call("extreme:add_walls", w.add_walls, { w, list }, 2, nil, { name = "add_walls" })
     end
@@ -205,18 +210,7 @@ local function op_extreme_levels(F)
       agents = rng:chance(0.6), ignore = agents[1] } or nil
     local ok, r = F:call("extreme:raycast", w.raycast, { w, x1, y1, x2, y2, filter }, 6, true,
       { name = "raycast" })
-    if ok and r[1] ~= nil then
-      for k = 1, 5 do
-        if not V.finite(r[k]) then
-          F:fail(("extreme: raycast result #%d is %s"):format(k, V.show(r[k])))
-        end
-      end
-      if not (r[1] >= 0 and r[1] <= 1) then F:fail("extreme: raycast fraction " .. V.show(r[1])) end
-      local n = math.sqrt(r[4] * r[4] + r[5] * r[5])
-      if not (math.abs(n - 1) < 1e-9) then
-        F:fail("extreme: raycast normal of length " .. V.show(n))
-      end
-    end
+    if ok and r[1] ~= nil then check_hit(F, r) end
     ok, r = F:call("extreme:line_of_sight", w.line_of_sight, { w, x1, y1, x2, y2 }, 5, true,
       { name = "line_of_sight" })
     if ok and type(r[1]) ~= "boolean" then

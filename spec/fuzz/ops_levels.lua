@@ -334,7 +334,12 @@ local function op_raycast(F)
     valid = nil
   end
   local ok, r = F:call(rec.name .. ":raycast", rec.w.raycast, args, 6, valid, { name = "raycast" })
-  if not ok or r[1] == nil then return end
+  if ok and r[1] ~= nil then L.check_hit(F, r) end
+end
+
+--- A ray cast's hit r (its seven results, r[1] not nil): a fraction in
+-- [0, 1], a finite point, a unit normal, a kind and its handle.
+function L.check_hit(F, r)
   local fr, hx, hy, nx, ny, kind, h = r[1], r[2], r[3], r[4], r[5], r[6], r[7]
   if not (fr >= 0 and fr <= 1) or not (V.finite(hx) and V.finite(hy)) then
     F:fail("raycast: fraction outside [0, 1] or a non-finite point")
