@@ -124,6 +124,7 @@ static uint32_t take_slot(geometry *g, geo_kind kind, uint32_t index) {
     s = (uint32_t)g->slot_count++;
     g->slots[s].gen = 0;
   }
+  g->slots[s].birth = ++g->births;
   g->slots[s].kind = kind;
   g->slots[s].index = index;
   g->slots[s].side = GEO_TWO_SIDED;
@@ -145,13 +146,19 @@ geo_kind geometry_kind(const geometry *g, uint64_t handle, size_t *index) {
   return (geo_kind)g->slots[s].kind;
 }
 
-uint64_t geometry_next_handle(const geometry *g, unsigned kinds,
-                              uint64_t after) {
+uint64_t geometry_next_handle_born(const geometry *g, unsigned kinds,
+                                   uint64_t after, uint64_t births) {
   size_t s = after ? (size_t)geo_handle_slot(after) + 1 : 0;
   for (; s < g->slot_count; s++)
-    if (g->slots[s].kind != GEO_FREE && (kinds >> g->slots[s].kind & 1))
+    if (g->slots[s].kind != GEO_FREE && (kinds >> g->slots[s].kind & 1) &&
+        g->slots[s].birth <= births)
       return handle_of(g, (uint32_t)s);
   return 0;
+}
+
+uint64_t geometry_next_handle(const geometry *g, unsigned kinds,
+                              uint64_t after) {
+  return geometry_next_handle_born(g, kinds, after, UINT64_MAX);
 }
 
 size_t geometry_handle_count(const geometry *g, unsigned kinds) {

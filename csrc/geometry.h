@@ -55,6 +55,8 @@ typedef struct geo_slot {
   uint32_t kind;  /* geo_kind */
   uint32_t index; /* dense number; a polygon's edge count; next free */
   uint32_t side;  /* geo_side: polygons; worked out, not stored in snapshots */
+  uint64_t birth; /* geometry.births when taken (restored shapes: 0): a loop
+                     visits the shapes born before it began */
 } geo_slot;
 
 typedef struct geometry {
@@ -74,6 +76,7 @@ typedef struct geometry {
   geo_slot *slots;
   size_t slot_count, slot_cap;
   uint32_t free_slot;
+  uint64_t births; /* shapes taken a slot so far */
 } geometry;
 
 /* fmod is exact and cannot overflow; for |d| < extent, the usual case, the
@@ -148,6 +151,11 @@ void geometry_clear_walls(geometry *g);
    (1 << geo_kind). */
 uint64_t geometry_next_handle(const geometry *g, unsigned kinds,
                               uint64_t after);
+/* The same, only the shapes born by `births` (g->births when a loop
+   began): shapes added during the loop are not visited, so a loop that
+   adds shapes ends. */
+uint64_t geometry_next_handle_born(const geometry *g, unsigned kinds,
+                                   uint64_t after, uint64_t births);
 /* Bytes of the slot table and handles (snapshots): live handle count. */
 size_t geometry_handle_count(const geometry *g, unsigned kinds);
 
@@ -299,11 +307,14 @@ size_t geometry_ray_chunks(const geometry *g, const geo_ray *r);
 
 /* Is p inside the polygon (even-odd rule)? */
 int geo_inside(const steer_vec2 *pts, size_t n, steer_vec2 p);
-/* The push back inside: when the tip of a feeler of `length` along v leaves
-   the polygon, the offset from the tip to the nearest boundary point, else
+/* The push back inside, zero or max_force long. For p outside the polygon
+   (even-odd): toward the nearest boundary point. Else, when the feeler
+   from p along v, max(length, |v|^2 / max_force) long, crosses an edge
+   (not one through p): from its tip toward the nearest point of the first
+   edge crossed (that edge's inward normal if the tip lies on it); else
    zero. */
 steer_vec2 geo_contain(steer_vec2 p, steer_vec2 v, const steer_vec2 *pts,
-                       size_t n, double length);
+                       size_t n, double length, double max_force);
 /* The boundary of solid (non-zero) tiles of a w x h map, tile (c, r) at
    solid[r * w + c] covering [ox + c cell, ox + (c+1) cell] x [oy + r cell,
    ...], as segments out[2k], out[2k+1] with collinear edges merged, each

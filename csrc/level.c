@@ -46,6 +46,15 @@ steer_shape steer_world_next_shape(const steer_world *w, unsigned kinds,
   return geometry_next_handle(&w->geo, kinds, after);
 }
 
+uint64_t steer_world_shape_births(const steer_world *w) {
+  return w->geo.births;
+}
+
+steer_shape steer_world_next_shape_born(const steer_world *w, unsigned kinds,
+                                        steer_shape after, uint64_t births) {
+  return geometry_next_handle_born(&w->geo, kinds, after, births);
+}
+
 size_t steer_walls_from_tiles(const unsigned char *solid, size_t w, size_t h,
                               double cell, double ox, double oy,
                               steer_vec2 *out, size_t cap) {
@@ -75,8 +84,9 @@ static void ray_agents(const steer_world *w, const geo_ray *r, long ignore,
     grid_cursor c;
     grid_cursor_init(&c, &w->grid, w->x, w->y, w->count, mid.x, mid.y,
                      reach + geo_slack(reach, v2_len(mid)));
+    /* a ghost has no body: rays pass through it (a marker, a pointer) */
     for (int32_t j; (j = grid_cursor_next(&c)) >= 0;)
-      if (j != ignore)
+      if (j != ignore && w->group_bit[j])
         geo_ray_circle_images(&w->geo, r, q, world_pos(w, (size_t)j),
                               w->radius[j], GEO_HIT_AGENT, (size_t)j, hit);
     if (hit->fraction <= t1) return;
@@ -134,8 +144,10 @@ void steer_world_query_box(const steer_world *w, double x1, double y1,
   grid_cursor c;
   grid_cursor_init(&c, &w->grid, w->x, w->y, w->count, mid.x, mid.y,
                    reach + geo_slack(reach, v2_len(mid)));
+  /* a ghost (group bit 0) is found by no query, as in world:query */
   for (int32_t j; (j = grid_cursor_next(&c)) >= 0;)
-    if (in_span(w->x[j], lx, fmax(x1, x2), w->def.width, wrap) &&
+    if (w->group_bit[j] &&
+        in_span(w->x[j], lx, fmax(x1, x2), w->def.width, wrap) &&
         in_span(w->y[j], ly, fmax(y1, y2), w->def.height, wrap) &&
         visit(ud, (size_t)j))
       return;
@@ -147,5 +159,5 @@ steer_vec2 steer_agent_contain(const steer_world *w, size_t i,
                                const steer_vec2 *points, size_t n,
                                double feeler_length) {
   return geo_contain(world_pos(w, i), world_vel(w, i), points, n,
-                     feeler_length);
+                     feeler_length, w->max_force[i]);
 }

@@ -757,6 +757,7 @@ static void read_geometry(reader *r, geometry *g) {
     g->slots[s].kind = get_u32(r);
     g->slots[s].gen = get_u32(r);
     g->slots[s].index = get_u32(r);
+    g->slots[s].birth = 0; /* present before any loop over the new world */
   }
   g->slot_count = slots;
   g->free_slot = free_slot;

@@ -343,6 +343,15 @@ STEER_API steer_status steer_world_add_polygon(steer_world *w, const steer_vec2 
 /// order that survives removals: 0 starts, 0 ends.
 STEER_API steer_shape steer_world_next_shape(const steer_world *w, unsigned kinds,
                                              steer_shape after);
+/// How many shapes have been added so far (restored ones count 0): pass
+/// the value read when a loop begins to steer_world_next_shape_born, and
+/// the loop visits only the shapes present then (it ends even when it adds
+/// shapes; those removed meanwhile are skipped).
+STEER_API uint64_t steer_world_shape_births(const steer_world *w);
+STEER_API steer_shape steer_world_next_shape_born(const steer_world *w,
+                                                  unsigned kinds,
+                                                  steer_shape after,
+                                                  uint64_t births);
 /// The boundary of the solid (non-zero) tiles of a w x h map as segments
 /// out[2k] -> out[2k + 1], collinear edges merged, each with its solid side
 /// on its left (y up). Tile (c, r) = solid[r * w + c] covers [ox + c cell,
@@ -365,7 +374,7 @@ typedef struct steer_ray_hit {
   steer_id agent;          /* the agent hit */
 } steer_ray_hit;
 /// The nearest hit on the segment a -> b (on a torus: to the nearest image
-/// of b) among `kinds`, leaving out agent `ignore` (0: none). A ray that
+/// of b) among `kinds`, leaving out agent `ignore` (0: none) and ghosts. A ray that
 /// starts inside a circle hits it at fraction 0 (on a torus the normal is
 /// from the image nearest the start). Bounded work on a torus whatever the
 /// radii and the torus's size; keep walls no longer than the torus on
@@ -378,7 +387,7 @@ STEER_API int steer_world_raycast(const steer_world *w, steer_vec2 a, steer_vec2
 /// 1 when no wall or obstacle lies on the segment a -> b.
 STEER_API int steer_world_line_of_sight(const steer_world *w, steer_vec2 a,
                                         steer_vec2 b);
-/// Calls visit(ud, index) for every agent whose centre lies in the box
+/// Calls visit(ud, index) for every agent but ghosts whose centre lies in the box
 /// [x1, x2] x [y1, y2] (on a torus: any image of it); the visitor may stop
 /// the query by returning nonzero.
 STEER_API void steer_world_query_box(const steer_world *w, double x1, double y1,
@@ -405,9 +414,11 @@ STEER_API steer_vec2 steer_agent_avoid_obstacles(const steer_world *w, size_t i,
                                        double feeler_length);
 STEER_API steer_vec2 steer_agent_avoid_walls(const steer_world *w, size_t i,
                                    double feeler_length);
-/// Containment: when the tip of a feeler of feeler_length along the agent's
-/// heading is outside the polygon points[0 .. n-1] (even-odd rule), the
-/// offset from the tip to the polygon's nearest boundary point; else zero.
+/// Containment in the polygon points[0 .. n-1] (even-odd rule): zero or
+/// max_force long. Outside: toward the nearest boundary point. Inside: when
+/// the feeler along the heading, max(feeler_length, speed^2 / max_force)
+/// long, crosses an edge, from its tip toward the nearest point of the
+/// first edge crossed; else zero (docs/API.md section 3.6).
 STEER_API steer_vec2 steer_agent_contain(const steer_world *w, size_t i,
                                          const steer_vec2 *points, size_t n,
                                          double feeler_length);

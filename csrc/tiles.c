@@ -8,9 +8,11 @@ static int solid_at(const unsigned char *solid, size_t w, size_t h, long c,
   return solid[(size_t)r * w + (size_t)c] != 0;
 }
 
-/* Emits segment a-b as number *n (when it fits). */
+/* Emits segment a-b as number *n (when it fits); none when rounding far
+   from the origin made it a point (no wall has zero length). */
 static void emit(steer_vec2 *out, size_t cap, size_t *n, steer_vec2 a,
                  steer_vec2 b) {
+  if (a.x == b.x && a.y == b.y) return;
   if (out && *n < cap) {
     out[2 * *n] = a;
     out[2 * *n + 1] = b;

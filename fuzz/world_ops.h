@@ -487,7 +487,7 @@ static int too_long(harness *h, steer_vec2 a, steer_vec2 b) {
    casts, line of sight, box queries, tile maps and containment; every
    answer finite and consistent with the counts. */
 static void op_level(reader *r, harness *h) {
-  uint8_t what = u8(r) % 8;
+  uint8_t what = u8(r) % 9;
   steer_vec2 a = {num(r), num(r)}, b = {num(r), num(r)};
   if (what == 0) {
     steer_vec2 pts[6] = {a, b, {num(r), num(r)}, {num(r), num(r)}, a, b};
@@ -528,6 +528,10 @@ static void op_level(reader *r, harness *h) {
             "ray hit at %g", hit.fraction);
       CHECK(hit.kind != STEER_HIT_AGENT || hit.agent != ignore,
             "the ignored agent was hit");
+      long at = hit.kind == STEER_HIT_AGENT ? steer_world_index(h->w, hit.agent)
+                                            : -1;
+      CHECK(at < 0 || !steer_agent_get(h->w, (size_t)at, STEER_GHOST),
+            "a ghost was hit"); /* a ghost has no body */
     }
     int sight = steer_world_line_of_sight(h->w, a, b);
     CHECK(sight == !steer_world_raycast(h->w, a, b,
@@ -544,9 +548,25 @@ static void op_level(reader *r, harness *h) {
       for (size_t i = 0; i < h->n; i++) {
         steer_vec2 p = steer_agent_position(h->w, i);
         want += p.x >= fmin(a.x, b.x) && p.x <= fmax(a.x, b.x) &&
-                p.y >= fmin(a.y, b.y) && p.y <= fmax(a.y, b.y);
+                p.y >= fmin(a.y, b.y) && p.y <= fmax(a.y, b.y) &&
+                !steer_agent_get(h->w, i, STEER_GHOST); /* never found */
       }
       CHECK(got.count == want, "query_box found %zu of %zu", got.count, want);
+    }
+  } else if (what == 8) { /* a loop that adds shapes visits the ones before */
+    unsigned kinds = 1u + u8(r) % 15;
+    uint64_t births = steer_world_shape_births(h->w);
+    size_t before = 0, visited = 0;
+    for (steer_shape s = steer_world_next_shape(h->w, kinds, 0); s;
+         s = steer_world_next_shape(h->w, kinds, s))
+      before++;
+    for (steer_shape s = steer_world_next_shape_born(h->w, kinds, 0, births);
+         s; s = steer_world_next_shape_born(h->w, kinds, s, births)) {
+      CHECK(++visited <= before, "a loop visits a shape added during it");
+      CHECK(steer_world_shape(h->w, s, NULL) != STEER_SHAPE_NONE,
+            "a loop yields a removed shape");
+      if (u8(r) & 1) steer_world_add_obstacle(h->w, a.x, a.y, nonneg(r), NULL);
+      if (u8(r) & 1) steer_world_remove_shape(h->w, s); /* the next is found after it */
     }
   } else if (what == 6) { /* a tile map into walls */
     unsigned char tiles[36];

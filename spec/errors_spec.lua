@@ -393,3 +393,106 @@ describe("errors: choices beyond docs/API.md sections 1-5", function()
     a.wander_angle = a.wander_angle -- and it can be written back
   end)
 end)
+
+-- The exact message of fn(...): a C function's error carries no position.
+local function message(fn, ...) return support.error_of(fn, ...) end
+
+describe("errors: steer's own handles are named by their type", function()
+  it("in type errors of functions, methods and self", function()
+    local w, a = fixture()
+    local rock = w:add_obstacle{ x = 0, y = 0, radius = 1 }
+    local wall = w:add_wall{ x1 = 0, y1 = 0, x2 = 1, y2 = 0 }
+    local pit = w:add_polygon{ 0, 0, 4, 0, 2, 3 }
+    local p, mouse = steer.path{ { 0, 0 } }, steer.point(1, 2)
+    assert.are.equal("bad argument #1 to 'remove' (steer.Agent expected, got steer.Obstacle)",
+      message(w.remove, w, rock))
+    assert.are.equal("bad argument #1 to 'remove' (steer.Agent expected, got steer.Wall)",
+      message(w.remove, w, wall))
+    assert.are.equal("bad argument #1 to 'contain' (region {x1, y1, x2, y2}, polygon or "
+      .. "steer.Path expected, got steer.Polygon)", message(a.contain, a, pit))
+    assert.are.equal("bad argument #1 to 'follow' (steer.Path expected, got steer.Agent)",
+      message(a.follow, a, a))
+    assert.are.equal("bad argument #2 to 'point' (number expected, got steer.SharedPoint)",
+      message(steer.point, 1, mouse))
+    assert.are.equal("calling 'seek' on bad self (steer.Agent expected, got steer.World)",
+      message(a.seek, w, 1, 2))
+    assert.are.equal("calling 'loops' on bad self (steer.Path expected, got steer.SharedPoint)",
+      message(p.loops, mouse))
+  end)
+
+  it("inside points, paths, options and field writes", function()
+    local w, a = fixture()
+    local rock = w:add_obstacle{ x = 0, y = 0, radius = 1 }
+    local p = steer.path{ { 0, 0 } }
+    assert.are.equal("bad argument #1 to 'seek' (point x: number expected, got steer.Agent)",
+      message(a.seek, a, { x = a, y = 1 }))
+    assert.are.equal("bad argument #1 to 'path' (point 2: table {x, y} or {x =, y =} "
+      .. "expected, got steer.Path)", message(steer.path, { { 0, 0 }, p }))
+    assert.are.equal("bad argument #2 to 'follow' (field 'arrival_radius': number expected, "
+      .. "got steer.Obstacle)", message(a.follow, a, p, { arrival_radius = rock }))
+    assert.matches("cannot set field 'max_speed' of steer%.Agent: number expected, got "
+      .. "steer%.Obstacle$", message(function() a.max_speed = rock end))
+  end)
+
+  it("other values keep Lua's names, even under a borrowed __name", function()
+    local w, a = fixture()
+    assert.are.equal("bad argument #1 to 'remove' (steer.Agent expected, got userdata)",
+      message(w.remove, w, io.stdout))
+    assert.are.equal("bad argument #1 to 'remove' (steer.Agent expected, got table)",
+      message(w.remove, w, setmetatable({}, { __name = "steer.Agent" })))
+    assert.are.equal("bad argument #1 to 'remove' (steer.Agent expected, got no value)",
+      message(w.remove, w))
+    -- a userdata whose metatable claims a steer name is not one of steer's
+    local mt = getmetatable(io.stdout)
+    local name = rawget(mt, "__name")
+    rawset(mt, "__name", "steer.Obstacle")
+    local ok, err = pcall(w.remove, w, io.stdout)
+    rawset(mt, "__name", name)
+    assert.is_false(ok)
+    assert.are.equal("bad argument #1 to 'remove' (steer.Agent expected, got userdata)", err)
+    assert.are.equal("bad argument #2 to 'follow' (table expected, got userdata)",
+      message(a.follow, a, steer.path{ { 0, 0 } }, io.stdout))
+  end)
+end)
+
+describe("errors: unknown keys in steer.path and a:follow's options", function()
+  it("steer.path names the key, and the one meant when it is close", function()
+    assert.are.equal("bad argument #1 to 'path' (unknown field 'closed': expected 'loop')",
+      message(steer.path, { { 0, 0 }, { 1, 0 }, { 1, 1 }, closed = true }))
+    assert.are.equal("bad argument #1 to 'path' (unknown field 'lop': expected 'loop')",
+      message(steer.path, { { 0, 0 }, lop = true }))
+    assert.are.equal("bad argument #1 to 'path' (unknown field 'Loop': did you mean 'loop'?)",
+      message(steer.path, { { 0, 0 }, Loop = true }))
+    -- the points come first: an empty path says so whatever its keys
+    assert.are.equal("bad argument #1 to 'path' (a path needs at least one point)",
+      message(steer.path, { closed = true }))
+  end)
+
+  it("a:follow names the option, and changes nothing", function()
+    local _, a = fixture()
+    local p = steer.path{ { 5, 0 }, { 9, 0 } }
+    assert.are.equal("bad argument #2 to 'follow' (unknown field 'arival_radius': "
+      .. "did you mean 'arrival_radius'?)", message(a.follow, a, p, { arival_radius = 3 }))
+    assert.are.equal("bad argument #2 to 'follow' (unknown field 'lookahead': "
+      .. "did you mean 'look_ahead'?)", message(a.follow, a, p, { lookahead = 1 }))
+    assert.are.equal("bad argument #2 to 'follow' (unknown field 'loop': expected "
+      .. "'arrival_radius', 'slowing_radius', 'path_radius' or 'look_ahead')",
+      message(a.follow, a, p, { arrival_radius = 1, loop = true }))
+    assert.is_nil(a:path_index()) -- the failed calls started no following
+  end)
+end)
+
+describe("errors: steer.point takes both coordinates", function()
+  it("a missing x or y is an error, as everywhere a number is", function()
+    assert.are.equal("bad argument #1 to 'point' (number expected, got no value)",
+      message(steer.point))
+    assert.are.equal("bad argument #2 to 'point' (number expected, got no value)",
+      message(steer.point, 1))
+    assert.are.equal("bad argument #2 to 'point' (number expected, got nil)",
+      message(steer.point, 1, nil))
+    assert.are.equal("bad argument #1 to 'point' (number expected, got nil)",
+      message(steer.point, nil, 2))
+    local p = steer.point(-3, 4)
+    assert.are.same({ -3, 4 }, { p.x, p.y })
+  end)
+end)

@@ -366,3 +366,186 @@ describe("walls on a torus", function()
     assert.is_truthy(b:add_wall{ x1 = 0, y1 = 0, x2 = 100, y2 = 0 })
   end)
 end)
+
+-- What a new user's review found (session 40): each case is what the
+-- reviewer ran, with the answer the docs promise.
+describe("level calls as a new user meets them", function()
+  local function err_of(f, ...)
+    local ok, e = pcall(f, ...)
+    assert.is_false(ok)
+    return e
+  end
+
+  it("obstacles() and walls() visit the shapes present when the loop starts", function()
+    local w = steer.world{}
+    local a = w:add_obstacle{ x = 0, y = 0, radius = 1 }
+    local b = w:add_obstacle{ x = 5, y = 0, radius = 1 }
+    local visited, added = {}, {}
+    for o in w:obstacles() do
+      visited[#visited + 1] = o
+      added[#added + 1] = w:add_obstacle{ x = o.x, y = 3, radius = 0.5 } -- debris beside it
+      if #visited > 10 then break end -- (it used to run forever)
+    end
+    assert.are.same({ a, b }, visited)
+    assert.are.same({ a, b, added[1], added[2] }, list(w:obstacles()))
+    -- a slot freed before the loop and reused during it is not visited either
+    local s = w:add_wall{ x1 = 0, y1 = 0, x2 = 1, y2 = 0 }
+    local t = w:add_wall{ x1 = 0, y1 = 1, x2 = 1, y2 = 1 }
+    s:remove()
+    local walls = {}
+    for v in w:walls() do
+      walls[#walls + 1] = v
+      w:add_wall{ x1 = 0, y1 = 2, x2 = 1, y2 = 2 } -- takes s's freed slot, before t
+      if #walls > 10 then break end
+    end
+    assert.are.same({ t }, walls)
+    assert.are.equal(2, #list(w:walls()))
+    -- a shape removed during the loop is skipped; restored shapes are present
+    local c = w:add_obstacle{ x = 9, y = 9, radius = 1 }
+    local seen = {}
+    for o in w:obstacles() do
+      seen[#seen + 1] = o.id
+      if o == a then c:remove() end
+    end
+    assert.are.same({ a.id, b.id, added[1].id, added[2].id }, seen)
+    local r = steer.restore(w:snapshot())
+    local n = 0
+    for _ in r:obstacles() do
+      n = n + 1
+      r:add_obstacle{ x = 1, y = 1, radius = 1 }
+    end
+    assert.are.equal(4, n)
+    assert.are.equal(8, #list(r:obstacles()))
+  end)
+
+  it("a contain entry read back with a:behaviors() sets again", function()
+    local w = steer.world{}
+    local a = w:add{ vx = 1 }
+    a:set_behaviors{ { "contain", region = { 0, 0, 10, 10 }, feeler_length = 2 }, { "wander" } }
+    local t = a:behaviors()
+    assert.is_nil(t[1].hysteresis)
+    assert.are.equal(2, t[1].feeler_length)
+    a:set_behaviors(t)
+    local again = a:behaviors()
+    assert.are.same({ "contain", 2, 1 }, { again[1][1], again[1].feeler_length, again[1].weight })
+    for k = 1, 4 do
+      assert.are.same({ t[1].region:point(k) }, { again[1].region:point(k) })
+    end
+    -- avoid_walls keeps its hysteresis
+    a:set_behaviors{ { "avoid_walls", hysteresis = 0.5 } }
+    assert.are.equal(0.5, a:behaviors()[1].hysteresis)
+  end)
+
+  it("a bad contain region names its entry; points may come as a list", function()
+    local a = steer.world{}:add{ vx = 1 }
+    a:set_behaviors{ { "seek", target = { 5, 0 } } }
+    local function bad(region)
+      return err_of(a.set_behaviors, a, { { "seek", target = { 0, 0 } }, { "contain", region = region } })
+    end
+    assert.matches("%(entry 2 %('contain'%): 1 point: at least 2 expected%)$", bad{ 1, 2 })
+    assert.matches("%(entry 2 %('contain'%): 3 numbers: x, y pairs expected %(an even count%)%)$", bad{ 1, 2, 3 })
+    assert.matches("%(entry 2 %('contain'%): region: the box has no area%)$", bad{ 0, 0, 0, 5 })
+    assert.matches("%(entry 2 %('contain'%): region: the polygon encloses no area%)$", bad{ 0, 0, 1, 1, 2, 2 })
+    assert.matches("%(entry 2 %('contain'%): region: the path encloses no area%)$",
+      bad(steer.path{ { 0, 0 }, { 1, 0 }, { 3, 0 } }))
+    assert.matches("%(entry 2 %('contain'%): region: a path of at least 3 points expected%)$",
+      bad(steer.path{ { 0, 0 }, { 1, 1 } }))
+    assert.matches("%(entry 2 %('contain'%): point 2: y: number expected, got nil%)$",
+      bad{ { 0, 0 }, { x = 4 }, { 4, 4 } })
+    assert.are.equal(5, a:behaviors()[1].target[1]) -- the previous program stays
+    -- the method: the same rules, no entry
+    assert.matches("%(region: the polygon encloses no area%)$", err_of(a.contain, a, { 2, 2, 2, 2, 2, 2 }))
+    -- a list of points is the polygon its flat numbers make
+    local b = steer.world{}:add{ x = 3, y = 1, vx = -2, vy = 0 }
+    local flat = { b:contain({ 0, 0, 4, 0, 4, 4 }, 3) }
+    assert.are.same(flat, { b:contain({ { 0, 0 }, { x = 4, y = 0 }, steer.point(4, 4) }, 3) })
+    assert.is_true(flat[1] ~= 0 or flat[2] ~= 0) -- the tip (0, 1) is outside: it pushes
+  end)
+
+  it("add_polygon takes a list of points; its count errors say what is wrong", function()
+    local w = steer.world{}
+    w:add_polygon{ 0, 0, 4, 0, 4, 4 }
+    w:add_polygon{ { 0, 0 }, { x = 4, y = 0 }, steer.point(4, 4) }
+    local s = w:segments()
+    assert.are.same({ s[1], s[2], s[3], s[4], s[5], s[6], s[7], s[8], s[9], s[10], s[11], s[12] },
+      { s[13], s[14], s[15], s[16], s[17], s[18], s[19], s[20], s[21], s[22], s[23], s[24] })
+    assert.are.equal(24, #s)
+    assert.matches("%(5 numbers: x, y pairs expected %(an even count%)%)$",
+      err_of(w.add_polygon, w, { 0, 0, 1, 1, 2 }))
+    assert.matches("%(1 point: at least 2 expected%)$", err_of(w.add_polygon, w, { { 0, 0 } }))
+    assert.matches("%(point 2: {x, y}, {x =, y =} or steer.SharedPoint expected, got number%)$",
+      err_of(w.add_polygon, w, { { 0, 0 }, 5 }))
+  end)
+
+  it("shape handles: field errors read like agents', typos and reserved names raise", function()
+    local w = steer.world{}
+    local rock = w:add_obstacle{ x = 1, y = 1, radius = 1, x1 = 5 }
+    local wall = w:add_wall{ x1 = 0, y1 = 0, x2 = 4, y2 = 0 }
+    local poly = w:add_polygon{ 0, 0, 1, 0, 1, 1 }
+    assert.matches("cannot set field 'x2' of steer.Wall: the wall would have zero length$",
+      err_of(function() wall.x2 = 0 end))
+    assert.matches("cannot set field 'x1' of steer.Wall: number expected, got string$",
+      err_of(function() wall.x1 = "a" end))
+    assert.matches("cannot set field 'radius' of steer.Obstacle: non%-negative number expected, got %-1$",
+      err_of(function() rock.radius = -1 end))
+    assert.matches("cannot set field 'Radius' of steer.Obstacle: did you mean 'radius'%?$",
+      err_of(function() rock.Radius = 5 end))
+    assert.matches("field 'kind' of steer.Wall is read%-only$", err_of(function() wall.kind = "door" end))
+    assert.matches("field 'edges' of steer.Polygon is read%-only$", err_of(function() poly.edges = 1 end))
+    assert.are.same({ 4, 0, 1, 5 }, { wall.x2, wall.y2, rock.radius, rock.x1 }) -- unchanged; x1 is own data
+    rock.x1 = 6 -- an obstacle has no x1: the game's own key
+    assert.are.equal(6, rock.x1)
+    rock.radius = 2
+    assert.are.equal(2, rock.radius)
+    assert.matches("%(field 'kind' is reserved %(the handle answers it%)%)$",
+      err_of(w.add_wall, w, { x1 = 0, y1 = 0, x2 = 1, y2 = 0, kind = "door" }))
+    assert.matches("%(field 'id' is reserved %(the handle answers it%)%)$",
+      err_of(w.add_obstacle, w, { x = 0, y = 0, radius = 1, id = 7 }))
+    assert.matches("%(field 'raduis': did you mean 'radius'%?%)$",
+      err_of(w.add_obstacle, w, { x = 0, y = 0, raduis = 1 }))
+    assert.matches("%(field 'Closed': did you mean 'closed'%?%)$",
+      err_of(w.add_polygon, w, { 0, 0, 1, 0, Closed = false }))
+    assert.are.equal(3, #list(w:obstacles()) + #list(w:walls())) -- nothing added by the errors
+  end)
+
+  it("line_of_sight takes a shared point; raycast refuses a removed agent to ignore", function()
+    local w = steer.world{}
+    w:add_wall{ x1 = 5, y1 = -1, x2 = 5, y2 = 1 }
+    local guard = w:add{ x = 0, y = 0 }
+    local mouse = steer.point(10, 0)
+    assert.is_false(w:line_of_sight(guard, mouse))
+    mouse.x = 3
+    assert.is_true(w:line_of_sight(guard, mouse))
+    assert.is_true(w:line_of_sight(mouse, 4, 0))
+    local gone = w:add{ x = 7, y = 0 }
+    w:remove(gone)
+    assert.matches("%(field 'ignore': agent has been removed%)$",
+      err_of(w.raycast, w, 0, 0, 10, 0, { agents = true, ignore = gone }))
+    -- a wall on the ray's own line is never crossed (as for feelers)
+    local v = steer.world{}
+    v:add_wall{ x1 = 1, y1 = 0, x2 = 5, y2 = 0 }
+    assert.is_nil(v:raycast(0, 0, 10, 0))
+    assert.is_true(v:line_of_sight(0, 0, 10, 0))
+    assert.are.equal(0.5, (v:raycast(3, -1, 3, 1)))
+  end)
+
+  it("walls_from_tiles wants exactly w * h tiles, takes an empty map, drops rounded-away edges", function()
+    assert.matches("%(6 tiles, expected w %* h = 4%)$",
+      err_of(steer.walls_from_tiles, { 1, 0, 0, 0, 0, 1 }, 2, 2, 1))
+    assert.matches("%(6 tiles, expected w %* h = 8%)$",
+      err_of(steer.walls_from_tiles, { 1, 0, 0, 0, 0, 1 }, 4, 2, 1))
+    assert.are.same({}, steer.walls_from_tiles({}, 0, 0, 1))
+    assert.are.same({}, steer.walls_from_tiles({}, 3, 0, 1))
+    -- at 1e150 a unit tile is narrower than the rounding: its vertical edges
+    -- are points there and are left out; what is left adds as walls
+    local segs = steer.walls_from_tiles({ 1 }, 1, 1, 1, 1e150, 0)
+    assert.are.equal(2, #segs)
+    for _, s in ipairs(segs) do assert.is_true(s.x1 ~= s.x2 or s.y1 ~= s.y2) end
+    assert.are.equal(2, steer.world{}:add_walls(segs))
+  end)
+
+  it("steer.program() without a table says so", function()
+    assert.matches("%(table expected, got no value%)$", err_of(steer.program))
+    assert.matches("%(table expected, got number%)$", err_of(steer.program, 3))
+  end)
+end)

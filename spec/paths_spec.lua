@@ -43,6 +43,14 @@ describe("steer.path", function()
     assert.are.same({ 4, 0 }, { p:point(2) })
   end)
 
+  it("takes `loop` and its points, and raises on any other string key", function()
+    assert.is_true(steer.path{ { 0, 0 }, { 1, 0 }, loop = true }:loops())
+    assert.is_false(steer.path{ { 0, 0 }, { 1, 0 }, loop = false }:loops())
+    -- add_polygon's word would have made an open path
+    assert.are.equal("bad argument #1 to 'path' (unknown field 'closed': expected 'loop')",
+      support.error_of(steer.path, { { 0, 0 }, { 1, 0 }, closed = true }))
+  end)
+
   it("holds limit values exactly", function()
     local p = steer.path{ { BIG, -BIG }, { TINY, -TINY } }
     assert.are.same({ BIG, -BIG }, { p:point(1) })
@@ -60,6 +68,31 @@ describe("a:follow", function()
     -- same as a:seek of that waypoint
     same("equals a:seek", { a:seek(0, 0) }, { a:follow(path) })
     assert.are.equal(1, a:path_index())
+  end)
+
+  it("reads its four documented options, and raises on a misspelt one", function()
+    -- arrival_radius 0.4: at 0.5 from waypoint 1 it stays there (0.6 would advance)
+    local a = agent{ x = 0.5, max_speed = 2, max_force = 10 }
+    eq("stay on waypoint 1", -2, 0, a:follow(path, { arrival_radius = 0.4 }))
+    assert.are.equal(1, a:path_index())
+    -- slowing_radius 8: half speed at 4 from the end (2 would be full speed)
+    local one = steer.path{ { 4, 0 } }
+    local b = agent{ max_speed = 2, max_force = 10 }
+    eq("arrive slowing within 8", 1, 0, b:follow(one, { slowing_radius = 8 }))
+    same("equals a:arrive", { b:arrive(4, 0, 8) }, { b:follow(one, { slowing_radius = 8 }) })
+    -- path_radius and look_ahead: cruising inside the corridor needs no force,
+    -- where waypoint by waypoint it would turn toward the line's end
+    local line = steer.path{ { 0, 0 }, { 10, 0 } }
+    local c = agent{ y = 0.5, vx = 2, max_speed = 2, max_force = 10 }
+    eq("inside the corridor", 0, 0, c:follow(line, { path_radius = 1, look_ahead = 1 }))
+    local d = agent{ y = 0.5, vx = 2, max_speed = 2, max_force = 10 }
+    local _, fy = d:follow(line)
+    assert.is_true(fy < -0.05, "waypoint mode turns toward the line: " .. fy)
+    local e = agent{ x = 0.5, max_speed = 2, max_force = 10 }
+    assert.are.equal("bad argument #2 to 'follow' (unknown field 'arival_radius': "
+      .. "did you mean 'arrival_radius'?)",
+      support.error_of(e.follow, e, path, { arival_radius = 0.4 }))
+    assert.is_nil(e:path_index()) -- the failed call started no following
   end)
 
   it("advances when |target - p| < arrival_radius (0.6 by default)", function()

@@ -239,3 +239,113 @@ end
       { { 0, 0 }, { 0, 0 }, { 5e-301, 0 } }, { { 0, 0 }, { 5e-301, 0 } }, { 0, BIG })
   end)
 end)
+
+-- docs/API.md section 19: a ghost "is never anyone's neighbor"; query_box is
+-- "like world:query" and a ray passes through a ghost (a marker, a mouse
+-- pointer must not stop bullets).
+describe("ghosts are found by no query and hit by no ray", function()
+  it("query, query_box and raycast skip a ghost, and find it once it is not", function()
+    local w = steer.world{}
+    local g = w:add{ x = 2, y = 0, ghost = true }           -- radius 0.5
+    local b = w:add{ x = 6, y = 0 }
+    same_ids({}, ids_of(w:query(2, 0, 1)), "query around the ghost")
+    same_ids({}, ids_of(w:query_box(0, -1, 3, 1)), "query_box around the ghost")
+    same_ids({ b.id }, ids_of(w:query_box(0, -1, 10, 1)), "query_box over both")
+    local f, hx, hy, nx, ny, kind, h = w:raycast(0, 0, 10, 0, { agents = true })
+    assert.are.same({ 0.55, 5.5, 0, -1, 0, "agent" }, { f, hx, hy, nx, ny, kind })
+    assert.are.equal(b, h)
+    -- a ray that starts inside the ghost passes through it too
+    assert.are.equal(b, select(7, w:raycast(2, 0, 10, 0, { agents = true })))
+    assert.is_nil(w:raycast(0, 0, 10, 0, { agents = true, ignore = b }))
+    g.ghost = false
+    same_ids({ g.id }, ids_of(w:query(2, 0, 1)), "query around a former ghost")
+    same_ids({ g.id, b.id }, ids_of(w:query_box(0, -1, 10, 1)), "query_box over both")
+    f, hx, hy, nx, ny, kind, h = w:raycast(0, 0, 10, 0, { agents = true })
+    assert.are.same({ 0.15, 1.5, 0, -1, 0, "agent" }, { f, hx, hy, nx, ny, kind })
+    assert.are.equal(g, h)
+    g.ghost = true
+    assert.are.equal(b, select(7, w:raycast(0, 0, 10, 0, { agents = true })))
+  end)
+
+  it("on a torus: a ghost's images are skipped as well", function()
+    local t = steer.world{ bounds = { 20, 20 }, wrap = true }
+    t:add{ x = 19.5, y = 1, ghost = true }
+    local d = t:add{ x = 0.5, y = 10 }
+    same_ids({}, ids_of(t:query_box(-1, 0, 1, 2)), "the ghost's image at -0.5")
+    same_ids({ d.id }, ids_of(t:query_box(-1, 9, 1, 11)), "an agent's own position")
+    assert.is_nil(t:raycast(-3, 1, 3, 1, { agents = true }))
+  end)
+
+  -- A brute force over every agent, ghosts left out: the agents whose centre
+  -- lies in the box, and the first circle the ray meets (its fraction).
+  local function brute_box(agents, x1, y1, x2, y2)
+    local ids = {}
+    for _, a in ipairs(agents) do
+      if not a.ghost and a.x >= math.min(x1, x2) and a.x <= math.max(x1, x2)
+          and a.y >= math.min(y1, y2) and a.y <= math.max(y1, y2) then
+        ids[#ids + 1] = a.id
+      end
+    end
+    table.sort(ids)
+    return ids
+  end
+
+  local function brute_ray(agents, sx, sy, ex, ey)
+    local dx, dy = ex - sx, ey - sy
+    local best, hit = math.huge, nil
+    for _, a in ipairs(agents) do
+      if not a.ghost then
+        local fx, fy, r = sx - a.x, sy - a.y, a.radius
+        local t
+        if fx * fx + fy * fy <= r * r then
+          t = 0
+        else -- the smaller root of |f + t d|^2 = r^2
+          local A, B, C = dx * dx + dy * dy, 2 * (fx * dx + fy * dy), fx * fx + fy * fy - r * r
+          local disc = B * B - 4 * A * C
+          if A > 0 and disc >= 0 then t = (-B - math.sqrt(disc)) / (2 * A) end
+          if t and (t < 0 or t > 1) then t = nil end
+        end
+        if t and t < best then best, hit = t, a end
+      end
+    end
+    return hit, best
+  end
+
+  for _, kind in ipairs({ "free", "clamped" }) do
+    it("query_box and raycast equal a brute force that skips ghosts (" .. kind .. ")", function()
+      local rnd = support.random(kind == "free" and 7 or 8)
+      local w = steer.world(kind == "free" and { cell_size = 3 } or { bounds = { 60, 60 } })
+      local agents = {}
+      for k = 1, 300 do
+        agents[k] = w:add{ x = rnd(0, 60), y = rnd(0, 60), radius = rnd(0.1, 1.5),
+          ghost = k % 3 == 0 }
+      end
+      -- the same circles, every one a body: where a ghost would come first
+      local bodies = {}
+      for k, a in ipairs(agents) do
+        bodies[k] = { x = a.x, y = a.y, radius = a.radius, ghost = false, was_ghost = a.ghost }
+      end
+      local ghosts_first, rays_hit = 0, 0
+      for k = 1, 200 do
+        local x1, y1, x2, y2 = rnd(-5, 65), rnd(-5, 65), rnd(-5, 65), rnd(-5, 65)
+        same_ids(brute_box(agents, x1, y1, x2, y2), ids_of(w:query_box(x1, y1, x2, y2)),
+          ("query_box %d"):format(k))
+        local want, t = brute_ray(agents, x1, y1, x2, y2)
+        local f, _, _, _, _, hit_kind, h = w:raycast(x1, y1, x2, y2, { agents = true })
+        if want then
+          rays_hit = rays_hit + 1
+          assert.are.equal("agent", hit_kind)
+          assert.are.equal(want, h, ("ray %d hits agent %d"):format(k, want.id))
+          support.close(f, t, 1e-9, ("ray %d fraction"):format(k))
+        else
+          assert.is_nil(f, ("ray %d hits nothing"):format(k))
+        end
+        local first = brute_ray(bodies, x1, y1, x2, y2)
+        if first and first.was_ghost then ghosts_first = ghosts_first + 1 end
+      end
+      -- the test means something: rays met agents, and ghosts lay first on many
+      assert.is_true(rays_hit > 100, "rays that hit: " .. rays_hit)
+      assert.is_true(ghosts_first > 20, "rays whose first circle is a ghost: " .. ghosts_first)
+    end)
+  end
+end)

@@ -488,7 +488,7 @@ describe("steer.point", function()
   end)
 
   it("validates, survives snapshots and set_target", function()
-    local p = steer.point()
+    local p = steer.point(0, 0)
     assert.are.equal(0, p.x)
     assert.matches("cannot set field 'x' of steer.SharedPoint: number expected",
       support.error_of(function() p.x = "a" end))

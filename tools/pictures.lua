@@ -609,7 +609,28 @@ function pictures.crowd_detour()
   c:save("crowd-orca-detour.svg")
 end
 
-local order = { "seek", "flee", "arrive", "pursue", "wander", "avoid_obstacles",
+-- contain first in a priority program: wanderers kept in an arena, no clamp
+function pictures.contain()
+  local world = steer.world{ seed = 7 }
+  local region = { { 2, 2 }, { 26, 2 }, { 26, 10 }, { 17, 15 }, { 2, 15 } }
+  local agents = {}
+  for k, p in ipairs{ { 6, 5, 4, 1 }, { 12, 12, -3, 2 }, { 20, 6, 3, -3 }, { 8, 9, -4, 0 },
+      { 22, 9, 2, 3 }, { 15, 10, 0, -4 } } do
+    local a = world:add{ x = p[1], y = p[2], vx = p[3], vy = p[4], max_speed = 4, max_force = 3,
+      wander_jitter = 2 }
+    a:set_behaviors{ combine = "priority", { "contain", region = region }, { "wander" } }
+    agents[k] = a
+  end
+  local trails = record(agents, 300, function() world:step(DT) end)
+  local c = canvas("contain", "first in a priority program, then wander: six agents (max_speed 4, max_force 3) stay inside the region (grey) with no clamp; each brakes at full force once its feeler, twice its stopping distance, crosses an edge, and wanders again inside (10 s)", 28, 17, 22)
+  local edge = {}
+  for k = 1, #region + 1 do edge[k] = region[(k - 1) % #region + 1] end
+  c:polyline(edge, OBSTACLE_EDGE, 3)
+  for k, t in ipairs(trails) do draw_trail(c, t, COLORS[k]) end
+  c:save("level-contain.svg")
+end
+
+local order = { "seek", "flee", "arrive", "pursue", "wander", "avoid_obstacles", "contain",
   "flocking", "follow", "nav_path", "nav_flow", "crowds", "crowd_push", "crowd_detour", "offset_pursuit", "follow_leader",
   "formation", "interpose", "hide", "queue", "turn_limit", "corridor", "groups" }
 for _, name in ipairs(order) do pictures[name]() end

@@ -171,7 +171,7 @@ static int a_newindex(lua_State *L) {
       return luaL_error(L,
                         "cannot set field '%s' of " AGENT_MT
                         ": number expected, got %s",
-                        key, luaL_typename(L, 3));
+                        key, arg_typename(L, 3));
     char buf[96];
     const char *problem =
         number_problem(lua_tonumber(L, 3), field_of_code(code)->kind, buf);
@@ -296,7 +296,7 @@ static double opt_option(lua_State *L, int idx, const char *fname, int argn,
   }
   if (lua_type(L, -1) != LUA_TNUMBER)
     arg_error(L, fname, argn, "field '%s': number expected, got %s", key,
-              luaL_typename(L, -1));
+              arg_typename(L, -1));
   double v = validate_num(L, lua_tonumber(L, -1), NUM_NONNEG, fname, argn, key);
   lua_pop(L, 1);
   return v;
@@ -307,6 +307,9 @@ static int a_follow(lua_State *L) {
   steer_path *path = check_path(L, 2, "follow", 1);
   if (!lua_isnoneornil(L, 3) && !lua_istable(L, 3))
     type_error(L, 3, "follow", 2, "table");
+  static const char *const keys[] = {"arrival_radius", "slowing_radius",
+                                     "path_radius", "look_ahead", NULL};
+  if (lua_istable(L, 3)) check_keys(L, 3, keys, "follow", 2);
   double arrival = opt_option(L, 3, "follow", 2, "arrival_radius", 0.6);
   double slowing = opt_option(L, 3, "follow", 2, "slowing_radius", 2);
   double corridor = opt_option(L, 3, "follow", 2, "path_radius", -1);

@@ -67,6 +67,10 @@ typedef struct agent_ref {
 int arg_error(lua_State *L, const char *fname, int argn, const char *fmt, ...);
 int type_error(lua_State *L, int idx, const char *fname, int argn,
                const char *expected);
+/* The type of the value at idx as messages name it: one of steer's own
+   userdata by its type ("steer.Obstacle"), anything else as Lua does
+   ("userdata", "no value"). For "got %s" in every type message. */
+const char *arg_typename(lua_State *L, int idx);
 /* Raises steer_status_message(status) ("not enough memory", "invalid
    argument") unless status is STEER_OK. */
 void check_status(lua_State *L, steer_status status);
@@ -120,6 +124,12 @@ const char *table_point(lua_State *L, int idx, steer_vec2 *p, char buf[128]);
    same but for case and underscores, or, for names of 5 letters or more,
    one letter added, dropped, replaced or two swapped? */
 int is_typo(const char *key, const char *name);
+/* Raises "unknown field 'lop': expected 'loop'" for a string key of the option
+   table at idx that is not in known (NULL-ended), or "unknown field 'Loop':
+   did you mean 'loop'?" when it is a likely misspelling of one (is_typo).
+   Other keys (a path's points) are the caller's. */
+void check_keys(lua_State *L, int idx, const char *const known[],
+                const char *fname, int argn);
 
 /* ---- memory (base.c) -------------------------------------------------------
    The binding's own C scratch goes through binding_alloc (ud: the calling
@@ -237,8 +247,10 @@ extern const luaL_Reg force_functions[];
 void open_levels(lua_State *L);
 extern const luaL_Reg level_functions[];
 /* A containment region at idx - {x1, y1, x2, y2} (a box), a polygon
-   {x1, y1, x2, y2, x3, y3, ...} or a steer.Path - as a loop path, whose
-   steer.Path userdata is pushed (it owns the path). */
-steer_path *region_arg(lua_State *L, int idx, const char *fname, int argn);
+   {x1, y1, x2, y2, x3, y3, ...} or a list of points, or a steer.Path - as
+   a loop path, whose steer.Path userdata is pushed (it owns the path).
+   `where` prefixes the messages ("" or a program's "entry 2 ('contain'): "). */
+steer_path *region_arg(lua_State *L, int idx, const char *fname, int argn,
+                       const char *where);
 
 #endif

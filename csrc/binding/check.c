@@ -19,10 +19,31 @@ int arg_error(lua_State *L, const char *fname, int argn, const char *fmt,
   return luaL_error(L, "bad argument #%d to '%s' (%s)", argn, fname, detail);
 }
 
+const char *arg_typename(lua_State *L, int idx) {
+  const char *name = luaL_typename(L, idx); /* "no value" for none */
+  if (lua_type(L, idx) != LUA_TUSERDATA) return name;
+  luaL_checkstack(L, 3, NULL);
+  if (!lua_getmetatable(L, idx)) return name;
+  lua_pushstring(L, "__name");
+  lua_rawget(L, -2);
+  /* one of steer's types only when the registry holds this very metatable
+     under that name: a look-alike __name is not believed */
+  if (lua_type(L, -1) == LUA_TSTRING &&
+      strncmp(lua_tostring(L, -1), "steer.", 6) == 0) {
+    const char *own = lua_tostring(L, -1);
+    luaL_getmetatable(L, own);
+    /* own stays valid after the pops: it is that registry entry's key */
+    if (lua_rawequal(L, -1, -3)) name = own;
+    lua_pop(L, 1);
+  }
+  lua_pop(L, 2);
+  return name;
+}
+
 int type_error(lua_State *L, int idx, const char *fname, int argn,
                const char *expected) {
-  const char *got = lua_isnone(L, idx) ? "no value" : luaL_typename(L, idx);
-  return arg_error(L, fname, argn, "%s expected, got %s", expected, got);
+  return arg_error(L, fname, argn, "%s expected, got %s", expected,
+                   arg_typename(L, idx));
 }
 
 void check_status(lua_State *L, steer_status status) {
@@ -156,7 +177,7 @@ const char *table_point(lua_State *L, int idx, steer_vec2 *p, char buf[128]) {
     }
     if (lua_type(L, -1) != LUA_TNUMBER) {
       snprintf(buf, 128, "%s: number expected, got %s", name,
-               luaL_typename(L, -1));
+               arg_typename(L, -1));
       lua_pop(L, 1);
       return buf;
     }
@@ -239,4 +260,29 @@ int is_typo(const char *key, const char *name) {
   if (strcmp(key, name) == 0 || !fold(key, k) || !fold(name, n)) return 0;
   /* short names (x, vx) are too near too many words: case only */
   return strcmp(k, n) == 0 || (strlen(n) >= 5 && one_edit(k, n));
+}
+
+void check_keys(lua_State *L, int idx, const char *const known[],
+                const char *fname, int argn) {
+  idx = lua_absindex(L, idx);
+  lua_pushnil(L);
+  while (lua_next(L, idx)) { /* raw: runs no code of the caller's */
+    lua_pop(L, 1);
+    if (lua_type(L, -1) != LUA_TSTRING) continue; /* points, for steer.path */
+    const char *key = lua_tostring(L, -1);
+    int k = 0;
+    while (known[k] && strcmp(key, known[k]) != 0) k++;
+    if (known[k]) continue;
+    for (k = 0; known[k]; k++)
+      if (is_typo(key, known[k]))
+        arg_error(L, fname, argn, "unknown field '%s': did you mean '%s'?", key,
+                  known[k]);
+    char list[160] = ""; /* 'a', 'b' or 'c' */
+    for (k = 0; known[k]; k++) {
+      size_t used = strlen(list);
+      snprintf(list + used, sizeof list - used, "%s'%s'",
+               k == 0 ? "" : known[k + 1] ? ", " : " or ", known[k]);
+    }
+    arg_error(L, fname, argn, "unknown field '%s': expected %s", key, list);
+  }
 }

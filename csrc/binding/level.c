@@ -73,13 +73,15 @@ static void push_shape_kind(lua_State *L, int env, lworld *box,
 
 /* On a torus a wall spans at most the world on each axis (a longer one
    would meet itself: docs/API.md section 3.6); refused with an error. */
+static const char *span_problem(lua_State *L, lworld *box, steer_vec2 a,
+                                steer_vec2 b, const char *fname,
+                                char buf[96]);
+
 static void check_span(lua_State *L, lworld *box, steer_vec2 a, steer_vec2 b,
                        const char *fname, int argn, const char *where) {
-  steer_world_def d = steer_world_get_def(live_world(L, box, fname));
-  if (d.wrap && (fabs(b.x - a.x) > d.width || fabs(b.y - a.y) > d.height))
-    arg_error(L, fname, argn,
-              "%swall is longer than the wrapped world (%g by %g)", where,
-              d.width, d.height);
+  char buf[96];
+  const char *problem = span_problem(L, box, a, b, fname, buf);
+  if (problem) arg_error(L, fname, argn, "%s%s", where, problem);
 }
 
 /* The same for a shape of the live world box->w (its kind read first). */
@@ -183,49 +185,102 @@ static int shape_index(lua_State *L) {
   return 1;
 }
 
+/* Names a handle answers itself (never the game's own data). */
+static const char *const reserved_keys[] = {"alive", "id", "kind", "remove",
+                                            "edges", NULL};
+
+/* The fields of a shape kind (polygons have none of their own). */
+static const char *const *kind_fields(steer_shape_kind kind) {
+  return kind == STEER_SHAPE_OBSTACLE ? obstacle_fields
+         : kind == STEER_SHAPE_WALL   ? wall_fields
+                                      : reserved_keys + 5; /* empty */
+}
+
+/* The field or reserved name that `key` misspells, or NULL. */
+static const char *misspelled(const char *const fields[], const char *key) {
+  for (int k = 0; fields[k]; k++)
+    if (is_typo(key, fields[k])) return fields[k];
+  for (int k = 0; reserved_keys[k]; k++)
+    if (is_typo(key, reserved_keys[k])) return reserved_keys[k];
+  return NULL;
+}
+
+/* Why wall a-b cannot be in box's world (NULL: it can): longer than a
+   wrapped world. */
+static const char *span_problem(lua_State *L, lworld *box, steer_vec2 a,
+                                steer_vec2 b, const char *fname,
+                                char buf[96]) {
+  steer_world_def d = steer_world_get_def(live_world(L, box, fname));
+  if (!d.wrap || (fabs(b.x - a.x) <= d.width && fabs(b.y - a.y) <= d.height))
+    return NULL;
+  snprintf(buf, 96, "wall is longer than the wrapped world (%g by %g)",
+           d.width, d.height);
+  return buf;
+}
+
+/* shape.field = value: a field moves the shape (its index follows), a
+   reserved name raises, any other key is the game's own data (a new key
+   that misspells a field raises, as agents do) */
 static int shape_newindex(lua_State *L) {
   const char *key = lua_type(L, 2) == LUA_TSTRING ? lua_tostring(L, 2) : NULL;
   size_t i;
   lshape *o = field_owner(L, key ? key : "(data)", &i);
   steer_shape_kind kind = steer_world_shape(o->box->w, o->h, NULL);
-  const char *fname = kind_names[kind];
-  int f = -1;
-  if (key && ((kind == STEER_SHAPE_OBSTACLE &&
-               field_code(obstacle_fields, key) >= 0) ||
-              (kind == STEER_SHAPE_WALL && field_code(wall_fields, key) >= 0)) &&
-      lua_type(L, 3) != LUA_TNUMBER)
-    arg_error(L, fname, 0, "field '%s': number expected, got %s", key,
-              luaL_typename(L, 3));
-  if (key && kind == STEER_SHAPE_OBSTACLE &&
-      (f = field_code(obstacle_fields, key)) >= 0) {
+  const char *mt = kind_mt[kind], *fname = kind_names[kind];
+  const char *const *fields = kind_fields(kind);
+  int f = key ? field_code(fields, key) : -1;
+  char buf[96];
+  const char *problem = NULL;
+  if (f >= 0 && lua_type(L, 3) != LUA_TNUMBER)
+    return luaL_error(L, "cannot set field '%s' of %s: number expected, got %s",
+                      key, mt, arg_typename(L, 3));
+  if (f >= 0)
+    problem = number_problem(lua_tonumber(L, 3),
+                             kind == STEER_SHAPE_OBSTACLE && f == 2 ? NUM_NONNEG
+                                                                   : NUM_ANY,
+                             buf);
+  if (problem)
+    return luaL_error(L, "cannot set field '%s' of %s: %s", key, mt, problem);
+  if (f >= 0 && kind == STEER_SHAPE_OBSTACLE) {
     double v[3];
     steer_world_obstacle(o->box->w, i, v);
-    v[f] = validate_num(L, lua_tonumber(L, 3), f == 2 ? 1 : 0, fname, 0, key);
+    v[f] = lua_tonumber(L, 3);
     check_status(L, steer_world_set_obstacle(o->box->w, i, v[0], v[1], v[2]));
     return 0;
   }
-  if (key && kind == STEER_SHAPE_WALL && (f = field_code(wall_fields, key)) >= 0) {
+  if (f >= 0) { /* a wall */
     double v[4];
     steer_world_wall(o->box->w, i, v);
-    v[f] = validate_num(L, lua_tonumber(L, 3), 0, fname, 0, key);
-    if (v[0] == v[2] && v[1] == v[3])
-      arg_error(L, fname, 0, "field '%s': wall would have zero length", key);
+    v[f] = lua_tonumber(L, 3);
     steer_vec2 a = {v[0], v[1]}, b = {v[2], v[3]};
-    check_span(L, o->box, a, b, fname, 0, "");
+    problem = a.x == b.x && a.y == b.y ? "the wall would have zero length"
+                                       : span_problem(L, o->box, a, b, fname, buf);
+    if (problem)
+      return luaL_error(L, "cannot set field '%s' of %s: %s", key, mt, problem);
     check_status(L, steer_world_set_wall(o->box->w, i, a, b));
     return 0;
   }
-  if (key && (strcmp(key, "alive") == 0 || strcmp(key, "id") == 0 ||
-              strcmp(key, "kind") == 0 || strcmp(key, "remove") == 0 ||
-              strcmp(key, "edges") == 0 || field_code(obstacle_fields, key) >= 0 ||
-              field_code(wall_fields, key) >= 0))
-    return arg_error(L, fname, 0, "field '%s' is read-only here", key);
+  if (key && field_code(reserved_keys, key) >= 0)
+    return luaL_error(L, "field '%s' of %s is read-only", key, mt);
   /* the game's own data */
   lua_getuservalue(L, 1);
   push_shapes(L, -1, 2);
   lua_pushinteger(L, (lua_Integer)o->h);
   lua_rawget(L, -2);
+  int fresh = 1; /* a key it does not hold yet */
+  if (!lua_isnil(L, -1)) {
+    lua_pushvalue(L, 2);
+    lua_rawget(L, -2);
+    fresh = lua_isnil(L, -1);
+    lua_pop(L, 1);
+  }
+  const char *meant =
+      key && fresh && !lua_isnil(L, 3) ? misspelled(fields, key) : NULL;
+  if (meant)
+    return luaL_error(L, "cannot set field '%s' of %s: did you mean '%s'?",
+                      key, mt, meant);
   if (lua_isnil(L, -1)) {
+    if (lua_isnil(L, 3)) return 0; /* nil to an absent key */
     lua_pop(L, 1);
     lua_newtable(L);
     lua_pushinteger(L, (lua_Integer)o->h);
@@ -297,7 +352,7 @@ static double need_number_in(lua_State *L, int idx, const char *key, int kind,
   raw_field(L, idx, key); /* raw: no Lua code runs (guard.h) */
   if (lua_type(L, -1) != LUA_TNUMBER)
     arg_error(L, fname, argn, "%sfield '%s': number expected, got %s", where,
-              key, luaL_typename(L, -1));
+              key, arg_typename(L, -1));
   double v = lua_tonumber(L, -1);
   char problem[96];
   if (number_problem(v, kind, problem)) { /* the message only when it is needed */
@@ -315,8 +370,10 @@ static double need_number(lua_State *L, int idx, const char *key, int kind,
 }
 
 /* The table's keys that are none of `known` (and not array slots) become
-   a new data table, pushed (or nil when there are none). */
-static void push_own_data(lua_State *L, int idx, const char *const known[]) {
+   a new data table, pushed (or nil when there are none). A reserved name
+   or a misspelt field raises (fname's argument 1). */
+static void push_own_data(lua_State *L, int idx, const char *const known[],
+                          const char *fname) {
   lua_pushnil(L); /* the data table, made on the first own key */
   int data = lua_gettop(L);
   size_t n = lua_rawlen(L, idx);
@@ -324,8 +381,14 @@ static void push_own_data(lua_State *L, int idx, const char *const known[]) {
   while (lua_next(L, idx)) {
     int skip = 0;
     if (lua_type(L, -2) == LUA_TSTRING) {
+      const char *key = lua_tostring(L, -2), *meant;
       for (int k = 0; known[k]; k++)
-        if (strcmp(lua_tostring(L, -2), known[k]) == 0) skip = 1;
+        if (strcmp(key, known[k]) == 0) skip = 1;
+      if (field_code(reserved_keys, key) >= 0)
+        arg_error(L, fname, 1, "field '%s' is reserved (the handle answers it)",
+                  key);
+      if (!skip && (meant = misspelled(known, key)) != NULL)
+        arg_error(L, fname, 1, "field '%s': did you mean '%s'?", key, meant);
     } else if (lua_type(L, -2) == LUA_TNUMBER) {
       double k = lua_tonumber(L, -2);
       skip = k >= 1 && k <= (double)n && k == (double)(size_t)k;
@@ -377,13 +440,14 @@ static const char *const polygon_keys[] = {"closed", NULL};
 static int w_add_obstacle(lua_State *L) {
   lworld *box = check_world(L, 1, "add_obstacle", 0);
   if (!lua_istable(L, 2)) type_error(L, 2, "add_obstacle", 1, "table");
+  lua_getuservalue(L, 1);
+  int env = lua_gettop(L);
+  /* first: a misspelt field is named before it is missed */
+  push_own_data(L, 2, obstacle_keys, "add_obstacle");
+  int data = lua_gettop(L);
   double x = need_number(L, 2, "x", 0, "add_obstacle", 1);
   double y = need_number(L, 2, "y", 0, "add_obstacle", 1);
   double r = need_number(L, 2, "radius", 1, "add_obstacle", 1);
-  lua_getuservalue(L, 1);
-  int env = lua_gettop(L);
-  push_own_data(L, 2, obstacle_keys);
-  int data = lua_gettop(L);
   prepare_add(L, env);
   /* everything that can fail or run Lua is done: now the core */
   steer_world *w = live_world(L, box, "add_obstacle");
@@ -406,13 +470,13 @@ static void read_wall(lua_State *L, int idx, const char *fname, int argn,
 static int w_add_wall(lua_State *L) {
   lworld *box = check_world(L, 1, "add_wall", 0);
   if (!lua_istable(L, 2)) type_error(L, 2, "add_wall", 1, "table");
+  lua_getuservalue(L, 1);
+  int env = lua_gettop(L);
+  push_own_data(L, 2, wall_keys, "add_wall"); /* first, as add_obstacle */
+  int data = lua_gettop(L);
   steer_vec2 a, b;
   read_wall(L, 2, "add_wall", 1, "", &a, &b);
   check_span(L, box, a, b, "add_wall", 1, "");
-  lua_getuservalue(L, 1);
-  int env = lua_gettop(L);
-  push_own_data(L, 2, wall_keys);
-  int data = lua_gettop(L);
   prepare_add(L, env);
   steer_world *w = live_world(L, box, "add_wall");
   check_status(L, steer_world_add_wall(w, a, b, NULL));
@@ -420,25 +484,54 @@ static int w_add_wall(lua_State *L) {
   return finish_add(L, env, box, h, 2, data);
 }
 
-/* The points of a flat array {x1, y1, x2, y2, ...} at idx into a Lua-owned
-   buffer (pushed); at least `min` points. */
+/* Point k (1-based) of a list of points at idx, {x, y}, {x =, y =} or a
+   steer.SharedPoint (its position now), into *p. */
+static void list_point(lua_State *L, int idx, size_t k, const char *fname,
+                       int argn, const char *where, steer_vec2 *p) {
+  lua_rawgeti(L, idx, (int)k);
+  steer_point *shared = test_point(L, -1);
+  char buf[128];
+  const char *problem = NULL;
+  if (shared)
+    *p = steer_point_get(shared);
+  else if (lua_istable(L, -1))
+    problem = table_point(L, -1, p, buf);
+  else
+    arg_error(L, fname, argn, "%spoint %d: {x, y}, {x =, y =} or "
+              "steer.SharedPoint expected, got %s", where, (int)k,
+              arg_typename(L, -1));
+  if (problem) arg_error(L, fname, argn, "%spoint %d: %s", where, (int)k, problem);
+  lua_pop(L, 1);
+}
+
+/* The points at idx into a Lua-owned buffer (pushed): a flat array
+   {x1, y1, x2, y2, ...} or a list of points (list_point); at least `min`
+   points. `where` prefixes the messages ("" or "entry 2 ('contain'): "). */
 static steer_vec2 *read_points(lua_State *L, int idx, size_t min,
-                               const char *fname, int argn, size_t *count) {
+                               const char *fname, int argn, const char *where,
+                               size_t *count) {
   size_t len = lua_rawlen(L, idx);
-  if (len % 2 || len / 2 < min)
-    arg_error(L, fname, argn,
-              "%d numbers: need an even count, at least %d points",
-              (int)len, (int)min);
-  if (len / 2 > 67108864u) arg_error(L, fname, argn, "too many points");
-  size_t n = len / 2;
+  lua_rawgeti(L, idx, 1);
+  int flat = lua_type(L, -1) == LUA_TNUMBER || lua_isnil(L, -1);
+  lua_pop(L, 1);
+  size_t n = flat ? len / 2 : len;
+  if (flat && len % 2)
+    arg_error(L, fname, argn, "%s%d numbers: x, y pairs expected (an even count)",
+              where, (int)len);
+  if (n < min)
+    arg_error(L, fname, argn, "%s%d point%s: at least %d expected", where,
+              (int)n, n == 1 ? "" : "s", (int)min);
+  if (n > 67108864u) arg_error(L, fname, argn, "%stoo many points", where);
   steer_vec2 *pts = new_userdata(L, n * sizeof *pts);
-  for (size_t k = 0; k < len; k++) {
+  for (size_t k = 0; k < n && !flat; k++)
+    list_point(L, idx, k + 1, fname, argn, where, &pts[k]);
+  for (size_t k = 0; k < len && flat; k++) {
     lua_rawgeti(L, idx, (int)k + 1);
-    char what[32];
-    snprintf(what, sizeof what, "[%d]", (int)k + 1);
+    char what[64];
+    snprintf(what, sizeof what, "%s[%d]", where, (int)k + 1);
     if (lua_type(L, -1) != LUA_TNUMBER)
       arg_error(L, fname, argn, "%s: number expected, got %s", what,
-                luaL_typename(L, -1));
+                arg_typename(L, -1));
     double v = validate_num(L, lua_tonumber(L, -1), 0, fname, argn, what);
     if (k % 2)
       pts[k / 2].y = v;
@@ -455,18 +548,18 @@ static int w_add_polygon(lua_State *L) {
   lworld *box = check_world(L, 1, "add_polygon", 0);
   if (!lua_istable(L, 2)) type_error(L, 2, "add_polygon", 1, "table");
   size_t n;
-  steer_vec2 *pts = read_points(L, 2, 2, "add_polygon", 1, &n);
+  steer_vec2 *pts = read_points(L, 2, 2, "add_polygon", 1, "", &n);
   raw_field(L, 2, "closed");
   int closed = lua_isnil(L, -1) || lua_toboolean(L, -1);
   if (!lua_isnil(L, -1) && !lua_isboolean(L, -1))
     arg_error(L, "add_polygon", 1, "field 'closed': boolean expected, got %s",
-              luaL_typename(L, -1));
+              arg_typename(L, -1));
   lua_pop(L, 1);
   for (size_t k = 0; k + 1 < n || (closed && k < n); k++)
     check_span(L, box, pts[k], pts[(k + 1) % n], "add_polygon", 1, "edge: ");
   lua_getuservalue(L, 1);
   int env = lua_gettop(L);
-  push_own_data(L, 2, polygon_keys);
+  push_own_data(L, 2, polygon_keys, "add_polygon");
   int data = lua_gettop(L);
   prepare_add(L, env);
   steer_shape h;
@@ -487,7 +580,7 @@ static int w_add_walls(lua_State *L) {
     lua_rawgeti(L, 2, (int)k + 1);
     if (!lua_istable(L, -1))
       arg_error(L, "add_walls", 1, "wall %d: table expected, got %s",
-                (int)k + 1, luaL_typename(L, -1));
+                (int)k + 1, arg_typename(L, -1));
     char where[32];
     snprintf(where, sizeof where, "wall %d: ", (int)k + 1);
     read_wall(L, lua_gettop(L), "add_walls", 1, where, &ends[2 * k],
@@ -511,7 +604,9 @@ static int w_add_walls(lua_State *L) {
 /* ---- iterating -------------------------------------------------------------- */
 
 /* for s in world:obstacles() / world:walls(): the control variable is the
-   previous handle, so removing shapes while iterating is fine */
+   previous handle, so removing shapes while iterating is fine; the loop
+   visits the shapes present when it began (upvalue 1: the world's count
+   of shapes added then), so one that adds shapes ends */
 static int shapes_next(lua_State *L, unsigned kinds, const char *fname) {
   lworld *box = check_world(L, 1, fname, 0);
   steer_shape after = 0;
@@ -520,7 +615,8 @@ static int shapes_next(lua_State *L, unsigned kinds, const char *fname) {
     if (!prev) type_error(L, 2, fname, 1, "steer shape");
     after = prev->h;
   }
-  steer_shape h = steer_world_next_shape(box->w, kinds, after);
+  uint64_t births = (uint64_t)lua_tonumber(L, lua_upvalueindex(1));
+  steer_shape h = steer_world_next_shape_born(box->w, kinds, after, births);
   if (!h) return 0;
   lua_getuservalue(L, 1);
   push_shape(L, -1, box, h);
@@ -535,21 +631,24 @@ static int walls_next(lua_State *L) {
                      "walls");
 }
 
-static int w_obstacles(lua_State *L) {
-  check_world(L, 1, "obstacles", 0);
-  lua_pushcfunction(L, obstacles_next);
+/* The loop's three values: next (its upvalue, the shapes added so far),
+   the world, nil. */
+static int shapes_loop(lua_State *L, lua_CFunction next, const char *fname) {
+  lworld *box = check_world(L, 1, fname, 0);
+  /* a double holds the count exactly below 2^53 additions */
+  lua_pushnumber(L, (lua_Number)steer_world_shape_births(
+                        live_world(L, box, fname)));
+  lua_pushcclosure(L, next, 1);
   lua_pushvalue(L, 1);
   lua_pushnil(L);
   return 3;
 }
 
-static int w_walls(lua_State *L) {
-  check_world(L, 1, "walls", 0);
-  lua_pushcfunction(L, walls_next);
-  lua_pushvalue(L, 1);
-  lua_pushnil(L);
-  return 3;
+static int w_obstacles(lua_State *L) {
+  return shapes_loop(L, obstacles_next, "obstacles");
 }
+
+static int w_walls(lua_State *L) { return shapes_loop(L, walls_next, "walls"); }
 
 /* world:clear_obstacles() / clear_walls(): every handle of the kind is
    removed and its own data forgotten */
@@ -632,7 +731,7 @@ static int w_raycast(lua_State *L) {
       if (k >= 0) {
         if (!lua_isboolean(L, -1))
           arg_error(L, "raycast", 5, "field '%s': boolean expected, got %s",
-                    key, luaL_typename(L, -1));
+                    key, arg_typename(L, -1));
         if (lua_toboolean(L, -1))
           kinds |= 1u << k;
         else
@@ -641,13 +740,15 @@ static int w_raycast(lua_State *L) {
         lagent *ag = luaL_testudata(L, -1, AGENT_MT);
         if (!ag)
           arg_error(L, "raycast", 5, "field 'ignore': steer.Agent expected, got %s",
-                    luaL_typename(L, -1));
+                    arg_typename(L, -1));
         if (ag->box != box)
           arg_error(L, "raycast", 5, "field 'ignore': agent belongs to another world");
+        if (steer_world_index(live_world(L, box, "raycast"), ag->id) < 0)
+          arg_error(L, "raycast", 5, "field 'ignore': agent has been removed");
         ignore = ag->id;
       } else {
         arg_error(L, "raycast", 5, "unknown filter field '%s'",
-                  lua_type(L, -2) == LUA_TSTRING ? key : luaL_typename(L, -2));
+                  lua_type(L, -2) == LUA_TSTRING ? key : arg_typename(L, -2));
       }
       lua_pop(L, 1);
     }
@@ -677,10 +778,16 @@ static int w_raycast(lua_State *L) {
   return 7;
 }
 
-/* An end point at idx: an agent of this world, {x, y}, {x =, y =} or two
-   numbers; returns the stack slots it took. */
+/* An end point at idx: an agent of this world, a steer.SharedPoint (where
+   it is now), {x, y}, {x =, y =} or two numbers; returns the stack slots
+   it took. */
 static int read_end(lua_State *L, int idx, lworld *box, const char *fname,
                     steer_vec2 *p) {
+  steer_point *shared = test_point(L, idx);
+  if (shared) {
+    *p = steer_point_get(shared);
+    return 1;
+  }
   lagent *ag = luaL_testudata(L, idx, AGENT_MT);
   if (ag) {
     agent_ref a = check_agent(L, idx, fname, idx - 1);
@@ -697,7 +804,7 @@ static int read_end(lua_State *L, int idx, lworld *box, const char *fname,
       }
       if (lua_type(L, -1) != LUA_TNUMBER)
         arg_error(L, fname, idx - 1, "point {x, y} expected, got %s for %s",
-                  luaL_typename(L, -1), k ? "y" : "x");
+                  arg_typename(L, -1), k ? "y" : "x");
       double v = validate_num(L, lua_tonumber(L, -1), 0, fname, idx - 1, NULL);
       if (k) p->y = v; else p->x = v;
       lua_pop(L, 1);
@@ -705,7 +812,7 @@ static int read_end(lua_State *L, int idx, lworld *box, const char *fname,
     return 1;
   }
   if (lua_type(L, idx) != LUA_TNUMBER)
-    type_error(L, idx, fname, idx - 1, "steer.Agent, point or number");
+    type_error(L, idx, fname, idx - 1, POINT_FORMS);
   p->x = check_num(L, idx, fname, idx - 1);
   p->y = check_num(L, idx + 1, fname, idx);
   return 2;
@@ -744,16 +851,17 @@ static int l_walls_from_tiles(lua_State *L) {
   double cell = check_positive(L, 4, fname, 4);
   double ox = lua_isnoneornil(L, 5) ? 0 : check_num(L, 5, fname, 5);
   double oy = lua_isnoneornil(L, 6) ? 0 : check_num(L, 6, fname, 6);
-  if (w < 1 || h < 1 || w * h > 16777216.0)
-    arg_error(L, fname, 2, "map of %.0f x %.0f tiles: each side >= 1, at most 2^24 tiles", w, h);
+  if (w < 0 || h < 0 || w * h > 16777216.0)
+    arg_error(L, fname, 2, "map of %.0f x %.0f tiles: each side >= 0, at most 2^24 tiles", w, h);
   size_t n = (size_t)w * (size_t)h;
-  if (lua_rawlen(L, 1) < n)
+  /* a longer array too: a wrong w or h would make another level */
+  if (lua_rawlen(L, 1) != n)
     arg_error(L, fname, 1, "%d tiles, expected w * h = %d",
               (int)lua_rawlen(L, 1), (int)n);
   /* the far corner must stay within the limit too */
   validate_num(L, ox + w * cell, 0, fname, 4, "origin_x + w * cell_size");
   validate_num(L, oy + h * cell, 0, fname, 4, "origin_y + h * cell_size");
-  unsigned char *solid = new_userdata(L, n);
+  unsigned char *solid = new_userdata(L, n ? n : 1);
   for (size_t k = 0; k < n; k++) {
     lua_rawgeti(L, 1, (int)k + 1);
     int t = lua_type(L, -1);
@@ -763,7 +871,7 @@ static int l_walls_from_tiles(lua_State *L) {
       solid[k] = (unsigned char)lua_toboolean(L, -1);
     else
       arg_error(L, fname, 1, "tile %d: number or boolean expected, got %s",
-                (int)k + 1, luaL_typename(L, -1));
+                (int)k + 1, arg_typename(L, -1));
     lua_pop(L, 1);
   }
   size_t count = steer_walls_from_tiles(solid, (size_t)w, (size_t)h, cell, ox,
@@ -786,33 +894,56 @@ static int l_walls_from_tiles(lua_State *L) {
   return 1;
 }
 
-steer_path *region_arg(lua_State *L, int idx, const char *fname, int argn) {
+/* Do the n points all lie on one line (or on one point)? Exact: a
+   region of no area keeps no agent inside. */
+static int collinear(const steer_vec2 *pts, size_t n) {
+  size_t k = 1;
+  while (k < n && pts[k].x == pts[0].x && pts[k].y == pts[0].y) k++;
+  if (k == n) return 1;
+  /* |coordinates| <= 1e150: the products stay finite */
+  double dx = pts[k].x - pts[0].x, dy = pts[k].y - pts[0].y;
+  for (size_t j = k + 1; j < n; j++)
+    if (dx * (pts[j].y - pts[0].y) != dy * (pts[j].x - pts[0].x)) return 0;
+  return 1;
+}
+
+steer_path *region_arg(lua_State *L, int idx, const char *fname, int argn,
+                       const char *where) {
   idx = lua_absindex(L, idx);
   int top = lua_gettop(L);
   lpath *given = luaL_testudata(L, idx, PATH_MT);
   if (given) {
-    if (steer_path_count(given->path) < 3)
-      arg_error(L, fname, argn, "region: a path of at least 3 points expected");
+    size_t n = steer_path_count(given->path);
+    if (n < 3)
+      arg_error(L, fname, argn, "%sregion: a path of at least 3 points expected",
+                where);
+    steer_vec2 *pts = new_userdata(L, n * sizeof *pts);
+    for (size_t k = 0; k < n; k++) pts[k] = steer_path_point(given->path, k);
+    if (collinear(pts, n))
+      arg_error(L, fname, argn, "%sregion: the path encloses no area", where);
+    lua_settop(L, top);
     lua_pushvalue(L, idx);
     return given->path;
   }
   if (!lua_istable(L, idx))
     type_error(L, idx, fname, argn, "region {x1, y1, x2, y2}, polygon or steer.Path");
   size_t n;
-  steer_vec2 *pts = read_points(L, idx, 2, fname, argn, &n);
+  steer_vec2 *pts = read_points(L, idx, 2, fname, argn, where, &n);
   if (n == 2) { /* a box from two corners */
     steer_vec2 lo = {pts[0].x < pts[1].x ? pts[0].x : pts[1].x,
                      pts[0].y < pts[1].y ? pts[0].y : pts[1].y};
     steer_vec2 hi = {pts[0].x < pts[1].x ? pts[1].x : pts[0].x,
                      pts[0].y < pts[1].y ? pts[1].y : pts[0].y};
     if (lo.x == hi.x || lo.y == hi.y)
-      arg_error(L, fname, argn, "region: the box has no area");
+      arg_error(L, fname, argn, "%sregion: the box has no area", where);
     pts = new_userdata(L, 4 * sizeof *pts);
     pts[0] = lo;
     pts[1].x = hi.x; pts[1].y = lo.y;
     pts[2] = hi;
     pts[3].x = lo.x; pts[3].y = hi.y;
     n = 4;
+  } else if (collinear(pts, n)) {
+    arg_error(L, fname, argn, "%sregion: the polygon encloses no area", where);
   }
   lpath *p = new_userdata(L, sizeof *p);
   p->path = NULL;
@@ -829,7 +960,7 @@ steer_path *region_arg(lua_State *L, int idx, const char *fname, int argn) {
 static int a_contain(lua_State *L) {
   agent_ref a = check_agent(L, 1, "contain", 0);
   double feeler = opt_nonneg(L, 3, "contain", 2, 3);
-  steer_path *region = region_arg(L, 2, "contain", 1);
+  steer_path *region = region_arg(L, 2, "contain", 1, "");
   size_t n = steer_path_count(region);
   steer_vec2 *pts = new_userdata(L, n * sizeof *pts);
   for (size_t k = 0; k < n; k++) pts[k] = steer_path_point(region, k);

@@ -9,6 +9,9 @@ int l_path_new(lua_State *L) {
   size_t n = lua_rawlen(L, 1);
   if (n == 0)
     return arg_error(L, "path", 1, "a path needs at least one point");
+  /* a typo (closed, as add_polygon says) would make an open path */
+  static const char *const keys[] = {"loop", NULL};
+  check_keys(L, 1, keys, "path", 1);
   raw_field(L, 1, "loop");
   int loop = lua_toboolean(L, -1);
   lua_pop(L, 1);
@@ -20,7 +23,7 @@ int l_path_new(lua_State *L) {
     if (!lua_istable(L, -1))
       arg_error(L, "path", 1,
                 "point %d: table {x, y} or {x =, y =} expected, got %s",
-                (int)k + 1, luaL_typename(L, -1));
+                (int)k + 1, arg_typename(L, -1));
     char buf[128];
     const char *problem = table_point(L, -1, &pts[k], buf);
     if (problem) arg_error(L, "path", 1, "point %d: %s", (int)k + 1, problem);

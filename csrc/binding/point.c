@@ -14,8 +14,10 @@ void push_point(lua_State *L, steer_point *point) {
 }
 
 int l_point_new(lua_State *L) {
-  double x = lua_isnoneornil(L, 1) ? 0 : check_num(L, 1, "point", 1);
-  double y = lua_isnoneornil(L, 2) ? 0 : check_num(L, 2, "point", 2);
+  /* both required, as everywhere a point is asked for: steer.point(x)
+     with a forgotten y is a mistake, not (x, 0) */
+  double x = check_num(L, 1, "point", 1);
+  double y = check_num(L, 2, "point", 2);
   lpoint *p = new_userdata(L, sizeof *p);
   p->point = NULL;
   luaL_getmetatable(L, POINT_MT);

@@ -320,7 +320,10 @@ static void read_entry(compiling *c, int idx, steer_entry *e) {
       lua_pop(L, 1);
     } else if (strcmp(key, "region") == 0) { /* contain */
       e->target.kind = STEER_TARGET_PATH;
-      e->target.path = region_arg(L, -1, c->fname, c->argn);
+      char where[64];
+      snprintf(where, sizeof where, "entry %d ('%s'): ", c->entry,
+               c->behavior ? c->behavior : "contain");
+      e->target.path = region_arg(L, -1, c->fname, c->argn, where);
       lua_rawseti(L, c->keep, ++c->kept); /* alive until compiled */
       lua_pop(L, 1);
     } else if (strcmp(key, "target") == 0 || strcmp(key, "path") == 0) {
@@ -451,6 +454,8 @@ typedef struct lprogram {
 } lprogram;
 
 int l_program_new(lua_State *L) {
+  /* before the new userdata takes slot 1 of an empty call */
+  if (!lua_istable(L, 1)) type_error(L, 1, "program", 1, "table");
   lprogram *lp = new_userdata(L, sizeof *lp);
   lp->p = NULL;
   lp->world = NULL;
@@ -775,10 +780,10 @@ static int a_behaviors(lua_State *L) {
     }
     if (has_word(params, "radius") && !has_word(params, "slowing_radius"))
       set_number(L, "radius", e->radius);
-    if (has_word(params, "feeler_length")) {
+    if (has_word(params, "feeler_length"))
       set_number(L, "feeler_length", e->feeler_length);
+    if (has_word(params, "hysteresis")) /* not contain's */
       set_number(L, "hysteresis", e->hysteresis);
-    }
     if (has_word(params, "slowing_radius"))
       set_number(L, "slowing_radius", e->slowing_radius);
     if (e->target.kind == STEER_TARGET_PATH && e->behavior != STEER_CONTAIN)

@@ -151,8 +151,10 @@ function Polygon:remove() end
 ---@field ignore? steer.Agent an agent the ray passes through (its caster)
 
 ---A containment region: {x1, y1, x2, y2} (a box from two corners), a polygon
----{x1, y1, x2, y2, x3, y3, ...} (flat, at least 3 points) or a steer.Path.
----@alias steer.Region number[]|steer.Path
+---{x1, y1, x2, y2, x3, y3, ...} (flat, at least 3 points), a list of points
+---{ {x, y}, {x =, y =}, steer.point(x, y), ... } or a steer.Path; it must
+---enclose some area.
+---@alias steer.Region number[]|(steer.Point|steer.SharedPoint)[]|steer.Path
 
 ---Options of `a:follow`.
 ---@class steer.FollowOptions
@@ -375,8 +377,8 @@ function steer.world(def) end
 function steer.path(points) end
 
 ---A shared moving target for programs: `{ "seek", target = steer.point(x, y) }`.
----@param x? number default 0
----@param y? number default 0
+---@param x number
+---@param y number
 ---@return steer.SharedPoint
 function steer.point(x, y) end
 
@@ -486,10 +488,12 @@ function World:add_obstacle(def) end
 ---@return steer.Wall
 function World:add_wall(def) end
 
----Adds the edges of a polygon `{ x1, y1, x2, y2, ..., closed = true }` as walls
----under one handle (closed = false: a polyline). Solid inside; either winding.
----ORCA takes a convex closed polygon's edges from outside only, as RVO2 does.
----@param def table flat coordinates, at least 2 points, plus closed and own keys
+---Adds the edges of a polygon `{ x1, y1, x2, y2, ..., closed = true }` (or
+---`{ {x, y}, {x =, y =}, steer.point(x, y), ..., closed = true }`) as walls
+---under one handle (closed = false: a polyline). Solid inside (its edges block
+---from both sides); either winding. ORCA takes a convex closed polygon's edges
+---from outside only, as RVO2 does.
+---@param def table flat coordinates or points, at least 2, plus closed and own keys
 ---@return steer.Polygon
 function World:add_polygon(def) end
 
@@ -498,11 +502,12 @@ function World:add_polygon(def) end
 ---@return integer
 function World:add_walls(list) end
 
----Iterates the obstacles' handles (removing while iterating is fine).
+---Iterates the obstacles' handles present when the loop starts (removing
+---while iterating is fine; obstacles added during the loop are not visited).
 ---@return fun(): steer.Obstacle?
 function World:obstacles() end
 
----Iterates the handles of walls and polygons.
+---Iterates the handles of walls and polygons, as obstacles() does.
 ---@return fun(): (steer.Wall|steer.Polygon)?
 function World:walls() end
 
@@ -536,9 +541,9 @@ function World:clear_walls() end
 function World:raycast(x1, y1, x2, y2, filter) end
 
 ---True when no wall or obstacle lies between a and b; each end is an agent,
----a point {x, y} / {x =, y =}, or two numbers x, y.
----@param a steer.Agent|number[]|number
----@param b steer.Agent|number[]|number
+---a shared point, a point {x, y} / {x =, y =}, or two numbers x, y.
+---@param a steer.Agent|steer.SharedPoint|steer.Point|number
+---@param b steer.Agent|steer.SharedPoint|steer.Point|number
 ---@param ... number
 ---@return boolean
 function World:line_of_sight(a, b, ...) end
@@ -723,9 +728,10 @@ function Agent:avoid_obstacles(feeler_length) end
 ---@return number fy
 function Agent:avoid_walls(feeler_length) end
 
----Steer back inside a region before leaving it: when the feeler's tip (length
----default 3) is outside, the offset from the tip to the region's nearest
----boundary point.
+---Steer back inside a region before leaving it: a force 0 or max_force long.
+---Outside: toward the region's nearest boundary point. Inside: when the feeler
+---(max(feeler_length, speed^2 / max_force) long, feeler_length default 3)
+---crosses an edge, from its tip toward the nearest point of the first edge crossed.
 ---@param region steer.Region
 ---@param feeler_length? number >= 0
 ---@return number fx

@@ -596,12 +596,14 @@ static void hand_cases(void) {
   steer_vec2 box[4] = {{0, 0}, {10, 0}, {10, 10}, {0, 10}};
   CHECK(geo_inside(box, 4, v2(5, 5)) && !geo_inside(box, 4, v2(11, 5)),
         "inside the box");
-  f = geo_contain(v2(8, 5), v2(1, 0), box, 4, 3);
+  f = geo_contain(v2(8, 5), v2(1, 0), box, 4, 3, 1);
   CHECK(f.x == -1 && f.y == 0, "contain: tip 1 past x = 10: (%g, %g)", f.x, f.y);
-  f = geo_contain(v2(5, 5), v2(1, 0), box, 4, 3);
+  f = geo_contain(v2(5, 5), v2(1, 0), box, 4, 3, 1);
   CHECK(f.x == 0 && f.y == 0, "contain: tip inside, no force");
   steer_vec2 tri[3] = {{0, 0}, {10, 0}, {0, 10}};
-  f = geo_contain(v2(4, 4), v2(1, 1), tri, 3, 4 * 1.4142135623730951);
+  /* max_force 3 sqrt 2: the tip (8, 8) is pushed toward (5, 5) */
+  f = geo_contain(v2(4, 4), v2(1, 1), tri, 3, 4 * 1.4142135623730951,
+                  3 * 1.4142135623730951);
   CHECK(fabs(f.x + 3) < 1e-12 && fabs(f.y + 3) < 1e-12,
         "contain: back to the hypotenuse (%g, %g)", f.x, f.y);
 }

@@ -190,7 +190,7 @@ local function op_extreme_levels(F)
         or { x2 = near(rng, cx), y1 = near(rng, cy) }
       F:call("extreme:move", function()
         for k, v in pairs(fields) do s[k] = v end
-      end, {}, 0, nil, { name = s.kind })
+      end, {}, 0, nil, { pattern = "cannot set field '%w+' of steer%.%a+: " })
     end
     if rng:chance(0.1) then s:remove() end
   end

@@ -109,6 +109,25 @@ local function op_add_wall(F)
   recount(rec)
 end
 
+--- The points of flat array t (n points) as a list of points in the forms
+-- steer takes ({x, y}, {x =, y =}, a shared point); other keys kept.
+local function as_points(F, t, n)
+  local rng, out = F.rng, { closed = t.closed }
+  for i = 1, n do
+    local x, y = t[2 * i - 1], t[2 * i]
+    local form = rng:int(1, 3)
+    if form == 3 and V.is_num(x) and V.is_num(y) and V.finite(x) and V.finite(y)
+        and math.abs(x) <= 1e150 and math.abs(y) <= 1e150 then
+      out[i] = F.steer.point(x, y)
+    elseif form == 2 then
+      out[i] = { x = x, y = y }
+    else
+      out[i] = { x, y }
+    end
+  end
+  return out
+end
+
 local function op_add_polygon(F)
   local rec = live_world(F)
   if not rec then return end
@@ -136,6 +155,8 @@ local function op_add_polygon(F)
       end
     end
   end
+  -- the same points as a list of points (an empty list is still flat)
+  if n > 0 and rng:chance(0.3) then t = as_points(F, t, n) end
   local ok, r = F:call(rec.name .. ":add_polygon", rec.w.add_polygon, { rec.w, t }, 2, valid,
     { name = "add_polygon", argn = (not valid) and 1 or nil })
   if not ok then return end
@@ -251,15 +272,14 @@ local function op_shape_field(F)
   local kind = alive and s.kind
   local geometric = (kind == "obstacle" and (key == "x" or key == "y" or key == "radius"))
     or (kind == "wall" and (key == "x1" or key == "y1" or key == "x2" or key == "y2"))
+  -- another kind's field names are the game's own data here
   local readonly = key == "edges" or key == "kind" or key == "id"
-    or (not geometric and (key == "x" or key == "y" or key == "radius" or key == "x1"
-      or key == "y1" or key == "x2" or key == "y2"))
   local expect
   if not alive or readonly then expect = false
   elseif geometric then expect = nil -- zero-length walls and bad numbers refuse
   else expect = true end
   local ok = F:call("shape." .. key .. " = ", function() s[key] = v end, {}, 0, expect,
-    { pattern = { "has been removed", "'obstacle'", "'wall'", "'polygon'" } })
+    { pattern = { "has been removed", "cannot set field", "is read%-only" } })
   if ok and geometric and s[key] ~= tof(v) and rec.kind ~= "wrap" then
     F:fail("a shape field does not read back what was written")
   end
@@ -284,11 +304,25 @@ local function op_iterate_shapes(F)
   local rec = live_world(F)
   if not rec then return end
   local which = F.rng:pick({ "obstacles", "walls" })
+  local adds = F.rng:chance(0.3) -- a loop that adds shapes visits only the ones there before
   local ok, err = pcall(function()
-    F:log(rec.name .. ":" .. which .. "() loop")
+    F:log(rec.name .. ":" .. which .. "() loop" .. (adds and ", adding" or ""))
+    local before, visited = 0, 0
+    for _ in rec.w[which](rec.w) do before = before + 1 end
     for s in rec.w[which](rec.w) do
       if not s.alive then F:fail(which .. "() yields a removed shape") end
+      visited = visited + 1
+      if visited > before then F:fail(which .. "() visits a shape added during the loop") end
       if F.rng:chance(0.1) then s:remove() end
+      if adds then
+        local x, y = G.near(F, rec)
+        local x2 = x ~= 0 and x * 0.5 or 1 -- a wall of some length, wherever x is
+        if which == "walls" and fits(rec, x, y, x2, y) then
+          keep_shape(rec, rec.w:add_wall{ x1 = x, y1 = y, x2 = x2, y2 = y })
+        else
+          keep_shape(rec, rec.w:add_obstacle{ x = x, y = y, radius = 0.5 })
+        end
+      end
     end
   end)
   if not ok then
@@ -360,11 +394,13 @@ local function op_line_of_sight(F)
   local rng = F.rng
   local args, valid = { rec.w }, true
   for _ = 1, 2 do
-    local form = rng:int(1, 4)
+    local form = rng:int(1, 5)
     if form == 1 and #rec.live > 0 then args[#args + 1] = rng:pick(rec.live)
     elseif form == 2 then
       local x, y = G.near(F, rec)
       args[#args + 1] = { x, y }
+    elseif form == 5 then
+      args[#args + 1] = F.steer.point(G.near(F, rec))
     else
       local x, y = G.near(F, rec)
       args[#args + 1], args[#args + 2] = x, y
@@ -416,14 +452,16 @@ local function op_contain(F)
   if rec.closed or not h then return end
   local rng = F.rng
   local region
-  local form = rng:int(1, 3)
+  local form = rng:int(1, 4)
   if form == 1 then
     region = { h.x - rng:range(0, 10), h.y - rng:range(0, 10), h.x + rng:range(0, 10), h.y + rng:range(0, 10) }
-  elseif form == 2 then
+  elseif form == 2 or form == 4 then
     region = {}
-    for i = 1, rng:int(3, 6) do
+    local n = rng:int(3, 6)
+    for i = 1, n do
       region[2 * i - 1], region[2 * i] = V.cap(h.x + rng:range(-10, 10)), V.cap(h.y + rng:range(-10, 10))
     end
+    if form == 4 then region = as_points(F, region, n) end
   else
     region = #F.paths > 0 and rng:pick(F.paths).p or { 0, 0, 1, 1 }
   end
