@@ -544,8 +544,12 @@ describe("level calls as a new user meets them", function()
     assert.are.equal(2, steer.world{}:add_walls(segs))
   end)
 
-  it("steer.program() without a table says so", function()
+  it("steer.program() without a table says so; steer's handles are named by type", function()
     assert.matches("%(table expected, got no value%)$", err_of(steer.program))
     assert.matches("%(table expected, got number%)$", err_of(steer.program, 3))
+    local rock = steer.world{}:add_obstacle{ x = 0, y = 0, radius = 1 }
+    assert.matches("'field' must be a steer.FlowField, got steer.Obstacle%)$",
+      err_of(steer.program, { { "flow", field = rock } }))
+    assert.matches("%(table expected, got steer.Obstacle%)$", err_of(steer.formation, rock))
   end)
 end)

@@ -30,7 +30,7 @@ static double opt_field(lua_State *L, const char *key, int kind, double def) {
   }
   if (lua_type(L, -1) != LUA_TNUMBER)
     arg_error(L, "formation", 1, "'%s' must be a number, got %s", key,
-              luaL_typename(L, -1));
+              arg_typename(L, -1));
   double v = validate_num(L, lua_tonumber(L, -1), kind, "formation", 1, key);
   lua_pop(L, 1);
   return v;
@@ -50,7 +50,7 @@ static int l_formation(lua_State *L) {
     if (!known)
       arg_error(L, "formation", 1, "unknown field '%s'",
                 lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2)
-                                               : luaL_typename(L, -2));
+                                               : arg_typename(L, -2));
     lua_pop(L, 1);
   }
   /* the anchor, and the world it pins */
@@ -94,7 +94,7 @@ static int l_formation(lua_State *L) {
     arg_error(L, "formation", 1,
               "anchor must be an agent, a steer.point, {x, y} or {x =, y =}, "
               "got %s",
-              luaL_typename(L, -1));
+              arg_typename(L, -1));
   }
   lua_pop(L, 1);
   /* the slots: listed, or a shape */

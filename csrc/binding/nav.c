@@ -103,7 +103,7 @@ static double table_number(lua_State *L, const char *key, int kind,
   if (!lua_isnil(L, -1)) {
     if (lua_type(L, -1) != LUA_TNUMBER)
       arg_error(L, "navgrid", 1, "'%s' must be a number, got %s", key,
-                luaL_typename(L, -1));
+                arg_typename(L, -1));
     v = validate_num(L, lua_tonumber(L, -1), kind, "navgrid", 1, key);
   }
   lua_pop(L, 1);
@@ -125,7 +125,7 @@ static steer_vec2 table_origin(lua_State *L) {
   if (!lua_isnil(L, -1)) {
     if (!lua_istable(L, -1))
       arg_error(L, "navgrid", 1, "'origin' must be a table {x, y}, got %s",
-                luaL_typename(L, -1));
+                arg_typename(L, -1));
     for (int k = 1; k <= 2; k++) {
       lua_rawgeti(L, -1, k);
       if (lua_type(L, -1) != LUA_TNUMBER)
@@ -155,7 +155,7 @@ int l_navgrid_new(lua_State *L) {
     if (!known)
       arg_error(L, "navgrid", 1, "unknown field '%s'",
                 lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2)
-                                               : luaL_typename(L, -2));
+                                               : arg_typename(L, -2));
     lua_pop(L, 1);
   }
   int w = table_int(L, "width", 1, STEER_NAV_MAX_SIDE, 0);
@@ -172,7 +172,7 @@ int l_navgrid_new(lua_State *L) {
   if (!lua_isnil(L, ci)) {
     if (!lua_istable(L, ci))
       arg_error(L, "navgrid", 1, "'cost' must be a table, got %s",
-                luaL_typename(L, ci));
+                arg_typename(L, ci));
     if (lua_rawlen(L, ci) != cells)
       arg_error(L, "navgrid", 1, "'cost' has %d entries, width * height = %d",
                 (int)lua_rawlen(L, ci), (int)cells);
@@ -182,7 +182,7 @@ int l_navgrid_new(lua_State *L) {
       lua_rawgeti(L, ci, (int)k + 1);
       if (lua_type(L, -1) != LUA_TNUMBER)
         arg_error(L, "navgrid", 1, "cost[%d]: number expected, got %s",
-                  (int)k + 1, luaL_typename(L, -1));
+                  (int)k + 1, arg_typename(L, -1));
       char what[32];
       snprintf(what, sizeof what, "cost[%d]", (int)k + 1);
       costs[k] = validate_cost(L, lua_tonumber(L, -1), "navgrid", 1, what);
@@ -316,7 +316,7 @@ static int opt_flag(lua_State *L, int idx, const char *key, int def) {
   if (!lua_isnil(L, -1)) {
     if (lua_type(L, -1) != LUA_TBOOLEAN)
       arg_error(L, "path", 5, "'%s' must be a boolean, got %s", key,
-                luaL_typename(L, -1));
+                arg_typename(L, -1));
     v = lua_toboolean(L, -1);
   }
   lua_pop(L, 1);
@@ -340,7 +340,7 @@ static int g_path(lua_State *L) {
       const char *key = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : NULL;
       if (!key || (strcmp(key, "smooth") && strcmp(key, "diagonal")))
         arg_error(L, "path", 5, "unknown option '%s'",
-                  key ? key : luaL_typename(L, -2));
+                  key ? key : arg_typename(L, -2));
       lua_pop(L, 1);
     }
     smooth = opt_flag(L, 6, "smooth", 0);
@@ -378,14 +378,14 @@ static int g_flow(lua_State *L) {
       lua_rawgeti(L, 2, (int)k + 1);
       if (!lua_istable(L, -1))
         arg_error(L, "flow", 1, "goal %d: table {x, y} expected, got %s",
-                  (int)k + 1, luaL_typename(L, -1));
+                  (int)k + 1, arg_typename(L, -1));
       char what[32];
       snprintf(what, sizeof what, "goal %d", (int)k + 1);
       for (int c = 1; c <= 2; c++) {
         lua_rawgeti(L, -1, c);
         if (lua_type(L, -1) != LUA_TNUMBER)
           arg_error(L, "flow", 1, "goal %d: number expected at [%d], got %s",
-                    (int)k + 1, c, luaL_typename(L, -1));
+                    (int)k + 1, c, arg_typename(L, -1));
         double v = validate_num(L, lua_tonumber(L, -1), 0, "flow", 1, what);
         if (c == 1) goals[k].x = v; else goals[k].y = v;
         lua_pop(L, 1);

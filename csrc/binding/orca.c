@@ -20,7 +20,7 @@ static void read_orca_field(lua_State *L, const char *key, const char *fname,
   if (strcmp(key, "detour") == 0) {
     if (!lua_isboolean(L, -1))
       arg_error(L, fname, argn, "%s: boolean expected, got %s", name,
-                luaL_typename(L, -1));
+                arg_typename(L, -1));
     o->detour = lua_toboolean(L, -1);
     lua_pop(L, 1);
     return;
@@ -33,10 +33,10 @@ static void read_orca_field(lua_State *L, const char *key, const char *fname,
   }
   if (push && lua_type(L, -1) != LUA_TNUMBER)
     arg_error(L, fname, argn, "%s: " PUSH_EXPECTED ", got %s", name,
-              luaL_typename(L, -1));
+              arg_typename(L, -1));
   if (lua_type(L, -1) != LUA_TNUMBER)
     arg_error(L, fname, argn, "%s: number expected, got %s", name,
-              luaL_typename(L, -1));
+              arg_typename(L, -1));
   double v = lua_tonumber(L, -1);
   if (strcmp(key, "time_horizon") == 0) {
     o->time_horizon = validate_num(L, v, NUM_POSITIVE, fname, argn, name);
@@ -74,12 +74,12 @@ int read_orca(lua_State *L, int idx, const char *fname, int argn,
   if (lua_isboolean(L, idx)) return 1;
   if (!lua_istable(L, idx))
     arg_error(L, fname, argn, "%s: true or a table expected, got %s", what,
-              luaL_typename(L, idx));
+              arg_typename(L, idx));
   lua_pushnil(L);
   while (lua_next(L, idx)) {
     if (lua_type(L, -2) != LUA_TSTRING)
       arg_error(L, fname, argn, "%s: unexpected %s key", what,
-                luaL_typename(L, -2));
+                arg_typename(L, -2));
     read_orca_field(L, lua_tostring(L, -2), fname, argn, what, out);
   }
   return 1;
@@ -120,11 +120,11 @@ static int a_orca_velocity(lua_State *L) {
     while (lua_next(L, 4)) {
       if (lua_type(L, -2) != LUA_TSTRING)
         arg_error(L, "orca_velocity", 3, "opts: unexpected %s key",
-                  luaL_typename(L, -2));
+                  arg_typename(L, -2));
       if (strcmp(lua_tostring(L, -2), "dt") == 0) {
         if (lua_type(L, -1) != LUA_TNUMBER)
           arg_error(L, "orca_velocity", 3, "opts.dt: number expected, got %s",
-                    luaL_typename(L, -1));
+                    arg_typename(L, -1));
         dt = validate_num(L, lua_tonumber(L, -1), NUM_POSITIVE,
                           "orca_velocity", 3, "opts.dt");
         lua_pop(L, 1);

@@ -92,7 +92,7 @@ static double param_number(compiling *c, const char *key, number_kind kind) {
   lua_State *L = c->L;
   if (lua_type(L, -1) != LUA_TNUMBER)
     compile_error(c, "'%s' must be a number, got %s", key,
-                  luaL_typename(L, -1));
+                  arg_typename(L, -1));
   char what[96];
   if (c->entry && c->behavior)
     snprintf(what, sizeof what, "entry %d ('%s'): %s", c->entry, c->behavior,
@@ -141,7 +141,7 @@ static steer_target read_target(compiling *c, int idx) {
     compile_error(c,
                   "target must be an agent, a path, a steer.SharedPoint, "
                   "{x, y} or {x =, y =}, got %s",
-                  luaL_typename(L, idx), "");
+                  arg_typename(L, idx), "");
   }
   return t;
 }
@@ -211,7 +211,7 @@ static void read_turn_param(compiling *c, const char *key, steer_entry *e) {
   if (strcmp(key, "groups") == 0) {
     if (!lua_istable(L, -1))
       compile_error(c, "groups must be a table of groups 0..31, got %s",
-                    luaL_typename(L, -1), "");
+                    arg_typename(L, -1), "");
     uint32_t mask = 0;
     size_t n = lua_rawlen(L, -1);
     for (size_t k = 1; k <= n; k++) {
@@ -268,7 +268,7 @@ static void read_entry(compiling *c, int idx, steer_entry *e) {
   idx = lua_absindex(L, idx);
   c->behavior = NULL;
   if (!lua_istable(L, idx))
-    compile_error(c, "table expected, got %s", luaL_typename(L, idx), "");
+    compile_error(c, "table expected, got %s", arg_typename(L, idx), "");
   lua_rawgeti(L, idx, 1);
   const char *name = lua_tostring(L, -1);
   int b = lua_type(L, -1) == LUA_TSTRING ? find_name(behavior_names, name) : -1;
@@ -276,7 +276,7 @@ static void read_entry(compiling *c, int idx, steer_entry *e) {
     c->behavior = "?";
     if (lua_type(L, -1) != LUA_TSTRING)
       compile_error(c, "behavior name expected at [1], got %s",
-                    luaL_typename(L, -1), "");
+                    arg_typename(L, -1), "");
     compile_error(c, "unknown behavior '%s'", name, "");
   }
   lua_pop(L, 1);
@@ -292,7 +292,7 @@ static void read_entry(compiling *c, int idx, steer_entry *e) {
       continue;
     }
     if (lua_type(L, -2) != LUA_TSTRING)
-      compile_error(c, "unexpected %s key", luaL_typename(L, -2), "");
+      compile_error(c, "unexpected %s key", arg_typename(L, -2), "");
     const char *key = lua_tostring(L, -2);
     int avoidance = b == STEER_AVOID_OBSTACLES || b == STEER_AVOID_WALLS;
     if (strcmp(key, "weight") == 0) {
@@ -315,7 +315,7 @@ static void read_entry(compiling *c, int idx, steer_entry *e) {
       e->target.field = test_flowfield(L, -1);
       if (!e->target.field)
         compile_error(c, "'field' must be a steer.FlowField, got %s",
-                      luaL_typename(L, -1), "");
+                      arg_typename(L, -1), "");
       e->target.kind = STEER_TARGET_FLOW;
       lua_pop(L, 1);
     } else if (strcmp(key, "region") == 0) { /* contain */
@@ -391,7 +391,7 @@ static steer_program *compile(compiling *c, int idx) {
       }
     }
     if (lua_type(L, -2) != LUA_TSTRING)
-      compile_error(c, "unexpected %s key in program", luaL_typename(L, -2),
+      compile_error(c, "unexpected %s key in program", arg_typename(L, -2),
                     "");
     const char *key = lua_tostring(L, -2);
     if (strcmp(key, "combine") == 0) {
@@ -400,7 +400,7 @@ static steer_program *compile(compiling *c, int idx) {
                   : -1;
       if (lua_type(L, -1) != LUA_TSTRING)
         compile_error(c, "combine: string expected, got %s",
-                      luaL_typename(L, -1), "");
+                      arg_typename(L, -1), "");
       if (m < 0)
         compile_error(c, "unknown combine mode '%s'", lua_tostring(L, -1), "");
       combine = (steer_combine)m;

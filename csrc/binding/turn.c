@@ -93,7 +93,7 @@ void turn_set_field(lua_State *L, const agent_ref *a, int code,
   if (problem)
     luaL_error(L, "cannot set field '%s' of " AGENT_MT ": %s%s%s", key,
                problem, lua_type(L, 3) == LUA_TNUMBER ? "" : ", got ",
-               lua_type(L, 3) == LUA_TNUMBER ? "" : luaL_typename(L, 3));
+               lua_type(L, 3) == LUA_TNUMBER ? "" : arg_typename(L, 3));
   check_status(L, steer_agent_set(a->w, a->i, (steer_field)code, v));
 }
 
@@ -130,7 +130,7 @@ void turn_read_def(lua_State *L, int idx, steer_agent_def *d) {
     if (problem)
       arg_error(L, "add", 1, "field '%s': %s%s%s", body_fields[k].name,
                 problem, lua_type(L, -1) == LUA_TNUMBER ? "" : ", got ",
-                lua_type(L, -1) == LUA_TNUMBER ? "" : luaL_typename(L, -1));
+                lua_type(L, -1) == LUA_TNUMBER ? "" : arg_typename(L, -1));
     lua_pop(L, 1);
     turn_def_set(d, k, v);
   }
@@ -202,7 +202,7 @@ query_filter turn_read_filter(lua_State *L, int idx, const char *fname,
   if (!lua_isnil(L, -1)) {
     if (!lua_istable(L, -1))
       arg_error(L, fname, argn, "field 'groups': table expected, got %s",
-                luaL_typename(L, -1));
+                arg_typename(L, -1));
     f.groups = 0;
     size_t n = lua_rawlen(L, -1);
     for (size_t k = 1; k <= n; k++) {
@@ -233,7 +233,7 @@ query_filter turn_read_filter(lua_State *L, int idx, const char *fname,
   if (!lua_isnil(L, -1)) {
     if (lua_type(L, -1) != LUA_TNUMBER)
       arg_error(L, fname, argn, "field 'angle': number expected, got %s",
-                luaL_typename(L, -1));
+                arg_typename(L, -1));
     f.angle = validate_num(L, lua_tonumber(L, -1), NUM_ANY, fname, argn,
                            "field 'angle'");
   }

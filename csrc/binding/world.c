@@ -23,7 +23,7 @@ static double field_number(lua_State *L, number_kind kind, const char *fname,
                            int argn, const char *key) {
   if (lua_type(L, -1) != LUA_TNUMBER)
     arg_error(L, fname, argn, "field '%s': number expected, got %s", key,
-              luaL_typename(L, -1));
+              arg_typename(L, -1));
   char what[64];
   snprintf(what, sizeof what, "field '%s'", key);
   double v = validate_num(L, lua_tonumber(L, -1), kind, fname, argn, what);
@@ -47,7 +47,7 @@ static steer_world_def read_world_def(lua_State *L) {
   if (opt_field(L, 1, "bounds")) {
     if (!lua_istable(L, -1))
       arg_error(L, "world", 1, "field 'bounds': table {w, h} expected, got %s",
-                luaL_typename(L, -1));
+                arg_typename(L, -1));
     lua_rawgeti(L, -1, 1);
     d.width = field_number(L, NUM_POSITIVE, "world", 1, "bounds[1]");
     lua_rawgeti(L, -1, 2);
@@ -231,7 +231,7 @@ static int w_add(lua_State *L) {
     int given = luaL_testudata(L, program_at, PROGRAM_MT) != NULL;
     if (!given && !lua_istable(L, program_at))
       arg_error(L, "add", 1, "field 'program': steer.Program or table "
-                "expected, got %s", luaL_typename(L, program_at));
+                "expected, got %s", arg_typename(L, program_at));
     p = program_arg(L, program_at, box, "add", 1);
     if (!box->w) steer_program_release(p); /* and live_world raises */
     else if (!given) p = share_program(box, p);
@@ -432,7 +432,7 @@ static double column_value(lua_State *L, int f, const char *what) {
   if (f < DEF_FIELDS) {
     if (lua_type(L, -1) != LUA_TNUMBER)
       arg_error(L, "add_many", 1, "%s: number expected, got %s", what,
-                luaL_typename(L, -1));
+                arg_typename(L, -1));
     v = lua_tonumber(L, -1);
     validate_num(L, v, def_fields[f].kind, "add_many", 1, what);
   } else {
@@ -441,7 +441,7 @@ static double column_value(lua_State *L, int f, const char *what) {
     if (problem)
       arg_error(L, "add_many", 1, "%s: %s%s%s", what, problem,
                 lua_type(L, -1) == LUA_TNUMBER ? "" : ", got ",
-                lua_type(L, -1) == LUA_TNUMBER ? "" : luaL_typename(L, -1));
+                lua_type(L, -1) == LUA_TNUMBER ? "" : arg_typename(L, -1));
   }
   lua_pop(L, 1);
   return v;
@@ -489,7 +489,7 @@ static int w_add_many(lua_State *L) {
       continue;
     check_misspelling(L, -1, "add_many");
     if (lua_type(L, -1) != LUA_TSTRING)
-      arg_error(L, "add_many", 1, "unexpected %s key", luaL_typename(L, -1));
+      arg_error(L, "add_many", 1, "unexpected %s key", arg_typename(L, -1));
     arg_error(L, "add_many", 1, "unknown field '%s' (columns: the fields of "
               "world:add; n)", lua_tostring(L, -1));
   }
