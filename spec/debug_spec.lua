@@ -334,3 +334,59 @@ describe("steer.debug", function()
     end)
   end)
 end)
+
+describe("steer.debug with mistakes and removed agents", function()
+  -- a second review (session 40): a target that died broke every later
+  -- draw, and a misspelt option was accepted and failed inside a draw
+  it("draws no prediction or target line to an agent that was removed", function()
+    local w = steer.world{}
+    local guard = w:add{ x = 0, y = 0, max_speed = 2 }
+    local enemy = w:add{ x = 5, y = 0 }
+    for _, opt in ipairs{ "pursue", "evade", "target" } do
+      local out = {}
+      local view = recording(out)
+      view:watch(guard, { [opt] = enemy })
+      view:draw(w)
+      local kinds = {}
+      for _, p in ipairs(out) do kinds[p.kind or p[#p]] = true end
+      assert.is_true(kinds.prediction or kinds.target or false, opt)
+    end
+    w:remove(enemy)
+    for _, opt in ipairs{ "pursue", "evade", "target" } do
+      local out = {}
+      local view = recording(out)
+      view:watch(guard, { [opt] = enemy })
+      view:draw(w) -- used to raise "agent has been removed"
+      for _, p in ipairs(out) do
+        assert.is_false(p.kind == "prediction" or p.kind == "target" or p[#p] == "prediction"
+          or p[#p] == "target")
+      end
+      assert.is_true(#out > 0) -- the guard itself is drawn
+    end
+  end)
+
+  it("refuses unknown options, wrong values and non-agents when watching", function()
+    local w = steer.world{}
+    local a = w:add{}
+    local view = sdebug.new{ line = function() end, circle = function() end }
+    local function err(f, ...)
+      local ok, e = pcall(f, ...)
+      assert.is_false(ok)
+      return e
+    end
+    assert.matches("bad argument #2 to 'watch' %(unknown option 'feeler'%)",
+      err(view.watch, view, a, { feeler = 3 }))
+    assert.matches("bad argument #2 to 'watch' %(option 'path': steer.Path expected, got number%)",
+      err(view.watch, view, a, { path = 5 }))
+    assert.matches("bad argument #1 to 'watch' %(steer.Agent expected, got table%)",
+      err(view.watch, view, {}, {}))
+    assert.matches("bad argument #3 to 'show_world' %(unknown option 'neighbors'%)",
+      err(view.show_world, view, w, true, { neighbors = 14 }))
+    assert.matches("bad argument #2 to 'draw_agent' %(option 'target'",
+      err(view.draw_agent, view, a, { target = "home" }))
+    assert.is_false(view:watching(a))
+    view:watch(a, { target = steer.point(1, 2), pursue = a, path = steer.path{ { 0, 0 }, { 1, 1 } } })
+    assert.is_true(view:watching(a))
+    view:draw(w)
+  end)
+end)

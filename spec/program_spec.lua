@@ -449,3 +449,53 @@ describe("bad programs", function()
       error_of(a.set_weight, a, 2, nil))
   end)
 end)
+
+describe("behaviors() passed back", function()
+  -- a second review (session 40) found groups, fov, falloff, the corridor's
+  -- parameters and turn left out: the program read back steered otherwise
+  it("keeps groups, fov, falloff, the corridor and turn, and steers the same", function()
+    local path = steer.path{ { 0, 0 }, { 10, 0 }, { 10, 10 } }
+    local defs = {
+      { { "separation", radius = 6, falloff = "linear", groups = { 1, 3 }, fov = 90 } },
+      { { "alignment", radius = 6, groups = { 0 }, fov = 200 } },
+      { { "cohesion", radius = 6, groups = { 1 }, fov = 90 } },
+      { { "avoid_agents", groups = { 1 }, fov = 120 } },
+      { { "follow", path = path, path_radius = 2, look_ahead = 0.5, start = 3 } },
+      { { "follow", path = path, start = "nearest" } },
+      { turn = "velocity", { "seek", target = { 0, 10 } } },
+    }
+    for _, def in ipairs(defs) do
+      local w = steer.world{}
+      local a = w:add{ x = 1, y = 1, vx = 1, max_speed = 2, max_force = 4, angle = 0.3 }
+      w:add{ x = 2, y = 1.5, vx = -1, group = 0 }
+      w:add{ x = 0, y = 3, vy = 1, group = 1 }
+      w:add{ x = 1.5, y = 0, vx = 1, vy = 1, group = 3 }
+      a:set_behaviors(def)
+      local fx, fy = a:steering()
+      local back = a:behaviors()
+      for k, v in pairs(def[1]) do
+        if type(v) == "userdata" then -- a path comes back as the world's copy
+          assert.are.equal(tostring(v), tostring(back[1][k]))
+        elseif k ~= 1 then
+          assert.are.same(v, back[1][k], tostring(k))
+        end
+      end
+      assert.are.equal(def.turn, back.turn)
+      a:set_behaviors(back)
+      local again = a:behaviors()
+      for k, v in pairs(back[1]) do
+        if type(v) ~= "userdata" then assert.are.same(v, again[1][k], tostring(k)) end
+      end
+      local gx, gy = a:steering()
+      assert.are.same({ fx, fy }, { gx, gy })
+      w:step(0.5)
+      if def.turn then assert.are_not.equal(0.3, a.angle) end
+    end
+    -- the defaults stay out: every group, no corridor, the first waypoint
+    local a = steer.world{}:add{}
+    a:set_behaviors{ { "separation", radius = 2 }, { "follow", path = path } }
+    local b = a:behaviors()
+    assert.are.same({ nil, 360, "inverse" }, { b[1].groups, b[1].fov, b[1].falloff })
+    assert.are.same({ nil, nil, 1 }, { b[2].path_radius, b[2].start, b[2].look_ahead })
+  end)
+end)

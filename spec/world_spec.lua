@@ -588,3 +588,17 @@ describe("world:add_many", function()
     end
   end)
 end)
+
+describe("steer.world's options", function()
+  it("raise on a key that is no option, naming the one meant", function()
+    local ok, err = pcall(steer.world, { bound = { 100, 100 } })
+    assert.is_false(ok)
+    assert.matches("bad argument #1 to 'world' %(unknown field 'bound': did you mean 'bounds'%?%)", err)
+    ok, err = pcall(steer.world, { Seed = 3 })
+    assert.matches("unknown field 'Seed': did you mean 'seed'%?", err)
+    ok, err = pcall(steer.world, { size = 3 })
+    assert.matches("unknown field 'size': expected 'cell_size', 'seed', 'bounds', 'wrap', 'capacity' or 'threads'", err)
+    local w = steer.world{ cell_size = 2, seed = 4, bounds = { 10, 10 }, wrap = true, capacity = 8, threads = 1 }
+    assert.are.equal(10, (w:bounds()))
+  end)
+end)

@@ -710,6 +710,38 @@ static void push_target(lua_State *L, int env, agent_ref *a,
   lua_rawseti(L, -2, 2);
 }
 
+/* groups, fov, falloff and the corridor's parameters of entry e (those
+   its behavior takes) into the entry table on the top, as read_turn_param
+   reads them */
+static void push_turn_params(lua_State *L, const steer_entry *e) {
+  static const char *const falloffs[] = {"inverse", "linear", "inverse_square"};
+  const char *params = behavior_params[e->behavior];
+  if (has_word(params, "groups") && e->groups != STEER_ALL_GROUPS) {
+    lua_newtable(L);
+    int n = 0;
+    for (int g = 0; g < 32; g++)
+      if (e->groups >> g & 1) {
+        lua_pushinteger(L, g);
+        lua_rawseti(L, -2, ++n);
+      }
+    lua_setfield(L, -2, "groups");
+  }
+  if (has_word(params, "fov")) set_number(L, "fov", e->fov);
+  if (has_word(params, "falloff")) {
+    lua_pushstring(L, falloffs[e->falloff]);
+    lua_setfield(L, -2, "falloff");
+  }
+  if (has_word(params, "path_radius") && e->path_radius >= 0)
+    set_number(L, "path_radius", e->path_radius);
+  if (has_word(params, "look_ahead")) set_number(L, "look_ahead", e->look_ahead);
+  if (has_word(params, "start") && e->start == STEER_START_NEAREST) {
+    lua_pushstring(L, "nearest");
+    lua_setfield(L, -2, "start");
+  } else if (has_word(params, "start") && e->start > 0) {
+    set_number(L, "start", (double)e->start + 1);
+  }
+}
+
 /* the tactics parameters of entry e into the entry table on the top */
 static void push_tactics_params(lua_State *L, int env, agent_ref *a,
                                 const steer_entry *e) {
@@ -761,6 +793,10 @@ static int a_behaviors(lua_State *L) {
     set_number(L, "smoothing", steer_program_smoothing(p));
   if (steer_program_combine(p) == STEER_PRIORITY)
     set_number(L, "hold", steer_program_hold(p));
+  if (steer_program_turn(p) == STEER_TURN_TO_VELOCITY) {
+    lua_pushliteral(L, "velocity");
+    lua_setfield(L, -2, "turn");
+  }
   if (steer_program_orca(p)) {
     push_orca(L, steer_program_orca(p));
     lua_setfield(L, -2, "orca");
@@ -794,6 +830,7 @@ static int a_behaviors(lua_State *L) {
     }
     if (e->behavior == STEER_FLEE && e->panic_radius >= 0)
       set_number(L, "panic_radius", e->panic_radius);
+    push_turn_params(L, e);
     if (e->behavior >= STEER_OFFSET_PURSUIT && e->behavior <= STEER_QUEUE)
       push_tactics_params(L, env, &a, e);
     switch (e->target.kind) {

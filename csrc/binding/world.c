@@ -35,6 +35,11 @@ static steer_world_def read_world_def(lua_State *L) {
   steer_world_def d = steer_world_def_default();
   if (lua_isnoneornil(L, 1)) return d;
   if (!lua_istable(L, 1)) type_error(L, 1, "world", 1, "table");
+  /* a misspelt option would leave a world unbounded or single-threaded */
+  static const char *const options[] = {"cell_size", "seed",     "bounds",
+                                        "wrap",      "capacity", "threads",
+                                        NULL};
+  check_keys(L, 1, options, "world", 1);
   if (opt_field(L, 1, "cell_size"))
     d.cell_size = field_number(L, NUM_POSITIVE, "world", 1, "cell_size");
   if (opt_field(L, 1, "seed")) {

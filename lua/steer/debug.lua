@@ -65,6 +65,59 @@ end
 local View = {}
 View.__index = View
 
+-- steer's type of a value ("steer.Agent", ...), or nil
+local function steer_type(v)
+  local mt = type(v) == "userdata" and getmetatable(v)
+  return type(mt) == "table" and mt.__name or nil
+end
+
+local function number_at_least_0(v) return type(v) == "number" and v >= 0 end
+local function a_point(v)
+  if steer_type(v) == "steer.Agent" or steer_type(v) == "steer.SharedPoint" then return true end
+  return type(v) == "table" and type(v[1] or v.x) == "number" and type(v[2] or v.y) == "number"
+end
+-- what each option takes, checked when an agent is watched: a wrong one
+-- would otherwise fail later, inside a draw
+local OPTIONS = {
+  feeler_length = { number_at_least_0, "number >= 0" },
+  wander = { function(v) return type(v) == "boolean" end, "boolean" },
+  neighbor_radius = { number_at_least_0, "number >= 0" },
+  path = { function(v) return steer_type(v) == "steer.Path" end, "steer.Path" },
+  arrival_radius = { number_at_least_0, "number >= 0" },
+  pursue = { function(v) return steer_type(v) == "steer.Agent" end, "steer.Agent" },
+  evade = { function(v) return steer_type(v) == "steer.Agent" end, "steer.Agent" },
+  target = { a_point, "steer.Agent, steer.SharedPoint, {x, y} or {x =, y =}" },
+}
+
+local function check_agent(agent, fname)
+  if steer_type(agent) ~= "steer.Agent" then
+    error(("bad argument #1 to '%s' (steer.Agent expected, got %s)"):format(fname,
+      steer_type(agent) or type(agent)), 3)
+  end
+end
+
+-- opts (or {}) once every key and value is one the view draws
+local function check_options(opts, fname, argn)
+  if opts == nil then return {} end
+  if type(opts) ~= "table" then
+    error(("bad argument #%d to '%s' (table expected, got %s)"):format(argn or 2, fname,
+      steer_type(opts) or type(opts)), 3)
+  end
+  for k, v in pairs(opts) do
+    local rule = OPTIONS[k]
+    if not rule then
+      error(("bad argument #%d to '%s' (unknown option '%s')"):format(argn or 2, fname,
+        tostring(k)), 3)
+    end
+    if not rule[1](v) then
+      error(("bad argument #%d to '%s' (option '%s': %s expected, got %s)"):format(argn or 2,
+        fname, k,
+        rule[2], steer_type(v) or type(v)), 3)
+    end
+  end
+  return opts
+end
+
 -- love.graphics behind the two callbacks, one color per kind
 local function love_backend(colors, width, segments)
   local g = love.graphics
@@ -144,7 +197,8 @@ end
 ---@param agent steer.Agent
 ---@param opts? steer.DebugAgentOptions
 function View:watch(agent, opts)
-  self.watched[agent] = opts or {}
+  check_agent(agent, "watch")
+  self.watched[agent] = check_options(opts, "watch")
 end
 
 --- Stops drawing `agent` (unless its whole world is shown).
@@ -169,7 +223,8 @@ function View:toggle(agent, opts)
     self:unwatch(agent)
     return false
   end
-  self.watched[agent] = opts or {}
+  check_agent(agent, "toggle")
+  self.watched[agent] = check_options(opts, "toggle")
   return true
 end
 
@@ -179,7 +234,7 @@ end
 ---@param on boolean
 ---@param opts? steer.DebugAgentOptions
 function View:show_world(world, on, opts)
-  self.worlds[world] = on and (opts or {}) or nil
+  self.worlds[world] = on and check_options(opts, "show_world", 3) or nil
 end
 
 --- Flips show_world for `world`; returns whether it is shown now.
@@ -188,7 +243,7 @@ end
 ---@return boolean
 function View:toggle_world(world, opts)
   local on = self.worlds[world] == nil
-  self:show_world(world, on, opts)
+  self:show_world(world, on, check_options(opts, "toggle_world", 2))
   return on
 end
 
@@ -289,6 +344,7 @@ end
 
 -- pursue/evade aim at q + qv * T with T = distance / max_speed
 local function draw_prediction(self, wrap, a, px, py, q)
+  if not q.alive then return end -- the quarry is gone: nothing predicted
   local qx, qy = q:position()
   local qvx, qvy = q:velocity()
   local dx, dy = offset(wrap, px, py, qx, qy)
@@ -304,7 +360,7 @@ end
 ---@param agent steer.Agent
 ---@param opts? steer.DebugAgentOptions
 function View:draw_agent(agent, opts)
-  opts = opts or self.watched[agent] or {}
+  opts = opts and check_options(opts, "draw_agent", 2) or self.watched[agent] or {}
   local show = self.show
   local a = agent
   local px, py = a:position()
@@ -358,10 +414,11 @@ function View:draw_agent(agent, opts)
   local t = opts.target
   if show.target and t then
     local tx, ty
-    if type(t) ~= "table" then tx, ty = t:position()      -- an agent
+    if steer_type(t) == "steer.Agent" then                 -- an agent, while alive
+      if t.alive then tx, ty = t:position() end
     elseif t[1] ~= nil then tx, ty = t[1], t[2]            -- {x, y}
-    else tx, ty = t.x, t.y end                             -- {x =, y =}
-    self.line(px, py, tx, ty, "target")
+    else tx, ty = t.x, t.y end                             -- {x =, y =}, a shared point
+    if tx then self.line(px, py, tx, ty, "target") end
   end
 end
 

@@ -100,7 +100,7 @@ function scene:set_debug(view)
   self.view = view
   if not view then return end
   view.wrap = { W, H }
-  view:watch(self.wolves[1], { neighbors = 14 })
+  view:watch(self.wolves[1], { neighbor_radius = 14 })
 end
 
 function scene:draw()
