@@ -349,3 +349,20 @@ describe("ghosts are found by no query and hit by no ray", function()
     end)
   end
 end)
+
+describe("neighbor filters' options", function()
+  it("raise on a misspelt key instead of filtering nothing", function()
+    local w = steer.world{}
+    local me = w:add{ x = 0, y = 0 }
+    w:add{ x = 1, y = 0, group = 0 }
+    w:add{ x = -1, y = 0, group = 1 }
+    local ok, err = pcall(me.neighbors, me, 5, { group = { 1 } })
+    assert.is_false(ok)
+    assert.matches("bad argument #2 to 'neighbors' %(unknown field 'group': did you mean 'groups'%?%)", err)
+    ok, err = pcall(w.query, w, 0, 0, 5, { fov = 90, angel = math.pi })
+    assert.matches("bad argument #4 to 'query' %(unknown field 'angel': did you mean 'angle'%?%)", err)
+    local n = 0
+    for _ in me:neighbors(5, { groups = { 1 } }) do n = n + 1 end
+    assert.are.equal(1, n)
+  end)
+end)

@@ -198,6 +198,8 @@ query_filter turn_read_filter(lua_State *L, int idx, const char *fname,
   query_filter f = {STEER_ALL_GROUPS, 360, angle};
   if (lua_isnoneornil(L, idx)) return f;
   if (!lua_istable(L, idx)) type_error(L, idx, fname, argn, "table");
+  static const char *const options[] = {"groups", "fov", "angle", NULL};
+  check_keys(L, idx, options, fname, argn); /* a typo would filter nothing */
   raw_field(L, idx, "groups");
   if (!lua_isnil(L, -1)) {
     if (!lua_istable(L, -1))
