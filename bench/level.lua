@@ -26,67 +26,17 @@ local COUNTS = FULL and { 10, 100, 1000, 10000 } or { 10, 100 }
 local CHUNK = FULL and 10 or 2 -- steps each case takes in its turn
 local ROUNDS = FULL and 10 or 1
 local FRESH = 2                 -- rounds a world runs before it is built anew
-local DT = 0.1
+local setup = require "level_setup"
+local DT = setup.DT
 
--- a portable generator (the same level under every interpreter)
-local seed = 12345
-local function rand()
-  seed = (seed * 1103515245 + 12345) % 4294967296
-  return seed / 4294967296
-end
-
-local function level_program(path)
-  return steer.program{
-    combine = "priority",
-    { "avoid_walls" },
-    { "avoid_obstacles" },
-    { "separation", radius = 1.5 },
-    { "follow", path = path },
-  }
-end
-
-local FLOCK = {
-  combine = "weighted",
-  { "separation", radius = 1.5, weight = 1.5 },
-  { "alignment", radius = 5 },
-  { "cohesion", radius = 5 },
-}
-local MIXES = {
-  flocking = FLOCK,
-  ["flocking + wander"] = { combine = "weighted",
-    { "separation", radius = 1.5, weight = 1.5 }, { "alignment", radius = 5 },
-    { "cohesion", radius = 5 }, { "wander" } },
-  ["separation + seek"] = { combine = "weighted",
-    { "separation", radius = 1.5, weight = 1.5 }, { "seek", target = { SIDE / 2, SIDE / 2 } } },
-  wander = { { "wander" } },
-}
-
--- the crowd: positions and velocities, the same for every case
-local crowd = { x = {}, y = {}, vx = {}, vy = {}, max_speed = 2.5, max_force = 4 }
-for i = 1, N do
-  crowd.x[i], crowd.y[i] = rand() * SIDE, rand() * SIDE
-  local a = rand() * 2 * math.pi
-  crowd.vx[i], crowd.vy[i] = math.cos(a) * 2, math.sin(a) * 2
-end
-
-local function add_geometry(w, count)
-  for _ = 1, count do
-    w:add_obstacle{ x = rand() * SIDE, y = rand() * SIDE, radius = 0.5 + rand() * 1.5 }
-  end
-  for _ = 1, count do
-    local x, y, a, l = rand() * SIDE, rand() * SIDE, rand() * 2 * math.pi, 1 + rand() * 5
-    w:add_wall{ x1 = x, y1 = y, x2 = x + math.cos(a) * l, y2 = y + math.sin(a) * l }
-  end
-end
-
-local loop = steer.path{ { SIDE * 0.2, SIDE * 0.2 }, { SIDE * 0.8, SIDE * 0.2 },
-  { SIDE * 0.8, SIDE * 0.8 }, { SIDE * 0.2, SIDE * 0.8 }, loop = true }
+local loop = setup.loop(steer, SIDE)
+local PROGRAMS = setup.programs(SIDE, loop)
+local crowd = setup.crowd(N, SIDE)
 
 --- A fresh world for a case: def, geometry count, program.
 local function build(def, count, program)
-  seed = 777 -- every case gets the same level for a count
   local w = steer.world(def)
-  add_geometry(w, count)
+  setup.add_geometry(w, count, SIDE) -- the same level for a count
   w:add_many(crowd, program)
   w:step(DT) -- warm: caches, buffers
   return w
@@ -105,15 +55,15 @@ local bounded = { bounds = { SIDE, SIDE }, capacity = N }
 local cases = {}
 for _, c in ipairs(COUNTS) do
   cases[#cases + 1] = { name = ("level %d+%d, torus"):format(c, c), def = torus, count = c,
-    program = level_program(loop) }
+    program = steer.program(PROGRAMS.level) }
 end
 local big = COUNTS[#COUNTS]
 cases[#cases + 1] = { name = ("level %d+%d, bounded"):format(big, big), def = bounded,
-  count = big, program = level_program(loop) }
+  count = big, program = steer.program(PROGRAMS.level) }
 cases[#cases + 1] = { name = ("level %d+%d, unbounded"):format(big, big), def = { capacity = N },
-  count = big, program = level_program(loop) }
+  count = big, program = steer.program(PROGRAMS.level) }
 for _, name in ipairs{ "flocking", "flocking + wander", "separation + seek", "wander" } do
-  cases[#cases + 1] = { name = name, def = torus, count = 0, program = steer.program(MIXES[name]) }
+  cases[#cases + 1] = { name = name, def = torus, count = 0, program = steer.program(PROGRAMS[name]) }
 end
 
 -- Every case has its world at once and they take turns, CHUNK steps each,
@@ -176,15 +126,12 @@ end
 -- tool's indexed / brute-force figures when it was built
 do
   local walls = FULL and 10000 or 100
-  seed = 4242
+  setup.seed(4242)
   local w = steer.world{ bounds = { SIDE, SIDE } }
-  for _ = 1, walls do
-    local x, y, a, l = rand() * SIDE, rand() * SIDE, rand() * 2 * math.pi, 1 + rand() * 5
-    w:add_wall{ x1 = x, y1 = y, x2 = x + math.cos(a) * l, y2 = y + math.sin(a) * l }
-  end
+  for _ = 1, walls do w:add_wall(setup.random_wall(SIDE)) end
   local rays, hits = FULL and 100000 or 1000, 0
   local rx = {}
-  for i = 1, 4 * rays do rx[i] = rand() * SIDE end
+  for i = 1, 4 * rays do rx[i] = setup.rand() * SIDE end
   local passes = {} -- the median of three passes over the rays (a shared machine)
   for pass = 1, FULL and 3 or 1 do
     collectgarbage("collect")

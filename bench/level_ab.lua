@@ -22,35 +22,16 @@ local function load_steer(dir)
   return require "steer"
 end
 local S = { load_steer(dirs[1]), load_steer(dirs[2]) }
-local N, SIDE, DT = 10000, 400, 0.1
-local seed
-local function rand() seed = (seed * 1103515245 + 12345) % 4294967296; return seed / 4294967296 end
-seed = 12345
-local crowd = { x = {}, y = {}, vx = {}, vy = {}, max_speed = 2.5, max_force = 4 }
-for i = 1, N do
-  crowd.x[i], crowd.y[i] = rand() * SIDE, rand() * SIDE
-  local a = rand() * 2 * math.pi
-  crowd.vx[i], crowd.vy[i] = math.cos(a) * 2, math.sin(a) * 2
-end
-local function add_geometry(w, count)
-  for _ = 1, count do w:add_obstacle{ x = rand() * SIDE, y = rand() * SIDE, radius = 0.5 + rand() * 1.5 } end
-  for _ = 1, count do
-    local x, y, a, l = rand() * SIDE, rand() * SIDE, rand() * 2 * math.pi, 1 + rand() * 5
-    w:add_wall{ x1 = x, y1 = y, x2 = x + math.cos(a) * l, y2 = y + math.sin(a) * l }
-  end
-end
+local setup = require "level_setup"
+local N, SIDE, DT = 10000, 400, setup.DT
+local crowd = setup.crowd(N, SIDE)
+-- the short case names and bench/level's programs
+local NAMES = { L = "level", AWAOF = "level without separation", SF = "separation, follow",
+  flock = "flocking", fw = "flocking + wander" }
 local function prog(steer, name)
-  local loop = steer.path{ { SIDE * 0.2, SIDE * 0.2 }, { SIDE * 0.8, SIDE * 0.2 },
-    { SIDE * 0.8, SIDE * 0.8 }, { SIDE * 0.2, SIDE * 0.8 }, loop = true }
-  local AW, AO, S, F = { "avoid_walls" }, { "avoid_obstacles" }, { "separation", radius = 1.5 }, { "follow", path = loop }
-  local P = {
-    L = { combine = "priority", AW, AO, S, F },
-    AWAOF = { combine = "priority", AW, AO, F },
-    SF = { combine = "priority", S, F },
-    flock = { combine = "weighted", { "separation", radius = 1.5, weight = 1.5 }, { "alignment", radius = 5 }, { "cohesion", radius = 5 } },
-    fw = { combine = "weighted", { "separation", radius = 1.5, weight = 1.5 }, { "alignment", radius = 5 }, { "cohesion", radius = 5 }, { "wander" } },
-  }
-  return steer.program(P[name])
+  local program = setup.programs(SIDE, setup.loop(steer, SIDE))[NAMES[name]]
+  assert(program, "unknown case " .. name)
+  return steer.program(program)
 end
 local cases = {}
 for i = 4, #arg do
@@ -60,9 +41,11 @@ end
 local ws = {}
 local function build(c)
   local steer = S[c.v]
-  seed = 777
   local w = steer.world{ bounds = { SIDE, SIDE }, wrap = true, capacity = N }
-  add_geometry(w, c.count); w:add_many(crowd, prog(steer, c.name)); w:step(DT); return w
+  setup.add_geometry(w, c.count, SIDE)
+  w:add_many(crowd, prog(steer, c.name))
+  w:step(DT)
+  return w
 end
 local s = {}
 for k = 1, #cases do s[k] = {} end
