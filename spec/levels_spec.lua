@@ -370,11 +370,7 @@ end)
 -- What a new user's review found (session 40): each case is what the
 -- reviewer ran, with the answer the docs promise.
 describe("level calls as a new user meets them", function()
-  local function err_of(f, ...)
-    local ok, e = pcall(f, ...)
-    assert.is_false(ok)
-    return e
-  end
+  local err_of = require("support").error_of
 
   it("obstacles() and walls() visit the shapes present when the loop starts", function()
     local w = steer.world{}
