@@ -5,18 +5,36 @@
    (the feeler's first version) let agents ride the edge just outside with
    pushes of a few hundredths, too weak to bring them back yet loud enough
    to silence the entries after contain in a priority program. */
-#include "geometry.h"
+#include <math.h>
+
+#include "contain.h"
+#include "vec.h"
+
+/* Does edge e cross the horizontal line through p, right of p? (Taken
+   from its end: the same arithmetic as before the index, the same bits.) */
+static int crosses_right(const steer_vec2 *pts, size_t n, size_t e,
+                         steer_vec2 p) {
+  steer_vec2 a = pts[(e + 1) % n], b = pts[e];
+  if ((a.y > p.y) == (b.y > p.y)) return 0;
+  double t = (p.y - a.y) / (b.y - a.y);
+  return p.x < a.x + t * (b.x - a.x);
+}
 
 int geo_inside(const steer_vec2 *pts, size_t n, steer_vec2 p) {
   int in = 0;
-  for (size_t i = 0, j = n - 1; i < n; j = i++) {
-    steer_vec2 a = pts[i], b = pts[j];
-    /* does the edge cross the horizontal line through p, right of p? */
-    if ((a.y > p.y) != (b.y > p.y)) {
-      double t = (p.y - a.y) / (b.y - a.y);
-      if (p.x < a.x + t * (b.x - a.x)) in = !in;
-    }
-  }
+  for (size_t e = 0; e < n; e++) in ^= crosses_right(pts, n, e, p);
+  return in;
+}
+
+/* The same with the index: only edges whose y range holds p.y can cross
+   the line through p, and they are all in p.y's band. */
+static int inside_indexed(const steer_vec2 *pts, size_t n,
+                          const contain_index *x, steer_vec2 p) {
+  long k = contain_band(x, p.y);
+  if (k < 0) return geo_inside(pts, n, p);
+  int in = 0;
+  for (uint32_t c = x->start[k]; c < x->start[k + 1]; c++)
+    in ^= crosses_right(pts, n, x->edge[c], p);
   return in;
 }
 
@@ -24,7 +42,7 @@ int geo_inside(const steer_vec2 *pts, size_t n, steer_vec2 p) {
    largest component first, so that the edges of a tiny region (whose
    squares underflow) and huge offsets (whose squares overflow) keep their
    direction; an axis-aligned a gives exactly (+-1, 0) or (0, +-1). */
-static steer_vec2 unit(steer_vec2 a) {
+steer_vec2 contain_unit(steer_vec2 a) {
   double m = fmax(fabs(a.x), fabs(a.y));
   if (!(m > 0) || a.x != a.x || a.y != a.y) return v2(0, 0);
   if (isinf(m)) /* only the infinite components count */
@@ -37,7 +55,7 @@ static steer_vec2 unit(steer_vec2 a) {
 
 /* The point of segment ab nearest p (a when a == b). */
 static steer_vec2 nearest_on(steer_vec2 a, steer_vec2 b, steer_vec2 p) {
-  steer_vec2 u = unit(v2_sub(b, a));
+  steer_vec2 u = contain_unit(v2_sub(b, a));
   /* along the unit direction, not ab / |ab|^2: the squares of a tiny
      region's edges underflow */
   double s = v2_dot(v2_sub(p, a), u);
@@ -59,41 +77,74 @@ static steer_vec2 back_inside(steer_vec2 p, const steer_vec2 *pts, size_t n) {
       best = q;
     }
   }
-  return unit(v2_sub(best, p));
+  return contain_unit(v2_sub(best, p));
 }
 
-/* Inside: the first edge that the feeler from p along unit direction
-   `fwd` crosses within `reach` (its index; n when none), with its unit
-   normal on p's side in *inward. The feeler leaves the region there, so
-   p's side is the inside. Edges whose line runs through p are skipped: p
-   is on them and no side is p's. */
-static size_t exit_edge(steer_vec2 p, steer_vec2 fwd, const steer_vec2 *pts,
-                        size_t n, double reach, steer_vec2 *inward) {
-  size_t exit = n;
-  double best = INFINITY;
-  for (size_t i = 0; i < n; i++) {
-    steer_vec2 a = pts[i], b = pts[(i + 1) % n];
-    steer_vec2 e = unit(v2_sub(b, a));
-    double side = v2_cross(e, v2_sub(p, a)); /* p's signed distance */
-    double rate = v2_cross(e, fwd);          /* its change per unit ahead */
-    /* heading for the edge's line? (NaN from overflow: no) */
-    if (!(side > 0 ? rate < 0 : side < 0 && rate > 0)) continue;
-    double at = -side / rate; /* how far ahead the line is crossed */
-    if (!(at <= reach && at < best)) continue;
-    /* within the edge: a and b lie on either side of the feeler's line */
-    double ra = v2_cross(fwd, v2_sub(a, p)), rb = v2_cross(fwd, v2_sub(b, p));
-    if (!((ra <= 0 && rb >= 0) || (ra >= 0 && rb <= 0))) continue;
-    best = at;
-    exit = i;
-    *inward = side > 0 ? v2(-e.y, e.x) : v2(e.y, -e.x);
+/* The feeler's search: the first edge crossed so far (n when none), how
+   far ahead, and its unit normal on p's side. */
+typedef struct exit_search {
+  steer_vec2 p, fwd;
+  double reach, at;
+  size_t exit;
+  steer_vec2 inward;
+} exit_search;
+
+/* Does the feeler from p along unit direction fwd cross edge i within
+   reach, before the best so far (the lower index at a tie, so that the
+   order edges come in does not matter)? The feeler leaves the region
+   there, so p's side is the inside. Edges whose line runs through p are
+   skipped: p is on them and no side is p's. */
+static void try_edge(exit_search *s, const steer_vec2 *pts, size_t n,
+                     size_t i, steer_vec2 e) {
+  steer_vec2 a = pts[i], b = pts[(i + 1) % n], p = s->p, fwd = s->fwd;
+  double side = v2_cross(e, v2_sub(p, a)); /* p's signed distance */
+  double rate = v2_cross(e, fwd);          /* its change per unit ahead */
+  /* heading for the edge's line? (NaN from overflow: no) */
+  if (!(side > 0 ? rate < 0 : side < 0 && rate > 0)) return;
+  double at = -side / rate; /* how far ahead the line is crossed */
+  if (!(at <= s->reach &&
+        (at < s->at || (s->exit < n && at == s->at && i < s->exit))))
+    return;
+  /* within the edge: a and b lie on either side of the feeler's line */
+  double ra = v2_cross(fwd, v2_sub(a, p)), rb = v2_cross(fwd, v2_sub(b, p));
+  if (!((ra <= 0 && rb >= 0) || (ra >= 0 && rb <= 0))) return;
+  s->at = at;
+  s->exit = i;
+  s->inward = side > 0 ? v2(-e.y, e.x) : v2(e.y, -e.x);
+}
+
+/* Every edge, their directions from the index when there is one. */
+static void exit_all(exit_search *s, const steer_vec2 *pts, size_t n,
+                     const contain_index *x) {
+  for (size_t i = 0; i < n; i++)
+    try_edge(s, pts, n, i,
+             x ? x->unit[i] : contain_unit(v2_sub(pts[(i + 1) % n], pts[i])));
+}
+
+/* The edges of the bands the feeler spans. An edge it crosses meets the
+   feeler's y range; the margin, a billionth of the magnitudes at play,
+   covers rounding (only a feeler along an edge's line to within rounding,
+   whose answer is noise either way, can find one further off). */
+static void exit_indexed(exit_search *s, const steer_vec2 *pts, size_t n,
+                         const contain_index *x) {
+  double tip_y = s->p.y + s->fwd.y * s->reach;
+  double margin = 1e-9 * (fabs(s->p.x) + fabs(s->p.y) + s->reach);
+  long lo = contain_band(x, fmin(s->p.y, tip_y) - margin);
+  long hi = contain_band(x, fmax(s->p.y, tip_y) + margin);
+  if (lo < 0 || hi < 0 || !(margin < INFINITY)) {
+    exit_all(s, pts, n, x);
+    return;
   }
-  return exit;
+  for (long k = lo; k <= hi; k++)
+    for (uint32_t c = x->start[k]; c < x->start[k + 1]; c++)
+      try_edge(s, pts, n, x->edge[c], x->unit[x->edge[c]]);
 }
 
 steer_vec2 geo_contain(steer_vec2 p, steer_vec2 v, const steer_vec2 *pts,
-                       size_t n, double length, double max_force) {
+                       size_t n, const contain_index *x, double length,
+                       double max_force) {
   if (n == 0 || !(max_force > 0)) return v2(0, 0);
-  if (!geo_inside(pts, n, p)) {
+  if (!(x ? inside_indexed(pts, n, x, p) : geo_inside(pts, n, p))) {
     steer_vec2 d = back_inside(p, pts, n);
     if (d.x != 0 || d.y != 0) return v2_scale(d, max_force);
     /* exactly on the boundary: the feeler decides, as inside */
@@ -103,16 +154,20 @@ steer_vec2 geo_contain(steer_vec2 p, steer_vec2 v, const steer_vec2 *pts,
      fast it goes, with room for the step or two before the feeler touches
      (reaching just the stopping distance let 1-4% of a wandering crowd's
      agent-steps end outside, up to 1.5 speed * dt deep). */
-  double reach = fmax(length, v2_len2(v) / max_force);
-  steer_vec2 fwd = v2_forward(v), inward = v2(0, 0);
-  size_t i = exit_edge(p, fwd, pts, n, reach, &inward);
+  exit_search s = {p, v2_forward(v), fmax(length, v2_len2(v) / max_force),
+                   INFINITY, n, v2(0, 0)};
+  if (x)
+    exit_indexed(&s, pts, n, x);
+  else
+    exit_all(&s, pts, n, NULL);
+  size_t i = s.exit;
   if (i == n) return v2(0, 0);
   /* From the tip back to the nearest point of that edge: its normal, or
      near the edge's end also braking along it, so that an agent heading
      into a corner slows for both sides (the normal alone alternated
      between them and reached half the braking). */
-  steer_vec2 tip = v2_add(p, v2_scale(fwd, reach));
-  steer_vec2 d = unit(v2_sub(nearest_on(pts[i], pts[(i + 1) % n], tip), tip));
-  if (d.x == 0 && d.y == 0) d = inward; /* the tip on the edge, or too far */
+  steer_vec2 tip = v2_add(p, v2_scale(s.fwd, s.reach));
+  steer_vec2 d = contain_unit(v2_sub(nearest_on(pts[i], pts[(i + 1) % n], tip), tip));
+  if (d.x == 0 && d.y == 0) d = s.inward; /* the tip on the edge, or too far */
   return v2_scale(d, max_force);
 }

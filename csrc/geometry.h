@@ -303,18 +303,8 @@ void geometry_raycast(const geometry *g, const geo_ray *r, unsigned kinds,
    stop once a hit lies before the next one). */
 size_t geometry_ray_chunks(const geometry *g, const geo_ray *r);
 
-/* ---- containment and tile maps (contain.c, tiles.c) ---------------------- */
+/* ---- tile maps (tiles.c; containment: contain.h) ------------------------- */
 
-/* Is p inside the polygon (even-odd rule)? */
-int geo_inside(const steer_vec2 *pts, size_t n, steer_vec2 p);
-/* The push back inside, zero or max_force long. For p outside the polygon
-   (even-odd): toward the nearest boundary point. Else, when the feeler
-   from p along v, max(length, |v|^2 / max_force) long, crosses an edge
-   (not one through p): from its tip toward the nearest point of the first
-   edge crossed (that edge's inward normal if the tip lies on it); else
-   zero. */
-steer_vec2 geo_contain(steer_vec2 p, steer_vec2 v, const steer_vec2 *pts,
-                       size_t n, double length, double max_force);
 /* The boundary of solid (non-zero) tiles of a w x h map, tile (c, r) at
    solid[r * w + c] covering [ox + c cell, ox + (c+1) cell] x [oy + r cell,
    ...], as segments out[2k], out[2k+1] with collinear edges merged, each

@@ -1,6 +1,7 @@
 /* level.c - the world's level geometry seen from steer.h: handles,
  * polygons, tile maps, ray casts (agents included), line of sight, box
  * queries and containment. The geometry itself is geometry.c's. */
+#include "contain.h"
 #include "vec.h"
 #include "world.h"
 
@@ -158,6 +159,6 @@ void steer_world_query_box(const steer_world *w, double x1, double y1,
 steer_vec2 steer_agent_contain(const steer_world *w, size_t i,
                                const steer_vec2 *points, size_t n,
                                double feeler_length) {
-  return geo_contain(world_pos(w, i), world_vel(w, i), points, n,
+  return geo_contain(world_pos(w, i), world_vel(w, i), points, n, NULL,
                      feeler_length, w->max_force[i]);
 }

@@ -64,5 +64,5 @@ steer_vec2 steer_agent_avoid_walls(const steer_world *w, size_t i,
 steer_vec2 contain_path(const steer_world *w, size_t i, const steer_path *path,
                         double feeler_length) {
   return geo_contain(world_pos(w, i), world_vel(w, i), path_points(path),
-                     steer_path_count(path), feeler_length, w->max_force[i]);
+                     steer_path_count(path), path_region(path), feeler_length, w->max_force[i]);
 }

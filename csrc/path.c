@@ -7,6 +7,7 @@ struct steer_path {
   size_t refs;
   size_t count;
   int loop;
+  contain_index *region; /* built for contain entries (path_prepare_region) */
   steer_vec2 points[]; /* count of them */
 };
 
@@ -18,6 +19,7 @@ steer_path *steer_path_create(const steer_vec2 *points, size_t n, int loop) {
   path->refs = 1;
   path->count = n;
   path->loop = loop != 0;
+  path->region = NULL;
   memcpy(path->points, points, n * sizeof(steer_vec2));
   return path;
 }
@@ -25,9 +27,17 @@ steer_path *steer_path_create(const steer_vec2 *points, size_t n, int loop) {
 void steer_path_retain(steer_path *path) { path->refs++; }
 
 void steer_path_release(steer_path *path) {
-  if (path && --path->refs == 0)
+  if (path && --path->refs == 0) {
+    contain_index_free(path->region);
     steer_alloc(path, sizeof *path + path->count * sizeof(steer_vec2), 0);
+  }
 }
+
+void path_prepare_region(steer_path *path) {
+  if (!path->region) path->region = contain_index_build(path->points, path->count);
+}
+
+const contain_index *path_region(const steer_path *path) { return path->region; }
 
 size_t steer_path_count(const steer_path *path) { return path->count; }
 

@@ -5,6 +5,7 @@
 #include "alloc.h"
 #include "program.h"
 #include "navgrid.h"
+#include "path.h"
 #include "orca_batch.h"
 
 /* Paths, flow fields and shared points are shared between programs: an
@@ -176,6 +177,9 @@ steer_program *program_make(const steer_allocator *from,
     p->entries[k].tag[STEER_TAG_SIZE - 1] = '\0';
     target_retain(&p->entries[k].target);
     target_retain(&p->entries[k].other); /* interpose: a shared point */
+    if (p->entries[k].behavior == STEER_CONTAIN &&
+        p->entries[k].target.kind == STEER_TARGET_PATH)
+      path_prepare_region(p->entries[k].target.path);
   }
   program_analyze(p);
   return p;

@@ -1,7 +1,7 @@
 # levels.mk - the geometry module's C oracle (spec/c/geometry_oracle.c):
 # indexed queries against brute force, bit for bit. spec/levels_spec.lua
 # builds and runs it; `make geometry-oracle` runs it alone.
-GEO_SRC = csrc/alloc.c csrc/geo_halo.c csrc/geo_index.c csrc/geometry.c csrc/geo_sides.c csrc/raycast.c csrc/contain.c \
+GEO_SRC = csrc/alloc.c csrc/geo_halo.c csrc/geo_index.c csrc/geometry.c csrc/geo_sides.c csrc/raycast.c csrc/contain.c csrc/contain_index.c \
   csrc/tiles.c
 
 .PHONY: geometry-oracle
@@ -30,3 +30,10 @@ bench: bench-level
 CHECKS += bench-level-smoke
 bench-level-smoke: build/lua5.4/steer/core.so
 	$(BENCH_LEVEL_ENV) lua5.4 bench/level.lua smoke
+
+# bench/contain: contain's cost against its region's edge count
+.PHONY: bench-contain
+bench-contain: build/lua5.4/steer/core.so
+	$(BENCH_LEVEL_ENV) lua5.4 bench/contain.lua
+
+bench: bench-contain

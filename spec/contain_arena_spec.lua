@@ -168,6 +168,29 @@ describe("contain as a program entry", function()
     twins({ x = 8, y = 6, vx = 1, vy = 0.3, max_speed = 3, max_force = 1.5 }, u, 9, 1 / 30)
     twins({ x = 6, y = 6, vx = -1, max_force = 2 }, { 0, 0, 10, 0, 0, 10 }, 2, 1 / 60)
   end)
+
+  it("gives the method's force in a region of 600 edges (the entry looks at its nearby edges only)", function()
+    local wavy = {}
+    for k = 0, 599 do
+      local t = 2 * math.pi * k / 600
+      local r = 10 + 3 * math.sin(7 * t) + (k % 2) * 0.5 -- a concave, jagged rim
+      wavy[#wavy + 1] = 20 + r * math.cos(t)
+      wavy[#wavy + 1] = 20 + r * math.sin(t)
+    end
+    for _, d in ipairs{
+      { x = 20, y = 20, vx = 3, vy = 1, max_speed = 4, max_force = 3 },
+      { x = 25, y = 22, vx = 0, vy = 4, max_speed = 4, max_force = 3 },
+      { x = 28, y = 20, vx = 4, vy = 0, max_speed = 6, max_force = 1 },
+      { x = 45, y = 20, vx = 0, vy = 1, max_force = 2 }, -- outside: pulled back
+    } do
+      local a = twins(d, wavy, nil, 1 / 30)
+      if d.x < 40 then -- stayed within the rim's widest reach
+        assert.is_true((a.x - 20) ^ 2 + (a.y - 20) ^ 2 < 13.5 ^ 2)
+      else
+        assert.is_true(a.x < 45 and a.vx < 0)
+      end
+    end
+  end)
 end)
 
 -- A wandering crowd with contain first: the share of agent-steps after the

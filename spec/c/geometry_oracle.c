@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "contain.h"
 #include "geometry.h"
 #include "oracle.h"
 
@@ -596,16 +597,104 @@ static void hand_cases(void) {
   steer_vec2 box[4] = {{0, 0}, {10, 0}, {10, 10}, {0, 10}};
   CHECK(geo_inside(box, 4, v2(5, 5)) && !geo_inside(box, 4, v2(11, 5)),
         "inside the box");
-  f = geo_contain(v2(8, 5), v2(1, 0), box, 4, 3, 1);
+  f = geo_contain(v2(8, 5), v2(1, 0), box, 4, NULL, 3, 1);
   CHECK(f.x == -1 && f.y == 0, "contain: tip 1 past x = 10: (%g, %g)", f.x, f.y);
-  f = geo_contain(v2(5, 5), v2(1, 0), box, 4, 3, 1);
+  f = geo_contain(v2(5, 5), v2(1, 0), box, 4, NULL, 3, 1);
   CHECK(f.x == 0 && f.y == 0, "contain: tip inside, no force");
   steer_vec2 tri[3] = {{0, 0}, {10, 0}, {0, 10}};
   /* max_force 3 sqrt 2: the tip (8, 8) is pushed toward (5, 5) */
-  f = geo_contain(v2(4, 4), v2(1, 1), tri, 3, 4 * 1.4142135623730951,
+  f = geo_contain(v2(4, 4), v2(1, 1), tri, 3, NULL, 4 * 1.4142135623730951,
                   3 * 1.4142135623730951);
   CHECK(fabs(f.x + 3) < 1e-12 && fabs(f.y + 3) < 1e-12,
         "contain: back to the hypotenuse (%g, %g)", f.x, f.y);
+}
+
+/* ---- contain regions: the band index against every edge ------------------- */
+
+/* Bit for bit the same force, or both NaN-free zeros (+0 and -0 compare
+   equal: the bits are compared). */
+static int same_force(steer_vec2 a, steer_vec2 b) {
+  return memcmp(&a, &b, sizeof a) == 0;
+}
+
+/* Random polygons of every kind (star-shaped, point soup, rectilinear
+   combs whose vertices sit on band borders, flat, repeated points) at
+   scales from 1e-6 to 1e140; agents inside, outside, on vertices' heights,
+   at rest and fast: geo_contain with the index gives the bits it gives
+   with every edge. */
+static void contain_regions(void) {
+  static steer_vec2 pts[2400];
+  int compared = 0;
+  for (int trial = 0; trial < 400; trial++) {
+    int kind = trial % 5;
+    size_t n = kind == 0 ? 3 + (size_t)(unit() * (trial < 100 ? 60 : 2000))
+                         : 3 + (size_t)(unit() * 200);
+    double scale = trial % 7 == 0 ? 1e-6 : trial % 11 == 0 ? 1e140 : uniform(1, 300);
+    double ox = uniform(-2, 2) * scale, oy = uniform(-2, 2) * scale;
+    if (kind == 0) { /* star-shaped, radius 0.3 to 1 */
+      for (size_t i = 0; i < n; i++) {
+        double a = 2 * 3.141592653589793 * (double)i / (double)n;
+        double r = uniform(0.3, 1) * scale;
+        pts[i] = v2(ox + r * cos(a), oy + r * sin(a));
+      }
+    } else if (kind == 1) { /* point soup: self-crossing */
+      for (size_t i = 0; i < n; i++)
+        pts[i] = v2(ox + uniform(-1, 1) * scale, oy + uniform(-1, 1) * scale);
+    } else if (kind == 2) { /* a comb: teeth up from a base, integer heights */
+      size_t teeth = (n - 2) / 4 + 1, k = 0;
+      for (size_t t = 0; t < teeth; t++) {
+        double x0 = ox + (double)(2 * t) * scale, h = (double)(1 + (size_t)(unit() * 9));
+        pts[k++] = v2(x0, oy + h * scale);
+        pts[k++] = v2(x0 + scale, oy + h * scale);
+        pts[k++] = v2(x0 + scale, oy + scale);
+        pts[k++] = v2(x0 + 2 * scale, oy + scale);
+      }
+      pts[k++] = v2(ox + (double)(2 * teeth) * scale, oy);
+      pts[k++] = v2(ox, oy);
+      n = k;
+    } else if (kind == 3) { /* flat: every point at one height */
+      for (size_t i = 0; i < n; i++) pts[i] = v2(ox + uniform(-1, 1) * scale, oy);
+    } else { /* repeated points and a few exact duplicates of heights */
+      for (size_t i = 0; i < n; i++)
+        pts[i] = i % 3 == 2 ? pts[i - 1]
+                            : v2(ox + uniform(-1, 1) * scale,
+                                 oy + (double)(int)(uniform(-4, 4)) * 0.25 * scale);
+    }
+    contain_index *x = contain_index_build(pts, n);
+    CHECK(x != NULL, "contain index of %zu points", n);
+    if (!x) continue;
+    for (int q = 0; q < 300; q++) {
+      steer_vec2 p = v2(ox + uniform(-1.3, 1.3) * scale, oy + uniform(-1.3, 1.3) * scale);
+      if (kind == 2) p = v2(ox + uniform(-0.2, 1.1) * (double)n * 0.5 * scale, oy + uniform(-1, 11) * scale);
+      if (q % 5 == 0) p.y = pts[(size_t)(unit() * (double)n)].y; /* a vertex's height */
+      if (q % 10 == 1) p = pts[(size_t)(unit() * (double)n)];    /* on a vertex */
+      double a = uniform(0, 6.283185307179586);
+      double speed = q % 7 == 0 ? 0 : uniform(0, 3) * (q % 13 == 0 ? 1e6 : 1) * scale;
+      steer_vec2 v = v2(speed * cos(a), speed * sin(a));
+      if (q % 9 == 0) v = v2(speed, 0); /* along the comb's edges */
+      double len = uniform(0, 2) * scale, force = q % 17 == 0 ? 1e-300 : uniform(0.1, 5);
+      steer_vec2 all = geo_contain(p, v, pts, n, NULL, len, force);
+      steer_vec2 banded = geo_contain(p, v, pts, n, x, len, force);
+      compared++;
+      CHECK(same_force(all, banded) && all.x == all.x && all.y == all.y,
+            "contain, kind %d, %zu points, scale %g: p (%.17g, %.17g) v (%.17g, "
+            "%.17g): every edge (%.17g, %.17g), bands (%.17g, %.17g)",
+            kind, n, scale, p.x, p.y, v.x, v.y, all.x, all.y, banded.x, banded.y);
+    }
+    contain_index_free(x);
+  }
+  CHECK(compared == 400 * 300, "contain regions compared: %d", compared);
+  /* a round arena of 2,000 edges: a few edges per band, so a feeler
+     looks at a handful, not at 2,000 */
+  for (size_t i = 0; i < 2000; i++) {
+    double a = 2 * 3.141592653589793 * (double)i / 2000;
+    pts[i] = v2(50 * cos(a), 50 * sin(a));
+  }
+  contain_index *x = contain_index_build(pts, 2000);
+  CHECK(x && x->bands == 2000 && x->start[x->bands] <= 4 * 2000,
+        "a round arena's bands: %u bands, %u entries", x ? x->bands : 0,
+        x ? x->start[x->bands] : 0);
+  contain_index_free(x);
 }
 
 /* ---- tile maps ---------------------------------------------------------------- */
@@ -772,6 +861,7 @@ int main(void) {
     random_level(&layouts[i], 600, 300);
   }
   tile_maps();
+  contain_regions();
   huge_numbers();
   failures();
   CHECK(fused_checked > 100, "walls then obstacles at once: %d batches",
