@@ -185,8 +185,16 @@ void account_world_memory(lua_State *L, lworld *box) {
 #ifdef LUA_GCISRUNNING
   if (!lua_gc(L, LUA_GCISRUNNING, 0)) return; /* the host stopped it */
 #endif
-  /* as if kb more kilobytes of Lua memory had been allocated */
-  lua_gc(L, LUA_GCSTEP, kb > INT_MAX ? INT_MAX : (int)kb);
+  /* Growth larger than the whole Lua heap: a full collection, cheap next
+     to filling that memory. Lua 5.4's steps, given twice in a cycle (an
+     add_many, then the first step), held dropped worlds' finalizers back
+     until the Lua program itself allocated: a level reloaded in a loop
+     grew by a world per reload. Smaller growth: a step, as if kb more
+     kilobytes of Lua memory had been allocated. */
+  if (kb > (size_t)lua_gc(L, LUA_GCCOUNT, 0))
+    lua_gc(L, LUA_GCCOLLECT, 0);
+  else
+    lua_gc(L, LUA_GCSTEP, kb > INT_MAX ? INT_MAX : (int)kb);
 }
 
 void open_guard(lua_State *L) {
