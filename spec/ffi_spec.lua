@@ -157,6 +157,26 @@ describe("bulk reads", function()
     assert.are.equal(first.vy, vy[0])
     world:close()
     assert.matches("world is closed", support.error_of(world.columns, world))
+    assert.are.equal("calling 'columns' on bad self (steer.World expected, got steer.Agent)",
+      support.error_of(world.columns, first):gsub("^.-: ", ""))
+  end)
+
+  it("world:columns()'s pointers keep a dropped world alive, and only them (LuaJIT)", function()
+    if not steer.ffi then return pending("LuaJIT only") end
+    collectgarbage(); collectgarbage()
+    local before = steer.testing.memory()
+    local function taken()
+      local w = steer.world{}
+      w:add_many{ n = 1000, x = 7, y = 8 }
+      return w:columns() -- only the pointers leave
+    end
+    local x, y, vx, vy, n = taken()
+    collectgarbage(); collectgarbage()
+    assert.is_true(steer.testing.memory() > before) -- still there
+    assert.are.same({ 1000, 7, 8, 0, 0 }, { n, x[n - 1], y[0], vx[0], vy[n - 1] })
+    x, y, vx, vy = nil, nil, nil, nil
+    for _ = 1, 4 do collectgarbage() end
+    assert.are.equal(before, steer.testing.memory()) -- then freed
   end)
 end)
 

@@ -229,17 +229,26 @@ end
 
 -- world:columns() -> x, y, vx, vy (const double * into the world's arrays,
 -- 0-based, internal order), n. Zero copy: valid until agents are added,
--- removed or stepped, or the world is closed.
+-- removed or stepped, or the world is closed. The four pointers returned
+-- keep the world alive (a cdata cannot hold a Lua value, so a table with
+-- weak keys maps each to its world): a world dropped while its pointers are
+-- kept is not freed under them.
 local columns = ffi.new("const double *[4]")
 local world_ptr = ffi.typeof("steer_lworld *")
+local anchors = setmetatable({}, { __mode = "k" })
 local function world_columns(world)
   if getmetatable(world) ~= world_mt then
-    error("bad argument #0 to 'columns' (steer.World expected)", 2)
+    local mt = getmetatable(world)
+    local got = type(mt) == "table" and type(mt.__name) == "string" and mt.__name
+      or type(world)
+    error(("calling 'columns' on bad self (steer.World expected, got %s)"):format(got), 2)
   end
   local n = C.steer_box_columns(cast(world_ptr, world), columns, columns + 1,
     columns + 2, columns + 3)
   if n < 0 then error("calling 'columns' on bad self (world is closed)", 2) end
-  return columns[0], columns[1], columns[2], columns[3], tonumber(n)
+  local x, y, vx, vy = columns[0], columns[1], columns[2], columns[3]
+  anchors[x], anchors[y], anchors[vx], anchors[vy] = world, world, world, world
+  return x, y, vx, vy, tonumber(n)
 end
 
 local M = { enabled = false }
