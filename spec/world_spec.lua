@@ -557,6 +557,24 @@ describe("world:add_many", function()
     assert.are.equal(1, #world)
   end)
 
+  it("refuses columns with holes or other keys under every interpreter", function()
+    local world = steer.world{}
+    -- LuaJIT's length of { 1, nil, 3 } is 1: it added one agent, Lua 5.4 raised
+    local err = support.error_of(world.add_many, world, { x = { 1, nil, 3 }, y = 0 })
+    assert.is_truthy(err:find("field 'x'[2]: number expected, got nil", 1, true) or
+      err:find("field 'x': a value at [3], past the column's length, 1 (a hole before it?)", 1, true), err)
+    assert.matches("field 'x': unexpected string key",
+      support.error_of(world.add_many, world, { x = { 1, 2, foo = 3 } }))
+    assert.matches("field 'x': a value at %[2.5%]",
+      support.error_of(world.add_many, world, { x = { 1, 2, [2.5] = 3 } }))
+    assert.matches("field 'group': integer 0..31 expected, got 32",
+      support.error_of(world.add_many, world, { n = 1, group = 32 }))
+    assert.matches("field 'ghost': boolean expected, got number",
+      support.error_of(world.add_many, world, { n = 1, ghost = 1 }))
+    assert.are.equal(0, #world)
+    assert.are.equal(2, world:add_many{ x = { 1, 2 }, y = { 3, 4 } })
+  end)
+
   it("adds all or none when memory runs out", function()
     for n = 0, 40 do
       local world = steer.world{}

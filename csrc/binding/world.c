@@ -443,13 +443,36 @@ static double column_value(lua_State *L, int f, const char *what) {
   } else {
     char buf[96];
     const char *problem = turn_body_check(L, -1, f - DEF_FIELDS, &v, buf);
+    if (problem && lua_type(L, -1) == LUA_TNUMBER &&
+        strncmp(problem, "boolean", 7) != 0) /* a number out of range */
+      arg_error(L, "add_many", 1, "%s: %s, got %.14g", what, problem,
+                lua_tonumber(L, -1));
     if (problem)
-      arg_error(L, "add_many", 1, "%s: %s%s%s", what, problem,
-                lua_type(L, -1) == LUA_TNUMBER ? "" : ", got ",
-                lua_type(L, -1) == LUA_TNUMBER ? "" : arg_typename(L, -1));
+      arg_error(L, "add_many", 1, "%s: %s, got %s", what, problem,
+                arg_typename(L, -1));
   }
   lua_pop(L, 1);
   return v;
+}
+
+/* Raises for a key of column table t (named `name`) other than 1 ..
+   count: the length of a table with holes is any of its borders, so {1,
+   nil, 3} could otherwise add one agent here and three elsewhere. */
+static void check_sequence(lua_State *L, int t, size_t count,
+                           const char *name) {
+  lua_pushnil(L);
+  while (lua_next(L, t)) {
+    lua_pop(L, 1);
+    if (lua_type(L, -1) == LUA_TNUMBER) {
+      lua_Number k = lua_tonumber(L, -1);
+      if (k >= 1 && k <= (lua_Number)count && k == floor(k)) continue;
+      arg_error(L, "add_many", 1,
+                "field '%s': a value at [%.14g], past the column's length, %d "
+                "(a hole before it?)", name, k, (int)count);
+    }
+    arg_error(L, "add_many", 1, "field '%s': unexpected %s key", name,
+              arg_typename(L, -1));
+  }
 }
 
 /* Each column is read once, raw, into a Lua-owned copy: the core reads the
@@ -526,6 +549,7 @@ static int w_add_many(lua_State *L) {
       copy[k] = v;
       lua_pop(L, 1);
     }
+    check_sequence(L, table_at[f], count, column_name(f));
     copy += count;
   }
   steer_program *p = NULL;
