@@ -1,6 +1,7 @@
 -- steer.debug draws through line/circle callbacks; these specs record the
 -- primitives and compare them with the geometry worked out by hand.
 local steer = require "steer"
+local support = require "support"
 local sdebug = require "steer.debug"
 
 -- a view whose callbacks append {"line"|"circle", numbers..., kind} to `out`
@@ -388,5 +389,45 @@ describe("steer.debug with mistakes and removed agents", function()
     view:watch(a, { target = steer.point(1, 2), pursue = a, path = steer.path{ { 0, 0 }, { 1, 1 } } })
     assert.is_true(view:watching(a))
     view:draw(w)
+  end)
+
+  -- each of these was accepted and failed (or drew NaN) later, inside draw
+  it("checks forces, points, sizes, worlds and its own options at the call", function()
+    local w = steer.world{}
+    local a = w:add{ vx = 1 }
+    local lines = {}
+    local view = sdebug.new{ line = function(...) lines[#lines + 1] = { ... } end,
+      circle = function() end }
+    local err = support.error_of
+    assert.matches("bad argument #2 to 'set_force' %(number in %[%-1e150, 1e150%] expected, got nil%)",
+      err(view.set_force, view, a, nil, 0))
+    assert.matches("bad argument #3 to 'set_force' %(number in %[%-1e150, 1e150%] expected, got inf%)",
+      err(view.set_force, view, a, 0, math.huge))
+    assert.matches("bad argument #1 to 'set_force' %(steer.Agent expected, got nil%)",
+      err(view.set_force, view, nil, 0, 0))
+    -- {1, y = 2} is a list missing [2] by steer's rule, as a:seek says
+    assert.matches("option 'target'", err(view.watch, view, a, { target = { 1, y = 2 } }))
+    assert.matches("option 'neighbor_radius': number in %[0, 1e150%] expected",
+      err(view.watch, view, a, { neighbor_radius = 1e300 }))
+    assert.matches("option 'feeler_length'", err(view.watch, view, a, { feeler_length = math.huge }))
+    assert.matches("bad argument #1 to 'show_world' %(steer.World expected, got nil%)",
+      err(view.show_world, view, nil, true))
+    assert.matches("bad argument #1 to 'draw' %(steer.World expected, got steer.Agent%)",
+      err(view.draw, view, a))
+    assert.matches("bad argument #1 to 'unwatch' %(steer.Agent expected, got nil%)",
+      err(view.unwatch, view, nil))
+    assert.matches("bad argument #1 to 'new' %(table expected, got number%)", err(sdebug.new, 5))
+    assert.matches("bad argument #1 to 'new' %(option 'vector_scale': number in %[0, 1e150%] expected, got string%)",
+      err(sdebug.new, { vector_scale = "x", line = print, circle = print }))
+    assert.matches("bad argument #1 to 'new' %(unknown option 'colour'%)",
+      err(sdebug.new, { colour = {}, line = print, circle = print }))
+    -- what is accepted draws finite lines
+    view:watch(a, { target = { x = 3, y = 4 }, feeler_length = 2, neighbor_radius = 3 })
+    view:set_force(a, 1, -1)
+    view:draw(w)
+    assert.is_true(#lines > 0)
+    for _, l in ipairs(lines) do
+      for k = 1, 4 do assert.is_true(l[k] == l[k] and math.abs(l[k]) < math.huge) end
+    end
   end)
 end)

@@ -71,19 +71,25 @@ local function steer_type(v)
   return type(mt) == "table" and mt.__name or nil
 end
 
-local function number_at_least_0(v) return type(v) == "number" and v >= 0 end
+-- steer's limits: every number within +-1e150, lengths at least 0
+local LIMIT = 1e150
+local function finite(v) return type(v) == "number" and v >= -LIMIT and v <= LIMIT end
+local function number_at_least_0(v) return finite(v) and v >= 0 end
+-- steer's rule for point tables: {x, y} when [1] is there, else {x =, y =}
 local function a_point(v)
   if steer_type(v) == "steer.Agent" or steer_type(v) == "steer.SharedPoint" then return true end
-  return type(v) == "table" and type(v[1] or v.x) == "number" and type(v[2] or v.y) == "number"
+  if type(v) ~= "table" then return false end
+  if rawget(v, 1) ~= nil then return finite(rawget(v, 1)) and finite(rawget(v, 2)) end
+  return finite(rawget(v, "x")) and finite(rawget(v, "y"))
 end
 -- what each option takes, checked when an agent is watched: a wrong one
 -- would otherwise fail later, inside a draw
 local OPTIONS = {
-  feeler_length = { number_at_least_0, "number >= 0" },
+  feeler_length = { number_at_least_0, "number in [0, 1e150]" },
   wander = { function(v) return type(v) == "boolean" end, "boolean" },
-  neighbor_radius = { number_at_least_0, "number >= 0" },
+  neighbor_radius = { number_at_least_0, "number in [0, 1e150]" },
   path = { function(v) return steer_type(v) == "steer.Path" end, "steer.Path" },
-  arrival_radius = { number_at_least_0, "number >= 0" },
+  arrival_radius = { number_at_least_0, "number in [0, 1e150]" },
   pursue = { function(v) return steer_type(v) == "steer.Agent" end, "steer.Agent" },
   evade = { function(v) return steer_type(v) == "steer.Agent" end, "steer.Agent" },
   target = { a_point, "steer.Agent, steer.SharedPoint, {x, y} or {x =, y =}" },
@@ -95,6 +101,27 @@ local function check_agent(agent, fname)
       steer_type(agent) or type(agent)), 3)
   end
 end
+
+local function check_world(world, fname)
+  if steer_type(world) ~= "steer.World" then
+    error(("bad argument #1 to '%s' (steer.World expected, got %s)"):format(fname,
+      steer_type(world) or type(world)), 3)
+  end
+end
+
+-- a number steer would take (within +-1e150) for argument argn of fname
+local function check_number(v, fname, argn)
+  if not finite(v) then
+    error(("bad argument #%d to '%s' (number in [-1e150, 1e150] expected, got %s)"):format(
+      argn, fname, type(v) == "number" and ("%.14g"):format(v) or steer_type(v) or type(v)), 3)
+  end
+end
+
+-- sdebug.new's options: what each takes
+local NEW_OPTIONS = {
+  line = "function", circle = "function", colors = "table", line_width = "number",
+  segments = "number", vector_scale = "number", force_scale = "number", wrap = "table",
+}
 
 -- opts (or {}) once every key and value is one the view draws
 local function check_options(opts, fname, argn)
@@ -165,6 +192,21 @@ end
 ---@return steer.DebugView
 function sdebug.new(opts)
   opts = opts or {}
+  if type(opts) ~= "table" then
+    error(("bad argument #1 to 'new' (table expected, got %s)"):format(
+      steer_type(opts) or type(opts)), 2)
+  end
+  for k, v in pairs(opts) do
+    local want = NEW_OPTIONS[k]
+    if not want then
+      error(("bad argument #1 to 'new' (unknown option '%s')"):format(tostring(k)), 2)
+    end
+    if type(v) ~= want or (want == "number" and not (finite(v) and v >= 0)) then
+      error(("bad argument #1 to 'new' (option '%s': %s expected, got %s)"):format(k,
+        want == "number" and "number in [0, 1e150]" or want,
+        type(v) == "number" and ("%.14g"):format(v) or steer_type(v) or type(v)), 2)
+    end
+  end
   local line, circle = opts.line, opts.circle
   if not (line and circle) then
     if line or circle then
@@ -204,6 +246,7 @@ end
 --- Stops drawing `agent` (unless its whole world is shown).
 ---@param agent steer.Agent
 function View:unwatch(agent)
+  check_agent(agent, "unwatch")
   self.watched[agent], self.forces[agent] = nil, nil
 end
 
@@ -234,6 +277,7 @@ end
 ---@param on boolean
 ---@param opts? steer.DebugAgentOptions
 function View:show_world(world, on, opts)
+  check_world(world, "show_world")
   self.worlds[world] = on and check_options(opts, "show_world", 3) or nil
 end
 
@@ -242,6 +286,7 @@ end
 ---@param opts? steer.DebugAgentOptions
 ---@return boolean
 function View:toggle_world(world, opts)
+  check_world(world, "toggle_world")
   local on = self.worlds[world] == nil
   self:show_world(world, on, check_options(opts, "toggle_world", 2))
   return on
@@ -252,6 +297,9 @@ end
 ---@param fx number
 ---@param fy number
 function View:set_force(agent, fx, fy)
+  check_agent(agent, "set_force")
+  check_number(fx, "set_force", 2)
+  check_number(fy, "set_force", 3)
   local f = self.forces[agent]
   if f then
     f[1], f[2] = fx, fy
@@ -440,6 +488,7 @@ end
 --- agent; otherwise only its watched agents (in id order).
 ---@param world steer.World
 function View:draw(world)
+  check_world(world, "draw")
   local all = self.worlds[world]
   if all then
     self:draw_geometry(world)
