@@ -185,7 +185,7 @@ end
 ---@field arrival_radius? number radius of the waypoint circle (default 0.6)
 ---@field pursue? steer.Agent draw the point the agent predicts for this quarry
 ---@field evade? steer.Agent draw the point the agent predicts for this threat
----@field target? steer.Agent|steer.Point draw a line to this target: an agent, {x, y} or {x =, y =}
+---@field target? steer.Agent|steer.Point|steer.SharedPoint draw a line to this target: an agent, a shared point, {x, y} or {x =, y =}
 
 --- A new debug view. Without line/circle callbacks it needs love.graphics.
 ---@param opts? steer.DebugOptions

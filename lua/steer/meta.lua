@@ -170,12 +170,12 @@ function Polygon:remove() end
 ---@field weight? number multiplies the behavior's force (default 1)
 ---@field tag? string a name for set_target / set_weight / active_behavior
 ---@field probability? number for combine = "dither": the chance this behavior is considered
----@field target? steer.Target seek, flee, arrive, pursue, evade, follow: what to aim at
----@field radius? number separation, alignment, cohesion: the neighbor radius
+---@field target? steer.Target seek, flee, arrive, pursue, evade, follow, offset_pursuit, follow_leader, hide, face, match_orientation: what to aim at
+---@field radius? number separation, alignment, cohesion, avoid_agents, follow_leader: the neighbor radius
 ---@field feeler_length? number avoid_obstacles, avoid_walls, contain (default 3)
 ---@field region? steer.Region contain: the box, polygon or path to stay inside
 ---@field hysteresis? number avoid_obstacles, avoid_walls: keeps an avoidance going a little longer, against flicker
----@field slowing_radius? number arrive, follow
+---@field slowing_radius? number arrive, follow, flow, offset_pursuit, follow_leader, formation, interpose, hide, queue
 ---@field panic_radius? number flee: no force beyond it
 ---@field path? steer.Path follow: the path
 ---@field field? steer.FlowField flow: the flow field to follow
@@ -674,29 +674,29 @@ function World:columns() end
 local Agent = {}
 
 ---Seek a point (x, y, `{x, y}`, `{x = x, y = y}`) or another agent's position.
----@param x number|steer.Agent|steer.Point
+---@param x number|steer.Agent|steer.Point|steer.SharedPoint
 ---@param y? number
 ---@return number fx
 ---@return number fy
----@overload fun(self: steer.Agent, target: steer.Agent|steer.Point): number, number
+---@overload fun(self: steer.Agent, target: steer.Agent|steer.Point|steer.SharedPoint): number, number
 function Agent:seek(x, y) end
 
 ---Flee a point or an agent; beyond panic_radius (if given) the force is 0.
----@param x number|steer.Agent|steer.Point
+---@param x number|steer.Agent|steer.Point|steer.SharedPoint
 ---@param y? number
 ---@param panic_radius? number
 ---@return number fx
 ---@return number fy
----@overload fun(self: steer.Agent, threat: steer.Agent|steer.Point, panic_radius?: number): number, number
+---@overload fun(self: steer.Agent, threat: steer.Agent|steer.Point|steer.SharedPoint, panic_radius?: number): number, number
 function Agent:flee(x, y, panic_radius) end
 
 ---Arrive at a point or an agent, slowing down within slowing_radius (default 2).
----@param x number|steer.Agent|steer.Point
+---@param x number|steer.Agent|steer.Point|steer.SharedPoint
 ---@param y? number
 ---@param slowing_radius? number
 ---@return number fx
 ---@return number fy
----@overload fun(self: steer.Agent, target: steer.Agent|steer.Point, slowing_radius?: number): number, number
+---@overload fun(self: steer.Agent, target: steer.Agent|steer.Point|steer.SharedPoint, slowing_radius?: number): number, number
 function Agent:arrive(x, y, slowing_radius) end
 
 ---Pursue agent b, predicting it with T = distance / self.max_speed.
@@ -794,7 +794,7 @@ function Agent:avoid_agents(time_horizon, radius, personal_space) end
 function Agent:apply(fx, fy, dt, angular) end
 
 ---The angular acceleration turning the agent toward a point or agent within one step of dt.
----@param x number|steer.Agent
+---@param x number|steer.Agent|steer.Point|steer.SharedPoint
 ---@param y? number
 ---@param dt? number > 0 (default 1/60)
 ---@return number angular rad/s^2
@@ -1031,7 +1031,7 @@ function Agent:flow(field, slowing_radius) end
 ---Hold the point `offset` (x ahead, y to the left) of the leader's frame,
 ---matching the leader's velocity: `a:offset_pursuit(leader, ox, oy)` or
 ---`a:offset_pursuit(leader, {ox, oy})`; the leader may be a point.
----@param leader steer.Agent|steer.Point|number
+---@param leader steer.Agent|steer.Point|steer.SharedPoint|number
 ---@param ox number|steer.Point
 ---@param oy? number
 ---@param slowing_radius? number default 2
@@ -1041,7 +1041,7 @@ function Agent:offset_pursuit(leader, ox, oy, slowing_radius) end
 
 ---Arrive `distance` behind the leader (default 2), stepping aside when in
 ---front of it, with separation over `radius` (default 2; 0: none).
----@param leader steer.Agent|steer.Point
+---@param leader steer.Agent|steer.Point|steer.SharedPoint
 ---@param distance? number
 ---@param radius? number
 ---@param slowing_radius? number default 2
@@ -1050,8 +1050,8 @@ function Agent:offset_pursuit(leader, ox, oy, slowing_radius) end
 function Agent:follow_leader(leader, distance, radius, slowing_radius) end
 
 ---Get between a and b: arrive at the midpoint of their predicted positions.
----@param a steer.Agent|steer.Point
----@param b steer.Agent|steer.Point
+---@param a steer.Agent|steer.Point|steer.SharedPoint
+---@param b steer.Agent|steer.Point|steer.SharedPoint
 ---@param slowing_radius? number default 2
 ---@return number fx
 ---@return number fy
@@ -1059,7 +1059,7 @@ function Agent:interpose(a, b, slowing_radius) end
 
 ---Hide from the hunter behind the nearest obstacle (`distance` behind its
 ---boundary, default 1); evade it when there is no obstacle.
----@param hunter steer.Agent|steer.Point
+---@param hunter steer.Agent|steer.Point|steer.SharedPoint
 ---@param distance? number
 ---@param slowing_radius? number default 2
 ---@return number fx
