@@ -303,6 +303,10 @@ describe("a removed agent's own data", function()
     w:close()
     assert.are.equal("a", a.name)
     raises("world is closed", function() return a.x end)
+    -- the length operator says what the user wrote, not '__len'
+    local err = select(2, pcall(function() return #w end))
+    assert.matches("attempt to get the length of a closed world %(world is closed%)", err)
+    assert.is_nil(err:find("__len", 1, true))
   end)
 end)
 
