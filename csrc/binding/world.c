@@ -299,10 +299,11 @@ static int w_get(lua_State *L) {
 }
 
 static int w_len(lua_State *L) {
-  lworld *box = check_world(L, 1, "__len", 0);
   /* not "calling '__len' on bad self": the user wrote #world */
-  if (!box->w)
+  lworld *box = luaL_testudata(L, 1, WORLD_MT);
+  if (box && !box->w)
     return luaL_error(L, "attempt to get the length of a closed world (world is closed)");
+  box = check_world(L, 1, "__len", 0);
   lua_pushinteger(L, (lua_Integer)steer_world_count(box->w));
   return 1;
 }
