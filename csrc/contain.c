@@ -30,11 +30,12 @@ int geo_inside(const steer_vec2 *pts, size_t n, steer_vec2 p) {
    the line through p, and they are all in p.y's band. */
 static int inside_indexed(const steer_vec2 *pts, size_t n,
                           const contain_index *x, steer_vec2 p) {
-  long k = contain_band(x, p.y);
+  const contain_cells *b = &x->bands;
+  long k = contain_cell(b, 1, p.y);
   if (k < 0) return geo_inside(pts, n, p);
   int in = 0;
-  for (uint32_t c = x->start[k]; c < x->start[k + 1]; c++)
-    in ^= crosses_right(pts, n, x->edge[c], p);
+  for (uint32_t c = b->start[k]; c < b->start[k + 1]; c++)
+    in ^= crosses_right(pts, n, b->edge[c], p);
   return in;
 }
 
@@ -121,23 +122,29 @@ static void exit_all(exit_search *s, const steer_vec2 *pts, size_t n,
              x ? x->unit[i] : contain_unit(v2_sub(pts[(i + 1) % n], pts[i])));
 }
 
-/* The edges of the bands the feeler spans. An edge it crosses meets the
-   feeler's y range; the margin, a billionth of the magnitudes at play,
-   covers rounding (only a feeler along an edge's line to within rounding,
-   whose answer is noise either way, can find one further off). */
+/* The edges of the grid cells the feeler's box meets. An edge it crosses
+   meets the feeler there; the margin, a billionth of the magnitudes at
+   play, covers rounding (only a feeler along an edge's line to within
+   rounding, whose answer is noise either way, can find one further off). */
 static void exit_indexed(exit_search *s, const steer_vec2 *pts, size_t n,
                          const contain_index *x) {
-  double tip_y = s->p.y + s->fwd.y * s->reach;
+  const contain_cells *g = &x->grid;
+  steer_vec2 tip = v2_add(s->p, v2_scale(s->fwd, s->reach));
   double margin = 1e-9 * (fabs(s->p.x) + fabs(s->p.y) + s->reach);
-  long lo = contain_band(x, fmin(s->p.y, tip_y) - margin);
-  long hi = contain_band(x, fmax(s->p.y, tip_y) + margin);
-  if (lo < 0 || hi < 0 || !(margin < INFINITY)) {
+  long x_lo = contain_cell(g, 0, fmin(s->p.x, tip.x) - margin);
+  long x_hi = contain_cell(g, 0, fmax(s->p.x, tip.x) + margin);
+  long y_lo = contain_cell(g, 1, fmin(s->p.y, tip.y) - margin);
+  long y_hi = contain_cell(g, 1, fmax(s->p.y, tip.y) + margin);
+  if (x_lo < 0 || x_hi < 0 || y_lo < 0 || y_hi < 0 || !(margin < INFINITY)) {
     exit_all(s, pts, n, x);
     return;
   }
-  for (long k = lo; k <= hi; k++)
-    for (uint32_t c = x->start[k]; c < x->start[k + 1]; c++)
-      try_edge(s, pts, n, x->edge[c], x->unit[x->edge[c]]);
+  for (long cy = y_lo; cy <= y_hi; cy++)
+    for (long cx = x_lo; cx <= x_hi; cx++) {
+      long cell = cy * (long)g->cols + cx;
+      for (uint32_t c = g->start[cell]; c < g->start[cell + 1]; c++)
+        try_edge(s, pts, n, g->edge[c], x->unit[g->edge[c]]);
+    }
 }
 
 steer_vec2 geo_contain(steer_vec2 p, steer_vec2 v, const steer_vec2 *pts,

@@ -8,26 +8,36 @@
 
 #include "steer.h"
 
-/* A closed polygon's edges, e = pts[e] -> pts[(e + 1) % n], sorted into
-   horizontal bands: band k covers y in [y0 + k / inv_h, y0 + (k + 1) /
-   inv_h) and lists every edge whose y range meets it (the first band
-   reaches down to -inf, the last up to +inf). Built once per region; read
-   only after, so threads share it. */
+/* A closed polygon's edges, e = pts[e] -> pts[(e + 1) % n], bucketed by
+   cells of a cols x rows grid over the polygon's box: cell (cx, cy) covers
+   [x0 + cx / inv_w, x0 + (cx + 1) / inv_w) on x, likewise on y (the outer
+   cells reach on to infinity; inv 0: one cell across that axis), and lists
+   every edge whose box meets it, in increasing order. */
+typedef struct contain_cells {
+  double x0, y0, inv_w, inv_h;
+  uint32_t cols, rows;
+  uint32_t *start; /* cell c = cy * cols + cx: edge[start[c] .. start[c + 1]) */
+  uint32_t *edge;
+} contain_cells;
+
+/* A region's index: horizontal bands (one column) for the inside test,
+   whose ray runs along one band, and a grid for the feeler, which meets
+   only the cells along it. Built once per region; read only after, so
+   threads share it. */
 typedef struct contain_index {
   size_t n;
-  steer_vec2 *unit;  /* edge e's unit direction, as contain.c's unit() */
-  double y0, inv_h;  /* inv_h 0: one band holding every edge */
-  uint32_t bands;
-  uint32_t *start;   /* band k: edge[start[k] .. start[k + 1]) */
-  uint32_t *edge;    /* in increasing order within a band */
+  steer_vec2 *unit;    /* edge e's unit direction, as contain_unit() */
+  contain_cells bands; /* cols == 1 */
+  contain_cells grid;
 } contain_index;
 
 /* The index of polygon pts[0 .. n - 1] (n >= 1), or NULL when memory runs
    out (callers then take every edge). */
 contain_index *contain_index_build(const steer_vec2 *pts, size_t n);
 void contain_index_free(contain_index *x);
-/* The band holding y, or -1 when y is not a number. */
-long contain_band(const contain_index *x, double y);
+/* The column (axis 0) or row (axis 1) of c holding coordinate v, or -1 when
+   v is not a number. Monotone in v. */
+long contain_cell(const contain_cells *c, int axis, double v);
 
 /* a / |a|, or zero when a is zero or not a number (contain.c). */
 steer_vec2 contain_unit(steer_vec2 a);

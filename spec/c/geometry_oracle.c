@@ -691,9 +691,14 @@ static void contain_regions(void) {
     pts[i] = v2(50 * cos(a), 50 * sin(a));
   }
   contain_index *x = contain_index_build(pts, 2000);
-  CHECK(x && x->bands == 2000 && x->start[x->bands] <= 4 * 2000,
-        "a round arena's bands: %u bands, %u entries", x ? x->bands : 0,
-        x ? x->start[x->bands] : 0);
+  CHECK(x && x->bands.rows == 2000 && x->bands.start[2000] <= 4 * 2000,
+        "a round arena's bands: %u bands, %u entries", x ? x->bands.rows : 0,
+        x ? x->bands.start[x->bands.rows] : 0);
+  /* and its grid: cells about two edges wide, a few edges in each */
+  size_t cells = x ? (size_t)x->grid.cols * x->grid.rows : 0;
+  CHECK(x && cells >= 1000 && x->grid.start[cells] <= 3 * 2000,
+        "a round arena's grid: %u x %u cells, %u entries", x ? x->grid.cols : 0,
+        x ? x->grid.rows : 0, x ? x->grid.start[cells] : 0);
   contain_index_free(x);
 }
 
