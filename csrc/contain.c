@@ -109,6 +109,16 @@ static void try_edge(exit_search *s, const steer_vec2 *pts, size_t n,
   /* within the edge: a and b lie on either side of the feeler's line */
   double ra = v2_cross(fwd, v2_sub(a, p)), rb = v2_cross(fwd, v2_sub(b, p));
   if (!((ra <= 0 && rb >= 0) || (ra >= 0 && rb <= 0))) return;
+  /* and where the feeler meets the edge's line lies in the edge's box, to
+     a millionth of the magnitudes at play: this turns away the noise of a
+     feeler along an edge's line (whose crossing could land anywhere), and
+     it bounds where a crossed edge lies, so that the index's cells around
+     the feeler hold every edge this accepts */
+  steer_vec2 q = v2_add(p, v2_scale(fwd, at));
+  double tol = 1e-6 * (fabs(q.x) + fabs(q.y) + fabs(p.x) + fabs(p.y) + s->reach);
+  if (!(q.x >= fmin(a.x, b.x) - tol && q.x <= fmax(a.x, b.x) + tol &&
+        q.y >= fmin(a.y, b.y) - tol && q.y <= fmax(a.y, b.y) + tol))
+    return;
   s->at = at;
   s->exit = i;
   s->inward = side > 0 ? v2(-e.y, e.x) : v2(e.y, -e.x);
@@ -122,15 +132,15 @@ static void exit_all(exit_search *s, const steer_vec2 *pts, size_t n,
              x ? x->unit[i] : contain_unit(v2_sub(pts[(i + 1) % n], pts[i])));
 }
 
-/* The edges of the grid cells the feeler's box meets. An edge it crosses
-   meets the feeler there; the margin, a billionth of the magnitudes at
-   play, covers rounding (only a feeler along an edge's line to within
-   rounding, whose answer is noise either way, can find one further off). */
+/* The edges of the grid cells the feeler's box meets, grown by a margin
+   over try_edge's tolerance and rounding: every edge try_edge accepts
+   meets that box (see there), so the answer is the same bits as with
+   every edge. */
 static void exit_indexed(exit_search *s, const steer_vec2 *pts, size_t n,
                          const contain_index *x) {
   const contain_cells *g = &x->grid;
   steer_vec2 tip = v2_add(s->p, v2_scale(s->fwd, s->reach));
-  double margin = 1e-9 * (fabs(s->p.x) + fabs(s->p.y) + s->reach);
+  double margin = 1e-5 * (fabs(s->p.x) + fabs(s->p.y) + s->reach);
   long x_lo = contain_cell(g, 0, fmin(s->p.x, tip.x) - margin);
   long x_hi = contain_cell(g, 0, fmax(s->p.x, tip.x) + margin);
   long y_lo = contain_cell(g, 1, fmin(s->p.y, tip.y) - margin);

@@ -50,9 +50,8 @@ int geo_inside(const steer_vec2 *pts, size_t n, steer_vec2 p);
    (not one through p): from its tip toward the nearest point of the first
    edge crossed (the lowest-numbered at a tie; that edge's inward normal if
    the tip lies on it); else zero. `x`, when not NULL, is the polygon's
-   index: the same answer (unless the feeler runs along an edge's line to
-   within rounding, where either answer is noise), in time that depends on
-   the edges in the bands the feeler spans, not on n. */
+   index: the same bits, in time that depends on the edges near p, not on
+   n. */
 steer_vec2 geo_contain(steer_vec2 p, steer_vec2 v, const steer_vec2 *pts,
                        size_t n, const contain_index *x, double length,
                        double max_force);

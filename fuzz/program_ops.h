@@ -371,6 +371,16 @@ static int plain_entry_force(const steer_world *w, size_t i, const steer_entry *
     if (e->hysteresis > 0) return 0;
     *f = steer_agent_avoid_walls(w, i, e->feeler_length);
     return 1;
+  case STEER_CONTAIN: { /* the entry reads its region's index, this every edge */
+    if (e->target.kind != STEER_TARGET_PATH) return 1;
+    size_t m = steer_path_count(e->target.path);
+    steer_vec2 *pts = malloc(m * sizeof *pts);
+    if (!pts) return 0;
+    for (size_t k = 0; k < m; k++) pts[k] = steer_path_point(e->target.path, k);
+    *f = steer_agent_contain(w, i, pts, m, e->feeler_length);
+    free(pts);
+    return 1;
+  }
   default: return 0; /* wander, follow a path, flocking */
   }
 }

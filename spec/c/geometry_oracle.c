@@ -672,6 +672,13 @@ static void contain_regions(void) {
       double speed = q % 7 == 0 ? 0 : uniform(0, 3) * (q % 13 == 0 ? 1e6 : 1) * scale;
       steer_vec2 v = v2(speed * cos(a), speed * sin(a));
       if (q % 9 == 0) v = v2(speed, 0); /* along the comb's edges */
+      if (q % 11 == 3) { /* along an edge's line, to within rounding */
+        size_t e = (size_t)(unit() * (double)n);
+        steer_vec2 a0 = pts[e], b0 = pts[(e + 1) % n];
+        double t = uniform(-0.5, 1.5);
+        p = v2(a0.x + t * (b0.x - a0.x), a0.y + t * (b0.y - a0.y) + uniform(-1e-12, 1e-12) * scale);
+        v = v2((b0.x - a0.x) * (1 + 1e-13), (b0.y - a0.y) + uniform(-1e-13, 1e-13) * scale);
+      }
       double len = uniform(0, 2) * scale, force = q % 17 == 0 ? 1e-300 : uniform(0.1, 5);
       steer_vec2 all = geo_contain(p, v, pts, n, NULL, len, force);
       steer_vec2 banded = geo_contain(p, v, pts, n, x, len, force);
