@@ -358,8 +358,11 @@ steer_vec2 program_force(steer_world *w, size_t i, double dt,
                            : angular;
   }
   if (p->smoothing >= 0) {
-    s->smoothed = s->has_smoothed ? steer_lerp(s->smoothed, f, p->smoothing)
-                                  : f;
+    /* stored state: within the limit (a force clamped to a max_force of
+       STEER_LIMIT, or the lerp, can round one ulp past it) */
+    s->smoothed = v2_limit(s->has_smoothed
+                               ? steer_lerp(s->smoothed, f, p->smoothing)
+                               : f);
     s->has_smoothed = 1;
     f = s->smoothed;
   }
