@@ -131,7 +131,9 @@ void body_integrate(steer_world *w, size_t i, steer_vec2 f, double angular,
     b->angle = to;
     return;
   }
-  if (prog && prog->turn == STEER_TURN_TO_VELOCITY)
+  /* the program's angular entries, when it has any, steer the angle: the
+     turn mode turns agents besides them (steer.h) */
+  if (prog && prog->turn == STEER_TURN_TO_VELOCITY && !prog->angular)
     angular = toward(b, direction_or(*v, b->angle), dt);
   angular = clamp_abs(angular, b->max_angular_acceleration);
   b->angular_velocity =
