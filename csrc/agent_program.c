@@ -256,18 +256,27 @@ static steer_vec2 entry_force(steer_world *w, size_t i, const steer_entry *e,
   }
 }
 
-/* The angular acceleration of angular entry e for agent i. */
+/* The angular acceleration that brakes agent i's spin: the turn toward its
+   own angle (face's law for a target at the agent's position). */
+static double brake(const steer_world *w, size_t i, double dt) {
+  return orient_toward(w, i, body_of(w, i).angle, dt);
+}
+
+/* The angular acceleration of angular entry e for agent i; an entry whose
+   target agent is gone (or, from C, a match_orientation entry aimed at no
+   agent) brakes the spin rather than keep it. */
 static double entry_angular(const steer_world *w, size_t i,
                             const steer_entry *e, double dt) {
   steer_vec2 t;
   long other;
   switch (e->behavior) {
   case STEER_FACE:
-    if (!target_point(w, &e->target, &t, &other)) return 0;
+    if (!target_point(w, &e->target, &t, &other)) return brake(w, i, dt);
     return steer_agent_face(w, i, t, dt);
   case STEER_LOOK_WHERE_GOING: return steer_agent_look_where_going(w, i, dt);
   case STEER_MATCH_ORIENTATION:
-    if (!target_point(w, &e->target, &t, &other) || other < 0) return 0;
+    if (!target_point(w, &e->target, &t, &other) || other < 0)
+      return brake(w, i, dt);
     return steer_agent_match_orientation(w, i, (size_t)other, dt);
   default: return 0;
   }
@@ -358,8 +367,11 @@ steer_vec2 program_force(steer_world *w, size_t i, double dt,
                            : angular;
   }
   if (p->smoothing >= 0) {
-    s->smoothed = s->has_smoothed ? steer_lerp(s->smoothed, f, p->smoothing)
-                                  : f;
+    /* stored state: within the limit (a force clamped to a max_force of
+       STEER_LIMIT, or the lerp, can round one ulp past it) */
+    s->smoothed = v2_limit(s->has_smoothed
+                               ? steer_lerp(s->smoothed, f, p->smoothing)
+                               : f);
     s->has_smoothed = 1;
     f = s->smoothed;
   }

@@ -414,6 +414,8 @@ void crowd_integrate(steer_world *w, size_t from, size_t to,
   if (simd_width >= 2) {
     int bounded = w->grid.mode != GRID_FREE;
     __m128d step = _mm_set1_pd(dt), zero = _mm_setzero_pd();
+    __m128d limit = _mm_set1_pd(STEER_LIMIT);
+    __m128d nlimit = _mm_set1_pd(-STEER_LIMIT);
     __m128d lo = _mm_set1_pd(bounded ? 0 : -STEER_LIMIT);
     __m128d width = _mm_set1_pd(bounded ? w->def.width : STEER_LIMIT);
     __m128d height = _mm_set1_pd(bounded ? w->def.height : STEER_LIMIT);
@@ -426,6 +428,10 @@ void crowd_integrate(steer_world *w, size_t from, size_t to,
       __m128d vx = _mm_add_pd(_mm_loadu_pd(w->vx + i), _mm_mul_pd(fx, step));
       __m128d vy = _mm_add_pd(_mm_loadu_pd(w->vy + i), _mm_mul_pd(fy, step));
       lanes_clamp(&vx, &vy, _mm_loadu_pd(w->max_speed + i), &rare);
+      /* v2_limit: within +-STEER_LIMIT (NaN kept: max/min return their
+         second operand then) */
+      vx = _mm_min_pd(limit, _mm_max_pd(nlimit, vx));
+      vy = _mm_min_pd(limit, _mm_max_pd(nlimit, vy));
       __m128d px = _mm_add_pd(_mm_loadu_pd(w->x + i), _mm_mul_pd(vx, step));
       __m128d py = _mm_add_pd(_mm_loadu_pd(w->y + i), _mm_mul_pd(vy, step));
       __m128d inside =

@@ -335,7 +335,8 @@ steer_vec2 orca_solve(const orca_line *lines, size_t n, size_t n_static,
                   max_speed, &v, scratch);
   if (!finite2(v)) v = preferred; /* lines too far out for a double */
   v = v2_clamp(v, max_speed);      /* rounding, or the case above */
-  return finite2(v) ? v : v2(0, 0);
+  /* a velocity for the world to store: within +-STEER_LIMIT */
+  return finite2(v) ? v2_limit(v) : v2(0, 0);
 }
 
 /* ---- a wall's velocity obstacle ----------------------------------------- */

@@ -120,6 +120,7 @@ void body_integrate(steer_world *w, size_t i, steer_vec2 f, double angular,
   *v = v2_clamp(v2_add(world_vel(w, i), v2_scale(f, dt)), w->max_speed[i]);
   if (b->turn_velocity) *v = turn_limited(b, *v, dt);
   if (b->min_speed > 0) *v = kept_moving(*v, b->min_speed, w->max_speed[i]);
+  *v = v2_limit(*v); /* each rescaling can round a component past the limit */
   *p = v2_add(*p, v2_scale(*v, dt));
   world_keep_inside(w, p, v);
   double rate = b->max_turn_rate < STEER_LIMIT ? b->max_turn_rate
@@ -130,7 +131,9 @@ void body_integrate(steer_world *w, size_t i, steer_vec2 f, double angular,
     b->angle = to;
     return;
   }
-  if (prog && prog->turn == STEER_TURN_TO_VELOCITY)
+  /* the program's angular entries, when it has any, steer the angle: the
+     turn mode turns agents besides them (steer.h) */
+  if (prog && prog->turn == STEER_TURN_TO_VELOCITY && !prog->angular)
     angular = toward(b, direction_or(*v, b->angle), dt);
   angular = clamp_abs(angular, b->max_angular_acceleration);
   b->angular_velocity =

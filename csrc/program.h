@@ -74,7 +74,7 @@ static inline int priority_holding(const steer_program *p,
 static inline steer_vec2 priority_win(const steer_program *p,
                                       program_state *s, size_t k,
                                       steer_vec2 f, double max_force) {
-  f = v2_clamp(f, max_force);
+  f = v2_limit(v2_clamp(f, max_force)); /* held: stored state */
   s->winner = (long)k;
   s->held = (long)k;
   s->hold_left = p->hold;

@@ -8,6 +8,7 @@
  * count, index and number, so a corrupt or truncated snapshot is refused
  * with a message, never trusted.
  */
+#include <float.h>
 #include <math.h>
 #include <string.h>
 #include "orca.h"
@@ -402,15 +403,21 @@ static uint32_t get_u32(reader *r) {
   return v;
 }
 
+/* Up to 5 ulps past STEER_LIMIT: earlier versions could store such
+   values (a velocity clamped to a max_speed of STEER_LIMIT rounded one or
+   two ulps past it), and their snapshots still load. */
+#define LIMIT_SLACK (STEER_LIMIT * (1 + 4 * DBL_EPSILON))
+
 static double get_f64(reader *r) {
   uint64_t bits = get_u64(r);
   double v;
   memcpy(&v, &bits, 8);
-  if (!isfinite(v) || fabs(v) > STEER_LIMIT) {
+  if (!isfinite(v) || fabs(v) > LIMIT_SLACK) {
     fail(r, "snapshot holds a number out of range");
     return 0;
   }
-  return v;
+  /* the slack's values read as the limit, the world's range */
+  return v > STEER_LIMIT ? STEER_LIMIT : v < -STEER_LIMIT ? -STEER_LIMIT : v;
 }
 
 /* A u32 that the format allows to be 0 or 1 only. */

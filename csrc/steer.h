@@ -628,10 +628,12 @@ STEER_API double steer_program_smoothing(const steer_program *p);
 STEER_API double steer_program_hold(const steer_program *p);
 STEER_API size_t steer_program_count(const steer_program *p);
 STEER_API const steer_entry *steer_program_entry(const steer_program *p, size_t k);
-/// How a program turns agents besides its angular entries.
+/// How a program turns agents besides its angular entries: when it has
+/// any (face, look_where_going, match_orientation), they steer the angle.
 typedef enum steer_turn {
   STEER_TURN_NONE,    /* only angular entries (face, ...) steer the angle */
-  STEER_TURN_TO_VELOCITY /* the angle follows the velocity within the limits */
+  STEER_TURN_TO_VELOCITY /* without angular entries: the angle follows the
+                            velocity within the limits */
 } steer_turn;
 /// Sets the program's turn mode; call it before any agent runs p.
 STEER_API void steer_program_set_turn(steer_program *p, steer_turn turn);

@@ -69,6 +69,17 @@ static inline steer_vec2 v2_clamp(steer_vec2 a, double max) {
   return v2_scale(a, s);
 }
 
+/* v with each component kept within +-STEER_LIMIT, the range of every
+   number the world stores: v2_clamp to a max_speed or max_force of
+   STEER_LIMIT can round a component one ulp beyond it. A no-op for every
+   other value (NaN included), so no ordinary result changes by a bit. */
+static inline double limit_coord(double v) {
+  return v < -STEER_LIMIT ? -STEER_LIMIT : v > STEER_LIMIT ? STEER_LIMIT : v;
+}
+static inline steer_vec2 v2_limit(steer_vec2 v) {
+  return v2(limit_coord(v.x), limit_coord(v.y));
+}
+
 /* Heading used by wander and the feelers: normalize(v), or (1, 0) when the
    agent is (nearly) at rest. */
 static inline steer_vec2 v2_forward(steer_vec2 v) {
@@ -101,7 +112,7 @@ static inline void v2_integrate(steer_vec2 *p, steer_vec2 *v, steer_vec2 f,
                                 double max_speed, double max_force,
                                 double dt) {
   f = v2_clamp(f, max_force);
-  *v = v2_clamp(v2_add(*v, v2_scale(f, dt)), max_speed);
+  *v = v2_limit(v2_clamp(v2_add(*v, v2_scale(f, dt)), max_speed));
   *p = v2_add(*p, v2_scale(*v, dt));
 }
 

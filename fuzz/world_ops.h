@@ -16,6 +16,10 @@ static void check_agent_in(const steer_world *w, const steer_world_def *def,
   for (int f = 0; f < STEER_FIELD_COUNT; f++) {
     double v = steer_agent_get(w, i, (steer_field)f);
     CHECK(isfinite(v), "agent %zu field %s = %g", i, field_names[f], v);
+    /* every stored number within the limit: a velocity clamped to a
+       max_speed of STEER_LIMIT too */
+    CHECK(fabs(v) <= STEER_LIMIT, "agent %zu field %s = %.17g beyond the limit",
+          i, field_names[f], v);
   }
   steer_vec2 p = steer_agent_position(w, i);
   switch (world_mode(def)) {

@@ -4,6 +4,7 @@
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "binding.h"
 
@@ -65,7 +66,14 @@ const char *number_problem(double v, number_kind kind, char buf[96]) {
     return buf;
   }
   if (kind != NUM_FINITE && fabs(v) > STEER_LIMIT) {
-    snprintf(buf, 96, "number out of range, |%.14g| > 1e150", v);
+    /* the fewest digits that read back as v (up to 17): 1e+300 stays
+       short, 1.0000000000000002e+150 is not shown as 1e+150 */
+    char num[32];
+    for (int digits = 15; digits <= 17; digits++) {
+      snprintf(num, sizeof num, "%.*g", digits, v);
+      if (strtod(num, NULL) == v) break;
+    }
+    snprintf(buf, 96, "number out of range, |%s| > 1e150", num);
     return buf;
   }
   return NULL;

@@ -114,6 +114,11 @@ function M.check_agent(rec, h)
     if not V.finite(v) then
       return ("agent %s field %s is %s"):format(tostring(h.id), f, V.show(v))
     end
+    -- every stored number stays within the limit (speed, |v|, may be up to
+    -- sqrt(2) times it): a velocity clamped to max_speed = steer.limit too
+    if f ~= "speed" and not V.is_num(v) then
+      return ("agent %s field %s is %.17g, beyond steer.limit"):format(tostring(h.id), f, v)
+    end
   end
   local x, y = h.x, h.y
   local inside

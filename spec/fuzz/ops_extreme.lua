@@ -69,16 +69,69 @@ local CALLS = {
   function() return "wander" end,
 }
 
--- One step of w; every agent must stay finite.
-local function step_finite(F, w, agents)
-  F:call("extreme:step", w.step, { w, 0.1 }, 2, true, { name = "step" })
+-- Every agent's stored numbers finite and within ±steer.limit (`after`:
+-- what it was doing).
+local function check_in_limit(F, agents, after)
   for _, a in ipairs(agents) do
-    for _, k in ipairs{ "x", "y", "vx", "vy" } do
-      if not V.finite(a[k]) then
-        F:fail(("extreme: agent %s.%s is %s after a step"):format(tostring(a.id), k, tostring(a[k])))
+    for _, k in ipairs{ "x", "y", "vx", "vy", "angle", "angular_velocity" } do
+      if not V.is_num(a[k]) then
+        F:fail(("extreme: agent %s.%s is %s after %s"):format(tostring(a.id), k,
+          ("%.17g"):format(a[k]), after))
       end
     end
   end
+end
+
+-- One step of w; every agent must stay finite and within the limit.
+local function step_finite(F, w, agents)
+  F:call("extreme:step", w.step, { w, 0.1 }, 2, true, { name = "step" })
+  check_in_limit(F, agents, "a step")
+end
+
+-- Agents at the limit: max_speed = max_force = steer.limit, velocities near
+-- it, moved by a:apply or by a step of a seek or flee program (plain,
+-- smoothed or holding), with time steps that overshoot. Clamping to a length
+-- of 1e150 rounds a component one ulp past it now and then: the world must
+-- store ±1e150 instead, and its snapshot must restore.
+local function op_at_limit(F)
+  local rng = F.rng
+  local w = F.steer.world{}
+  local agents = {}
+  local function big(r)
+    local v = r:chance(0.3) and r:float() * 1e140 or r:float() * LIMIT
+    return r:chance(0.5) and -v or v
+  end
+  for _ = 1, rng:int(1, 4) do
+    local fields = { vx = big(rng), vy = big(rng), max_speed = LIMIT, max_force = LIMIT,
+      min_speed = rng:chance(0.3) and 1 or 0, turn_velocity = rng:chance(0.2),
+      angular_velocity = rng:chance(0.2) and 1 or 0 }
+    local ok, r = F:call("limit:add", w.add, { w, fields }, 2, true, { name = "add" })
+    if ok then agents[#agents + 1] = r[1] end
+  end
+  local dt = rng:pick({ 0.5, 0.84, 1, 2, 3 })
+  if rng:chance(0.4) then
+    for _, a in ipairs(agents) do
+      local fx, fy = big(rng), big(rng)
+      if rng:chance(0.3) then fx = 0 end
+      F:call("limit:a:apply", a.apply, { a, fx, fy, dt }, 4, true, { name = "apply" })
+    end
+    check_in_limit(F, agents, "a:apply")
+  else
+    local target = { rng:chance(0.3) and 0 or big(rng), rng:chance(0.3) and 0 or big(rng) }
+    local entry = { rng:pick({ "seek", "flee" }), target = target }
+    local program = rng:pick({ { entry }, { smoothing = 0.5, entry },
+      { combine = "priority", hold = 1, entry } })
+    for _, a in ipairs(agents) do
+      F:call("limit:a:set_behaviors", a.set_behaviors, { a, program }, 2, true,
+        { name = "set_behaviors" })
+    end
+    F:call("limit:step", w.step, { w, dt }, 2, true, { name = "step" })
+    check_in_limit(F, agents, "a step")
+  end
+  local copy, msg = F.steer.restore(w:snapshot())
+  if not copy then F:fail("limit: the world's own snapshot does not restore: " .. tostring(msg)) end
+  if copy then copy:close() end
+  w:close()
 end
 
 local function op_extreme_pairs(F)
@@ -238,7 +291,8 @@ end
 
 function X.list()
   return { { name = "extreme pairs", weight = 2, run = op_extreme_pairs },
-    { name = "extreme levels", weight = 2, run = op_extreme_levels } }
+    { name = "extreme levels", weight = 2, run = op_extreme_levels },
+    { name = "at the limit", weight = 1, run = op_at_limit } }
 end
 
 return X
