@@ -444,9 +444,7 @@ static double column_value(lua_State *L, int f, const char *what) {
     char buf[96];
     const char *problem = turn_body_check(L, -1, f - DEF_FIELDS, &v, buf);
     if (problem)
-      arg_error(L, "add_many", 1, "%s: %s%s%s", what, problem,
-                lua_type(L, -1) == LUA_TNUMBER ? "" : ", got ",
-                lua_type(L, -1) == LUA_TNUMBER ? "" : arg_typename(L, -1));
+      arg_error(L, "add_many", 1, "%s: %s", what, problem);
   }
   lua_pop(L, 1);
   return v;
