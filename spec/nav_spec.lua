@@ -549,7 +549,7 @@ describe("a:flow and the flow entry", function()
     assert.are.equal("flow", spec[1])
     assert.are.equal(1.5, spec.slowing_radius)
     near(spec.field:distance(5.5, 0.5), f:distance(5.5, 0.5), 0, "same field")
-    assert.matches("entry 1 %('flow'%): missing field", error_of(a.set_behaviors, a, { { "flow" } }))
+    assert.matches("entry 1 %('flow'%): missing 'field'", error_of(a.set_behaviors, a, { { "flow" } }))
     assert.matches("'field' must be a steer.FlowField, got number",
       error_of(a.set_behaviors, a, { { "flow", field = 5 } }))
     assert.matches("unknown parameter 'target'",

@@ -397,17 +397,17 @@ describe("bad programs", function()
       attempt{ { "seeek", target = { 1, 0 } } })
     assert.matches("unknown combine mode 'best'", attempt{ combine = "best" })
     assert.matches("combine: string expected, got number", attempt{ combine = 3 })
-    assert.matches("entry 2 %('arrive'%): missing target",
+    assert.matches("entry 2 %('arrive'%): missing 'target'",
       attempt{ { "wander" }, { "arrive" } })
-    assert.matches("entry 1 %('separation'%): missing radius", attempt{ { "separation" } })
+    assert.matches("entry 1 %('separation'%): missing 'radius'", attempt{ { "separation" } })
     assert.matches("entry 1 %('separation'%): unknown parameter 'raduis'",
       attempt{ { "separation", raduis = 2 } })
     assert.matches("entry 1 %('seek'%): 'weight' must be a number, got string",
       attempt{ { "seek", target = { 1, 0 }, weight = "heavy" } })
     assert.matches("entry 1 %('pursue'%): target must be an agent",
       attempt{ { "pursue", target = { 1, 0 } } })
-    assert.matches("entry 1 %('follow'%): missing path", attempt{ { "follow" } })
-    assert.matches("entry 1 %('flee'%): target must be an agent, a path, a steer.SharedPoint, {x, y} or {x =, y =}, got string",
+    assert.matches("entry 1 %('follow'%): missing 'path'", attempt{ { "follow" } })
+    assert.matches("entry 1 %('flee'%): target must be an agent, a steer.SharedPoint, {x, y} or {x =, y =}, got string",
       attempt{ { "flee", target = "player" } })
     assert.matches("entry 1 %('seek'%): target y: finite number expected, got nan",
       attempt{ { "seek", target = { 1, 0 / 0 } } })

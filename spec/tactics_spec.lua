@@ -158,10 +158,10 @@ describe("offset_pursuit (17.1)", function()
       error_of(e.set_behaviors, e, { { "offset_pursuit", target = leader, offset = 3 } }))
     assert.matches("offset",
       error_of(e.set_behaviors, e, { { "offset_pursuit", target = leader, offset = { 1, 1 / 0 } } }))
-    assert.matches("missing target",
+    assert.matches("missing 'target'",
       error_of(e.set_behaviors, e, { { "offset_pursuit", offset = { 1, 1 } } }))
     assert.matches("not a path", error_of(e.set_behaviors, e,
-      { { "offset_pursuit", target = steer.path{ { 0, 0 } } } }))
+      { { "offset_pursuit", target = steer.path{ { 0, 0 } }, offset = { 1, 1 } } }))
   end)
 end)
 
@@ -468,7 +468,7 @@ describe("formations (17.3)", function()
     local f = steer.formation{ anchor = leader, shape = "line", count = 2 }
     assert.matches("another world", error_of(stranger.set_behaviors, stranger,
       { { "formation", formation = f } }))
-    assert.matches("missing formation", error_of(leader.set_behaviors, leader, { { "formation" } }))
+    assert.matches("missing 'formation'", error_of(leader.set_behaviors, leader, { { "formation" } }))
     assert.matches("bad argument #1 to 'slot_position'", error_of(f.slot_position, f, 3))
     assert.matches("bad argument #1 to 'formation'", error_of(leader.formation, leader, {}))
   end)
@@ -531,8 +531,10 @@ describe("interpose (17.4)", function()
     local b = g:behaviors()[1]
     assert.are.same({ { 0, -4 }, { 2, -4 } }, b.between)
     assert.matches("between", error_of(g.set_behaviors, g, { { "interpose", between = { charge } } }))
-    assert.matches("missing between", error_of(g.set_behaviors, g, { { "interpose" } }))
-    assert.matches("two agents or point tables", error_of(g.set_target, g, 1, 0, 0))
+    assert.matches("missing 'between'", error_of(g.set_behaviors, g, { { "interpose" } }))
+    -- one end as x, y numbers, the second missing
+    assert.matches("bad argument #4 to 'set_target' %(entry 1 %('interpose'%): target must be an agent",
+      error_of(g.set_target, g, 1, 0, 0))
     w:remove(wolf)
     g:set_behaviors{ { "interpose", between = { charge, g } } }
     all_finite(g:steering())
@@ -677,7 +679,8 @@ describe("tactics and snapshots (17.7)", function()
     local w = steer.world{}
     local a = w:add{}
     a:set_behaviors{ { "queue" } }
-    assert.matches("'snapshot': agent %d+ has a 'queue' entry", error_of(w.snapshot, w))
+    assert.matches("calling 'snapshot' on bad self %(agent %d+ has a 'queue' entry, which snapshots cannot hold",
+      error_of(w.snapshot, w))
     a:set_behaviors(nil)
     assert.is_string(w:snapshot())
   end)

@@ -285,9 +285,10 @@ static int a_avoid_walls(lua_State *L) {
   return push_vec(L, steer_agent_avoid_walls(a.w, a.i, feeler));
 }
 
-/* optional number field `key` of the options table at idx */
+/* optional number field `key` of the options table at idx (kind: as
+   validate_num's, a size or a positive number) */
 static double opt_option(lua_State *L, int idx, const char *fname, int argn,
-                         const char *key, double def) {
+                         const char *key, double def, number_kind kind) {
   if (lua_isnoneornil(L, idx)) return def;
   raw_field(L, idx, key);
   if (lua_isnil(L, -1)) {
@@ -297,7 +298,7 @@ static double opt_option(lua_State *L, int idx, const char *fname, int argn,
   if (lua_type(L, -1) != LUA_TNUMBER)
     arg_error(L, fname, argn, "field '%s': number expected, got %s", key,
               arg_typename(L, -1));
-  double v = validate_num(L, lua_tonumber(L, -1), NUM_NONNEG, fname, argn, key);
+  double v = validate_num(L, lua_tonumber(L, -1), kind, fname, argn, key);
   lua_pop(L, 1);
   return v;
 }
@@ -310,10 +311,14 @@ static int a_follow(lua_State *L) {
   static const char *const keys[] = {"arrival_radius", "slowing_radius",
                                      "path_radius", "look_ahead", NULL};
   if (lua_istable(L, 3)) check_keys(L, 3, keys, "follow", 2);
-  double arrival = opt_option(L, 3, "follow", 2, "arrival_radius", 0.6);
-  double slowing = opt_option(L, 3, "follow", 2, "slowing_radius", 2);
-  double corridor = opt_option(L, 3, "follow", 2, "path_radius", -1);
-  double look_ahead = opt_option(L, 3, "follow", 2, "look_ahead", 1);
+  double arrival =
+      opt_option(L, 3, "follow", 2, "arrival_radius", 0.6, NUM_NONNEG);
+  double slowing =
+      opt_option(L, 3, "follow", 2, "slowing_radius", 2, NUM_NONNEG);
+  double corridor = opt_option(L, 3, "follow", 2, "path_radius", -1, NUM_NONNEG);
+  /* 0 would predict no motion: the corridor would never steer */
+  double look_ahead =
+      opt_option(L, 3, "follow", 2, "look_ahead", 1, NUM_POSITIVE);
   a = live_agent(L, a.box, a.id, "follow"); /* reading options may run Lua */
   steer_vec2 f;
   check_status(L, corridor >= 0

@@ -196,9 +196,10 @@ int l_path_new(lua_State *L);
 void open_tactics(lua_State *L);
 extern const luaL_Reg tactics_functions[]; /* steer.formation */
 /* The formation at idx as a target for agents of *world (set from the
-   formation's world when NULL; another world raises). */
+   formation's world when NULL; another world raises). `where` prefixes the
+   messages ("" or a program's "entry 2 ('formation'): "). */
 steer_target formation_target(lua_State *L, int idx, lworld **world,
-                              const char *fname, int argn);
+                              const char *fname, int argn, const char *where);
 /* Raises a clear error when an agent's program has a tactics entry:
    snapshots do not keep them yet. */
 void tactics_refuse_snapshot(lua_State *L, steer_world *w);

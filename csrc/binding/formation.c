@@ -1,6 +1,7 @@
 /* formation.c - issue 15 from Lua: the agent methods offset_pursuit,
  * follow_leader, interpose, hide, queue and formation, and the
  * steer.Formation type (steer.formation{...}, f:slot_of, f:members). */
+#include <math.h>
 #include <string.h>
 #include "binding.h"
 
@@ -105,6 +106,17 @@ static int l_formation(lua_State *L) {
   if (!lua_isnil(L, -2)) {
     if (!lua_isnil(L, -1))
       arg_error(L, "formation", 1, "give either slots or shape, not both");
+    /* a shape's options with listed slots would be silently ignored */
+    for (int k = 0; k < 2; k++) {
+      const char *key = k ? "count" : "spacing";
+      lua_getfield(L, 1, key);
+      if (!lua_isnil(L, -1))
+        arg_error(L, "formation", 1,
+                  "'%s' is for a shape: give either slots or shape, "
+                  "spacing and count",
+                  key);
+      lua_pop(L, 1);
+    }
     if (!lua_istable(L, -2))
       arg_error(L, "formation", 1, "slots must be a table of {x, y}");
     n = lua_rawlen(L, -2);
@@ -135,13 +147,21 @@ static int l_formation(lua_State *L) {
     double spacing = opt_field(L, "spacing", 1, 2);
     double count = opt_field(L, "count", 1, -1);
     if (count < 0) arg_error(L, "formation", 1, "a shape needs count = n");
-    if (count != (double)(size_t)count || count > STEER_FORMATION_MAX_SLOTS)
+    /* the range first: converting a huge count to size_t is undefined */
+    if (count > STEER_FORMATION_MAX_SLOTS || count != floor(count))
       arg_error(L, "formation", 1, "count must be an integer 0..%d",
                 STEER_FORMATION_MAX_SLOTS);
     n = (size_t)count;
     slots = new_userdata(L, (n ? n : 1) * sizeof *slots);
     steer_formation_shape_slots((steer_formation_shape)shape, spacing, n,
                                 slots);
+    /* listed slots must lie within the limit: so must a shape's, or the
+       formation would hand out positions steer itself refuses */
+    for (size_t k = 0; k < n; k++)
+      if (!(fabs(slots[k].x) <= STEER_LIMIT && fabs(slots[k].y) <= STEER_LIMIT))
+        arg_error(L, "formation", 1,
+                  "spacing: %.14g puts slot %d of the %s beyond 1e150",
+                  spacing, (int)k + 1, shape_names[shape]);
   }
   lformation *lf = new_userdata(L, sizeof *lf);
   lf->f = NULL;
@@ -169,10 +189,14 @@ static lformation *check_formation(lua_State *L, int idx, const char *fname,
 }
 
 steer_target formation_target(lua_State *L, int idx, lworld **world,
-                              const char *fname, int argn) {
-  lformation *lf = check_formation(L, idx, fname, argn);
+                              const char *fname, int argn, const char *where) {
+  lformation *lf = luaL_testudata(L, idx, FORMATION_MT);
+  if (!lf || !lf->f)
+    arg_error(L, fname, argn, "%s'formation' must be a " FORMATION_MT
+              ", got %s", where, arg_typename(L, idx));
+  if (!lf->box->w) arg_error(L, fname, argn, "%sworld is closed", where);
   if (*world && *world != lf->box)
-    arg_error(L, fname, argn, "formation belongs to another world");
+    arg_error(L, fname, argn, "%sformation belongs to another world", where);
   *world = lf->box;
   steer_target t;
   memset(&t, 0, sizeof t);
@@ -241,7 +265,8 @@ static int f_reassign(lua_State *L) {
   return 1;
 }
 
-/* f:slot_position(k) -> x, y of slot k in the world now */
+/* f:slot_position(k) -> x, y of slot k in the world now; nil while the
+   anchor agent is removed (the slot is nowhere: members hold still) */
 static int f_slot_position(lua_State *L) {
   lformation *lf = check_formation(L, 1, "slot_position", 0);
   double k = check_integral(L, 2, "slot_position", 1);
@@ -249,6 +274,12 @@ static int f_slot_position(lua_State *L) {
   if (k < 1 || k > (double)n)
     return arg_error(L, "slot_position", 1, "slot %.14g out of range 1..%d",
                      k, (int)n);
+  steer_target anchor = steer_formation_anchor(lf->f);
+  if (anchor.kind == STEER_TARGET_AGENT &&
+      steer_world_index(lf->box->w, anchor.agent) < 0) {
+    lua_pushnil(L);
+    return 1;
+  }
   return push_vec(L, steer_formation_slot_position(lf->box->w, lf->f,
                                                    (size_t)k - 1));
 }
@@ -401,11 +432,15 @@ void tactics_refuse_snapshot(lua_State *L, steer_world *w) {
     size_t entries = p ? steer_program_count(p) : 0;
     for (size_t k = 0; k < entries; k++) {
       steer_behavior b = steer_program_entry(p, k)->behavior;
-      if (b >= STEER_OFFSET_PURSUIT && b <= STEER_QUEUE)
-        luaL_error(L,
-                   "'snapshot': agent %d has a '%s' entry (snapshots do not "
-                   "keep group and tactical behaviors yet)",
-                   (int)steer_world_id_at(w, i), names[b - STEER_OFFSET_PURSUIT]);
+      if (b >= STEER_OFFSET_PURSUIT && b <= STEER_QUEUE) {
+        const char *name = names[b - STEER_OFFSET_PURSUIT];
+        /* the form of the flow field's refusal (world:snapshot's self) */
+        arg_error(L, "snapshot", 0,
+                  "agent %d has %s '%s' entry, which snapshots cannot hold: "
+                  "group and tactical behaviors are not saved yet",
+                  (int)steer_world_id_at(w, i),
+                  strchr("aeiou", name[0]) ? "an" : "a", name);
+      }
     }
   }
 }

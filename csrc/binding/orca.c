@@ -12,11 +12,40 @@
 #error "PUSH_EXPECTED names STEER_ORCA_MAX_PUSH"
 #endif
 
+static const char *const orca_fields[] = {
+    "time_horizon", "obstacle_time_horizon", "neighbor_radius",
+    "max_neighbors", "margin", "push", "detour", NULL};
+
+/* Raises for key, a field of none of the names in known (NULL-ended):
+   "unknown field 'orca.horizn'", with "did you mean 'orca.horizon'?" when it
+   likely misspells one (is_typo). */
+static void unknown_field(lua_State *L, const char *key,
+                          const char *const known[], const char *fname,
+                          int argn, const char *what) {
+  for (int k = 0; known[k]; k++)
+    if (is_typo(key, known[k]))
+      arg_error(L, fname, argn,
+                "unknown field '%s.%s': did you mean '%s.%s'?", what, key,
+                what, known[k]);
+  arg_error(L, fname, argn, "unknown field '%s.%s'", what, key);
+}
+
 /* One field of an orca table (on the stack top, popped) into *o. */
 static void read_orca_field(lua_State *L, const char *key, const char *fname,
                             int argn, const char *what, steer_orca *o) {
   char name[96];
   snprintf(name, sizeof name, "%s.%s", what, key);
+  int known = 0;
+  for (int k = 0; orca_fields[k]; k++) known |= strcmp(key, orca_fields[k]) == 0;
+  /* orca_velocity's opts also take dt (read by the caller) */
+  static const char *const opts[] = {
+      "time_horizon", "obstacle_time_horizon", "neighbor_radius",
+      "max_neighbors", "margin", "push", "detour", "dt", NULL};
+  /* before the value's type: a misspelt detour = true is a typo, not a
+     wrong type */
+  if (!known)
+    unknown_field(L, key, strcmp(what, "opts") == 0 ? opts : orca_fields,
+                  fname, argn, what);
   if (strcmp(key, "detour") == 0) {
     if (!lua_isboolean(L, -1))
       arg_error(L, fname, argn, "%s: boolean expected, got %s", name,
@@ -59,8 +88,6 @@ static void read_orca_field(lua_State *L, const char *key, const char *fname,
     if (!(v >= 0 && v <= STEER_ORCA_MAX_PUSH && v == (double)(int)v))
       arg_error(L, fname, argn, "%s: " PUSH_EXPECTED ", got %.14g", name, v);
     o->push = (size_t)v;
-  } else {
-    arg_error(L, fname, argn, "unknown field '%s'", name);
   }
   lua_pop(L, 1);
 }

@@ -5,12 +5,35 @@
 #include "binding.h"
 #include "hooks.h"
 
+/* The registry's weak table point -> its handle: a:behaviors() gives back
+   the very steer.SharedPoint the game holds. Weak values are cleared
+   before a handle's finalizer runs (Lua 5.1 to 5.4, LuaJIT), and a live
+   handle keeps its point retained, so an entry never names a released
+   point (nor a new one at its address). */
+#define POINT_HANDLES POINT_MT ".handles"
+
+/* Remembers the handle on the stack top as point's. */
+static void remember(lua_State *L, steer_point *point) {
+  lua_getfield(L, LUA_REGISTRYINDEX, POINT_HANDLES);
+  lua_pushlightuserdata(L, point);
+  lua_pushvalue(L, -3);
+  lua_rawset(L, -3);
+  lua_pop(L, 1);
+}
+
 void push_point(lua_State *L, steer_point *point) {
+  lua_getfield(L, LUA_REGISTRYINDEX, POINT_HANDLES);
+  lua_pushlightuserdata(L, point);
+  lua_rawget(L, -2);
+  lua_remove(L, -2);
+  if (!lua_isnil(L, -1)) return; /* the game's handle, still alive */
+  lua_pop(L, 1);
   lpoint *p = new_userdata(L, sizeof *p);
   steer_point_retain(point);
   p->point = point;
   luaL_getmetatable(L, POINT_MT);
   lua_setmetatable(L, -2);
+  remember(L, point);
 }
 
 int l_point_new(lua_State *L) {
@@ -25,6 +48,7 @@ int l_point_new(lua_State *L) {
   /* the host's allocator: fail_allocations acts here, as for programs */
   p->point = hooks_allow(hooks_of(L)) ? steer_point_create(x, y) : NULL;
   if (!p->point) return luaL_error(L, "not enough memory");
+  remember(L, p->point);
   return 1;
 }
 
@@ -49,9 +73,11 @@ static int pt_newindex(lua_State *L) {
   if (!is_x && !is_y)
     return luaL_error(L, POINT_MT " has only the fields x and y");
   char buf[96];
-  const char *problem = lua_type(L, 3) != LUA_TNUMBER
-                            ? "number expected"
-                            : number_problem(lua_tonumber(L, 3), NUM_ANY, buf);
+  const char *problem = number_problem(lua_tonumber(L, 3), NUM_ANY, buf);
+  if (lua_type(L, 3) != LUA_TNUMBER) {
+    snprintf(buf, sizeof buf, "number expected, got %s", arg_typename(L, 3));
+    problem = buf;
+  }
   if (problem)
     return luaL_error(L, "cannot set field '%s' of " POINT_MT ": %s", key,
                       problem);
@@ -91,4 +117,10 @@ void open_point(lua_State *L) {
   lua_pushcfunction(L, pt_tostring);
   lua_setfield(L, -2, "__tostring");
   lua_pop(L, 1);
+  lua_newtable(L); /* weak: point -> its handle */
+  lua_createtable(L, 0, 1);
+  lua_pushliteral(L, "v");
+  lua_setfield(L, -2, "__mode");
+  lua_setmetatable(L, -2);
+  lua_setfield(L, LUA_REGISTRYINDEX, POINT_HANDLES);
 }

@@ -105,6 +105,23 @@ static double param_number(compiling *c, const char *key, number_kind kind) {
   return v;
 }
 
+static int is_angular(int b) {
+  return b == STEER_FACE || b == STEER_LOOK_WHERE_GOING ||
+         b == STEER_MATCH_ORIENTATION;
+}
+
+/* The target forms behavior b accepts, for messages (check_target_kind
+   refuses the others) */
+static const char *target_forms(int b) {
+  if (b == STEER_PURSUE || b == STEER_EVADE || b == STEER_MATCH_ORIENTATION)
+    return "an agent";
+  if (b == STEER_FOLLOW) return "a steer.Path";
+  if (b == STEER_FLEE || b == STEER_FACE ||
+      (b >= STEER_OFFSET_PURSUIT && b <= STEER_QUEUE))
+    return "an agent, a steer.SharedPoint, {x, y} or {x =, y =}";
+  return "an agent, a path, a steer.SharedPoint, {x, y} or {x =, y =}";
+}
+
 /* A target at stack index idx: an agent, a path, a steer.SharedPoint,
    {x, y} or {x =, y =}. */
 static steer_target read_target(compiling *c, int idx) {
@@ -138,10 +155,9 @@ static steer_target read_target(compiling *c, int idx) {
     if (problem) compile_error(c, "target %s", problem, "");
     t.kind = STEER_TARGET_POINT;
   } else {
-    compile_error(c,
-                  "target must be an agent, a path, a steer.SharedPoint, "
-                  "{x, y} or {x =, y =}, got %s",
-                  arg_typename(L, idx), "");
+    int b = c->behavior ? find_name(behavior_names, c->behavior) : -1;
+    compile_error(c, "target must be %s, got %s", target_forms(b),
+                  arg_typename(L, idx));
   }
   return t;
 }
@@ -195,7 +211,9 @@ static void read_tactics_param(compiling *c, const char *key,
     check_target_kind(c, STEER_INTERPOSE, &e->other);
     lua_pop(L, 3);
   } else if (strcmp(key, "formation") == 0) {
-    e->target = formation_target(L, -1, &c->world, c->fname, c->argn);
+    char where[64];
+    snprintf(where, sizeof where, "entry %d ('%s'): ", c->entry, c->behavior);
+    e->target = formation_target(L, -1, &c->world, c->fname, c->argn, where);
     if (c->pin) { /* a shared program keeps the formation's world alive */
       lua_getuservalue(L, -1);
       lua_rawseti(L, c->pin, 1);
@@ -245,7 +263,8 @@ static void read_turn_param(compiling *c, const char *key, steer_entry *e) {
   } else if (strcmp(key, "path_radius") == 0) {
     e->path_radius = param_number(c, key, NUM_NONNEG);
   } else if (strcmp(key, "look_ahead") == 0) {
-    e->look_ahead = param_number(c, key, NUM_NONNEG);
+    /* 0 would predict no motion: the corridor would never steer */
+    e->look_ahead = param_number(c, key, NUM_POSITIVE);
   } else if (strcmp(key, "start") == 0) {
     if (lua_type(L, -1) == LUA_TSTRING &&
         strcmp(lua_tostring(L, -1), "nearest") == 0) {
@@ -260,6 +279,33 @@ static void read_turn_param(compiling *c, const char *key, steer_entry *e) {
     e->start = (long)k - 1;
     lua_pop(L, 1);
   }
+}
+
+/* Raises "unknown parameter 'key'" for a parameter of none of the words of
+   params (nor weight, tag, and probability when `dithered`), with "did you
+   mean" when key likely misspells one of them (is_typo). */
+static void unknown_param(compiling *c, const char *params, const char *key,
+                          int dithered) {
+  char word[32];
+  const char *p = params;
+  while (*p) {
+    size_t n = strcspn(p, " ");
+    if (n < sizeof word) {
+      memcpy(word, p, n);
+      word[n] = '\0';
+      if (is_typo(key, word))
+        compile_error(c, "unknown parameter '%s': did you mean '%s'?", key,
+                      word);
+    }
+    p += n;
+    p += *p == ' ';
+  }
+  static const char *const common[] = {"weight", "tag", "probability"};
+  for (int k = 0; k < 2 + dithered; k++)
+    if (is_typo(key, common[k]))
+      compile_error(c, "unknown parameter '%s': did you mean '%s'?", key,
+                    common[k]);
+  compile_error(c, "unknown parameter '%s'", key, "");
 }
 
 /* Reads entry table at idx into *e. */
@@ -283,7 +329,7 @@ static void read_entry(compiling *c, int idx, steer_entry *e) {
   c->behavior = behavior_names[b];
   *e = steer_entry_default((steer_behavior)b);
   const char *params = behavior_params[b];
-  int radius_given = 0;
+  int radius_given = 0, offset_given = 0;
   lua_pushnil(L);
   while (lua_next(L, idx)) {
     /* key at -2, value at -1 */
@@ -297,6 +343,12 @@ static void read_entry(compiling *c, int idx, steer_entry *e) {
     int avoidance = b == STEER_AVOID_OBSTACLES || b == STEER_AVOID_WALLS;
     if (strcmp(key, "weight") == 0) {
       e->weight = param_number(c, key, NUM_ANY);
+    } else if (strcmp(key, "probability") == 0 && is_angular(b)) {
+      /* the angular part is always summed: dither never draws for it */
+      compile_error(c,
+                    "unknown parameter 'probability' (angular entries take "
+                    "weight and tag)",
+                    "", "");
     } else if (strcmp(key, "probability") == 0) {
       e->probability = param_number(c, key, NUM_NONNEG);
       if (e->probability > 1)
@@ -309,7 +361,7 @@ static void read_entry(compiling *c, int idx, steer_entry *e) {
       memcpy(e->tag, tag, len + 1);
       lua_pop(L, 1);
     } else if (!has_word(params, key)) {
-      compile_error(c, "unknown parameter '%s'", key, "");
+      unknown_param(c, params, key, !is_angular(b));
     } else if (strcmp(key, "field") == 0) {
       memset(&e->target, 0, sizeof e->target);
       e->target.field = test_flowfield(L, -1);
@@ -347,24 +399,28 @@ static void read_entry(compiling *c, int idx, steer_entry *e) {
     } else if (strcmp(key, "personal_space") == 0) {
       e->personal_space = param_number(c, key, NUM_NONNEG);
     } else {
+      offset_given |= strcmp(key, "offset") == 0;
       read_tactics_param(c, key, e); /* issue 15's parameters (above) */
       read_turn_param(c, key, e); /* issue 14's parameters (above) */
     }
   }
   if (b == STEER_FORMATION && e->target.kind == STEER_TARGET_NONE)
-    compile_error(c, "missing formation", "", "");
+    compile_error(c, "missing 'formation' (a steer.Formation)", "", "");
   if (b == STEER_INTERPOSE && e->other.kind == STEER_TARGET_NONE)
-    compile_error(c, "missing between", "", "");
+    compile_error(c, "missing 'between' (two agents or points)", "", "");
+  if (b == STEER_OFFSET_PURSUIT && !offset_given) /* {0, 0}: on the leader */
+    compile_error(c, "missing 'offset' ({x, y} in the leader's frame)", "",
+                  "");
   if (has_word(params, "radius") && !has_word(params, "slowing_radius") &&
       b != STEER_AVOID_AGENTS && !radius_given)
-    compile_error(c, "missing radius", "", "");
+    compile_error(c, "missing 'radius'", "", "");
   if (b == STEER_CONTAIN && e->target.kind == STEER_TARGET_NONE)
-    compile_error(c, "missing region", "", "");
+    compile_error(c, "missing 'region'", "", "");
   if (has_word(params, "target") && e->target.kind == STEER_TARGET_NONE)
-    compile_error(c, b == STEER_FOLLOW ? "missing path" : "missing target", "",
-                  "");
+    compile_error(c, b == STEER_FOLLOW ? "missing 'path'" : "missing 'target'",
+                  "", "");
   if (b == STEER_FLOW && e->target.kind != STEER_TARGET_FLOW)
-    compile_error(c, "missing field", "", "");
+    compile_error(c, "missing 'field' (a steer.FlowField)", "", "");
   if (e->target.kind != STEER_TARGET_NONE && b != STEER_FLOW)
     check_target_kind(c, (steer_behavior)b, &e->target);
 }
@@ -420,6 +476,12 @@ static steer_program *compile(compiling *c, int idx) {
       has_orca = read_orca(L, -1, c->fname, c->argn, "orca", &orca);
       lua_pop(L, 1);
     } else {
+      static const char *const fields[] = {"combine", "smoothing", "hold",
+                                           "turn", "orca", NULL};
+      for (int k = 0; fields[k]; k++)
+        if (is_typo(key, fields[k]))
+          compile_error(c, "unknown program field '%s': did you mean '%s'?",
+                        key, fields[k]);
       compile_error(c, "unknown program field '%s'", key, "");
     }
   }
@@ -431,6 +493,13 @@ static steer_program *compile(compiling *c, int idx) {
     lua_rawgeti(L, idx, (int)k + 1);
     read_entry(c, -1, &entries[k]);
     lua_pop(L, 1);
+    /* turn = "velocity" is for programs without angular entries: with one,
+       two rules would turn the agent */
+    if (turn != STEER_TURN_NONE && is_angular(entries[k].behavior))
+      compile_error(c,
+                    "an angular entry cannot be combined with turn = "
+                    "'velocity' (both would turn the agent)",
+                    "", "");
   }
   c->entry = 0;
   /* programs use the host's allocator: fail_allocations acts here */
@@ -584,22 +653,45 @@ static size_t check_entry(lua_State *L, int idx, const agent_ref *a,
 }
 
 /* set_target of a formation entry (a steer.Formation) or an interpose
-   entry (two targets: a:set_target(which, a, b)) */
+   entry (two ends in the forms of a:interpose: a:set_target(which, a, b),
+   with a point end as x, y numbers or any point target) */
 static int set_tactics_target(lua_State *L, compiling *c, agent_ref *a,
                               size_t k, steer_behavior b) {
   lworld *world = a->box;
   if (b == STEER_FORMATION) {
-    steer_target t = formation_target(L, 3, &world, "set_target", 2);
+    char where[64];
+    snprintf(where, sizeof where, "entry %d ('formation'): ", c->entry);
+    steer_target t = formation_target(L, 3, &world, "set_target", 2, where);
     check_status(L, steer_agent_set_target(a->w, a->i, k, t));
     return 0;
   }
   steer_target ends[2];
+  int at = 3;
   for (int n = 0; n < 2; n++) {
-    if (lua_type(L, 3 + n) == LUA_TNUMBER)
-      compile_error(c, "interpose takes two agents or point tables", "", "");
-    ends[n] = read_target(c, 3 + n);
-    check_target_kind(c, b, &ends[n]);
+    if (lua_type(L, at) == LUA_TNUMBER) {
+      memset(&ends[n], 0, sizeof ends[n]);
+      ends[n].kind = STEER_TARGET_POINT;
+      ends[n].point.x = check_num(L, at, "set_target", at - 1);
+      ends[n].point.y = check_num(L, at + 1, "set_target", at);
+      at += 2;
+    } else {
+      c->argn = at - 1;
+      ends[n] = read_target(c, at++);
+      check_target_kind(c, b, &ends[n]);
+    }
   }
+  if (!lua_isnoneornil(L, at)) { /* a third end would be dropped */
+    c->argn = at - 1;
+    compile_error(c, "interpose takes two ends, got a third (%s)",
+                  arg_typename(L, at), "");
+  }
+  /* reading the ends may have run Lua code that changed the agent: look
+     it and its entry up again */
+  const steer_program *p;
+  *a = live_agent(L, a->box, a->id, "set_target");
+  k = check_entry(L, 2, a, "set_target", &p);
+  if (steer_program_entry(p, k)->behavior != STEER_INTERPOSE)
+    compile_error(c, "the entry changed while its ends were read", "", "");
   /* the second end first: it copies a shared program, after which setting
      the first cannot run out of memory */
   check_status(L, steer_agent_set_other(a->w, a->i, k, ends[1]));
@@ -808,7 +900,7 @@ static int a_behaviors(lua_State *L) {
     lua_pushstring(L, behavior_names[e->behavior]);
     lua_rawseti(L, -2, 1);
     set_number(L, "weight", e->weight);
-    if (steer_program_combine(p) == STEER_DITHER)
+    if (steer_program_combine(p) == STEER_DITHER && !is_angular(e->behavior))
       set_number(L, "probability", e->probability);
     if (e->tag[0]) {
       lua_pushstring(L, e->tag);

@@ -1,6 +1,8 @@
 /* turn.c - orientation, groups and paths from Lua (issue 14): the body
  * fields of agents (angle, turn limits, group, ghost), the angular methods
  * (face, look_where_going, match_orientation) and a:set_path_index. */
+#include <math.h>
+#include <stdio.h>
 #include <string.h>
 #include "guard.h"
 
@@ -55,22 +57,41 @@ const char *turn_misspelled_def_key(const char *key) {
   return NULL;
 }
 
+/* The value at idx as messages say what they got: a number as %.14g
+   ("nan", not printf's "-nan"), anything else by its type name. */
+static const char *got_value(lua_State *L, int idx, char buf[32]) {
+  if (lua_type(L, idx) != LUA_TNUMBER) return arg_typename(L, idx);
+  double v = lua_tonumber(L, idx);
+  if (isnan(v)) return "nan";
+  snprintf(buf, 32, "%.14g", v);
+  return buf;
+}
+
 /* Reads the value at idx for body field f into *out; returns NULL, or what
-   is wrong with it (in buf when it needs one). */
+   is wrong with it in buf, saying what it got ("boolean expected, got
+   number"). */
 static const char *body_problem(lua_State *L, int idx,
                                 const struct body_field *f, double *out,
                                 char buf[96]) {
   if (f->value == BODY_BOOLEAN) {
-    if (lua_type(L, idx) != LUA_TBOOLEAN) return "boolean expected";
+    if (lua_type(L, idx) != LUA_TBOOLEAN) {
+      snprintf(buf, 96, "boolean expected, got %s", arg_typename(L, idx));
+      return buf;
+    }
     *out = lua_toboolean(L, idx);
     return NULL;
   }
-  if (lua_type(L, idx) != LUA_TNUMBER) return "number expected";
+  if (lua_type(L, idx) != LUA_TNUMBER) {
+    snprintf(buf, 96, "number expected, got %s", arg_typename(L, idx));
+    return buf;
+  }
   *out = lua_tonumber(L, idx);
-  if (f->value == BODY_GROUP)
-    return *out >= 0 && *out <= 31 && *out == (double)(int)*out
-               ? NULL
-               : "integer 0..31 expected";
+  if (f->value == BODY_GROUP) {
+    if (*out >= 0 && *out <= 31 && *out == (double)(int)*out) return NULL;
+    char got[32];
+    snprintf(buf, 96, "integer 0..31 expected, got %s", got_value(L, idx, got));
+    return buf;
+  }
   return number_problem(*out, f->kind, buf);
 }
 
@@ -91,9 +112,7 @@ void turn_set_field(lua_State *L, const agent_ref *a, int code,
   double v;
   const char *problem = body_problem(L, 3, body_field_of(code), &v, buf);
   if (problem)
-    luaL_error(L, "cannot set field '%s' of " AGENT_MT ": %s%s%s", key,
-               problem, lua_type(L, 3) == LUA_TNUMBER ? "" : ", got ",
-               lua_type(L, 3) == LUA_TNUMBER ? "" : arg_typename(L, 3));
+    luaL_error(L, "cannot set field '%s' of " AGENT_MT ": %s", key, problem);
   check_status(L, steer_agent_set(a->w, a->i, (steer_field)code, v));
 }
 
@@ -128,9 +147,7 @@ void turn_read_def(lua_State *L, int idx, steer_agent_def *d) {
     double v;
     const char *problem = body_problem(L, -1, &body_fields[k], &v, buf);
     if (problem)
-      arg_error(L, "add", 1, "field '%s': %s%s%s", body_fields[k].name,
-                problem, lua_type(L, -1) == LUA_TNUMBER ? "" : ", got ",
-                lua_type(L, -1) == LUA_TNUMBER ? "" : arg_typename(L, -1));
+      arg_error(L, "add", 1, "field '%s': %s", body_fields[k].name, problem);
     lua_pop(L, 1);
     turn_def_set(d, k, v);
   }
@@ -208,12 +225,14 @@ query_filter turn_read_filter(lua_State *L, int idx, const char *fname,
     f.groups = 0;
     size_t n = lua_rawlen(L, -1);
     for (size_t k = 1; k <= n; k++) {
+      char got[32];
       lua_rawgeti(L, -1, (int)k);
       double g = lua_tonumber(L, -1);
       if (lua_type(L, -1) != LUA_TNUMBER || !(g >= 0 && g <= 31) ||
           g != (double)(int)g)
-        arg_error(L, fname, argn, "field 'groups'[%d]: integer 0..31 expected",
-                  (int)k);
+        arg_error(L, fname, argn,
+                  "field 'groups'[%d]: integer 0..31 expected, got %s",
+                  (int)k, got_value(L, -1, got));
       f.groups |= (uint32_t)1 << (int)g;
       lua_pop(L, 1);
     }
@@ -223,9 +242,11 @@ query_filter turn_read_filter(lua_State *L, int idx, const char *fname,
   if (!lua_isnil(L, -1)) {
     char buf[96];
     double v = lua_tonumber(L, -1);
-    const char *problem = lua_type(L, -1) != LUA_TNUMBER
-                              ? "number expected"
-                              : number_problem(v, NUM_POSITIVE, buf);
+    const char *problem = number_problem(v, NUM_POSITIVE, buf);
+    if (lua_type(L, -1) != LUA_TNUMBER) {
+      snprintf(buf, 96, "number expected, got %s", arg_typename(L, -1));
+      problem = buf;
+    }
     if (!problem && v > 360) problem = "at most 360 degrees expected";
     if (problem) arg_error(L, fname, argn, "field 'fov': %s", problem);
     f.fov = v;

@@ -447,13 +447,8 @@ static double column_value(lua_State *L, int f, const char *what) {
   } else {
     char buf[96];
     const char *problem = turn_body_check(L, -1, f - DEF_FIELDS, &v, buf);
-    if (problem && lua_type(L, -1) == LUA_TNUMBER &&
-        strncmp(problem, "boolean", 7) != 0) /* a number out of range */
-      arg_error(L, "add_many", 1, "%s: %s, got %.14g", what, problem,
-                lua_tonumber(L, -1));
     if (problem)
-      arg_error(L, "add_many", 1, "%s: %s, got %s", what, problem,
-                arg_typename(L, -1));
+      arg_error(L, "add_many", 1, "%s: %s", what, problem);
   }
   lua_pop(L, 1);
   return v;

@@ -161,7 +161,7 @@ function Polygon:remove() end
 ---@field arrival_radius? number advance to the next waypoint within this distance (default 0.6)
 ---@field slowing_radius? number arrive at the last waypoint slowing down within it (default 2)
 ---@field path_radius? number follow as a corridor of this half-width (default: waypoint by waypoint)
----@field look_ahead? number corridor: seconds of prediction (default 1)
+---@field look_ahead? number corridor: seconds of prediction, > 0 (default 1)
 
 ---One entry of a behavior program: `{ "seek", target = player, weight = 2 }`.
 ---Entries take their method's parameters by name.
@@ -169,7 +169,7 @@ function Polygon:remove() end
 ---@field [1] steer.BehaviorName the behavior
 ---@field weight? number multiplies the behavior's force (default 1)
 ---@field tag? string a name for set_target / set_weight / active_behavior
----@field probability? number for combine = "dither": the chance this behavior is considered
+---@field probability? number for combine = "dither": the chance this behavior is considered (not face, look_where_going, match_orientation)
 ---@field target? steer.Target seek, flee, arrive, pursue, evade, follow, offset_pursuit, follow_leader, hide, face, match_orientation: what to aim at
 ---@field radius? number separation, alignment, cohesion, avoid_agents, follow_leader: the neighbor radius
 ---@field feeler_length? number avoid_obstacles, avoid_walls, contain (default 3)
@@ -184,9 +184,9 @@ function Polygon:remove() end
 ---@field fov? number separation, alignment, cohesion, avoid_agents: view cone in degrees around the facing, (0, 360] (default 360); queue: the view cone ahead (default 90)
 ---@field falloff? "inverse"|"linear"|"inverse_square" separation: how a neighbor's push falls with distance (default "inverse")
 ---@field path_radius? number follow: the corridor's half-width (default: waypoint by waypoint)
----@field look_ahead? number follow in a corridor: seconds of prediction (default 1)
+---@field look_ahead? number follow in a corridor: seconds of prediction, > 0 (default 1)
 ---@field start? integer|"nearest" follow: the waypoint to begin at (default 1)
----@field offset? steer.Point offset_pursuit: `{x, y}`, x ahead of the target and y to its left, in its frame
+---@field offset? steer.Point offset_pursuit (required): `{x, y}`, x ahead of the target and y to its left, in its frame
 ---@field distance? number follow_leader: how far behind (default 2); hide: behind the obstacle's boundary (1); queue: how far ahead to look (3)
 ---@field between? (steer.Point|steer.Agent|steer.SharedPoint)[] interpose: `{a, b}`, two agents or points (a steer.point too)
 ---@field formation? steer.Formation formation: the formation to join
@@ -198,7 +198,7 @@ function Polygon:remove() end
 ---@field combine? steer.Combine default "weighted"
 ---@field smoothing? number force = lerp(previous, raw, smoothing), in [0, 1]
 ---@field hold? number priority: seconds a winner is kept before another may take over
----@field turn? "velocity" the angle follows the velocity within the agent's turn limits
+---@field turn? "velocity" the angle follows the velocity within the agent's turn limits (not with face, look_where_going or match_orientation entries)
 ---@field orca? boolean|steer.OrcaOptions turns the program's velocity into the closest collision-free one (ORCA, docs/API.md section 18)
 ---@field [integer] steer.BehaviorSpec
 
@@ -845,10 +845,13 @@ function Agent:set_behaviors(program) end
 
 ---Retargets the program entry `which` selects: to an agent, a path, a
 ---point `{x, y}` / `{x = x, y = y}`, or the point (x, y) given as two numbers.
+---An interpose entry takes its two ends: `a:set_target(k, a, b)`, each end an
+---agent, a point, or two numbers (`a:set_target(k, 0, 0, 4, 0)`).
 ---@param which steer.Which
 ---@param target steer.Target|number
 ---@param y? number
 ---@overload fun(self: steer.Agent, which: steer.Which, x: number, y: number)
+---@overload fun(self: steer.Agent, which: steer.Which, ...: steer.Agent|steer.Point|steer.SharedPoint|number)
 function Agent:set_target(which, target, y) end
 
 ---Reweights the program entry `which` selects.
@@ -1088,8 +1091,8 @@ function Agent:formation(f, slowing_radius) end
 ---@field anchor steer.Agent|steer.Point|steer.SharedPoint the frame's origin; an agent's frame turns with its facing angle (`angle`), a point's faces angle 0
 ---@field slots? steer.Point[] slots `{x, y}`: x ahead of the anchor, y to its left
 ---@field shape? "line"|"column"|"wedge"|"circle" instead of slots
----@field spacing? number between neighboring slots of a shape (default 2)
----@field count? integer slots of a shape
+---@field spacing? number between neighboring slots of a shape (default 2; not with slots)
+---@field count? integer slots of a shape (not with slots)
 ---@field world? steer.World required when the anchor is a point
 
 ---A formation: members (agents whose programs have a `formation` entry)
@@ -1117,10 +1120,10 @@ function Formation:members() end
 ---@return integer placed how many members have a slot
 function Formation:reassign() end
 
----Slot k (1-based) in the world now.
+---Slot k (1-based) in the world now; nil while the anchor agent is removed.
 ---@param k integer
----@return number x
----@return number y
+---@return number? x
+---@return number? y
 function Formation:slot_position(k) end
 
 ---Slot k (1-based) in the anchor's frame, as given.

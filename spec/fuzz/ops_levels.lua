@@ -261,9 +261,13 @@ local function op_shape_field(F)
     local ok, r = F:call("shape." .. key, function() return s[key] end, {}, 0,
       (alive or key == "alive" or key == "id") and true or false,
       { pattern = "has been removed" })
-    -- name and team are the game's own keys: they hold whatever it stored
-    if ok and alive and type(r[1]) == "number" and not V.finite(r[1])
-        and key ~= "name" and key ~= "team" then
+    -- name and team, and another kind's field names (a wall's radius), are
+    -- the game's own keys: they hold whatever it stored
+    local kind = alive and s.kind -- (a removed shape raises)
+    local own = key == "name" or key == "team"
+      or (kind == "obstacle" and (key == "x1" or key == "y1" or key == "x2" or key == "y2"))
+      or (kind ~= "obstacle" and (key == "x" or key == "y" or key == "radius"))
+    if ok and alive and type(r[1]) == "number" and not V.finite(r[1]) and not own then
       F:fail("a shape field read is not finite")
     end
     return

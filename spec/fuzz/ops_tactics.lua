@@ -58,7 +58,13 @@ local function some_formation(F, rec)
     end
     local ok, r = F:call("steer.formation", F.steer.formation, { def }, 1, true, { name = "formation" })
     if not ok then return nil end
-    local f = { f = r[1], rec = rec }
+    local f = { f = r[1], rec = rec, anchor = def.anchor }
+    if def.slots and F.rng:chance(0.2) then -- a shape's options with slots raise
+      local bad = { anchor = def.anchor, world = def.world, slots = def.slots }
+      bad[F.rng:pick({ "spacing", "count" })] = F.rng:int(0, 4)
+      F:call("steer.formation", F.steer.formation, { bad }, 1, false,
+        { pattern = "'formation' %(.*is for a shape" })
+    end
     if #F.formations >= 6 then table.remove(F.formations, 1) end
     F.formations[#F.formations + 1] = f
     return f
@@ -118,6 +124,7 @@ local function entry(F, rec)
   end
   if name == "offset_pursuit" then
     e.target, e.offset = target(), { rng:range(-5, 5), rng:range(-5, 5) }
+    if rng:chance(0.05) then e.offset, verdict = nil, "unsure" end -- missing 'offset' 
   elseif name == "follow_leader" then
     e.target, e.distance, e.radius = target(), rng:range(0, 4), rng:range(0, 3)
   elseif name == "formation" then
@@ -214,8 +221,13 @@ function T.list(F, ops_helpers)
     if not f then return end
     local k = F.rng:pick({ 1, 2, 0, -1, 1.5, 40, 0 / 0 })
     local valid = k == math.floor(k) and k >= 1 and k <= #f.f
-    F:call("f:slot_position", f.f.slot_position, { f.f, k }, 2, valid,
-      { name = "slot_position", numbers = true })
+    -- nil while the anchor agent is removed (the slot is nowhere)
+    local gone = type(f.anchor) == "userdata" and not rec.alive[f.anchor]
+    local ok, r = F:call("f:slot_position", f.f.slot_position, { f.f, k }, 2, valid,
+      { name = "slot_position", numbers = not gone })
+    if ok and gone and (r.n ~= 1 or r[1] ~= nil) then
+      F:fail("f:slot_position gave a position while its anchor is removed")
+    end
     F:call("f:slot_of", f.f.slot_of, { f.f, V.any(F.rng, G.pools(F)) }, 2, nil, { name = "slot_of" })
     F:call("f:reassign", f.f.reassign, { f.f }, 1, true, { name = "reassign" })
     check_formation(F, f)
@@ -240,8 +252,20 @@ function T.list(F, ops_helpers)
       if F.rng:chance(0.3) then
         local t = { G.near(F, rec) }
         local which = prog[1][1]
-        local args = which == "interpose" and { h, 1, t, { G.near(F, rec) } } or { h, 1, t }
-        F:call("a:set_target", F.methods.set_target, args, #args, nil, { name = "set_target" })
+        local args = { h, 1, t }
+        local expect = nil
+        if which == "interpose" then -- two ends, each a point table or x, y
+          local x1, y1 = G.near(F, rec)
+          local x2, y2 = G.near(F, rec)
+          args = F.rng:pick({ { h, 1, t, { x2, y2 } }, { h, 1, x1, y1, x2, y2 },
+            { h, 1, t, x2, y2 }, { h, 1, x1, y1, { x2, y2 } } })
+          expect = true
+          if F.rng:chance(0.2) then -- a third end would be dropped: raises
+            args[#args + 1] = F.rng:pick({ t, x1, h })
+            expect = false
+          end
+        end
+        F:call("a:set_target", F.methods.set_target, args, #args, expect, { name = "set_target" })
       end
     end
     for _, f in ipairs(F.formations or {}) do if f.rec == rec then check_formation(F, f) end end

@@ -232,19 +232,32 @@ function T.list(F, O)
     local rec, h, live = live_self(F)
     local rng = F.rng
     local mouse = F.steer.point(rng:range(-20, 20), rng:range(-20, 20))
-    local prog = { turn = rng:chance(0.5) and "velocity" or nil,
+    -- turn = "velocity" goes with programs without angular entries; a few
+    -- combine them, which must raise naming the entry
+    local turn = rng:chance(0.5)
+    local angular = not turn or rng:chance(0.1)
+    local valid = not (turn and angular)
+    local prog = { turn = turn and "velocity" or nil,
       { "separation", radius = rng:range(0, 3), falloff = rng:pick({ "inverse", "linear", "inverse_square" }),
         groups = rng:chance(0.5) and { rng:int(0, 31), 0 } or nil, fov = rng:chance(0.5) and rng:range(1, 360) or nil },
       { "alignment", radius = rng:range(0, 5), fov = rng:chance(0.5) and rng:range(1, 360) or nil },
       { "cohesion", radius = rng:range(0, 5), groups = rng:chance(0.5) and { 0 } or nil },
-      { rng:pick({ "seek", "arrive", "face" }), target = mouse },
-      rng:chance(0.5) and { "look_where_going" } or { "match_orientation", target = h } }
+      { rng:pick(angular and { "seek", "arrive", "face" } or { "seek", "arrive" }), target = mouse },
+      angular and (rng:chance(0.5) and { "look_where_going" } or { "match_orientation", target = h })
+        or { "wander" } }
     if #F.paths > 0 and rng:chance(0.5) then
+      -- look_ahead must be > 0 (0 would never steer); now and then a 0
+      local zero = rng:chance(0.05)
       prog[#prog + 1] = { "follow", path = rng:pick(F.paths).p, path_radius = rng:chance(0.5) and rng:range(0, 3) or nil,
-        look_ahead = rng:range(0, 2), start = rng:pick({ 1, 2, "nearest", 40 }) }
+        look_ahead = zero and 0 or rng:range(0.01, 2), start = rng:pick({ 1, 2, "nearest", 40 }) }
+      valid = valid and not zero
     end
-    local ok = F:call("a:set_behaviors", F.methods.set_behaviors, { h, prog }, 2, live or false,
-      { name = "set_behaviors" })
+    local ok, r = F:call("a:set_behaviors", F.methods.set_behaviors, { h, prog }, 2,
+      (live and valid) or false, { name = "set_behaviors" })
+    if live and not valid and not ok and type(r) == "string"
+        and not (r:find("turn = 'velocity'", 1, true) or r:find("look_ahead: positive", 1, true)) then
+      F:fail("set_behaviors refused a program for another reason: " .. r)
+    end
     if not ok then return end
     mouse.x, mouse.y = rng:range(-1e3, 1e3), rng:range(-1e3, 1e3)
     F:call(rec.name .. ":step", F.wmethods.step, { rec.w, rng:pick({ 0.1, 1 / 60, 1e-300 }) }, 2, true,
