@@ -55,7 +55,9 @@ steer_navgrid *steer_navgrid_from_map(const char *text, size_t n,
   size_t len;
   int width = 0, height = 0;
   *error = NULL;
-  if (!next_line(&sc, &line, &len) || len < 5 || memcmp(line, "type ", 5)) {
+  /* the only type the format has (Moving AI's maps are all octile) */
+  if (!next_line(&sc, &line, &len) || len != 11 ||
+      memcmp(line, "type octile", 11)) {
     *error = "the first line must be 'type octile'";
     return NULL;
   }

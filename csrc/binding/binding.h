@@ -112,8 +112,9 @@ steer_point *test_point(lua_State *L, int idx);
    steer.SharedPoint (likewise), {x, y} or {x =, y =}. */
 #define POINT_FORMS \
   "number, steer.Agent, steer.SharedPoint, {x, y} or {x =, y =}"
-/* A point at idx in any of POINT_FORMS (the agent of self's world); *used
-   tells how many stack slots it took (2 for x, y, else 1). */
+/* A point at idx in any of POINT_FORMS (the agent of self's world, or of
+   any world when self is NULL); *used tells how many stack slots it took
+   (2 for x, y, else 1). */
 steer_vec2 check_point(lua_State *L, int idx, const agent_ref *self,
                        const char *fname, int argn, int *used);
 /* Reads the table at idx as {x, y} (when it has [1]) or {x =, y =} into *p

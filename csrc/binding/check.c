@@ -123,6 +123,8 @@ double opt_nonneg(lua_State *L, int idx, const char *fname, int argn,
 
 double check_integral(lua_State *L, int idx, const char *fname, int argn) {
   double v = read_number(L, idx, fname, argn);
+  if (isnan(v)) /* printf may say -nan */
+    arg_error(L, fname, argn, "integer expected, got nan");
   if (!(v == floor(v)) || fabs(v) > 9007199254740992.0)
     arg_error(L, fname, argn, "integer expected, got %.14g", v);
   return v;
@@ -210,7 +212,9 @@ steer_vec2 check_point(lua_State *L, int idx, const agent_ref *self,
   switch (lua_type(L, idx)) {
   case LUA_TUSERDATA: {
     if (test_point(L, idx)) return steer_point_get(test_point(L, idx));
-    agent_ref other = check_peer(L, idx, self, fname, argn);
+    /* no self (navigation): an agent of any world */
+    agent_ref other = self ? check_peer(L, idx, self, fname, argn)
+                           : check_agent(L, idx, fname, argn);
     return steer_agent_position(other.w, other.i);
   }
   case LUA_TTABLE: {

@@ -865,9 +865,13 @@ static int l_walls_from_tiles(lua_State *L) {
   for (size_t k = 0; k < n; k++) {
     lua_rawgeti(L, 1, (int)k + 1);
     int t = lua_type(L, -1);
-    if (t == LUA_TNUMBER)
-      solid[k] = lua_tonumber(L, -1) != 0;
-    else if (t == LUA_TBOOLEAN || t == LUA_TNIL)
+    if (t == LUA_TNUMBER) {
+      /* NaN is neither 0 nor solid: refused, like every other number */
+      char what[32];
+      snprintf(what, sizeof what, "tile %d", (int)k + 1);
+      solid[k] = validate_num(L, lua_tonumber(L, -1), NUM_FINITE, fname, 1,
+                              what) != 0;
+    } else if (t == LUA_TBOOLEAN || t == LUA_TNIL)
       solid[k] = (unsigned char)lua_toboolean(L, -1);
     else
       arg_error(L, fname, 1, "tile %d: number or boolean expected, got %s",

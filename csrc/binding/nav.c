@@ -36,6 +36,34 @@ static steer_flowfield *check_flowfield(lua_State *L, int idx,
   return f;
 }
 
+/* Each grid and field has at most one handle at a time, so that handles
+   compare equal (f:grid() == nav, a:behaviors()[1].field == f): a weak
+   cache in the registry, C pointer -> handle. */
+#define NAVGRID_HANDLES NAVGRID_MT ".handles"
+#define FLOWFIELD_HANDLES FLOWFIELD_MT ".handles"
+
+/* Pushes cache[obj] and returns it as a userdata of type mt, or NULL. The
+   caller still checks that it holds obj: Lua 5.1 and LuaJIT may keep a
+   finalized handle (its object released, pointer NULL) in a weak-valued
+   table until the next cycle, and a freed object's address may be reused. */
+static void *push_cached(lua_State *L, const char *cache, const void *obj,
+                         const char *mt) {
+  lua_getfield(L, LUA_REGISTRYINDEX, cache);
+  lua_pushlightuserdata(L, (void *)obj);
+  lua_rawget(L, -2);
+  lua_remove(L, -2);
+  return luaL_testudata(L, -1, mt);
+}
+
+/* cache[obj] = the handle at the top of the stack. */
+static void set_cached(lua_State *L, const char *cache, const void *obj) {
+  lua_getfield(L, LUA_REGISTRYINDEX, cache);
+  lua_pushlightuserdata(L, (void *)obj);
+  lua_pushvalue(L, -3);
+  lua_rawset(L, -3);
+  lua_pop(L, 1);
+}
+
 /* A handle with a NULL object: set it once the object exists, so that an
    error in between leaks nothing. */
 static lnavgrid *push_navgrid_handle(lua_State *L) {
@@ -55,8 +83,22 @@ static lflowfield *push_flowfield_handle(lua_State *L) {
 }
 
 void push_flowfield(lua_State *L, steer_flowfield *f) {
+  lflowfield *h = push_cached(L, FLOWFIELD_HANDLES, f, FLOWFIELD_MT);
+  if (h && h->f == f) return; /* the handle the game holds */
+  lua_pop(L, 1);
   push_flowfield_handle(L)->f = f;
   steer_flowfield_retain(f);
+  set_cached(L, FLOWFIELD_HANDLES, f);
+}
+
+/* The handle of grid g (retained by a new one). */
+static void push_navgrid(lua_State *L, steer_navgrid *g) {
+  lnavgrid *h = push_cached(L, NAVGRID_HANDLES, g, NAVGRID_MT);
+  if (h && h->g == g) return;
+  lua_pop(L, 1);
+  push_navgrid_handle(L)->g = g;
+  steer_navgrid_retain(g);
+  set_cached(L, NAVGRID_HANDLES, g);
 }
 
 /* ---- constructors --------------------------------------------------------- */
@@ -193,6 +235,7 @@ int l_navgrid_new(lua_State *L) {
   lnavgrid *hd = push_navgrid_handle(L);
   hd->g = steer_navgrid_create(w, h, s, o, costs);
   if (!hd->g) return luaL_error(L, "not enough memory");
+  set_cached(L, NAVGRID_HANDLES, hd->g);
   return 1;
 }
 
@@ -215,6 +258,7 @@ int l_navgrid_from_map(lua_State *L) {
   }
   int w = steer_navgrid_width(hd->g), h = steer_navgrid_height(hd->g);
   check_extent(L, "navgrid_from_map", 2, w, h, s, o); /* __gc frees it */
+  set_cached(L, NAVGRID_HANDLES, hd->g);
   return 1;
 }
 
@@ -235,12 +279,11 @@ static void check_cell(lua_State *L, steer_navgrid *g, int idx,
   *cy = (int)y;
 }
 
-static steer_vec2 check_xy(lua_State *L, int idx, const char *fname,
-                           int argn) {
-  steer_vec2 p;
-  p.x = check_num(L, idx, fname, argn);
-  p.y = check_num(L, idx + 1, fname, argn + 1);
-  return p;
+/* A world point at idx in any of the point forms (binding.h POINT_FORMS;
+   an agent of any world: a grid belongs to none); *used as check_point's. */
+static steer_vec2 nav_point(lua_State *L, int idx, const char *fname,
+                            int argn, int *used) {
+  return check_point(L, idx, NULL, fname, argn, used);
 }
 
 static int g_set_cost(lua_State *L) {
@@ -262,10 +305,11 @@ static int g_cost(lua_State *L) {
   return 1;
 }
 
-/* nav:cell_of(x, y) -> cx, cy, or nil outside the grid */
+/* nav:cell_of(point) -> cx, cy, or nil outside the grid */
 static int g_cell_of(lua_State *L) {
   steer_navgrid *g = check_navgrid(L, 1, "cell_of");
-  steer_vec2 p = check_xy(L, 2, "cell_of", 1);
+  int used;
+  steer_vec2 p = nav_point(L, 2, "cell_of", 1, &used);
   int cx, cy;
   if (!steer_navgrid_cell_of(g, p, &cx, &cy)) {
     lua_pushnil(L);
@@ -310,12 +354,13 @@ static int g_memory(lua_State *L) {
   return 1;
 }
 
-static int opt_flag(lua_State *L, int idx, const char *key, int def) {
+static int opt_flag(lua_State *L, int idx, int argn, const char *key,
+                    int def) {
   raw_field(L, idx, key);
   int v = def;
   if (!lua_isnil(L, -1)) {
     if (lua_type(L, -1) != LUA_TBOOLEAN)
-      arg_error(L, "path", 5, "'%s' must be a boolean, got %s", key,
+      arg_error(L, "path", argn, "'%s' must be a boolean, got %s", key,
                 arg_typename(L, -1));
     v = lua_toboolean(L, -1);
   }
@@ -327,24 +372,29 @@ static const char *const failure_reasons[] = {
     "", "start outside the grid", "goal outside the grid",
     "start cell is blocked", "goal cell is blocked", "no path"};
 
-/* nav:path(x1, y1, x2, y2 [, { smooth = false, diagonal = true }])
-   -> path, length, cost | nil, reason */
+/* nav:path(from, to [, { smooth = false, diagonal = true }]), each point
+   in any form (x, y taking two arguments) -> path, length, cost | nil,
+   reason */
 static int g_path(lua_State *L) {
   steer_navgrid *g = check_navgrid(L, 1, "path");
-  steer_vec2 a = check_xy(L, 2, "path", 1), b = check_xy(L, 4, "path", 3);
+  int used, at = 2; /* at: the stack index of the next argument */
+  steer_vec2 a = nav_point(L, at, "path", at - 1, &used);
+  at += used;
+  steer_vec2 b = nav_point(L, at, "path", at - 1, &used);
+  at += used;
   int smooth = 0, diagonal = 1;
-  if (!lua_isnoneornil(L, 6)) {
-    if (!lua_istable(L, 6)) type_error(L, 6, "path", 5, "table");
+  if (!lua_isnoneornil(L, at)) {
+    if (!lua_istable(L, at)) type_error(L, at, "path", at - 1, "table");
     lua_pushnil(L);
-    while (lua_next(L, 6)) {
+    while (lua_next(L, at)) {
       const char *key = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : NULL;
       if (!key || (strcmp(key, "smooth") && strcmp(key, "diagonal")))
-        arg_error(L, "path", 5, "unknown option '%s'",
+        arg_error(L, "path", at - 1, "unknown option '%s'",
                   key ? key : arg_typename(L, -2));
       lua_pop(L, 1);
     }
-    smooth = opt_flag(L, 6, "smooth", 0);
-    diagonal = opt_flag(L, 6, "diagonal", 1);
+    smooth = opt_flag(L, at, at - 1, "smooth", 0);
+    diagonal = opt_flag(L, at, at - 1, "diagonal", 1);
   }
   lpath *h = new_userdata(L, sizeof *h);
   h->path = NULL;
@@ -365,49 +415,77 @@ static int g_path(lua_State *L) {
   return 3;
 }
 
-/* nav:flow(x, y) or nav:flow{ {x1, y1}, {x2, y2}, ... } -> steer.FlowField */
+/* Is the table at idx one point ({x, y}: a number at [1]; {x =, y =}: no
+   [1], an x or a y) rather than a list of goals? Raw reads. */
+static int is_point_table(lua_State *L, int idx) {
+  lua_rawgeti(L, idx, 1);
+  int first = lua_type(L, -1);
+  lua_pop(L, 1);
+  if (first != LUA_TNIL) return first == LUA_TNUMBER;
+  int named = raw_field(L, idx, "x") != LUA_TNIL;
+  lua_pop(L, 1);
+  named |= raw_field(L, idx, "y") != LUA_TNIL;
+  lua_pop(L, 1);
+  return named;
+}
+
+/* Goal k of nav:flow's list, at the top of the stack: an agent (of any
+   world), a steer.SharedPoint, {x, y} or {x =, y =}. The messages name
+   the goal. */
+static steer_vec2 list_goal(lua_State *L, int k) {
+  int idx = lua_gettop(L);
+  steer_vec2 p = {0, 0};
+  if (lua_istable(L, idx)) {
+    char buf[128];
+    const char *problem = table_point(L, idx, &p, buf);
+    if (problem) arg_error(L, "flow", 1, "goal %d: %s", k, problem);
+    return p;
+  }
+  lagent *a = luaL_testudata(L, idx, AGENT_MT);
+  if (a && !a->box->w)
+    arg_error(L, "flow", 1, "goal %d: world is closed", k);
+  if (a && steer_world_index(a->box->w, a->id) < 0)
+    arg_error(L, "flow", 1, "goal %d: agent has been removed", k);
+  if (!a && !test_point(L, idx))
+    arg_error(L, "flow", 1,
+              "goal %d: steer.Agent, steer.SharedPoint, {x, y} or {x =, y =} "
+              "expected, got %s",
+              k, arg_typename(L, idx));
+  int used;
+  return nav_point(L, idx, "flow", 1, &used);
+}
+
+/* nav:flow(point) or nav:flow{ point, point, ... } -> steer.FlowField */
 static int g_flow(lua_State *L) {
   steer_navgrid *g = check_navgrid(L, 1, "flow");
   size_t n = 1;
-  steer_vec2 *goals;
-  if (lua_istable(L, 2)) {
+  steer_vec2 one, *goals = &one;
+  int cx, cy;
+  if (lua_istable(L, 2) && !is_point_table(L, 2)) {
     n = lua_rawlen(L, 2);
     if (n == 0) return arg_error(L, "flow", 1, "at least one goal expected");
-    goals = new_userdata(L, n * sizeof *goals);
+    goals = new_userdata(L, n * sizeof *goals); /* above the arguments */
     for (size_t k = 0; k < n; k++) {
       lua_rawgeti(L, 2, (int)k + 1);
-      if (!lua_istable(L, -1))
-        arg_error(L, "flow", 1, "goal %d: table {x, y} expected, got %s",
-                  (int)k + 1, arg_typename(L, -1));
-      char what[32];
-      snprintf(what, sizeof what, "goal %d", (int)k + 1);
-      for (int c = 1; c <= 2; c++) {
-        lua_rawgeti(L, -1, c);
-        if (lua_type(L, -1) != LUA_TNUMBER)
-          arg_error(L, "flow", 1, "goal %d: number expected at [%d], got %s",
-                    (int)k + 1, c, arg_typename(L, -1));
-        double v = validate_num(L, lua_tonumber(L, -1), 0, "flow", 1, what);
-        if (c == 1) goals[k].x = v; else goals[k].y = v;
-        lua_pop(L, 1);
-      }
+      goals[k] = list_goal(L, (int)k + 1);
       lua_pop(L, 1);
-      int cx, cy;
       if (!steer_navgrid_cell_of(g, goals[k], &cx, &cy))
         arg_error(L, "flow", 1, "goal %d (%.14g, %.14g) is outside the grid",
                   (int)k + 1, goals[k].x, goals[k].y);
     }
   } else {
-    goals = new_userdata(L, sizeof *goals);
-    goals[0] = check_xy(L, 2, "flow", 1);
-    int cx, cy;
-    if (!steer_navgrid_cell_of(g, goals[0], &cx, &cy))
+    /* read before anything is pushed: a missing argument is "no value" */
+    int used;
+    one = nav_point(L, 2, "flow", 1, &used);
+    if (!steer_navgrid_cell_of(g, one, &cx, &cy))
       arg_error(L, "flow", 1, "goal (%.14g, %.14g) is outside the grid",
-                goals[0].x, goals[0].y);
+                one.x, one.y);
   }
   allow_allocation(L);
   lflowfield *h = push_flowfield_handle(L);
   h->f = steer_flowfield_create(g, goals, n);
   if (!h->f) return luaL_error(L, "not enough memory");
+  set_cached(L, FLOWFIELD_HANDLES, h->f);
   return 1;
 }
 
@@ -435,11 +513,12 @@ static steer_flowfield *self_field(lua_State *L, const char *fname) {
   return f;
 }
 
-/* f:distance(x, y) -> cost to the nearest goal, or nil (outside, blocked,
-   unreachable) */
+/* f:distance(point) -> cost to the nearest goal, or nil (outside,
+   blocked, unreachable) */
 static int f_distance(lua_State *L) {
   steer_flowfield *f = self_field(L, "distance");
-  double d = steer_flowfield_distance(f, check_xy(L, 2, "distance", 1));
+  int used;
+  double d = steer_flowfield_distance(f, nav_point(L, 2, "distance", 1, &used));
   if (d < 0)
     lua_pushnil(L);
   else
@@ -449,7 +528,8 @@ static int f_distance(lua_State *L) {
 
 static int f_direction(lua_State *L) {
   steer_flowfield *f = self_field(L, "direction");
-  steer_vec2 d = steer_flowfield_direction(f, check_xy(L, 2, "direction", 1));
+  int used;
+  steer_vec2 d = steer_flowfield_direction(f, nav_point(L, 2, "direction", 1, &used));
   lua_pushnumber(L, d.x);
   lua_pushnumber(L, d.y);
   return 2;
@@ -468,10 +548,9 @@ static int f_update(lua_State *L) {
   return 1;
 }
 
+/* f:grid() -> the grid's handle: the one the game holds, if any */
 static int f_grid(lua_State *L) {
-  steer_navgrid *g = steer_flowfield_grid(self_field(L, "grid"));
-  push_navgrid_handle(L)->g = g;
-  steer_navgrid_retain(g);
+  push_navgrid(L, steer_flowfield_grid(self_field(L, "grid")));
   return 1;
 }
 
@@ -533,6 +612,15 @@ void open_nav(lua_State *L) {
       {"__gc", f_gc}, {"__tostring", f_tostring}, {NULL, NULL}};
   open_type(L, NAVGRID_MT, grid_meta, grid_methods);
   open_type(L, FLOWFIELD_MT, field_meta, field_methods);
+  const char *const caches[] = {NAVGRID_HANDLES, FLOWFIELD_HANDLES};
+  for (int k = 0; k < 2; k++) {
+    lua_newtable(L); /* weak values: a cache never keeps a handle alive */
+    lua_createtable(L, 0, 1);
+    lua_pushliteral(L, "v");
+    lua_setfield(L, -2, "__mode");
+    lua_setmetatable(L, -2);
+    lua_setfield(L, LUA_REGISTRYINDEX, caches[k]);
+  }
   /* a:flow joins the agent methods (open_agent made their key table) */
   lua_getfield(L, LUA_REGISTRYINDEX, AGENT_MT ".keys");
   lua_pushcfunction(L, a_flow);

@@ -10,7 +10,8 @@
 
 /* The flow field at idx, or NULL when it is not one. */
 steer_flowfield *test_flowfield(lua_State *L, int idx);
-/* Pushes a new handle of f (retained). */
+/* Pushes the handle of f: the one Lua holds, if any, else a new one (which
+   retains f), so that a:behaviors() gives back the field it was given. */
 void push_flowfield(lua_State *L, steer_flowfield *f);
 /* Registers the types, and a:flow on agents (after open_agent). */
 void open_nav(lua_State *L);

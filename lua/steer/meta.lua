@@ -939,11 +939,14 @@ function NavGrid:set_cost(cx, cy, c) end
 ---@return number
 function NavGrid:cost(cx, cy) end
 
----The cell holding a world point, or nil outside the grid.
----@param x number
----@param y number
+---The cell holding a world point, or nil outside the grid. The point takes
+---every form (x, y numbers, an agent of any world, a steer.point, `{x, y}`,
+---`{x = x, y = y}`), as in every navigation call.
+---@param x number|steer.Agent|steer.SharedPoint|steer.Point
+---@param y? number
 ---@return integer? cx
 ---@return integer? cy
+---@overload fun(self: steer.NavGrid, p: steer.Agent|steer.SharedPoint|steer.Point): integer?, integer?
 function NavGrid:cell_of(x, y) end
 
 ---The world point at a cell's centre.
@@ -956,18 +959,21 @@ function NavGrid:center_of(cx, cy) end
 ---The cheapest path between the cells of two world points (A*, octile moves, no
 ---corner cutting), or nil and a reason ("start outside the grid", "goal outside
 ---the grid", "start cell is blocked", "goal cell is blocked", "no path").
----@param x1 number
----@param y1 number
----@param x2 number
----@param y2 number
+---Each point is x, y numbers or one value: an agent (of any world), a
+---steer.point, `{x, y}` or `{x = x, y = y}`; the options follow the points.
+---@param from steer.Agent|steer.SharedPoint|steer.Point
+---@param to steer.Agent|steer.SharedPoint|steer.Point
 ---@param options? steer.PathOptions
 ---@return steer.Path|nil path cell centres of the turning points
 ---@return number|string length in world units, or the reason
 ---@return number? cost the path's cost (equals the length without cell costs)
-function NavGrid:path(x1, y1, x2, y2, options) end
+---@overload fun(self: steer.NavGrid, x1: number, y1: number, x2: number, y2: number, options?: steer.PathOptions): steer.Path|nil, number|string, number?
+function NavGrid:path(from, to, options) end
 
----A flow field toward one goal point, or toward the nearest of several (`{ {x, y}, ... }`).
----@param x number|number[][]
+---A flow field toward one goal point (any form: x, y, an agent, a steer.point,
+---`{x, y}`, `{x = x, y = y}`), or toward the nearest of several: a list of
+---one-value points (`{ {x, y}, agent, ... }`).
+---@param x number|steer.Agent|steer.SharedPoint|steer.Point|(steer.Agent|steer.SharedPoint|steer.Point)[]
 ---@param y? number
 ---@return steer.FlowField
 function NavGrid:flow(x, y) end
@@ -996,14 +1002,16 @@ local FlowField = {}
 
 ---The cost from the cell of (x, y) to the nearest goal, in world units; nil
 ---outside the grid, on a blocked cell, or where no goal can be reached.
----@param x number
----@param y number
+---The point takes every form, as in `nav:cell_of`.
+---@param x number|steer.Agent|steer.SharedPoint|steer.Point
+---@param y? number
 ---@return number?
 function FlowField:distance(x, y) end
 
 ---The unit direction to move at (x, y) (bilinear between cell centres); zero in a goal cell.
----@param x number
----@param y number
+---The point takes every form, as in `nav:cell_of`.
+---@param x number|steer.Agent|steer.SharedPoint|steer.Point
+---@param y? number
 ---@return number dx
 ---@return number dy
 function FlowField:direction(x, y) end
@@ -1016,7 +1024,7 @@ function FlowField:stale() end
 ---@return steer.FlowField self
 function FlowField:update() end
 
----The field's grid.
+---The field's grid: the same handle the grid was made as (`f:grid() == nav`).
 ---@return steer.NavGrid
 function FlowField:grid() end
 

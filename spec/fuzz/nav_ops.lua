@@ -151,11 +151,66 @@ local function point_arg(F, rec)
   return rec.ox + rng:range(-0.2, 1.2) * rec.W * rec.cs, rec.oy + rng:range(-0.2, 1.2) * rec.H * rec.cs
 end
 
+-- An agent standing at (x, y) in a world of the nav ops' own (a point may
+-- be an agent of any world); sometimes one removed since. Returns the
+-- handle and whether it is live.
+local function agent_at(F, x, y)
+  local st = F.nav_agents
+  if not st then
+    st = { w = F.steer.world{}, live = {}, removed = {} }
+    F.nav_agents = st
+  end
+  if #st.removed > 0 and F.rng:chance(0.05) then return F.rng:pick(st.removed), false end
+  local a = st.w:add{ x = x, y = y }
+  st.live[#st.live + 1] = a
+  if #st.live > 12 then
+    local old = table.remove(st.live, 1)
+    st.w:remove(old)
+    if #st.removed >= 4 then table.remove(st.removed, 1) end
+    st.removed[#st.removed + 1] = old
+  end
+  return a, true
+end
+
+-- A point in one of its forms (API.md, Points): two numbers, {x, y},
+-- {x =, y =}, a steer.point or an agent; one_value: not two numbers.
+-- Returns the argument list, how many arguments it takes, the index
+-- (1 or 2) of the first bad one or nil, and x, y.
+local function point_form(F, rec, one_value)
+  local rng = F.rng
+  local x, y = point_arg(F, rec)
+  local fine = V.is_num(x) and V.is_num(y)
+  local r = rng:float()
+  if r < 0.4 and not one_value then
+    -- a table or handle in the x slot would be a point of its own: keep apart
+    if type(x) == "table" or type(x) == "userdata" then x, fine = 0 / 0, false end
+    local bad = (not V.is_num(x) and 1) or (not V.is_num(y) and 2) or nil
+    return { x, y }, 2, bad, x, y
+  end
+  if r < 0.65 or not fine then
+    local t = rng:chance(0.5) and { x, y } or { x = x, y = y }
+    return { t }, 1, (not fine) and 1 or nil, x, y
+  end
+  if r < 0.8 then return { F.steer.point(x, y) }, 1, nil, x, y end
+  local a, live = agent_at(F, x, y)
+  if not live then return { a }, 1, 1 end
+  return { a }, 1, nil, x, y
+end
+
+-- {self, ...point args..., more...}, and n
+local function with_point(self, p, used, ...)
+  local args = { self }
+  for i = 1, used do args[1 + i] = p[i] end
+  local n = 1 + used
+  for i = 1, select("#", ...) do args[n + i] = select(i, ...) end
+  return args, n + select("#", ...)
+end
+
 local function op_cells(F)
   local rec = some_nav(F)
-  local x, y = point_arg(F, rec)
-  local valid = V.is_num(x) and V.is_num(y)
-  local ok, r = F:call("nav:cell_of", rec.nav.cell_of, { rec.nav, x, y }, 3, valid, { name = "cell_of" })
+  local p, used, bad = point_form(F, rec)
+  local args, n = with_point(rec.nav, p, used)
+  local ok, r = F:call("nav:cell_of", rec.nav.cell_of, args, n, not bad, { name = "cell_of", argn = bad })
   if not ok or r[1] == nil then return end
   local cx, cy = r[1], r[2]
   if cx < 0 or cy < 0 or cx >= rec.W or cy >= rec.H then F:fail("cell_of outside the grid") end
@@ -199,13 +254,19 @@ end
 
 local function op_path(F)
   local rec, rng = some_nav(F), F.rng
-  local x1, y1 = point_arg(F, rec)
-  local x2, y2 = point_arg(F, rec)
+  local p1, used1, bad1, x1, y1 = point_form(F, rec)
+  local p2, used2, bad2, x2, y2 = point_form(F, rec)
   local opts = nil
   if rng:chance(0.6) then opts = { smooth = rng:chance(0.5), diagonal = rng:chance(0.8) } end
-  local valid = V.is_num(x1) and V.is_num(y1) and V.is_num(x2) and V.is_num(y2)
-  if rng:chance(F.bad) then opts = { smooth = V.any(rng, G.pools(F)) }; valid = nil end
-  local ok, r = F:call("nav:path", rec.nav.path, { rec.nav, x1, y1, x2, y2, opts }, 6, valid, { name = "path" })
+  -- the first bad argument: a point's x or y, counted from the point's first
+  local argn = bad1 or (bad2 and used1 + bad2)
+  local valid = not argn
+  if rng:chance(F.bad) and valid then opts = { smooth = V.any(rng, G.pools(F)) }; valid = nil end
+  local args = { rec.nav }
+  for i = 1, used1 do args[1 + i] = p1[i] end
+  for i = 1, used2 do args[1 + used1 + i] = p2[i] end
+  args[2 + used1 + used2] = opts
+  local ok, r = F:call("nav:path", rec.nav.path, args, 2 + used1 + used2, valid, { name = "path", argn = argn })
   if not ok or valid == nil then return end
   if r[1] == nil then
     if type(r[2]) ~= "string" then F:fail("nav:path: no path without a reason") end
@@ -235,32 +296,38 @@ local function op_flow(F)
   local rec, rng = some_nav(F), F.rng
   local args, n, valid
   if rng:chance(0.5) then
-    local x, y = point_arg(F, rec)
-    args, n = { rec.nav, x, y }, 3
-    valid = V.is_num(x) and V.is_num(y) and rec.nav:cell_of(x, y) ~= nil
+    local p, used, bad, x, y = point_form(F, rec)
+    args, n = with_point(rec.nav, p, used)
+    valid = not bad and rec.nav:cell_of(x, y) ~= nil
   else
+    -- a list of goals: agents, steer.points, {x, y}, {x =, y =}
     local goals = {}
     valid = true
     for k = 1, rng:int(0, 4) do
-      local x, y = point_arg(F, rec)
-      goals[k] = { x, y }
-      valid = valid and V.is_num(x) and V.is_num(y) and rec.nav:cell_of(x, y) ~= nil
+      local p, _, bad, x, y = point_form(F, rec, true)
+      goals[k] = p[1]
+      valid = valid and not bad and rec.nav:cell_of(x, y) ~= nil
     end
+    if rng:chance(F.bad) then goals[#goals + 1] = V.any(rng, G.pools(F)); valid = nil end
     if #goals == 0 then valid = false end
     args, n = { rec.nav, goals }, 2
   end
-  local ok, r = F:call("nav:flow", rec.nav.flow, args, n, valid, { name = "flow" })
+  -- every refusal is about argument 1 (the list, or the point's x)
+  local ok, r = F:call("nav:flow", rec.nav.flow, args, n, valid,
+    { name = "flow", argn = valid == false and n == 2 and 1 or nil })
   if not ok then return end
   local f = r[1]
   if f:stale() then F:fail("a new field is stale") end
   if #rec.fields >= 3 then table.remove(rec.fields, 1) end
   rec.fields[#rec.fields + 1] = f
+  if f:grid() ~= rec.nav then F:fail("f:grid() is not the grid's handle") end
   for _ = 1, 4 do
-    local x, y = point_arg(F, rec)
-    local dok, d = F:call("f:distance", f.distance, { f, x, y }, 3, V.is_num(x) and V.is_num(y), { name = "distance" })
+    local p, used, bad = point_form(F, rec)
+    local fargs, fn = with_point(f, p, used)
+    local dok, d = F:call("f:distance", f.distance, fargs, fn, not bad, { name = "distance", argn = bad })
     if dok and d[1] ~= nil and not (V.finite(d[1]) and d[1] >= 0) then F:fail("f:distance is " .. V.show(d[1])) end
-    local vok, v = F:call("f:direction", f.direction, { f, x, y }, 3, V.is_num(x) and V.is_num(y),
-      { name = "direction", numbers = true })
+    local vok, v = F:call("f:direction", f.direction, fargs, fn, not bad,
+      { name = "direction", numbers = true, argn = bad })
     if vok then
       local l = v[1] * v[1] + v[2] * v[2]
       if l ~= 0 and math.abs(l - 1) > 1e-9 then F:fail("f:direction is neither zero nor a unit vector") end
@@ -300,6 +367,7 @@ local function op_follow(F)
     local ok = pcall(h.set_behaviors, h, program)
     if not ok then return end
   end
+  if agents[1]:behaviors()[1].field ~= f then F:fail("a:behaviors() does not give the field back") end
   local sok = F:call("world:step", w.step, { w, rng:pick({ 0.05, 0.1, 1 }) }, 2, true, { name = "step" })
   if sok then
     for _, h in ipairs(agents) do
