@@ -90,6 +90,8 @@ local function entry_force(a, e)
     return a[name](a, e.feeler_length)
   elseif name == "follow" then
     return a:follow(e.path, e)
+  elseif name == "contain" then
+    return a:contain(e.region, e.feeler_length)
   elseif name == "separation" or name == "alignment" or name == "cohesion" then
     return a[name](a, e.radius)
   end
@@ -262,9 +264,10 @@ do
     for a in panel.world:agents() do
       agents = agents + 1
       local p = a:behaviors()
-      local t = p[3].target
-      if p[3].tag ~= "goal" or t[1] ~= 8 or t[2] ~= 8 then moved_goal = false end
-      if p[2].weight ~= 12 or p[1].feeler_length ~= 3 then kept = false end
+      -- entry 1 keeps the crowd in its panel (contain)
+      local t = p[4].target
+      if p[4].tag ~= "goal" or t[1] ~= 8 or t[2] ~= 8 then moved_goal = false end
+      if p[3].weight ~= 12 or p[2].feeler_length ~= 3 or p[1][1] ~= "contain" then kept = false end
     end
   end
   check(moved_goal, ("scene 4: after 5 s the goal of all %d agents is the next corner"):format(agents))
@@ -274,7 +277,7 @@ do
     for a in panel.world:agents() do
       local index, name = a:active_behavior()
       if name then names[name] = (names[name] or 0) + 1 else silent = silent + 1 end
-      if name and ({ "avoid_obstacles", "separation", "goal" })[index] ~= name then
+      if name and ({ "contain", "avoid_obstacles", "separation", "goal" })[index] ~= name then
         names.mismatch = true
       end
     end

@@ -171,8 +171,11 @@ end
 
 local function hud()
   local lg = love.graphics
-  lg.setColor(0, 0, 0, 0.6)
+  -- bands under both lines, opaque enough that walls and agents do not
+  -- cut through the text
+  lg.setColor(0, 0, 0, 0.85)
   lg.rectangle("fill", 0, 0, lg.getWidth(), 22)
+  lg.rectangle("fill", 0, lg.getHeight() - 24, lg.getWidth(), 24)
   local names = {}
   for k, s in ipairs(scenes) do
     names[k] = (k == index and "[" .. s.title .. "]") or s.title

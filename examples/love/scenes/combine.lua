@@ -1,6 +1,7 @@
 -- Scene 4: the same crowd, the same obstacles and the same program in three
 -- worlds side by side; only the way the forces combine differs: weighted,
--- priority and prioritized_sum. The goal moves between corners every few
+-- priority and prioritized_sum. A contain entry keeps each crowd inside its
+-- panel. The goal moves between corners every few
 -- seconds (a set_target at decision rate). Each panel counts the agents
 -- inside an obstacle and the pairs of agents that overlap; the bottom line
 -- counts which entry won priority's choice (a:active_behavior).
@@ -25,6 +26,9 @@ local PROGRAMS = {}
 for _, combine in ipairs(COMBINES) do
   PROGRAMS[combine] = steer.program{
     combine = combine,
+    -- keeps the crowd off the panel's edges (a crowd that separation wins
+    -- in priority would press against them)
+    { "contain", region = { 0.6, 0.6, W - 0.6, H - 0.6 }, feeler_length = 1 },
     { "avoid_obstacles", feeler_length = 3, weight = 2 },
     { "separation", radius = 1.5, weight = 12 },
     { "arrive", target = GOALS[FIRST_GOAL], slowing_radius = 5, tag = "goal" },
@@ -90,8 +94,8 @@ function scene:info()
   for _, panel in ipairs(self.panels) do
     if panel.combine == "priority" then
       local w = panel.winners or {}
-      return ("priority's winners: avoid_obstacles %d, separation %d, goal %d"):format(
-        w.avoid_obstacles or 0, w.separation or 0, w.goal or 0)
+      return ("priority's winners: contain %d, avoid_obstacles %d, separation %d, goal %d")
+        :format(w.contain or 0, w.avoid_obstacles or 0, w.separation or 0, w.goal or 0)
     end
   end
 end

@@ -24,6 +24,9 @@ local LOOP = { {12, 15}, {34, 13}, {56, 15}, {60, 30}, {50, 46}, {12, 46}, {9, 3
   loop = true }
 local DOOR = {76, 26.5}
 local QUEUE_GOAL = {93, 26.5}
+-- the walkers' way: a corridor through the door, so that nobody slides
+-- along the wall into the gap
+local THROUGH = { {64, 26.5}, DOOR, QUEUE_GOAL }
 
 local SQUAD = { 0.95, 0.55, 0.18 }
 local ESCORT = { 1.0, 0.82, 0.30 }
@@ -66,10 +69,13 @@ function scene.new(rng)
       { "separation", radius = 1.6, weight = 2 },
       { "formation", formation = self.formation, slowing_radius = 3 } },
     walker = steer.program{ combine = "priority", turn = "velocity",
+      -- ORCA keeps the bodies off the wall and the door posts (a feeler
+      -- looks only ahead, and the crowd at the door presses sideways)
+      orca = { time_horizon = 1.5, obstacle_time_horizon = 0.5 },
       { "avoid_walls", feeler_length = 2, weight = 6 },
       { "queue", distance = 3, fov = 100 },
       { "separation", radius = 1.5, weight = 2 },
-      { "seek", target = DOOR, tag = "goal" } },
+      { "follow", path = steer.path(THROUGH), path_radius = 1, slowing_radius = 0.1 } },
   }
   self.members = {}
   for k = 1, 4 do self:add_member(6 + 3 * k, 22 + 2 * k) end
@@ -110,10 +116,7 @@ end
 function scene:update(dt)
   self.time = self.time + dt
   for k, a in ipairs(self.walkers) do
-    if a.x > DOOR[1] + 0.5 and not a.past then
-      a.past = true
-      a:set_target("goal", QUEUE_GOAL)
-    end
+    if a.x > DOOR[1] + 0.5 and not a.past then a.past = true end
     if a.past and a.x > QUEUE_GOAL[1] - 2 then -- back to the start of the queue
       self.through = self.through + 1
       self.world:remove(a)
