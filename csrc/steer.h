@@ -222,6 +222,10 @@ STEER_API void steer_world_destroy(steer_world *w);
 STEER_API size_t steer_world_memory(const steer_world *w);
 /// The definition the world was created with (cell_size as requested).
 STEER_API steer_world_def steer_world_get_def(const steer_world *w);
+/// Sets the threads steps may use (clamped to 1..STEER_MAX_THREADS); a
+/// restored world starts with 1. Stops the current workers; the next step
+/// that splits its work starts new ones. Results never depend on it.
+STEER_API void steer_world_set_threads(steer_world *w, int threads);
 
 /// Adds an agent; *id receives its id. STEER_ENOMEM leaves the world as it was.
 STEER_API steer_status steer_world_add(steer_world *w, const steer_agent_def *def,

@@ -94,6 +94,16 @@ void steer_world_destroy(steer_world *w) {
 
 size_t steer_world_memory(const steer_world *w) { return w->alloc.bytes; }
 steer_world_def steer_world_get_def(const steer_world *w) { return w->def; }
+
+void steer_world_set_threads(steer_world *w, int threads) {
+  if (threads < 1) threads = 1;
+  if (threads > STEER_MAX_THREADS) threads = STEER_MAX_THREADS;
+  if (threads == w->def.threads) return;
+  /* the pool was made for the old count: step.c makes the next one */
+  pool_destroy(w->pool);
+  w->pool = NULL;
+  w->def.threads = threads;
+}
 size_t steer_world_count(const steer_world *w) { return w->count; }
 
 /* ---- agent arrays ----------------------------------------------------- */

@@ -232,9 +232,18 @@ static void snapshot_continues(reader *r, harness *h) {
         bytes_diff(&s, &again));
   bytes_free(&again);
   bytes_free(&s);
+  CHECK(d.threads == 1, "a restored world starts with 1 thread, not %d", d.threads);
+  /* its threads given back (any count, out of range ones clamped): results
+     never depend on them */
+  int threads = (int)(int8_t)u8(r);
+  steer_world_set_threads(c, threads);
+  d = steer_world_get_def(c);
+  CHECK(d.threads == (threads < 1 ? 1 : threads > STEER_MAX_THREADS ? STEER_MAX_THREADS : threads),
+        "set_threads(%d) gave %d", threads, d.threads);
   int steps = 1 + u8(r) % 3;
   double dt = positive(r);
   for (int k = 0; k < steps; k++) {
+    if (k == 1 && (u8(r) & 1)) steer_world_set_threads(c, 1 + u8(r) % 3);
     pause_alloc(h);
     step_world(h, dt, 0);
     CHECK(steer_world_step(c, dt) == STEER_OK, "restored world's step failed");

@@ -376,6 +376,27 @@ describe("threads", function()
     assert.matches("field 'threads': positive number expected, got 0",
       support.error_of(steer.world, { threads = 0 }))
   end)
+
+  it("come back to a restored world through steer.restore's options, the same bits", function()
+    -- a snapshot holds no thread count: restore gave 1 and no way back
+    local saved = crowd(2, true):snapshot()
+    local one = assert(steer.restore(saved))
+    local two = assert(steer.restore(saved, { threads = 2 }))
+    for _ = 1, 5 do one:step(0.1); two:step(0.1) end
+    assert.are.equal(one:snapshot(), two:snapshot())
+    assert.matches("bad argument #2 to 'restore' %(field 'threads': integer 1..64 expected, got 65%)",
+      support.error_of(steer.restore, saved, { threads = 65 }))
+    assert.matches("bad argument #2 to 'restore' %(field 'threads': positive number expected, got 0%)",
+      support.error_of(steer.restore, saved, { threads = 0 }))
+    assert.matches("unknown field 'thread': did you mean 'threads'%?",
+      support.error_of(steer.restore, saved, { thread = 2 }))
+    assert.matches("bad argument #2 to 'restore' %(table expected, got number%)",
+      support.error_of(steer.restore, saved, 2))
+    -- bad bytes still answer nil, message, options or not
+    local none, message = steer.restore("nope", { threads = 2 })
+    assert.is_nil(none)
+    assert.is_string(message)
+  end)
 end)
 
 describe("the crowd kernel", function()

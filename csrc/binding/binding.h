@@ -98,6 +98,10 @@ double validate_num(lua_State *L, double v, number_kind kind,
 /* What is wrong with v for kind (a message in buf), or NULL. */
 const char *number_problem(double v, number_kind kind, char buf[96]);
 
+/* Field `threads` of the option table at idx (steer.world, steer.restore):
+   an integer 1..STEER_MAX_THREADS, or def when absent (world.c). */
+int threads_field(lua_State *L, int idx, const char *fname, int argn, int def);
+
 /* ---- objects (check.c) ---------------------------------------------------- */
 lworld *check_world(lua_State *L, int idx, const char *fname, int argn);
 agent_ref check_agent(lua_State *L, int idx, const char *fname, int argn);

@@ -42,10 +42,20 @@ static int w_snapshot(lua_State *L) {
   return 1;
 }
 
-/* steer.restore(s) -> world, or nil and a message */
+/* steer.restore(s [, { threads = k }]) -> world, or nil and a message; a
+   snapshot holds no threads (results never depend on them), the options
+   give them back */
 int l_restore(lua_State *L) {
   size_t n;
   if (lua_type(L, 1) != LUA_TSTRING) type_error(L, 1, "restore", 1, "string");
+  int threads = 1;
+  if (!lua_isnoneornil(L, 2)) {
+    static const char *const known[] = {"threads", NULL};
+    if (!lua_istable(L, 2)) type_error(L, 2, "restore", 2, "table");
+    check_keys(L, 2, known, "restore", 2);
+    threads = threads_field(L, 2, "restore", 2, 1);
+  }
+  lua_settop(L, 1);
   const char *bytes = lua_tolstring(L, 1, &n);
   lworld *box = push_world(L);
   const char *error = "?";
@@ -56,6 +66,7 @@ int l_restore(lua_State *L) {
     lua_pushstring(L, error);
     return 2;
   }
+  steer_world_set_threads(box->w, threads);
   account_world_memory(L, box);
   return 1;
 }

@@ -31,6 +31,15 @@ static double field_number(lua_State *L, number_kind kind, const char *fname,
   return v;
 }
 
+int threads_field(lua_State *L, int idx, const char *fname, int argn, int def) {
+  if (!opt_field(L, idx, "threads")) return def;
+  double t = field_number(L, NUM_POSITIVE, fname, argn, "threads");
+  if (t != (double)(int)t || t > STEER_MAX_THREADS)
+    arg_error(L, fname, argn, "field 'threads': integer 1..%d expected, got %.14g",
+              STEER_MAX_THREADS, t);
+  return (int)t;
+}
+
 static steer_world_def read_world_def(lua_State *L) {
   steer_world_def d = steer_world_def_default();
   if (lua_isnoneornil(L, 1)) return d;
@@ -68,13 +77,7 @@ static steer_world_def read_world_def(lua_State *L) {
       arg_error(L, "world", 1, "field 'capacity': integer 0..2^26 expected, got %.14g", n);
     d.capacity = (size_t)n;
   }
-  if (opt_field(L, 1, "threads")) {
-    double t = field_number(L, NUM_POSITIVE, "world", 1, "threads");
-    if (t != (double)(int)t || t > STEER_MAX_THREADS)
-      arg_error(L, "world", 1, "field 'threads': integer 1..%d expected, got %.14g",
-                STEER_MAX_THREADS, t);
-    d.threads = (int)t;
-  }
+  d.threads = threads_field(L, 1, "world", 1, d.threads);
   if (d.wrap && d.width == 0)
     arg_error(L, "world", 1, "field 'wrap': needs bounds = {w, h}");
   return d;

@@ -388,11 +388,13 @@ function steer.point(x, y) end
 function steer.program(def) end
 
 ---A new world with the state a snapshot recorded; nil and a message when
----the string is not a valid snapshot.
+---the string is not a valid snapshot. `options.threads` (1..64, default 1):
+---the threads its steps may use (a snapshot holds none).
 ---@param snapshot steer.Snapshot
+---@param options? { threads?: integer }
 ---@return steer.World?
 ---@return string? error
-function steer.restore(snapshot) end
+function steer.restore(snapshot, options) end
 
 -- ---- steer.testing, steer.ffi --------------------------------------------------
 

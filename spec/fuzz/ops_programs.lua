@@ -323,8 +323,19 @@ function P.list(F, O)
         corrupt = true
       end
     end
-    local ok2, r2 = F:call("steer.restore", F.steer.restore, { snap }, 1,
-      (not corrupt) and true or nil, { name = "restore" })
+    -- the options: none, a valid thread count, or a bad one (which raises)
+    local opts, valid_opts = nil, true
+    local pick = F.rng:int(1, 4)
+    if pick == 2 then
+      opts = { threads = F.rng:int(1, 3) }
+    elseif pick == 3 then
+      opts, valid_opts = F.rng:pick{ { threads = 0 }, { threads = 1.5 }, { threads = 65 },
+        { thread = 2 }, { threads = "2" }, 7 }, false
+    end
+    local expect = (not corrupt) and valid_opts or nil
+    if not valid_opts and type(snap) == "string" then expect = false end
+    local ok2, r2 = F:call("steer.restore", F.steer.restore, { snap, opts }, 2,
+      expect, { name = "restore", argn = expect == false and 2 or nil })
     if not ok2 then return end
     local w2 = r2[1]
     if #F.worlds >= 4 then return end
