@@ -323,6 +323,25 @@ describe("tostring of an agent", function()
     w:remove(a)
     assert.are.equal("steer.Agent 2617245697 (removed)", tostring(a))
   end)
+
+  it("says an agent's world is closed as its fields do, not that it was removed", function()
+    local w = steer.world{}
+    local a = w:add{}
+    w:close()
+    assert.are.equal("steer.Agent 1 (world closed)", tostring(a))
+  end)
+end)
+
+describe("a program argument that is neither form", function()
+  it("names both forms a program takes", function()
+    local w = steer.world{}
+    local a = w:add{}
+    assert.matches("bad argument #1 to 'set_behaviors' %(steer.Program or table expected, got number%)",
+      support.error_of(a.set_behaviors, a, 5))
+    assert.matches("bad argument #2 to 'add_many' %(steer.Program or table expected, got boolean%)",
+      support.error_of(w.add_many, w, { n = 1 }, false))
+    assert.are.equal(1, #w)
+  end)
 end)
 
 describe("make demo (examples/chase.lua)", function()

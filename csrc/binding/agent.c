@@ -217,9 +217,9 @@ static int a_tostring(lua_State *L) {
   lagent *h = luaL_checkudata(L, 1, AGENT_MT);
   long i = h->box->w ? steer_world_index(h->box->w, h->id) : -1;
   char buf[128]; /* ids reach 2^53: %llu, never (int) */
-  if (i < 0) {
-    snprintf(buf, sizeof buf, AGENT_MT " %llu (removed)",
-             (unsigned long long)h->id);
+  if (i < 0) { /* as its fields would say */
+    snprintf(buf, sizeof buf, AGENT_MT " %llu (%s)", (unsigned long long)h->id,
+             h->box->w ? "removed" : "world closed");
   } else {
     steer_vec2 p = steer_agent_position(h->box->w, (size_t)i);
     snprintf(buf, sizeof buf, AGENT_MT " %llu (%.3f, %.3f)",

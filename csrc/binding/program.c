@@ -578,6 +578,8 @@ steer_program *program_arg(lua_State *L, int idx, lworld *world,
     steer_program_retain(lp->p);
     return lp->p;
   }
+  if (!lua_istable(L, idx)) /* neither form */
+    type_error(L, idx, fname, argn, "steer.Program or table");
   compiling c = {L, fname, argn, world, 0, "", 0, 0, 0};
   return compile(&c, idx);
 }
@@ -597,6 +599,8 @@ static int a_set_behaviors(lua_State *L) {
     set_program(L, &a, lp->p);
     return 0;
   }
+  if (!lua_istable(L, 2)) /* neither form */
+    type_error(L, 2, "set_behaviors", 1, "steer.Program or table");
   compiling c = {L, "set_behaviors", 1, a.box, 0, "", 0, 0, 0};
   steer_program *p = compile(&c, 2);
   /* compiling may have run Lua code (a finalizer) that closed the world or
