@@ -132,7 +132,7 @@ describe("world:close()", function()
     assert.is_false(a.alive)
     assert.are.equal(1, a.id)
     assert.matches("closed", tostring(world))
-    assert.matches("removed", tostring(a))
+    assert.matches("world closed", tostring(a))
   end)
 
   it("runs on <close> under Lua 5.4", function()
