@@ -76,28 +76,11 @@ describe("values at the limit", function()
 end)
 
 describe("snapshots holding values a few ulps past the limit", function()
-  -- FNV-1a 64 over s, as 8 little-endian bytes (as in snapshot_spec.lua)
-  local fnv, f64
+  -- the snapshot's checksum (spec/support.lua) and a double's 8 bytes
+  local fnv, f64 = support.fnv, nil
   if _VERSION == "Lua 5.4" then
-    fnv = assert(load([[
-      local s = ...
-      local h = -3750763034362895579 -- 0xCBF29CE484222325
-      for k = 1, #s do h = (h ~ s:byte(k)) * 1099511628211 end
-      return string.pack("<i8", h)
-    ]]))
     f64 = function(v) return string.pack("<d", v) end
   elseif jit then
-    fnv = assert(loadstring([[
-      local s = ...
-      local ffi, bit = require "ffi", require "bit"
-      local h = ffi.new("uint64_t", 0xCBF29CE4ULL * 0x100000000ULL + 0x84222325ULL)
-      for k = 1, #s do h = bit.bxor(h, s:byte(k)) * 0x100000001B3ULL end
-      local out = {}
-      for k = 0, 7 do
-        out[k + 1] = string.char(tonumber(bit.band(bit.rshift(h, 8 * k), 0xFF)))
-      end
-      return table.concat(out)
-    ]]))
     local ffi = require "ffi"
     f64 = function(v) return ffi.string(ffi.new("double[1]", v), 8) end -- x86: little-endian
   end

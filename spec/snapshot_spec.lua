@@ -140,30 +140,8 @@ describe("snapshots", function()
     assert.are.equal("not a steer snapshot", msg)
   end)
 
-  -- FNV-1a 64 over s, as 8 little-endian bytes: lets the specs forge
-  -- snapshots whose checksum is right but whose content is not.
-  -- (each dialect's code is compiled only by the VM that understands it)
-  local fnv
-  if _VERSION == "Lua 5.4" then
-    fnv = assert(load([[
-      local s = ...
-      local h = -3750763034362895579 -- 0xCBF29CE484222325
-      for k = 1, #s do h = (h ~ s:byte(k)) * 1099511628211 end
-      return string.pack("<i8", h)
-    ]]))
-  elseif jit then
-    fnv = assert(loadstring([[
-      local s = ...
-      local ffi, bit = require "ffi", require "bit"
-      local h = ffi.new("uint64_t", 0xCBF29CE4ULL * 0x100000000ULL + 0x84222325ULL)
-      for k = 1, #s do h = bit.bxor(h, s:byte(k)) * 0x100000001B3ULL end
-      local out = {}
-      for k = 0, 7 do
-        out[k + 1] = string.char(tonumber(bit.band(bit.rshift(h, 8 * k), 0xFF)))
-      end
-      return table.concat(out)
-    ]]))
-  end
+  -- the snapshot's checksum, to forge snapshots whose content is wrong
+  local fnv = support.fnv
 
   local function forge(s, pos, bytes)
     local body = s:sub(1, #s - 8)

@@ -246,4 +246,30 @@ function support.run_oracle(name, least)
   assert(tonumber(good) > least, out)
 end
 
+--- FNV-1a 64 over the string s, as 8 little-endian bytes: the snapshot's
+-- checksum (docs/SNAPSHOT.md), so that specs can forge snapshots whose
+-- checksum is right but whose content is not. nil where the interpreter
+-- has no 64-bit integers (Lua 5.4 and LuaJIT have; each dialect's code is
+-- compiled only by the VM that understands it).
+if _VERSION == "Lua 5.4" then
+  support.fnv = assert(load([[
+    local s = ...
+    local h = -3750763034362895579 -- 0xCBF29CE484222325
+    for k = 1, #s do h = (h ~ s:byte(k)) * 1099511628211 end
+    return string.pack("<i8", h)
+  ]]))
+elseif jit then
+  support.fnv = assert(loadstring([[
+    local s = ...
+    local ffi, bit = require "ffi", require "bit"
+    local h = ffi.new("uint64_t", 0xCBF29CE4ULL * 0x100000000ULL + 0x84222325ULL)
+    for k = 1, #s do h = bit.bxor(h, s:byte(k)) * 0x100000001B3ULL end
+    local out = {}
+    for k = 0, 7 do
+      out[k + 1] = string.char(tonumber(bit.band(bit.rshift(h, 8 * k), 0xFF)))
+    end
+    return table.concat(out)
+  ]]))
+end
+
 return support
