@@ -95,17 +95,17 @@ local OPTIONS = {
   target = { a_point, "steer.Agent, steer.SharedPoint, {x, y} or {x =, y =}" },
 }
 
-local function check_agent(agent, fname)
-  if steer_type(agent) ~= "steer.Agent" then
-    error(("bad argument #1 to '%s' (steer.Agent expected, got %s)"):format(fname,
-      steer_type(agent) or type(agent)), 3)
-  end
+-- what a value is, for messages: steer's type name or Lua's; `valued`:
+-- a number as itself
+local function type_of(v, valued)
+  if valued and type(v) == "number" then return ("%.14g"):format(v) end
+  return steer_type(v) or type(v)
 end
 
-local function check_world(world, fname)
-  if steer_type(world) ~= "steer.World" then
-    error(("bad argument #1 to '%s' (steer.World expected, got %s)"):format(fname,
-      steer_type(world) or type(world)), 3)
+-- argument 1 of fname is a handle of steer type `want`
+local function check_handle(v, want, fname)
+  if steer_type(v) ~= want then
+    error(("bad argument #1 to '%s' (%s expected, got %s)"):format(fname, want, type_of(v)), 3)
   end
 end
 
@@ -113,7 +113,7 @@ end
 local function check_number(v, fname, argn)
   if not finite(v) then
     error(("bad argument #%d to '%s' (number in [-1e150, 1e150] expected, got %s)"):format(
-      argn, fname, type(v) == "number" and ("%.14g"):format(v) or steer_type(v) or type(v)), 3)
+      argn, fname, type_of(v, true)), 3)
   end
 end
 
@@ -128,7 +128,7 @@ local function check_options(opts, fname, argn)
   if opts == nil then return {} end
   if type(opts) ~= "table" then
     error(("bad argument #%d to '%s' (table expected, got %s)"):format(argn or 2, fname,
-      steer_type(opts) or type(opts)), 3)
+      type_of(opts)), 3)
   end
   for k, v in pairs(opts) do
     local rule = OPTIONS[k]
@@ -139,7 +139,7 @@ local function check_options(opts, fname, argn)
     if not rule[1](v) then
       error(("bad argument #%d to '%s' (option '%s': %s expected, got %s)"):format(argn or 2,
         fname, k,
-        rule[2], steer_type(v) or type(v)), 3)
+        rule[2], type_of(v)), 3)
     end
   end
   return opts
@@ -194,7 +194,7 @@ function sdebug.new(opts)
   opts = opts or {}
   if type(opts) ~= "table" then
     error(("bad argument #1 to 'new' (table expected, got %s)"):format(
-      steer_type(opts) or type(opts)), 2)
+      type_of(opts)), 2)
   end
   for k, v in pairs(opts) do
     local want = NEW_OPTIONS[k]
@@ -204,7 +204,7 @@ function sdebug.new(opts)
     if type(v) ~= want or (want == "number" and not (finite(v) and v >= 0)) then
       error(("bad argument #1 to 'new' (option '%s': %s expected, got %s)"):format(k,
         want == "number" and "number in [0, 1e150]" or want,
-        type(v) == "number" and ("%.14g"):format(v) or steer_type(v) or type(v)), 2)
+        type_of(v, true)), 2)
     end
   end
   local line, circle = opts.line, opts.circle
@@ -239,14 +239,14 @@ end
 ---@param agent steer.Agent
 ---@param opts? steer.DebugAgentOptions
 function View:watch(agent, opts)
-  check_agent(agent, "watch")
+  check_handle(agent, "steer.Agent", "watch")
   self.watched[agent] = check_options(opts, "watch")
 end
 
 --- Stops drawing `agent` (unless its whole world is shown).
 ---@param agent steer.Agent
 function View:unwatch(agent)
-  check_agent(agent, "unwatch")
+  check_handle(agent, "steer.Agent", "unwatch")
   self.watched[agent], self.forces[agent] = nil, nil
 end
 
@@ -266,7 +266,7 @@ function View:toggle(agent, opts)
     self:unwatch(agent)
     return false
   end
-  check_agent(agent, "toggle")
+  check_handle(agent, "steer.Agent", "toggle")
   self.watched[agent] = check_options(opts, "toggle")
   return true
 end
@@ -277,7 +277,7 @@ end
 ---@param on boolean
 ---@param opts? steer.DebugAgentOptions
 function View:show_world(world, on, opts)
-  check_world(world, "show_world")
+  check_handle(world, "steer.World", "show_world")
   self.worlds[world] = on and check_options(opts, "show_world", 3) or nil
 end
 
@@ -286,7 +286,7 @@ end
 ---@param opts? steer.DebugAgentOptions
 ---@return boolean
 function View:toggle_world(world, opts)
-  check_world(world, "toggle_world")
+  check_handle(world, "steer.World", "toggle_world")
   local on = self.worlds[world] == nil
   self:show_world(world, on, check_options(opts, "toggle_world", 2))
   return on
@@ -297,7 +297,7 @@ end
 ---@param fx number
 ---@param fy number
 function View:set_force(agent, fx, fy)
-  check_agent(agent, "set_force")
+  check_handle(agent, "steer.Agent", "set_force")
   check_number(fx, "set_force", 2)
   check_number(fy, "set_force", 3)
   local f = self.forces[agent]
@@ -488,7 +488,7 @@ end
 --- agent; otherwise only its watched agents (in id order).
 ---@param world steer.World
 function View:draw(world)
-  check_world(world, "draw")
+  check_handle(world, "steer.World", "draw")
   local all = self.worlds[world]
   if all then
     self:draw_geometry(world)
