@@ -31,6 +31,11 @@ steer_agent_def steer_agent_def_default(void) {
   return d;
 }
 
+/* 1..STEER_MAX_THREADS, as a world's def.threads always is */
+static int threads_in_range(int threads) {
+  return threads < 1 ? 1 : threads > STEER_MAX_THREADS ? STEER_MAX_THREADS : threads;
+}
+
 steer_world *steer_world_create(const steer_world_def *def) {
   steer_world_def d = def ? *def : steer_world_def_default();
   if (!d.alloc) {
@@ -41,8 +46,7 @@ steer_world *steer_world_create(const steer_world_def *def) {
   steer_world *w = d.alloc(d.alloc_ud, NULL, 0, sizeof *w);
   if (!w) return NULL;
   memset(w, 0, sizeof *w);
-  if (d.threads < 1) d.threads = 1;
-  if (d.threads > STEER_MAX_THREADS) d.threads = STEER_MAX_THREADS;
+  d.threads = threads_in_range(d.threads);
   w->def = d;
   w->alloc.fn = d.alloc;
   w->alloc.ud = d.alloc_ud;
@@ -96,8 +100,7 @@ size_t steer_world_memory(const steer_world *w) { return w->alloc.bytes; }
 steer_world_def steer_world_get_def(const steer_world *w) { return w->def; }
 
 void steer_world_set_threads(steer_world *w, int threads) {
-  if (threads < 1) threads = 1;
-  if (threads > STEER_MAX_THREADS) threads = STEER_MAX_THREADS;
+  threads = threads_in_range(threads);
   if (threads == w->def.threads) return;
   /* the pool was made for the old count: step.c makes the next one */
   pool_destroy(w->pool);
