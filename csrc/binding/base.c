@@ -53,6 +53,30 @@ void push_agent(lua_State *L, int env_idx, lworld *box, steer_id id) {
   lua_remove(L, -2);
 }
 
+void handle_cache_open(lua_State *L, const char *cache) {
+  lua_newtable(L);
+  lua_createtable(L, 0, 1);
+  lua_pushliteral(L, "v"); /* a cache never keeps a handle alive */
+  lua_setfield(L, -2, "__mode");
+  lua_setmetatable(L, -2);
+  lua_setfield(L, LUA_REGISTRYINDEX, cache);
+}
+
+void handle_cache_push(lua_State *L, const char *cache, const void *obj) {
+  lua_getfield(L, LUA_REGISTRYINDEX, cache);
+  lua_pushlightuserdata(L, (void *)obj);
+  lua_rawget(L, -2);
+  lua_remove(L, -2);
+}
+
+void handle_cache_set(lua_State *L, const char *cache, const void *obj) {
+  lua_getfield(L, LUA_REGISTRYINDEX, cache);
+  lua_pushlightuserdata(L, (void *)obj);
+  lua_pushvalue(L, -3);
+  lua_rawset(L, -3);
+  lua_pop(L, 1);
+}
+
 /* ---- iterators over agent ids ------------------------------------------ */
 
 /* upvalues: env, ids (userdata), next position, count; agents removed since

@@ -5,6 +5,9 @@
 #include <string.h>
 #include "binding.h"
 
+/* The registry's handle cache, formation -> its handle (base.c). */
+#define FORMATION_HANDLES FORMATION_MT ".handles"
+
 typedef struct lformation {
   steer_formation *f;
   lworld *box; /* the world of its members; its env is the user value */
@@ -172,11 +175,7 @@ static int l_formation(lua_State *L) {
   lua_setuservalue(L, -2);
   lf->f = steer_formation_create(anchor, slots, n);
   if (!lf->f) return luaL_error(L, "not enough memory");
-  lua_getfield(L, LUA_REGISTRYINDEX, FORMATION_MT ".handles");
-  lua_pushlightuserdata(L, lf->f);
-  lua_pushvalue(L, -3);
-  lua_rawset(L, -3); /* a:behaviors() gives this handle back */
-  lua_pop(L, 1);
+  handle_cache_set(L, FORMATION_HANDLES, lf->f); /* a:behaviors() gives it back */
   return 1;
 }
 
@@ -207,25 +206,19 @@ steer_target formation_target(lua_State *L, int idx, lworld **world,
 
 void push_formation(lua_State *L, int env, lworld *box, steer_formation *f) {
   env = lua_absindex(L, env);
-  /* the handle the game holds when it still exists (a weak cache) */
-  lua_getfield(L, LUA_REGISTRYINDEX, FORMATION_MT ".handles");
-  lua_pushlightuserdata(L, f);
-  lua_rawget(L, -2);
-  if (lua_isnil(L, -1)) {
-    lua_pop(L, 1);
-    lformation *lf = new_userdata(L, sizeof *lf);
-    lf->f = f;
-    lf->box = box;
-    steer_formation_retain(f);
-    luaL_getmetatable(L, FORMATION_MT);
-    lua_setmetatable(L, -2);
-    lua_pushvalue(L, env);
-    lua_setuservalue(L, -2);
-    lua_pushlightuserdata(L, f);
-    lua_pushvalue(L, -2);
-    lua_rawset(L, -4);
-  }
-  lua_remove(L, -2);
+  /* the handle the game holds when it still exists */
+  handle_cache_push(L, FORMATION_HANDLES, f);
+  if (!lua_isnil(L, -1)) return;
+  lua_pop(L, 1);
+  lformation *lf = new_userdata(L, sizeof *lf);
+  lf->f = f;
+  lf->box = box;
+  steer_formation_retain(f);
+  luaL_getmetatable(L, FORMATION_MT);
+  lua_setmetatable(L, -2);
+  lua_pushvalue(L, env);
+  lua_setuservalue(L, -2);
+  handle_cache_set(L, FORMATION_HANDLES, f);
 }
 
 /* f:slot_of(agent) -> 1-based slot, or nil (not a member, or no slot) */
@@ -468,12 +461,7 @@ void open_tactics(lua_State *L) {
   luaL_setfuncs(L, methods, 0);
   lua_setfield(L, -2, "__index");
   lua_pop(L, 1);
-  lua_newtable(L); /* weak cache: formation -> its handle */
-  lua_createtable(L, 0, 1);
-  lua_pushliteral(L, "v");
-  lua_setfield(L, -2, "__mode");
-  lua_setmetatable(L, -2);
-  lua_setfield(L, LUA_REGISTRYINDEX, FORMATION_MT ".handles");
+  handle_cache_open(L, FORMATION_HANDLES);
   /* the agent methods join the agent's key table (binding/agent.c) */
   lua_getfield(L, LUA_REGISTRYINDEX, AGENT_MT ".keys");
   luaL_setfuncs(L, agent_methods, 0);

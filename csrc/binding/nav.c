@@ -42,26 +42,13 @@ static steer_flowfield *check_flowfield(lua_State *L, int idx,
 #define NAVGRID_HANDLES NAVGRID_MT ".handles"
 #define FLOWFIELD_HANDLES FLOWFIELD_MT ".handles"
 
-/* Pushes cache[obj] and returns it as a userdata of type mt, or NULL. The
-   caller still checks that it holds obj: Lua 5.1 and LuaJIT may keep a
-   finalized handle (its object released, pointer NULL) in a weak-valued
-   table until the next cycle, and a freed object's address may be reused. */
+/* Pushes cache[obj] (base.c) and returns it as a userdata of type mt, or
+   NULL. The callers also check that it holds obj, a safeguard: a cached
+   handle is alive and retains its object (base.c). */
 static void *push_cached(lua_State *L, const char *cache, const void *obj,
                          const char *mt) {
-  lua_getfield(L, LUA_REGISTRYINDEX, cache);
-  lua_pushlightuserdata(L, (void *)obj);
-  lua_rawget(L, -2);
-  lua_remove(L, -2);
+  handle_cache_push(L, cache, obj);
   return luaL_testudata(L, -1, mt);
-}
-
-/* cache[obj] = the handle at the top of the stack. */
-static void set_cached(lua_State *L, const char *cache, const void *obj) {
-  lua_getfield(L, LUA_REGISTRYINDEX, cache);
-  lua_pushlightuserdata(L, (void *)obj);
-  lua_pushvalue(L, -3);
-  lua_rawset(L, -3);
-  lua_pop(L, 1);
 }
 
 /* A handle with a NULL object: set it once the object exists, so that an
@@ -88,7 +75,7 @@ void push_flowfield(lua_State *L, steer_flowfield *f) {
   lua_pop(L, 1);
   push_flowfield_handle(L)->f = f;
   steer_flowfield_retain(f);
-  set_cached(L, FLOWFIELD_HANDLES, f);
+  handle_cache_set(L, FLOWFIELD_HANDLES, f);
 }
 
 /* The handle of grid g (retained by a new one). */
@@ -98,7 +85,7 @@ static void push_navgrid(lua_State *L, steer_navgrid *g) {
   lua_pop(L, 1);
   push_navgrid_handle(L)->g = g;
   steer_navgrid_retain(g);
-  set_cached(L, NAVGRID_HANDLES, g);
+  handle_cache_set(L, NAVGRID_HANDLES, g);
 }
 
 /* ---- constructors --------------------------------------------------------- */
@@ -235,7 +222,7 @@ int l_navgrid_new(lua_State *L) {
   lnavgrid *hd = push_navgrid_handle(L);
   hd->g = steer_navgrid_create(w, h, s, o, costs);
   if (!hd->g) return luaL_error(L, "not enough memory");
-  set_cached(L, NAVGRID_HANDLES, hd->g);
+  handle_cache_set(L, NAVGRID_HANDLES, hd->g);
   return 1;
 }
 
@@ -258,7 +245,7 @@ int l_navgrid_from_map(lua_State *L) {
   }
   int w = steer_navgrid_width(hd->g), h = steer_navgrid_height(hd->g);
   check_extent(L, "navgrid_from_map", 2, w, h, s, o); /* __gc frees it */
-  set_cached(L, NAVGRID_HANDLES, hd->g);
+  handle_cache_set(L, NAVGRID_HANDLES, hd->g);
   return 1;
 }
 
@@ -485,7 +472,7 @@ static int g_flow(lua_State *L) {
   lflowfield *h = push_flowfield_handle(L);
   h->f = steer_flowfield_create(g, goals, n);
   if (!h->f) return luaL_error(L, "not enough memory");
-  set_cached(L, FLOWFIELD_HANDLES, h->f);
+  handle_cache_set(L, FLOWFIELD_HANDLES, h->f);
   return 1;
 }
 
@@ -612,15 +599,8 @@ void open_nav(lua_State *L) {
       {"__gc", f_gc}, {"__tostring", f_tostring}, {NULL, NULL}};
   open_type(L, NAVGRID_MT, grid_meta, grid_methods);
   open_type(L, FLOWFIELD_MT, field_meta, field_methods);
-  const char *const caches[] = {NAVGRID_HANDLES, FLOWFIELD_HANDLES};
-  for (int k = 0; k < 2; k++) {
-    lua_newtable(L); /* weak values: a cache never keeps a handle alive */
-    lua_createtable(L, 0, 1);
-    lua_pushliteral(L, "v");
-    lua_setfield(L, -2, "__mode");
-    lua_setmetatable(L, -2);
-    lua_setfield(L, LUA_REGISTRYINDEX, caches[k]);
-  }
+  handle_cache_open(L, NAVGRID_HANDLES);
+  handle_cache_open(L, FLOWFIELD_HANDLES);
   /* a:flow joins the agent methods (open_agent made their key table) */
   lua_getfield(L, LUA_REGISTRYINDEX, AGENT_MT ".keys");
   lua_pushcfunction(L, a_flow);

@@ -5,27 +5,14 @@
 #include "binding.h"
 #include "hooks.h"
 
-/* The registry's weak table point -> its handle: a:behaviors() gives back
-   the very steer.SharedPoint the game holds. Weak values are cleared
-   before a handle's finalizer runs (Lua 5.1 to 5.4, LuaJIT), and a live
-   handle keeps its point retained, so an entry never names a released
-   point (nor a new one at its address). */
+/* The registry's handle cache, point -> its handle (base.c): a:behaviors()
+   gives back the very steer.SharedPoint the game holds. A live handle keeps
+   its point retained, so an entry never names a released point (nor a new
+   one at its address). */
 #define POINT_HANDLES POINT_MT ".handles"
 
-/* Remembers the handle on the stack top as point's. */
-static void remember(lua_State *L, steer_point *point) {
-  lua_getfield(L, LUA_REGISTRYINDEX, POINT_HANDLES);
-  lua_pushlightuserdata(L, point);
-  lua_pushvalue(L, -3);
-  lua_rawset(L, -3);
-  lua_pop(L, 1);
-}
-
 void push_point(lua_State *L, steer_point *point) {
-  lua_getfield(L, LUA_REGISTRYINDEX, POINT_HANDLES);
-  lua_pushlightuserdata(L, point);
-  lua_rawget(L, -2);
-  lua_remove(L, -2);
+  handle_cache_push(L, POINT_HANDLES, point);
   if (!lua_isnil(L, -1)) return; /* the game's handle, still alive */
   lua_pop(L, 1);
   lpoint *p = new_userdata(L, sizeof *p);
@@ -33,7 +20,7 @@ void push_point(lua_State *L, steer_point *point) {
   p->point = point;
   luaL_getmetatable(L, POINT_MT);
   lua_setmetatable(L, -2);
-  remember(L, point);
+  handle_cache_set(L, POINT_HANDLES, point);
 }
 
 int l_point_new(lua_State *L) {
@@ -48,7 +35,7 @@ int l_point_new(lua_State *L) {
   /* the host's allocator: fail_allocations acts here, as for programs */
   p->point = hooks_allow(hooks_of(L)) ? steer_point_create(x, y) : NULL;
   if (!p->point) return luaL_error(L, "not enough memory");
-  remember(L, p->point);
+  handle_cache_set(L, POINT_HANDLES, p->point);
   return 1;
 }
 
@@ -117,10 +104,5 @@ void open_point(lua_State *L) {
   lua_pushcfunction(L, pt_tostring);
   lua_setfield(L, -2, "__tostring");
   lua_pop(L, 1);
-  lua_newtable(L); /* weak: point -> its handle */
-  lua_createtable(L, 0, 1);
-  lua_pushliteral(L, "v");
-  lua_setfield(L, -2, "__mode");
-  lua_setmetatable(L, -2);
-  lua_setfield(L, LUA_REGISTRYINDEX, POINT_HANDLES);
+  handle_cache_open(L, POINT_HANDLES);
 }
