@@ -72,16 +72,17 @@ static void *take(size_t bytes) { return steer_alloc(NULL, 0, bytes); }
    each. 0 when memory runs out. */
 static int bucket(contain_cells *c, const steer_vec2 *pts, size_t n,
                   double w, double h, uint32_t cols, uint32_t rows) {
+  size_t total;
   for (;;) {
     set_axis(w, cols, &c->inv_w, &c->cols);
     set_axis(h, rows, &c->inv_h, &c->rows);
-    if ((c->cols == 1 && c->rows == 1) ||
-        entries_for(c, pts, n, NULL) <= ENTRIES_PER_EDGE * n + 64)
+    total = entries_for(c, pts, n, NULL);
+    if ((c->cols == 1 && c->rows == 1) || total <= ENTRIES_PER_EDGE * n + 64)
       break;
     cols = (cols + 1) / 2;
     rows = (rows + 1) / 2;
   }
-  size_t cells = (size_t)c->cols * c->rows, total = entries_for(c, pts, n, NULL);
+  size_t cells = (size_t)c->cols * c->rows;
   c->start = take((cells + 1) * sizeof *c->start);
   if (!c->start) return 0;
   c->edge = total <= UINT32_MAX ? take(total * sizeof *c->edge) : NULL;
