@@ -129,6 +129,9 @@ const char *table_point(lua_State *L, int idx, steer_vec2 *p, char buf[128]);
    same but for case and underscores, or, for names of 5 letters or more,
    one letter added, dropped, replaced or two swapped? */
 int is_typo(const char *key, const char *name);
+/* The first of the names in known (NULL-ended) that key misspells
+   (is_typo), or NULL. */
+const char *typo_of(const char *key, const char *const known[]);
 /* Raises "unknown field 'lop': expected 'loop'" for a string key of the option
    table at idx that is not in known (NULL-ended), or "unknown field 'Loop':
    did you mean 'loop'?" when it is a likely misspelling of one (is_typo).
@@ -148,6 +151,16 @@ void *binding_alloc(void *ud, void *ptr, size_t osize, size_t nsize);
 void new_type(lua_State *L, const char *name);
 /* Pushes the handle of agent `id`; env_idx is the world's env table. */
 void push_agent(lua_State *L, int env_idx, lworld *box, steer_id id);
+/* Handle caches, so that a C object the game holds comes back as the very
+   same handle (handles compare equal): a weak-valued registry table named
+   `cache`, C pointer -> handle. Weak values are cleared before a handle's
+   finalizer runs (Lua 5.1 to 5.4, LuaJIT), so a cached handle is alive
+   and still retains its object. handle_cache_open makes the table;
+   handle_cache_push pushes cache[obj] (nil when none); handle_cache_set
+   sets cache[obj] to the value at the top of the stack, left there. */
+void handle_cache_open(lua_State *L, const char *cache);
+void handle_cache_push(lua_State *L, const char *cache, const void *obj);
+void handle_cache_set(lua_State *L, const char *cache, const void *obj);
 /* Pushes an iterator over n agent ids (the live ones when it reaches
    them), which the caller writes through the returned pointer. */
 steer_id *push_id_iterator(lua_State *L, int env_idx, size_t n);

@@ -274,6 +274,12 @@ int is_typo(const char *key, const char *name) {
   return strcmp(k, n) == 0 || (strlen(n) >= 5 && one_edit(k, n));
 }
 
+const char *typo_of(const char *key, const char *const known[]) {
+  for (int k = 0; known[k]; k++)
+    if (is_typo(key, known[k])) return known[k];
+  return NULL;
+}
+
 void check_keys(lua_State *L, int idx, const char *const known[],
                 const char *fname, int argn) {
   idx = lua_absindex(L, idx);
@@ -285,10 +291,10 @@ void check_keys(lua_State *L, int idx, const char *const known[],
     int k = 0;
     while (known[k] && strcmp(key, known[k]) != 0) k++;
     if (known[k]) continue;
-    for (k = 0; known[k]; k++)
-      if (is_typo(key, known[k]))
-        arg_error(L, fname, argn, "unknown field '%s': did you mean '%s'?", key,
-                  known[k]);
+    const char *meant = typo_of(key, known);
+    if (meant)
+      arg_error(L, fname, argn, "unknown field '%s': did you mean '%s'?", key,
+                meant);
     char list[160] = ""; /* 'a', 'b' or 'c' */
     for (k = 0; known[k]; k++) {
       size_t used = strlen(list);

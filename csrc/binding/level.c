@@ -198,11 +198,8 @@ static const char *const *kind_fields(steer_shape_kind kind) {
 
 /* The field or reserved name that `key` misspells, or NULL. */
 static const char *misspelled(const char *const fields[], const char *key) {
-  for (int k = 0; fields[k]; k++)
-    if (is_typo(key, fields[k])) return fields[k];
-  for (int k = 0; reserved_keys[k]; k++)
-    if (is_typo(key, reserved_keys[k])) return reserved_keys[k];
-  return NULL;
+  const char *meant = typo_of(key, fields);
+  return meant ? meant : typo_of(key, reserved_keys);
 }
 
 /* Why wall a-b cannot be in box's world (NULL: it can): longer than a

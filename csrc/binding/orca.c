@@ -22,11 +22,10 @@ static const char *const orca_fields[] = {
 static void unknown_field(lua_State *L, const char *key,
                           const char *const known[], const char *fname,
                           int argn, const char *what) {
-  for (int k = 0; known[k]; k++)
-    if (is_typo(key, known[k]))
-      arg_error(L, fname, argn,
-                "unknown field '%s.%s': did you mean '%s.%s'?", what, key,
-                what, known[k]);
+  const char *meant = typo_of(key, known);
+  if (meant)
+    arg_error(L, fname, argn, "unknown field '%s.%s': did you mean '%s.%s'?",
+              what, key, what, meant);
   arg_error(L, fname, argn, "unknown field '%s.%s'", what, key);
 }
 

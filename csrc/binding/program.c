@@ -300,11 +300,11 @@ static void unknown_param(compiling *c, const char *params, const char *key,
     p += n;
     p += *p == ' ';
   }
-  static const char *const common[] = {"weight", "tag", "probability"};
-  for (int k = 0; k < 2 + dithered; k++)
-    if (is_typo(key, common[k]))
-      compile_error(c, "unknown parameter '%s': did you mean '%s'?", key,
-                    common[k]);
+  static const char *const common[] = {"weight", "tag", "probability", NULL};
+  static const char *const common_undithered[] = {"weight", "tag", NULL};
+  const char *meant = typo_of(key, dithered ? common : common_undithered);
+  if (meant)
+    compile_error(c, "unknown parameter '%s': did you mean '%s'?", key, meant);
   compile_error(c, "unknown parameter '%s'", key, "");
 }
 
@@ -478,10 +478,10 @@ static steer_program *compile(compiling *c, int idx) {
     } else {
       static const char *const fields[] = {"combine", "smoothing", "hold",
                                            "turn", "orca", NULL};
-      for (int k = 0; fields[k]; k++)
-        if (is_typo(key, fields[k]))
-          compile_error(c, "unknown program field '%s': did you mean '%s'?",
-                        key, fields[k]);
+      const char *meant = typo_of(key, fields);
+      if (meant)
+        compile_error(c, "unknown program field '%s': did you mean '%s'?",
+                      key, meant);
       compile_error(c, "unknown program field '%s'", key, "");
     }
   }
