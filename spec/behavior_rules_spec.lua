@@ -1,0 +1,132 @@
+-- The rules of thumb docs/API.md gives for tuning (sections 3.4, 3.5, 3.6, 19),
+-- each checked on both sides: where the rule is met the promise holds, where it
+-- is not the failure the docs describe happens.
+local steer = require "steer"
+
+-- An agent heading straight at a wall across x = 100, avoid_walls first and a
+-- goal behind the wall; returns how far short of the wall it stayed (negative:
+-- it went through).
+local function wall_gap(max_speed, max_force, weight, feeler, dt)
+  local w = steer.world{}
+  w:add_wall{ x1 = 100, y1 = -500, x2 = 100, y2 = 500 }
+  local a = w:add{ x = 100 - (feeler or 3) - 0.01 - max_speed * dt, y = 0.3,
+                   vx = max_speed, max_speed = max_speed, max_force = max_force }
+  a:set_behaviors{ combine = "priority",
+    { "avoid_walls", weight = weight, feeler_length = feeler },
+    { "seek", target = { 200, 0.3 } } }
+  local far = -math.huge
+  for _ = 1, math.floor(10 / dt) do
+    w:step(dt)
+    far = math.max(far, a.x)
+  end
+  return 100 - far
+end
+
+local function feeler_rule(max_speed, max_force, weight)
+  return 1.5 * math.max(max_speed / math.sqrt(weight), max_speed ^ 2 / max_force)
+end
+
+-- How far an agent arriving along +x runs past its target.
+local function arrive_overshoot(max_speed, max_force, radius, dt)
+  local target = 3 * radius + 10
+  local w = steer.world{}
+  local a = w:add{ vx = max_speed, max_speed = max_speed, max_force = max_force }
+  a:set_behaviors{ { "arrive", target = { target, 0 }, slowing_radius = radius } }
+  local far = -math.huge
+  for _ = 1, math.floor((target / max_speed + 30) / dt) do
+    w:step(dt)
+    far = math.max(far, a.x)
+  end
+  return far - target
+end
+
+describe("tuning rules of docs/API.md", function()
+  it("a wall feeler of 1.5 * max(max_speed / sqrt(weight), max_speed^2 / max_force) stops a head-on agent", function()
+    for _, c in ipairs{ { 3, 2, 1 }, { 5, 20, 1 }, { 9, 14, 1 }, { 9, 14, 8 },
+                        { 20, 84, 1 }, { 5, 0.5, 1 }, { 2, 6, 4 } } do
+      for _, dt in ipairs{ 1 / 144, 1 / 30 } do
+        local ms, mf, weight = c[1], c[2], c[3]
+        local gap = wall_gap(ms, mf, weight, feeler_rule(ms, mf, weight), dt)
+        assert(gap > 0, ("max_speed %g max_force %g weight %g dt %g: through by %g")
+          :format(ms, mf, weight, dt, -gap))
+      end
+    end
+  end)
+
+  it("with the default feeler, 3, an agent faster than 3 goes through, whatever its max_force", function()
+    assert.is_true(wall_gap(2, 2, 1, nil, 1 / 60) > 0)
+    for _, c in ipairs{ { 3.3, 2 }, { 3.3, 20 }, { 5, 20 }, { 9, 14 } } do
+      assert.is_true(wall_gap(c[1], c[2], 1, nil, 1 / 60) < 0)
+    end
+    -- a weight cannot make up for a max_force too small to brake in 3 units
+    assert.is_true(wall_gap(5, 2, 100, nil, 1 / 60) < 0)
+  end)
+
+  it("arrive stops without running past when slowing_radius >= 4 * max_speed and >= max_speed^2 / max_force", function()
+    for _, c in ipairs{ { 1, 0.5 }, { 3, 6 }, { 9, 14 }, { 9, 0.5 }, { 20, 84 }, { 20, 2 } } do
+      for _, dt in ipairs{ 1 / 144, 1 / 30 } do
+        local ms, mf = c[1], c[2]
+        local r = math.max(4 * ms, ms * ms / mf)
+        assert.is_true(arrive_overshoot(ms, mf, r, dt) <= 0)
+      end
+    end
+    -- below it, the overshoots the docs quote
+    assert.is_near(0.88, arrive_overshoot(3, 6, 3, 1 / 60), 0.05)
+    assert.is_near(2.80, arrive_overshoot(9, 14, 2, 1 / 60), 0.05)
+    -- each half of the rule is needed: 4 * max_speed alone with a weak max_force
+    assert.is_true(arrive_overshoot(9, 0.5, 36, 1 / 60) > 10)
+  end)
+
+  it("separation is a mean: seven neighbors on one side push about as hard as one", function()
+    local function push(n)
+      local w = steer.world{}
+      local a = w:add{ x = 0, y = 0 }
+      for k = 1, n do
+        local angle = (k - (n + 1) / 2) * 0.05
+        w:add{ x = math.cos(angle), y = math.sin(angle) }
+      end
+      return steer.length(a:separation(1.5))
+    end
+    assert.is_near(1, push(1), 1e-12)
+    local seven = push(7)                          -- a sum would be about 7
+    assert.is_true(seven > 0.95 and seven < 1)
+  end)
+
+  it("wander's angle is in the world's frame: theta = 0 adds (radius, 0) whatever the heading", function()
+    local w = steer.world{}
+    local east = w:add{ vx = 1, wander_jitter = 0 }
+    local west = w:add{ vx = -1, wander_jitter = 0 }
+    local ex, ey = east:wander()
+    local wx, wy = west:wander()
+    assert.are.same({ 2 + 1.2, 0 }, { ex, ey })
+    assert.are.same({ -2 + 1.2, 0 }, { wx, wy })
+  end)
+
+  it("orca keeps a body off a rock that avoid_obstacles' default feeler lets it enter", function()
+    local function closest(program)
+      local w = steer.world{}
+      w:add_obstacle{ x = 8, y = 0, radius = 1 }
+      local a = w:add{ y = 0.05, vx = 2, max_speed = 2, max_force = 4 }
+      a:set_behaviors(program)
+      local d = math.huge
+      for _ = 1, 600 do
+        w:step(1 / 60)
+        d = math.min(d, math.sqrt((a.x - 8) ^ 2 + a.y ^ 2))
+      end
+      return d, a.x
+    end
+    local inside = closest{ combine = "priority", { "avoid_obstacles" }, { "seek", target = { 30, 0 } } }
+    assert.is_true(inside < 1)                    -- the centre entered the rock
+    local d, x = closest{ { "arrive", target = { 30, 0 } }, orca = true }
+    assert.is_true(d >= 1.5 - 1e-9 and x > 9)      -- touching at most, and past it
+  end)
+
+  it("an agent heading straight at an obstacle's centre is pushed straight back and stays", function()
+    local w = steer.world{}
+    w:add_obstacle{ x = 8, y = 0, radius = 1 }
+    local a = w:add{ vx = 2, max_speed = 2, max_force = 4 }
+    a:set_behaviors{ combine = "priority", { "avoid_obstacles" }, { "seek", target = { 30, 0 } } }
+    for _ = 1, 1200 do w:step(1 / 60) end
+    assert.is_true(a.x < 8 - 1 and a.y == 0)
+  end)
+end)
