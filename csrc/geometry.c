@@ -528,8 +528,12 @@ static inline int obstacle_touch(const geometry *g, const geo_feeler *f,
 /* The push of the best obstacle: from_tip is the tip less its centre. */
 static void obstacle_away(geo_feeler *f, steer_vec2 from_tip) {
   f->away = v2_normalize(from_tip);
-  /* a tip exactly on the centre has no direction: turn left */
-  if (f->away.x == 0 && f->away.y == 0) f->away = v2(-f->ahead.y, f->ahead.x);
+  /* a centre on the feeler's line (the agent heads straight at it, or the
+     tip is on it): tip - centre would brake the agent to a standstill in
+     front of the obstacle for good (or pull it on), and any offset at all
+     grows until it slips by; turn left */
+  if (f->ahead.x * from_tip.y - f->ahead.y * from_tip.x == 0)
+    f->away = v2(-f->ahead.y, f->ahead.x);
 }
 
 /* Is touched obstacle k at (x, y) better than the best so far? Then it

@@ -121,12 +121,27 @@ describe("tuning rules of docs/API.md", function()
     assert.is_true(d >= 1.5 - 1e-9 and x > 9)      -- touching at most, and past it
   end)
 
-  it("an agent heading straight at an obstacle's centre is pushed straight back and stays", function()
-    local w = steer.world{}
-    w:add_obstacle{ x = 8, y = 0, radius = 1 }
-    local a = w:add{ vx = 2, max_speed = 2, max_force = 4 }
-    a:set_behaviors{ combine = "priority", { "avoid_obstacles" }, { "seek", target = { 30, 0 } } }
-    for _ = 1, 1200 do w:step(1 / 60) end
-    assert.is_true(a.x < 8 - 1 and a.y == 0)
+  it("an agent heading straight at an obstacle's centre turns left and gets round", function()
+    local function run(program)
+      local w = steer.world{}
+      w:add_obstacle{ x = 8, y = 0, radius = 1 }
+      local a = w:add{ vx = 2, max_speed = 2, max_force = 4 }
+      a:set_behaviors(program)
+      local d = math.huge
+      for _ = 1, 1200 do
+        w:step(1 / 60)
+        d = math.min(d, math.sqrt((a.x - 8) ^ 2 + a.y ^ 2))
+      end
+      return a.x, d
+    end
+    local x = run{ combine = "priority", { "avoid_obstacles" }, { "seek", target = { 30, 0 } } }
+    assert.is_true(x > 29)
+    -- orca alone stops in front of the circle; with avoid_obstacles first it gets round
+    x = run{ { "arrive", target = { 30, 0 } }, orca = true }
+    assert.is_true(x < 7)
+    local d
+    x, d = run{ combine = "priority", { "avoid_obstacles", feeler_length = 1.5 },
+                { "arrive", target = { 30, 0 } }, orca = true }
+    assert.is_true(x > 29 and d >= 1.5 - 1e-9)
   end)
 end)

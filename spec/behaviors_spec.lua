@@ -711,7 +711,10 @@ describe("a:avoid_obstacles", function()
 
   it("feeler length 0, zero max_force", function()
     local a = setup({ vx = 1, max_force = 2 }, { { x = 0.5, y = 0, radius = 1 } })
-    eq("feeler 0: tip on the agent", -2, 0, a:avoid_obstacles(0))
+    -- the centre on the feeler's line: left (section 3.6), not back
+    eq("feeler 0: tip on the agent, centre ahead", 0, 2, a:avoid_obstacles(0))
+    local b = setup({ vx = 1, max_force = 2 }, { { x = 0.5, y = 0.5, radius = 1 } })
+    eq("feeler 0: tip on the agent", -math.sqrt(2), -math.sqrt(2), b:avoid_obstacles(0))
     a.max_force = 0
     eq("max_force 0", 0, 0, a:avoid_obstacles())
   end)
@@ -721,6 +724,26 @@ describe("a:avoid_obstacles", function()
     eq("left of (1, 0)", 0, 2, a:avoid_obstacles())
     local b = setup({ vy = -1, max_force = 2 }, { { x = 0, y = -3, radius = 1 } })
     eq("left of (0, -1)", 2, 0, b:avoid_obstacles())
+  end)
+
+  it("heading straight at the centre: the agent turns left, not back (docs/API.md section 3.6)", function()
+    -- tip (3, 0), centre (4, 0): tip - centre = (-1, 0) would only brake
+    local a = setup({ vx = 1, max_force = 2 }, { { x = 4, y = 0, radius = 1 } })
+    eq("dead-on, tip before the centre", 0, 2, a:avoid_obstacles())
+    -- the tip past the centre on the line: (1, 0) would pull it on
+    local b = setup({ vx = 1, max_force = 2 }, { { x = 2, y = 0, radius = 2 } })
+    eq("dead-on, tip past the centre", 0, 2, b:avoid_obstacles())
+    -- along the diagonal: left of (1, 1) / sqrt 2
+    local c = setup({ vx = 1, vy = 1, max_force = 2 }, { { x = 2.5, y = 2.5, radius = 1 } })
+    local fx, fy = c:avoid_obstacles()
+    assert.is_near(-math.sqrt(2), fx, 1e-12)
+    assert.is_near(math.sqrt(2), fy, 1e-12)
+    -- off the line by a hair: tip - centre as ever
+    local d = setup({ vx = 1, max_force = 2 }, { { x = 4, y = 1e-3, radius = 1 } })
+    fx, fy = d:avoid_obstacles()
+    local n = math.sqrt(1 + 1e-6)
+    assert.is_near(-2 / n, fx, 1e-12)
+    assert.is_near(-2e-3 / n, fy, 1e-12)
   end)
 
   it("limits", function()

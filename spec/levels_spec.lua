@@ -27,8 +27,9 @@ describe("level geometry handles", function()
     assert.are.same({ 0, 0, 4, 0, "wall", 2 }, { s.x1, s.y1, s.x2, s.y2, s.kind, s.team })
     o.x, o.radius, o.hp = 10, 0.5, 7
     assert.are.same({ 10, 0.5, 7 }, { o.x, o.radius, o.hp })
-    -- moving it moves what avoidance sees: the feeler of an agent at (7, 2) heading +x
-    local a = w:add{ x = 6.5, y = 2, vx = 1, radius = 0.5 }
+    -- moving it moves what avoidance sees: the feeler of an agent at (6.5, 2.2)
+    -- heading +x (off the centre's line, so pushed back, not sideways)
+    local a = w:add{ x = 6.5, y = 2.2, vx = 1, radius = 0.5 }
     local fx = a:avoid_obstacles(3)
     assert.is_true(fx < 0)
     assert.has_error(function() s.x2 = 0 end) -- zero length

@@ -501,7 +501,8 @@ describe("obstacles and walls of a world", function()
     assert.are.equal(o1, (w:obstacles()(w)))
     -- tip (-1.5, 0): both obstacles are touched, the one at (-1, 0) is nearer
     local a = w:add{ x = -3, vx = 1, radius = 0.6 }
-    eq("obstacle felt", -1, 0, a:avoid_obstacles(1.5))
+    -- heading straight at o2's centre: pushed to its left (docs/API.md 3.6)
+    eq("obstacle felt", 0, 1, a:avoid_obstacles(1.5))
     w:clear_obstacles()
     w:clear_walls()
     assert.is_nil(w:obstacles()(w))
