@@ -568,6 +568,8 @@ static void read_programs(reader *r, restoring *rs) {
       if (steer_orca_check(&orca)) fail(r, "snapshot holds an invalid program");
     }
     size_t count = get_count(r, 8 * 18 + 8 + STEER_TAG_SIZE);
+    /* smoothing 0, which Lua now refuses, restores as it was: older saves
+       hold it and the C API takes it */
     if (combine >= STEER_COMBINE_COUNT || smoothing > 1 ||
         turn > STEER_TURN_TO_VELOCITY)
       fail(r, "snapshot holds an invalid program");

@@ -619,9 +619,11 @@ typedef struct steer_entry {
 
 /// An entry of behavior b with every parameter at its default.
 STEER_API steer_entry steer_entry_default(steer_behavior b);
-/// Copies the entries (retaining their paths). smoothing in [0, 1] or < 0
-/// for none (read back as -1); hold >= 0 (priority only). NULL when memory
-/// runs out.
+/// Copies the entries (retaining their paths). smoothing in (0, 1] (1: no
+/// smoothing, smaller: smoother) or < 0 for none (read back as -1); not
+/// checked: 0 keeps the first force for good, as older programs could (their
+/// snapshots restore so). hold >= 0 (priority only). NULL when memory runs
+/// out.
 STEER_API steer_program *steer_program_create(steer_combine combine, double smoothing,
                                     double hold, const steer_entry *entries,
                                     size_t n);

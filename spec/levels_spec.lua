@@ -439,7 +439,8 @@ describe("level calls as a new user meets them", function()
     local function bad(region)
       return err_of(a.set_behaviors, a, { { "seek", target = { 0, 0 } }, { "contain", region = region } })
     end
-    assert.matches("%(entry 2 %('contain'%): 1 point: at least 2 expected%)$", bad{ 1, 2 })
+    assert.matches("%(entry 2 %('contain'%): region: 1 point; expected a box {x1, y1, x2, y2} %(4 numbers in "
+      .. "order%), a polygon of at least 3 points or a steer.Path%)$", bad{ 1, 2 })
     assert.matches("%(entry 2 %('contain'%): 3 numbers: x, y pairs expected %(an even count%)%)$", bad{ 1, 2, 3 })
     assert.matches("%(entry 2 %('contain'%): region: the box has no area%)$", bad{ 0, 0, 0, 5 })
     assert.matches("%(entry 2 %('contain'%): region: the polygon encloses no area%)$", bad{ 0, 0, 1, 1, 2, 2 })

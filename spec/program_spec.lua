@@ -393,8 +393,8 @@ describe("bad programs", function()
   end
 
   it("name the problem and keep the previous program", function()
-    assert.matches("bad argument #1 to 'set_behaviors' %(entry 1 %('%?'%): unknown behavior 'seeek'%)",
-      attempt{ { "seeek", target = { 1, 0 } } })
+    assert.matches("bad argument #1 to 'set_behaviors' %(entry 1 %('%?'%): unknown behavior 'seeek': "
+      .. "expected one of seek, flee, arrive, ", attempt{ { "seeek", target = { 1, 0 } } })
     assert.matches("unknown combine mode 'best'", attempt{ combine = "best" })
     assert.matches("combine: string expected, got number", attempt{ combine = 3 })
     assert.matches("entry 2 %('arrive'%): missing 'target'",
@@ -414,7 +414,8 @@ describe("bad programs", function()
     assert.matches("entry 1: table expected, got number", attempt{ 5 })
     assert.matches("entry 1 %('separation'%): radius: non%-negative number expected, got %-1",
       attempt{ { "separation", radius = -1 } })
-    assert.matches("smoothing must be in %[0, 1%]", attempt{ smoothing = 2 })
+    assert.matches("smoothing must be in %(0, 1%] %(1: no smoothing; smaller is smoother%), got 2%)$",
+      attempt{ smoothing = 2 })
     assert.matches("unknown program field 'combin'", attempt{ combin = "priority" })
     assert.matches("table expected, got string", attempt("seek"))
     assert.matches("probability must be in %[0, 1%]",

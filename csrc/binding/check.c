@@ -10,7 +10,7 @@
 
 int arg_error(lua_State *L, const char *fname, int argn, const char *fmt,
               ...) {
-  char detail[256];
+  char detail[512]; /* an unknown behavior's message lists every name */
   va_list ap;
   va_start(ap, fmt);
   vsnprintf(detail, sizeof detail, fmt, ap);

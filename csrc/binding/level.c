@@ -928,6 +928,23 @@ steer_path *region_arg(lua_State *L, int idx, const char *fname, int argn,
   }
   if (!lua_istable(L, idx))
     type_error(L, idx, fname, argn, "region {x1, y1, x2, y2}, polygon or steer.Path");
+  /* fewer than a box's 2 corners: say which forms a region takes (read_points
+     would only count points) */
+  size_t len = lua_rawlen(L, idx);
+  lua_rawgeti(L, idx, 1);
+  int flat = lua_type(L, -1) == LUA_TNUMBER;
+  size_t few = flat ? len / 2 : len;
+  lua_pop(L, 1);
+  if (few < 2 && !(flat && len % 2)) { /* an odd count: read_points says */
+    lua_pushnil(L);
+    int named = lua_next(L, idx) && few == 0; /* {x1 =, y1 =, ...} */
+    arg_error(L, fname, argn,
+              "%sregion: %d point%s%s; expected a box {x1, y1, x2, y2} (4 "
+              "numbers in order), a polygon of at least 3 points or a "
+              "steer.Path",
+              where, (int)few, few == 1 ? "" : "s",
+              named ? " (fields by name are not read)" : "");
+  }
   size_t n;
   steer_vec2 *pts = read_points(L, idx, 2, fname, argn, where, &n);
   if (n == 2) { /* a box from two corners */

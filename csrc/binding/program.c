@@ -21,6 +21,31 @@ static const char *const behavior_names[] = {
 static const char *const combine_names[] = {"weighted", "priority",
                                             "prioritized_sum", "dither", NULL};
 
+/* Other books' names, as hints in messages only ({name, ours}): they are
+   not accepted, so that one program reads the same everywhere. */
+static const char *const behavior_aliases[][2] = {
+    {"follow_path", "follow"},          {"path_following", "follow"},
+    {"path_follow", "follow"},          {"obstacle_avoidance", "avoid_obstacles"},
+    {"wall_avoidance", "avoid_walls"},  {"pursuit", "pursue"},
+    {"evasion", "evade"},               {"arrival", "arrive"},
+    {"wandering", "wander"},            {"leader_following", "follow_leader"},
+    {"offset_pursue", "offset_pursuit"}, {"containment", "contain"},
+    {"hiding", "hide"},                 {"interposition", "interpose"},
+    {"queueing", "queue"},              {"queuing", "queue"},
+    {"flow_field", "flow"},             {"flow_field_following", "flow"},
+    {"collision_avoidance", "avoid_agents"},
+    {"unaligned_collision_avoidance", "avoid_agents"},
+    {"agent_avoidance", "avoid_agents"},
+    {NULL, NULL}};
+
+static const char *const combine_aliases[][2] = {
+    {"dithered", "dither"},             {"dithering", "dither"},
+    {"prioritized_dithering", "dither"}, {"prioritized", "prioritized_sum"},
+    {"prioritised", "prioritized_sum"}, {"prioritized_running_sum", "prioritized_sum"},
+    {"weighted_truncated_running_sum_with_prioritization", "prioritized_sum"},
+    {"weighted_sum", "weighted"},       {"weighted_truncated_sum", "weighted"},
+    {NULL, NULL}};
+
 /* parameters each behavior takes, besides weight, probability and tag */
 static const char *const behavior_params[] = {
     "target arrival_radius",                 /* seek */
@@ -54,6 +79,17 @@ static int find_name(const char *const names[], const char *s) {
   return -1;
 }
 
+/* The name `key` likely stands for: one of names it misspells (typo_of),
+   or the name of an alias it is or misspells; NULL when none. */
+static const char *meant_name(const char *key, const char *const names[],
+                              const char *const aliases[][2]) {
+  const char *meant = typo_of(key, names);
+  for (int k = 0; !meant && aliases[k][0]; k++)
+    if (strcmp(key, aliases[k][0]) == 0 || is_typo(key, aliases[k][0]))
+      meant = aliases[k][1];
+  return meant;
+}
+
 /* Does the space-separated word list contain `word`? */
 static int has_word(const char *list, const char *word) {
   size_t n = strlen(word);
@@ -77,7 +113,7 @@ typedef struct compiling {
 
 static int compile_error(compiling *c, const char *fmt, const char *a,
                          const char *b) {
-  char what[160];
+  char what[400]; /* room for the list of behavior names */
   snprintf(what, sizeof what, fmt, a, b);
   if (c->entry && c->behavior)
     return arg_error(c->L, c->fname, c->argn, "entry %d ('%s'): %s", c->entry,
@@ -323,7 +359,17 @@ static void read_entry(compiling *c, int idx, steer_entry *e) {
     if (lua_type(L, -1) != LUA_TSTRING)
       compile_error(c, "behavior name expected at [1], got %s",
                     arg_typename(L, -1), "");
-    compile_error(c, "unknown behavior '%s'", name, "");
+    const char *meant = meant_name(name, behavior_names, behavior_aliases);
+    if (meant)
+      compile_error(c, "unknown behavior '%s': did you mean '%s'?", name,
+                    meant);
+    char list[320] = ""; /* the names take 250 bytes */
+    for (int k = 0; behavior_names[k]; k++) {
+      size_t used = strlen(list);
+      snprintf(list + used, sizeof list - used, "%s%s", k ? ", " : "",
+               behavior_names[k]);
+    }
+    compile_error(c, "unknown behavior '%s': expected one of %s", name, list);
   }
   lua_pop(L, 1);
   c->behavior = behavior_names[b];
@@ -338,7 +384,11 @@ static void read_entry(compiling *c, int idx, steer_entry *e) {
       continue;
     }
     if (lua_type(L, -2) != LUA_TSTRING)
-      compile_error(c, "unexpected %s key", arg_typename(L, -2), "");
+      compile_error(c, "unexpected %s key%s", arg_typename(L, -2),
+                    lua_type(L, -2) != LUA_TNUMBER ? ""
+                    : b == STEER_FOLLOW ? " (the path goes in 'path = ...')"
+                    : has_word(params, "target") ? " (targets go in 'target = ...')"
+                                                 : " (parameters go by name)");
     const char *key = lua_tostring(L, -2);
     int avoidance = b == STEER_AVOID_OBSTACLES || b == STEER_AVOID_WALLS;
     if (strcmp(key, "weight") == 0) {
@@ -354,9 +404,18 @@ static void read_entry(compiling *c, int idx, steer_entry *e) {
       if (e->probability > 1)
         compile_error(c, "probability must be in [0, 1]", "", "");
     } else if (strcmp(key, "tag") == 0) {
+      /* type first: lua_tolstring would turn a number into a string, and
+         set_target(7) selects entry 7, never the tag "7" */
+      if (lua_type(L, -1) == LUA_TNUMBER)
+        compile_error(c, "tag must be a string, got number (a number selects "
+                         "entries by index: name it, e.g. tag = 'goal')",
+                      "", "");
+      if (lua_type(L, -1) != LUA_TSTRING)
+        compile_error(c, "tag must be a string, got %s", arg_typename(L, -1),
+                      "");
       size_t len;
       const char *tag = lua_tolstring(L, -1, &len);
-      if (lua_type(L, -1) != LUA_TSTRING || len >= STEER_TAG_SIZE)
+      if (len >= STEER_TAG_SIZE)
         compile_error(c, "tag must be a string of at most 31 bytes", "", "");
       memcpy(e->tag, tag, len + 1);
       lua_pop(L, 1);
@@ -457,13 +516,31 @@ static steer_program *compile(compiling *c, int idx) {
       if (lua_type(L, -1) != LUA_TSTRING)
         compile_error(c, "combine: string expected, got %s",
                       arg_typename(L, -1), "");
+      const char *mode = lua_tostring(L, -1);
+      const char *meant =
+          m < 0 ? meant_name(mode, combine_names, combine_aliases) : NULL;
+      if (meant)
+        compile_error(c, "unknown combine mode '%s': did you mean '%s'?", mode,
+                      meant);
       if (m < 0)
-        compile_error(c, "unknown combine mode '%s'", lua_tostring(L, -1), "");
+        compile_error(c,
+                      "unknown combine mode '%s': expected 'weighted', "
+                      "'priority', 'prioritized_sum' or 'dither'",
+                      mode, "");
       combine = (steer_combine)m;
       lua_pop(L, 1);
     } else if (strcmp(key, "smoothing") == 0) {
-      smoothing = param_number(c, key, NUM_NONNEG);
-      if (smoothing > 1) compile_error(c, "smoothing must be in [0, 1]", "", "");
+      smoothing = param_number(c, key, NUM_ANY);
+      /* force = lerp(previous, raw, smoothing): 0 would keep the first
+         force for good and ignore the program */
+      if (!(smoothing > 0 && smoothing <= 1)) {
+        char got[32];
+        snprintf(got, sizeof got, "%.14g", smoothing);
+        compile_error(c,
+                      "smoothing must be in (0, 1] (1: no smoothing; smaller "
+                      "is smoother), got %s",
+                      got, "");
+      }
     } else if (strcmp(key, "hold") == 0) {
       hold = param_number(c, key, NUM_NONNEG);
     } else if (strcmp(key, "turn") == 0) {
@@ -493,6 +570,14 @@ static steer_program *compile(compiling *c, int idx) {
     lua_rawgeti(L, idx, (int)k + 1);
     read_entry(c, -1, &entries[k]);
     lua_pop(L, 1);
+    /* set_target, set_weight and active_behavior name one entry per tag */
+    for (size_t j = 0; j < k && entries[k].tag[0]; j++)
+      if (strcmp(entries[j].tag, entries[k].tag) == 0) {
+        char first[24];
+        snprintf(first, sizeof first, "%d", (int)j + 1);
+        compile_error(c, "tag '%s' already names entry %s", entries[k].tag,
+                      first);
+      }
     /* turn = "velocity" is for programs without angular entries: with one,
        two rules would turn the agent */
     if (turn != STEER_TURN_NONE && is_angular(entries[k].behavior))

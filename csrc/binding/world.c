@@ -66,9 +66,23 @@ static steer_world_def read_world_def(lua_State *L) {
     d.width = field_number(L, NUM_POSITIVE, "world", 1, "bounds[1]");
     lua_rawgeti(L, -1, 2);
     d.height = field_number(L, NUM_POSITIVE, "world", 1, "bounds[2]");
+    int values = 0; /* a third value would be ignored: say so */
+    lua_pushnil(L);
+    while (lua_next(L, -2)) {
+      lua_pop(L, 1);
+      values++;
+    }
+    if (values != 2)
+      arg_error(L, "world", 1,
+                "field 'bounds': {w, h} expected (2 numbers), got %d values",
+                values);
     lua_pop(L, 1);
   }
+  /* a boolean, like ghost: wrap = 0 or "no" would make a torus */
   raw_field(L, 1, "wrap");
+  if (!lua_isnil(L, -1) && !lua_isboolean(L, -1))
+    arg_error(L, "world", 1, "field 'wrap': boolean expected, got %s",
+              arg_typename(L, -1));
   d.wrap = lua_toboolean(L, -1);
   lua_pop(L, 1);
   if (opt_field(L, 1, "capacity")) {

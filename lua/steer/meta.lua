@@ -51,8 +51,8 @@ local steer = {}
 ---@class steer.WorldDef
 ---@field cell_size? number spatial grid cell side (default 5, > 0)
 ---@field seed? integer seeds every agent's random generator (default 1)
----@field bounds? number[] `{w, h}`: positions clamped into [0, w] x [0, h], or wrapped with `wrap`
----@field wrap? boolean with bounds: a torus, positions wrap into [0, w) x [0, h) and distances use the shortest wrapped offset
+---@field bounds? number[] exactly `{w, h}`: positions clamped into [0, w] x [0, h], or wrapped with `wrap`
+---@field wrap? boolean true (a boolean only; default false) with bounds: a torus, positions wrap into [0, w) x [0, h) and distances use the shortest wrapped offset
 ---@field capacity? integer agents to reserve room for (0..2^26, default 0): a world that knows its size never reallocates while it fills
 ---@field threads? integer threads world:step may use (1..64, default 1); only steps of 4096 agents or more are split, and results are bit-identical for any count
 
@@ -168,7 +168,7 @@ function Polygon:remove() end
 ---@class steer.BehaviorSpec
 ---@field [1] steer.BehaviorName the behavior
 ---@field weight? number multiplies the behavior's force (default 1)
----@field tag? string a name for set_target / set_weight / active_behavior
+---@field tag? string a name for set_target / set_weight / active_behavior, one entry's per program (not a number: numbers select entries by index)
 ---@field probability? number for combine = "dither": the chance this behavior is considered (not face, look_where_going, match_orientation)
 ---@field target? steer.Target seek, flee, arrive, pursue, evade, follow, offset_pursuit, follow_leader, hide, face, match_orientation: what to aim at
 ---@field radius? number separation, alignment, cohesion, avoid_agents, follow_leader: the neighbor radius
@@ -196,7 +196,7 @@ function Polygon:remove() end
 ---A behavior program: entries in priority order plus how to combine them.
 ---@class steer.ProgramDef
 ---@field combine? steer.Combine default "weighted"
----@field smoothing? number force = lerp(previous, raw, smoothing), in [0, 1]
+---@field smoothing? number force = lerp(previous, raw, smoothing), in (0, 1]: 1 is no smoothing, 0.1 very smooth
 ---@field hold? number priority: seconds a winner is kept before another may take over
 ---@field turn? "velocity" the angle follows the velocity within the agent's turn limits (not with face, look_where_going or match_orientation entries)
 ---@field orca? boolean|steer.OrcaOptions turns the program's velocity into the closest collision-free one (ORCA, docs/API.md section 18)

@@ -178,8 +178,9 @@ function O.new_world(F, valid_only)
       valid = V.is_pos(v)
     elseif which == "wrap" then
       def.wrap = v
-      if v and v ~= false then valid = def.bounds ~= nil end
-      if def.bounds then kind = (v and v ~= false) and "wrap" or "clamp" end
+      -- a boolean (or nil); true needs bounds
+      valid = v == nil or v == false or (v == true and def.bounds ~= nil)
+      if def.bounds then kind = v == true and "wrap" or "clamp" end
     else
       arg = v
       valid = v == nil or type(v) == "table" -- {} is all defaults

@@ -47,7 +47,7 @@ function P.program(F, rec)
   end
   if rng:chance(0.8) then prog.combine = rng:pick(COMBINES) end
   if rng:chance(0.03) then prog.combine = rng:pick({ "sum", "", "PRIORITY" }); worse("invalid") end
-  if rng:chance(0.3) then prog.smoothing = rng:range(0, 1) end
+  if rng:chance(0.3) then prog.smoothing = 1 - rng:range(0, 1) end -- (0, 1]
   if rng:chance(0.2) then prog.hold = rng:range(0, 2) end
   if rng:chance(0.2) then -- ORCA: true, a table, or a bad field
     prog.orca = rng:chance(0.3) or { time_horizon = rng:range(0.1, 8),
@@ -65,8 +65,11 @@ function P.program(F, rec)
   if rng:chance(F.bad) then
     local key = rng:pick({ "smoothing", "hold" })
     prog[key] = V.bad_number(rng)
+    -- 0 would keep the first force for good: refused
+    if key == "smoothing" and rng:chance(0.3) then prog[key] = rng:pick({ 0, -0.0, 1.5 }) end
     if prog[key] ~= nil then worse("invalid") end -- nil is the same as absent
   end
+  local tagged = {} -- two entries cannot share a tag
   for i = 1, rng:int(0, 5) do
     -- this entry's own verdict: a later hostile replacement supersedes it
     local outer, entry = verdict, "valid"
@@ -97,6 +100,7 @@ function P.program(F, rec)
     if rng:chance(0.5) then e.weight = rng:range(0, 3) end
     if prog.combine == "dither" then e.probability = rng:range(0, 1) end
     if rng:chance(0.2) then e.tag = rng:pick({ "chase", "flock", "avoid" }) end
+    if rng:chance(F.bad) then e.tag = rng:pick({ 7, 1, true }); worse("invalid") end
     if rng:chance(F.bad) then
       local key = rng:pick({ "weight", "radius", "feeler_length", "slowing_radius", "probability" })
       e[key] = V.bad_number(rng)
@@ -113,6 +117,11 @@ function P.program(F, rec)
     if rng:chance(F.bad) then
       e = V.any(rng, G.pools(F))
       entry = "unsure"
+    end
+    local tag = type(e) == "table" and rawget(e, "tag") -- raw: V.any's traps
+    if type(tag) == "string" then
+      if tagged[tag] then worse("invalid") end
+      tagged[tag] = true
     end
     verdict = outer
     if entry == "invalid" then verdict = "invalid"
