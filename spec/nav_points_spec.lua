@@ -111,8 +111,10 @@ describe("nav:path with point forms", function()
     assert.are.equal("bad argument #2 to 'path' (" .. FORMS .. " expected, got boolean)",
       error_of(nav.path, nav, a, true))
     -- the options follow the points: argument 3 after two one-slot points
-    assert.are.equal("bad argument #3 to 'path' (unknown option 'smoth')",
+    assert.are.equal("bad argument #3 to 'path' (unknown option 'smoth': did you mean 'smooth'?)",
       error_of(nav.path, nav, a, { 2, 2 }, { smoth = true }))
+    assert.are.equal("bad argument #3 to 'path' (unknown option 'fast')",
+      error_of(nav.path, nav, a, { 2, 2 }, { fast = true }))
     assert.are.equal("bad argument #4 to 'path' ('smooth' must be a boolean, got number)",
       error_of(nav.path, nav, 1, 1, a, { smooth = 1 }))
     assert.are.equal("bad argument #5 to 'path' (table expected, got string)",

@@ -124,7 +124,9 @@ describe("steer.navgrid", function()
     assert.matches("missing 'width'", error_of(steer.navgrid, { height = 2 }))
     assert.matches("'height' must be an integer", error_of(steer.navgrid, { width = 2, height = 1.5 }))
     assert.matches("'width' must be an integer in %[1, 65536%]", error_of(steer.navgrid, { width = 0, height = 2 }))
-    assert.matches("unknown field 'costs'", error_of(steer.navgrid, { width = 1, height = 1, costs = {} }))
+    assert.matches("unknown field 'costs'%)", error_of(steer.navgrid, { width = 1, height = 1, costs = {} }))
+    assert.matches("unknown field 'cellsize': did you mean 'cell_size'%?", error_of(steer.navgrid, { width = 1, height = 1, cellsize = 1 }))
+    assert.matches("unknown field 'size'%)", error_of(steer.navgrid, { width = 1, height = 1, size = 1 }))
     assert.matches("'cost' has 3 entries", error_of(steer.navgrid, { width = 2, height = 2, cost = { 1, 1, 1 } }))
     assert.matches("cost%[2%]: cost must be 0 %(blocked%) or in %[1, 1e9%]",
       error_of(steer.navgrid, { width = 2, height = 1, cost = { 1, 0.5 } }))
@@ -139,7 +141,7 @@ describe("steer.navgrid", function()
     assert.matches("bad argument #1 to 'cell_of'", error_of(nav.cell_of, nav, 0 / 0, 1))
     assert.matches("bad argument #2 to 'cell_of'", error_of(nav.cell_of, nav, 1, 1e151))
     assert.matches("calling 'cost' on bad self", error_of(nav.cost, {}, 0, 0))
-    assert.matches("bad argument #5 to 'path' %(unknown option 'smoth'%)",
+    assert.matches("bad argument #5 to 'path' %(unknown option 'smoth': did you mean 'smooth'%?%)",
       error_of(nav.path, nav, 0.5, 0.5, 1.5, 1.5, { smoth = true }))
     assert.matches("bad argument #5 to 'path' %('smooth' must be a boolean",
       error_of(nav.path, nav, 0.5, 0.5, 1.5, 1.5, { smooth = 1 }))

@@ -181,10 +181,16 @@ int l_navgrid_new(lua_State *L) {
     if (lua_type(L, -2) == LUA_TSTRING)
       for (int k = 0; navgrid_keys[k]; k++)
         if (strcmp(lua_tostring(L, -2), navgrid_keys[k]) == 0) known = 1;
-    if (!known)
+    if (!known) {
+      const char *key = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2)
+                                                       : NULL;
+      const char *meant = key ? typo_of(key, navgrid_keys) : NULL;
+      if (meant)
+        arg_error(L, "navgrid", 1, "unknown field '%s': did you mean '%s'?",
+                  key, meant);
       arg_error(L, "navgrid", 1, "unknown field '%s'",
-                lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2)
-                                               : arg_typename(L, -2));
+                key ? key : arg_typename(L, -2));
+    }
     lua_pop(L, 1);
   }
   int w = table_int(L, "width", 1, STEER_NAV_MAX_SIDE, 0);
@@ -375,9 +381,15 @@ static int g_path(lua_State *L) {
     lua_pushnil(L);
     while (lua_next(L, at)) {
       const char *key = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : NULL;
-      if (!key || (strcmp(key, "smooth") && strcmp(key, "diagonal")))
+      static const char *const options[] = {"smooth", "diagonal", NULL};
+      if (!key || (strcmp(key, "smooth") && strcmp(key, "diagonal"))) {
+        const char *meant = key ? typo_of(key, options) : NULL;
+        if (meant)
+          arg_error(L, "path", at - 1,
+                    "unknown option '%s': did you mean '%s'?", key, meant);
         arg_error(L, "path", at - 1, "unknown option '%s'",
                   key ? key : arg_typename(L, -2));
+      }
       lua_pop(L, 1);
     }
     smooth = opt_flag(L, at, at - 1, "smooth", 0);
