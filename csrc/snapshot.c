@@ -1,9 +1,9 @@
 /* snapshot.c - the complete state of a world as bytes, and back.
  *
- * Format (version 6, every number little-endian, doubles as IEEE-754 bits;
+ * Format (version 7, every number little-endian, doubles as IEEE-754 bits;
  * docs/SNAPSHOT.md describes it field by field): magic, version, world
- * definition, slots, paths, programs, agents, shapes (handle slots,
- * obstacles, walls), then a
+ * definition, slots, paths, shared points, programs, agents, shapes (handle
+ * slots, obstacles, walls), then a
  * 64-bit FNV-1a checksum of everything before it. Restoring checks every
  * count, index and number, so a corrupt or truncated snapshot is refused
  * with a message, never trusted.
@@ -19,10 +19,11 @@
 #include "world.h"
 
 #define MAGIC "STEERSNP"
-#define VERSION 6u
+#define VERSION 7u
 /* version 2 has no orca margin: read as 0; version 3 no push; version 4 no
    detour nor standstill clock (its worlds ran without: detour 0, clock 0);
-   version 5 no personal space (avoid_agents ran without one: 0) */
+   version 5 no personal space (avoid_agents ran without one: 0); version 6
+   no table of shared points (each entry's own position: a point apiece) */
 #define OLDEST 2u
 
 /* ---- writing ------------------------------------------------------------ */
@@ -80,7 +81,8 @@ static void put_f64(writer *wr, double v) {
   put_u64(wr, bits);
 }
 
-/* Tables that number the paths and programs the world refers to: items in
+/* Tables that number the paths, shared points and programs the world refers
+   to: items in
    numbering order, and an open-addressing hash of them (a power-of-two
    size at most half full; number 0: empty) so that each lookup is O(1) and
    a snapshot is linear in agents, programs and paths. */
@@ -148,11 +150,12 @@ static void ref_free(steer_world *w, refs *r) {
   world_alloc(w, r->slots, r->slot_count * sizeof(ref_slot), 0);
 }
 
-/* The distinct programs, and the distinct paths of programs and a:follow;
-   program_of[i] receives the number of agent i's program (one lookup per
-   agent, neighbors sharing one program skip even that). */
-static steer_status collect(steer_world *w, refs *paths, refs *programs,
-                            size_t *program_of) {
+/* The distinct programs, the distinct paths of programs and a:follow, and
+   the distinct shared points of programs; program_of[i] receives the number
+   of agent i's program (one lookup per agent, neighbors sharing one program
+   skip even that). */
+static steer_status collect(steer_world *w, refs *paths, refs *points,
+                            refs *programs, size_t *program_of) {
   for (size_t i = 0; i < w->count; i++) {
     if (i > 0 && w->program[i] == w->program[i - 1])
       program_of[i] = program_of[i - 1];
@@ -169,12 +172,15 @@ static steer_status collect(steer_world *w, refs *paths, refs *programs,
       else if (p->entries[e].target.kind == STEER_TARGET_PATH &&
           ref_add(w, paths, p->entries[e].target.path, NULL))
         return STEER_ENOMEM;
+      else if (p->entries[e].target.kind == STEER_TARGET_SHARED &&
+               ref_add(w, points, p->entries[e].target.shared, NULL))
+        return STEER_ENOMEM;
   }
   return STEER_OK;
 }
 
 static void put_program(writer *wr, const steer_program *p,
-                        const refs *paths) {
+                        const refs *paths, const refs *points) {
   put_u32(wr, (uint32_t)p->combine);
   put_f64(wr, p->smoothing);
   put_f64(wr, p->hold);
@@ -194,16 +200,16 @@ static void put_program(writer *wr, const steer_program *p,
     const steer_entry *e = &p->entries[k];
     put_u32(wr, (uint32_t)e->behavior);
     put_u32(wr, (uint32_t)e->target.kind);
-    /* a shared point is kept as where it is now */
-    steer_vec2 at = e->target.kind == STEER_TARGET_SHARED
-                        ? steer_point_get(e->target.shared)
-                        : e->target.point;
-    put_f64(wr, at.x);
-    put_f64(wr, at.y);
+    /* a shared point is written once, in the points table, and named by
+       its number: entries that shared it share it again when restored */
+    int shared = e->target.kind == STEER_TARGET_SHARED;
+    put_f64(wr, shared ? 0 : e->target.point.x);
+    put_f64(wr, shared ? 0 : e->target.point.y);
     put_u64(wr, e->target.agent);
     put_u64(wr, e->target.kind == STEER_TARGET_PATH
                     ? ref_index(paths, e->target.path)
                     : 0);
+    put_u64(wr, shared ? ref_index(points, e->target.shared) : 0);
     put_f64(wr, e->weight);
     put_f64(wr, e->probability);
     put_f64(wr, e->radius);
@@ -302,7 +308,8 @@ static void put_agent(writer *wr, const steer_world *w, size_t i,
 
 steer_status steer_world_snapshot(steer_world *w, steer_write_fn write,
                                   void *ud) {
-  refs paths = {NULL, 0, 0, NULL, 0}, programs = {NULL, 0, 0, NULL, 0};
+  refs paths = {NULL, 0, 0, NULL, 0}, points = {NULL, 0, 0, NULL, 0};
+  refs programs = {NULL, 0, 0, NULL, 0};
   steer_status status = STEER_OK;
   if (tactics_in_world(w)) return STEER_EINVAL; /* not snapshotted yet */
   /* the restored world sorts its agents by cell: so does this one, so both
@@ -314,7 +321,7 @@ steer_status steer_world_snapshot(steer_world *w, steer_write_fn write,
       !(program_of = world_alloc(w, NULL, 0, w->count * sizeof(size_t))))
     status = STEER_ENOMEM;
   if (status == STEER_OK)
-    status = collect(w, &paths, &programs, program_of);
+    status = collect(w, &paths, &points, &programs, program_of);
   if (status == STEER_OK) {
     writer wr;
     wr.write = write;
@@ -345,9 +352,15 @@ steer_status steer_world_snapshot(steer_world *w, steer_write_fn write,
         put_f64(&wr, steer_path_point(p, q).y);
       }
     }
+    put_u64(&wr, points.count);
+    for (size_t k = 0; k < points.count; k++) {
+      steer_vec2 at = steer_point_get(points.items[k]);
+      put_f64(&wr, at.x);
+      put_f64(&wr, at.y);
+    }
     put_u64(&wr, programs.count);
     for (size_t k = 0; k < programs.count; k++)
-      put_program(&wr, programs.items[k], &paths);
+      put_program(&wr, programs.items[k], &paths, &points);
     put_u64(&wr, w->count);
     for (size_t i = 0; i < w->count; i++)
       put_agent(&wr, w, i, &paths, program_of[i]);
@@ -358,6 +371,7 @@ steer_status steer_world_snapshot(steer_world *w, steer_write_fn write,
     if (wr.failed) status = STEER_EINVAL;
   }
   ref_free(w, &paths);
+  ref_free(w, &points);
   ref_free(w, &programs);
   world_alloc(w, program_of, program_of ? w->count * sizeof(size_t) : 0, 0);
   return status;
@@ -449,6 +463,8 @@ typedef struct restoring {
   steer_world *w;
   steer_path **paths;
   size_t path_count, path_cap;
+  steer_point **points; /* version 7 on: the shared points, by number */
+  size_t point_count, point_cap;
   steer_program **programs;
   size_t program_count, program_cap;
 } restoring;
@@ -482,6 +498,42 @@ static void read_paths(reader *r, restoring *rs) {
   }
 }
 
+/* Version 7 on: the shared points the programs' entries name by number. */
+static void read_points(reader *r, restoring *rs) {
+  size_t n = r->version > 6 ? get_count(r, 16) : 0;
+  if (r->error) return;
+  if (world_grow(rs->w, (void **)&rs->points, sizeof(steer_point *),
+                 &rs->point_cap, n ? n : 1)) {
+    fail(r, "not enough memory");
+    return;
+  }
+  for (size_t k = 0; k < n && !r->error; k++) {
+    double x = get_f64(r), y = get_f64(r);
+    steer_point *point = r->error ? NULL : steer_point_create(x, y);
+    if (!r->error && !point) fail(r, "not enough memory");
+    if (point) rs->points[rs->point_count++] = point;
+  }
+}
+
+/* The shared point of an entry: the one its number names (version 7 on),
+   or before version 7 a fresh one where the entry's point was (sharing was
+   not written then). One reference, which the caller releases. */
+static steer_point *entry_point(reader *r, restoring *rs, uint64_t number,
+                                steer_vec2 at) {
+  if (r->error) return NULL;
+  if (r->version < 7) {
+    steer_point *fresh = steer_point_create(at.x, at.y);
+    if (!fresh) fail(r, "not enough memory");
+    return fresh;
+  }
+  if (number == 0 || number > rs->point_count) {
+    fail(r, "snapshot refers to a missing shared point");
+    return NULL;
+  }
+  steer_point_retain(rs->points[number - 1]);
+  return rs->points[number - 1];
+}
+
 static void read_entry(reader *r, restoring *rs, steer_entry *e) {
   uint32_t behavior = get_u32(r), kind = get_u32(r);
   /* flow fields are never saved (collect refuses them), nor tactics */
@@ -494,16 +546,17 @@ static void read_entry(reader *r, restoring *rs, steer_entry *e) {
   e->target.point.y = get_f64(r);
   e->target.agent = get_u64(r);
   uint64_t path = get_u64(r);
+  uint64_t point = r->version > 6 ? get_u64(r) : 0;
   if (kind == STEER_TARGET_PATH) {
     if (path == 0 || path > rs->path_count)
       fail(r, "snapshot refers to a missing path");
     else
       e->target.path = rs->paths[path - 1];
   }
-  if (kind == STEER_TARGET_SHARED && !r->error) { /* released by the caller */
-    e->target.shared = steer_point_create(e->target.point.x, e->target.point.y);
-    if (!e->target.shared) fail(r, "not enough memory");
-  }
+  if (kind == STEER_TARGET_SHARED) /* released by the caller */
+    e->target.shared = entry_point(r, rs, point, e->target.point);
+  else if (point != 0)
+    fail(r, "snapshot holds an invalid entry"); /* a number, no point */
   e->weight = get_f64(r);
   e->probability = get_size(r);
   e->radius = get_size(r);
@@ -822,6 +875,7 @@ static void read_world_body(reader *r, restoring *rs) {
     w->slots[s].gen = get_u32(r);
   }
   read_paths(r, rs);
+  read_points(r, rs);
   read_programs(r, rs);
   size_t n = get_count(r, AGENT_SNAPSHOT_MIN);
   if (r->error) return;
@@ -881,7 +935,8 @@ steer_world *steer_world_restore(const void *bytes, size_t n,
     *error = r.error;
     return NULL;
   }
-  restoring rs = {steer_world_create(&def), NULL, 0, 0, NULL, 0, 0};
+  restoring rs = {steer_world_create(&def), NULL, 0, 0, NULL, 0, 0,
+                  NULL, 0, 0};
   if (!rs.w) {
     *error = "not enough memory";
     return NULL;
@@ -889,11 +944,14 @@ steer_world *steer_world_restore(const void *bytes, size_t n,
   read_world_body(&r, &rs);
   if (!r.error && r.left != 0) fail(&r, "snapshot has trailing bytes");
   if (!r.error && world_sort_now(rs.w)) fail(&r, "not enough memory");
-  /* the world holds its own references to paths and programs */
+  /* the world holds its own references to paths, points and programs */
   for (size_t k = 0; k < rs.path_count; k++) steer_path_release(rs.paths[k]);
+  for (size_t k = 0; k < rs.point_count; k++)
+    steer_point_release(rs.points[k]);
   for (size_t k = 0; k < rs.program_count; k++)
     steer_program_release(rs.programs[k]);
   world_alloc(rs.w, rs.paths, rs.path_cap * sizeof(void *), 0);
+  world_alloc(rs.w, rs.points, rs.point_cap * sizeof(void *), 0);
   world_alloc(rs.w, rs.programs, rs.program_cap * sizeof(void *), 0);
   if (r.error) {
     steer_world_destroy(rs.w);

@@ -222,6 +222,7 @@ typedef struct harness {
   size_t ndead;
   size_t obstacles, walls;
   steer_path *paths[SLOTS];
+  steer_point *points[SLOTS];    /* shared points entries may aim at */
   steer_program *progs[SLOTS];   /* programs handed to agents */
   steer_program *shadows[SLOTS]; /* equal copies no agent ever gets */
   /* digests of the world after each step, compared between the 1-thread

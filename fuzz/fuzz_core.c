@@ -79,6 +79,7 @@ static void release_all(harness *h) {
   for (size_t k = 0; k < h->n; k++) steer_program_release(h->ag[k].shadow);
   for (int s = 0; s < SLOTS; s++) {
     steer_path_release(h->paths[s]);
+    steer_point_release(h->points[s]);
     steer_program_release(h->progs[s]);
     steer_program_release(h->shadows[s]);
   }

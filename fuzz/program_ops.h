@@ -27,7 +27,7 @@ static steer_id target_id(reader *r, const harness *h, steer_id self) {
 static steer_target decode_target(reader *r, const harness *h, steer_id self) {
   steer_target t;
   memset(&t, 0, sizeof t);
-  switch (u8(r) % 4) {
+  switch (u8(r) % 5) {
   case 0: t.kind = STEER_TARGET_NONE; break;
   case 1:
     t.kind = STEER_TARGET_POINT;
@@ -37,10 +37,19 @@ static steer_target decode_target(reader *r, const harness *h, steer_id self) {
     t.kind = STEER_TARGET_AGENT;
     t.agent = target_id(r, h, self);
     break;
-  default:
+  case 3:
     t.path = h->paths[u8(r) % SLOTS];
     if (t.path) {
       t.kind = STEER_TARGET_PATH;
+    } else {
+      t.kind = STEER_TARGET_POINT;
+      t.point = point(r, h);
+    }
+    break;
+  default: /* one of the harness's shared points, which many entries hold */
+    t.shared = h->points[u8(r) % SLOTS];
+    if (t.shared) {
+      t.kind = STEER_TARGET_SHARED;
     } else {
       t.kind = STEER_TARGET_POINT;
       t.point = point(r, h);
@@ -122,6 +131,8 @@ static void check_entry_copy(const steer_entry *got, const steer_entry *e) {
     CHECK(got->target.path == e->target.path, "path target");
   if (e->target.kind == STEER_TARGET_AGENT)
     CHECK(got->target.agent == e->target.agent, "agent target");
+  if (e->target.kind == STEER_TARGET_SHARED)
+    CHECK(got->target.shared == e->target.shared, "shared point target");
   if (e->target.kind == STEER_TARGET_POINT)
     CHECK(got->target.point.x == e->target.point.x &&
               got->target.point.y == e->target.point.y,

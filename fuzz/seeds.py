@@ -354,8 +354,50 @@ def nomem(alloc_seed, world_odds=12, global_odds=20):
 NOMEM_SEEDS = [(25, 6, 8), (1, 6, 8), (2, 12, 20)]
 
 
+def shared_points():
+    """Two programs and an agent's own entry aim at one shared point (made
+    by op_turn's case 4, which keeps it in the harness's slot 0), then a
+    snapshot continues while the point moves in both worlds. Written byte
+    by byte: op_turn, program entries and snapshot_continues read more than
+    the helpers above write."""
+    s = Seed(2, 40, 40, cell=5, seed=7)
+    s.add(2, 3, max_speed=2, max_force=4)
+    s.add(20, 30, max_speed=3, max_force=4)
+    s.add(35, 5, max_speed=1.5, max_force=4)
+
+    def turn_point(i, reuse, k):  # op_turn, case 4
+        s.op(9)
+        s.b += u8(2) + u8(i) + num(0.1) + u8(4) + u8(0)  # which, i, dt, case, slot
+        s.b += u8(1) if reuse else num(30) + num(10)
+        s.b += u8(k) + num(30) + num(10)
+
+    def shared_entry(behavior):  # target kind 4, slot 0; no parameters
+        return u8(behavior) + u8(4) + u8(0) + u8(0) + u8(0) + u8(0) + u8(0) + u8(0)
+
+    turn_point(0, False, 0)  # no program yet: the point is only kept
+    for slot, entries in ((0, [SEEK, ARRIVE]), (1, [FLEE])):
+        s.op(10)
+        s.b += u8(WEIGHTED) + u8(0) + u8(0) + u8(len(entries))
+        for b in entries:
+            s.b += shared_entry(b)
+        s.b += u8(0) + u8(slot)  # no orca, the slot
+    for i, slot in ((0, 0), (1, 0), (2, 1)):
+        s.op(11)
+        s.b += u8(i) + u8(slot)
+    turn_point(2, True, 0)  # agent 2's own copy of program 1, same point
+    s.op(15)  # snapshot_continues: 3 steps, the point moved before each
+    s.b += u8(0) + u8(1) + u8(2) + num(0.1)
+    for k in range(3):
+        if k == 1:
+            s.b += u8(0)  # the same threads
+        s.b += u8(1) + u8(0) + num(5 + k) + num(7)
+    s.step(0.1)
+    return s.bytes()
+
+
 def seeds():
     out = {}
+    out['seed-snap-shared-points'] = shared_points()
 
     s = Seed(1, 40, 40, cell=5, seed=7)
     crowd_of_programs(s)

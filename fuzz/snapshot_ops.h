@@ -19,6 +19,9 @@ static void check_program_sane(const steer_program *p) {
           (int)e->target.kind);
     if (e->target.kind == STEER_TARGET_PATH)
       CHECK(e->target.path && steer_path_count(e->target.path) > 0, "path target");
+    if (e->target.kind == STEER_TARGET_SHARED)
+      CHECK(e->target.shared && finite2(steer_point_get(e->target.shared)),
+            "shared point target");
     const double sizes[] = {e->probability, e->radius, e->feeler_length,
                             e->slowing_radius, e->arrival_radius, e->hysteresis,
                             e->personal_space};
@@ -210,6 +213,40 @@ static size_t mutate(reader *r, unsigned char *p, size_t n, size_t cap) {
 
 /* ---- operations ------------------------------------------------------------ */
 
+/* The shared points of w and of c, its restored copy, in pairs (from[j] of
+   w is to[j] of c; at most `most`): the same agents in the same order run
+   equal programs, so their shared entries meet in the same order. Entries
+   that shared a point must share one again, and no other entry's. */
+static size_t point_pairs(steer_world *w, steer_world *c, steer_point **from,
+                          steer_point **to, size_t most) {
+  size_t n = 0;
+  for (size_t i = 0; i < steer_world_count(w); i++) {
+    const steer_program *p = steer_agent_program(w, i);
+    const steer_program *q = steer_agent_program(c, i);
+    if (!p) continue;
+    CHECK(q && steer_program_count(q) == steer_program_count(p),
+          "agent %zu: restored program", i);
+    for (size_t k = 0; k < steer_program_count(p); k++) {
+      const steer_target *a = &steer_program_entry(p, k)->target;
+      const steer_target *b = &steer_program_entry(q, k)->target;
+      if (a->kind != STEER_TARGET_SHARED) continue;
+      CHECK(b->kind == STEER_TARGET_SHARED && b->shared != a->shared,
+            "agent %zu entry %zu: restored without a point of its own", i, k);
+      size_t j = 0;
+      while (j < n && from[j] != a->shared && to[j] != b->shared) j++;
+      if (j < n)
+        CHECK(from[j] == a->shared && to[j] == b->shared,
+              "agent %zu entry %zu: shared points restored apart or joined", i, k);
+      else if (n < most) {
+        from[n] = a->shared;
+        to[n] = b->shared;
+        n++;
+      }
+    }
+  }
+  return n;
+}
+
 /* restore(snapshot(w)) snapshots to the same bytes and continues bit for
    bit with w for a few steps. */
 static void snapshot_continues(reader *r, harness *h) {
@@ -240,10 +277,19 @@ static void snapshot_continues(reader *r, harness *h) {
   d = steer_world_get_def(c);
   CHECK(d.threads == (threads < 1 ? 1 : threads > STEER_MAX_THREADS ? STEER_MAX_THREADS : threads),
         "set_threads(%d) gave %d", threads, d.threads);
+  steer_point *from[64], *to[64];
+  size_t pairs = point_pairs(h->w, c, from, to, 64);
+  DEBUG("snapshot continues with %zu shared points\n", pairs);
   int steps = 1 + u8(r) % 3;
   double dt = positive(r);
   for (int k = 0; k < steps; k++) {
     if (k == 1 && (u8(r) & 1)) steer_world_set_threads(c, 1 + u8(r) % 3);
+    if (pairs && (u8(r) & 1)) { /* the game moves a point: in both worlds */
+      size_t j = u8(r) % pairs;
+      double x = num(r), y = num(r);
+      steer_point_set(from[j], x, y);
+      steer_point_set(to[j], x, y);
+    }
     pause_alloc(h);
     step_world(h, dt, 0);
     CHECK(steer_world_step(c, dt) == STEER_OK, "restored world's step failed");

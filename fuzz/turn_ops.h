@@ -79,8 +79,12 @@ static void op_turn(reader *r, harness *h) {
     else CHECK(!on || k >= steer_path_count(on), "set_path_index refused %zu", k);
     break;
   }
-  case 4: { /* a shared point as the target of the agent's program */
-    steer_point *pt = steer_point_create(num(r), num(r));
+  case 4: { /* a shared point as the target of the agent's program: one the
+               harness holds (other entries may aim at it) or a new one */
+    size_t slot = u8(r) % SLOTS;
+    steer_point *pt = h->points[slot];
+    if (pt && (u8(r) & 1)) steer_point_retain(pt);
+    else pt = steer_point_create(num(r), num(r));
     if (!pt) break;
     steer_target t;
     memset(&t, 0, sizeof t);
@@ -102,7 +106,12 @@ static void op_turn(reader *r, harness *h) {
     steer_point_set(pt, num(r), num(r));
     steer_vec2 at = steer_point_get(pt);
     CHECK(finite2(at), "shared point");
-    steer_point_release(pt);
+    if (pt != h->points[slot]) { /* the harness keeps the new one */
+      steer_point_release(h->points[slot]);
+      h->points[slot] = pt;
+    } else {
+      steer_point_release(pt);
+    }
     break;
   }
   default: { /* a body field */

@@ -25,7 +25,9 @@
 ---@field angle? number world:query: the cone's direction in radians (default 0; a:neighbors uses the agent's angle)
 
 ---A target many programs can hold (`steer.point(x, y)`): setting x, y moves
----every program's target at once (a mouse pointer, a rally point).
+---every program's target at once (a mouse pointer, a rally point). Snapshots
+---keep the sharing: the restored world has one new point for each, which
+---`a:behaviors()[k].target` gives back (the same handle from every agent).
 ---@class steer.SharedPoint
 ---@field x number
 ---@field y number

@@ -30,6 +30,7 @@ function E.new(steer, seed, opts)
     op_index = 0,
     worlds = {},                 -- live world records
     paths = {},                  -- { {p = path, n =, loop =, pts = } }
+    points = {},                 -- steer.point handles many entries may hold
     orphans = {},                -- handles whose world the fuzzer dropped
     iters = {},                  -- held query iterators
     closed = {},                 -- closed worlds (future world:close)

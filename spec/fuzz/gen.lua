@@ -111,6 +111,25 @@ function G.peer(F, rec, numbers)
   return v, G.owner(F, v) == rec
 end
 
+--- A steer.point from the fuzzer's few (entries of several programs and
+-- worlds then hold the same one), now and then a new one.
+function G.shared_point(F)
+  local pool, rng = F.points, F.rng
+  if #pool == 0 or (#pool < 3 and rng:chance(0.3)) or rng:chance(0.05) then
+    local p = F.steer.point(rng:range(-40, 40), rng:range(-40, 40))
+    if #pool >= 3 then table.remove(pool, 1) end
+    pool[#pool + 1] = p
+    return p
+  end
+  return rng:pick(pool)
+end
+
+--- Is v a steer.SharedPoint?
+function G.is_shared_point(F, v)
+  G.point_mt = G.point_mt or getmetatable(F.steer.point(0, 0))
+  return type(v) == "userdata" and getmetatable(v) == G.point_mt
+end
+
 --- A point argument: an agent, a table, a shared point or two numbers.
 -- Returns the list of values, the number used, and the index (within it)
 -- of the first bad one or nil.
@@ -126,6 +145,7 @@ function G.point(F, rec)
     return { t }, 1, bad and 1 or nil
   end
   if r < 0.45 and F.steer.point then -- steer.point: valid wherever it is
+    if F.rng:chance(0.5) then return { G.shared_point(F) }, 1, nil end
     local scale = F.rng:pick({ 1, 1e3, 1e150 })
     return { F.steer.point(F.rng:range(-1, 1) * scale, F.rng:range(-1, 1) * scale) }, 1, nil
   end

@@ -28,6 +28,9 @@ local function target_for(F, rec, name)
     local b, ok = G.peer(F, rec, true)
     return b, ok
   end
+  if r < 0.5 then -- one of the fuzzer's shared points (several entries hold each)
+    return G.shared_point(F), NEEDS_POINT[name] or false
+  end
   if r < 0.8 then
     local x, y = G.near(F, rec)
     return { x, y }, NEEDS_POINT[name] or false
@@ -150,12 +153,12 @@ end
 
 --- Agent targets must share the agent's world; where that is not plain,
 -- the program may go either way.
-local function same_world_targets(h, prog, verdict)
+local function same_world_targets(F, h, prog, verdict)
   if verdict ~= "valid" or type(prog) ~= "table" then return verdict end
   local okh, wh = pcall(function() return h:world() end)
   for _, e in ipairs(prog) do
     local t = type(e) == "table" and e.target
-    if type(t) == "userdata" then
+    if type(t) == "userdata" and not G.is_shared_point(F, t) then
       local okt, wt = pcall(function() return t:world() end)
       if not (okh and okt and rawequal(wh, wt)) then return "unsure" end
     end
@@ -182,6 +185,32 @@ local function dt_arg(F)
   return rng:pick({ 1 / 60, 0.1, 0.5, 1, rng:range(1e-6, 2) }), true
 end
 
+--- Entries that shared a steer.point in rec's world share one point of w2,
+-- its restored copy, a new one where the saved one is; entries that did
+-- not, do not.
+function P.check_shared_points(F, rec, w2)
+  local to, from = {}, {}
+  for _, h in ipairs(rec.live) do
+    local b1 = h:behaviors()
+    local b2 = b1 and w2:get(h.id):behaviors()
+    if b1 and not b2 then F:fail("restore(snapshot()): agent " .. tostring(h.id) .. " lost its behaviors") end
+    for k, e in ipairs(b1 or {}) do
+      local t, t2 = e.target, b2[k].target
+      if G.is_shared_point(F, t) then
+        if not G.is_shared_point(F, t2) or rawequal(t, t2) or t2.x ~= t.x or t2.y ~= t.y then
+          F:fail(("restore(snapshot()): agent %s entry %d's shared point is %s, saved %s"):format(
+            tostring(h.id), k, tostring(t2), tostring(t)))
+        end
+        if (to[t] or t2) ~= t2 or (from[t2] or t) ~= t then
+          F:fail(("restore(snapshot()): agent %s entry %d: shared points restored apart or joined"):format(
+            tostring(h.id), k))
+        end
+        to[t], from[t2] = t2, t
+      end
+    end
+  end
+end
+
 function P.list(F, O)
   local ops = {}
   local function add(name, weight, run) ops[#ops + 1] = { name = name, weight = weight, run = run } end
@@ -189,7 +218,7 @@ function P.list(F, O)
   add("a:set_behaviors", 3, function(F)
     local rec, h, live = live_self(F)
     local prog, verdict = P.program(F, rec)
-    verdict = same_world_targets(h, prog, verdict)
+    verdict = same_world_targets(F, h, prog, verdict)
     if F.rng:chance(0.1) then prog, verdict = nil, "valid" end
     F:call("a:set_behaviors", F.methods.set_behaviors, { h, prog }, 2, expect_of(live, verdict),
       { name = "set_behaviors", argn = (not live) and 0 or nil })
@@ -198,7 +227,7 @@ function P.list(F, O)
     local rec, h, live = live_self(F)
     if not (live and type(rec) == "table" and rec.w) then return end
     local prog, verdict = P.program(F, rec)
-    verdict = same_world_targets(h, prog, verdict)
+    verdict = same_world_targets(F, h, prog, verdict)
     if prog == nil then verdict = "valid" end -- no program: a plain add
     local ok, r = F:call(rec.name .. ":add{program}", F.wmethods.add,
       { rec.w, { x = F.rng:range(-5, 5), y = 1, program = prog } }, 2,
@@ -271,6 +300,29 @@ function P.list(F, O)
     if ok and r[1] ~= nil and type(r[1]) ~= "string" and type(r[1]) ~= "number" then
       F:fail("active_behavior returned a " .. type(r[1]))
     end
+  end)
+
+  add("agents share a point", 0.5, function(F)
+    -- several agents' own behaviors aim at one point, for snapshots to keep
+    local rec = O.some_world(F)
+    local p = G.shared_point(F)
+    for _ = 1, F.rng:int(2, 3) do
+      if #rec.live == 0 then return end
+      local h = F.rng:pick(rec.live)
+      local name = F.rng:pick({ "seek", "arrive", "flee" })
+      F:call("a:set_behaviors", F.methods.set_behaviors,
+        { h, { { name, target = p }, { "wander", weight = F.rng:range(0, 1) } } }, 2, true,
+        { name = "set_behaviors" })
+    end
+  end)
+
+  add("move a shared point", 0.5, function(F)
+    local p = G.shared_point(F)
+    local key = F.rng:pick({ "x", "y" })
+    local v, ok = G.value(F, "num")
+    local set = function(pt, k, val) pt[k] = val end
+    F:call("SharedPoint." .. key, set, { p, key, v }, 3, ok, { name = key })
+    if ok and p[key] ~= v * 1.0 then F:fail("SharedPoint." .. key .. " reads " .. V.show(p[key])) end
   end)
 
   add("world:step", 3, function(F)
@@ -347,6 +399,7 @@ function P.list(F, O)
       expect, { name = "restore", argn = expect == false and 2 or nil })
     if not ok2 then return end
     local w2 = r2[1]
+    if not corrupt then P.check_shared_points(F, rec, w2) end
     if #F.worlds >= 4 then return end
     local rec2 = O.track_world(F, w2, rec.kind, rec.W, rec.H)
     -- a restored world starts with the obstacles and walls it was saved with

@@ -231,7 +231,7 @@ function T.list(F, O)
   add("issue 14 program", 2, function(F)
     local rec, h, live = live_self(F)
     local rng = F.rng
-    local mouse = F.steer.point(rng:range(-20, 20), rng:range(-20, 20))
+    local mouse = rng:chance(0.5) and G.shared_point(F) or F.steer.point(rng:range(-20, 20), rng:range(-20, 20))
     -- turn = "velocity" goes with programs without angular entries; a few
     -- combine them, which must raise naming the entry
     local turn = rng:chance(0.5)
