@@ -40,9 +40,13 @@ steer_vec2 steer_agent_pursue(const steer_world *w, size_t i, size_t target) {
                       w->max_speed[i], w->max_force[i]);
 }
 
-steer_vec2 steer_agent_evade(const steer_world *w, size_t i, size_t target) {
-  return steer_evade(world_pos(w, i), world_vel(w, i),
-                     seen(w, i, world_pos(w, target)), world_vel(w, target),
+steer_vec2 steer_agent_evade(const steer_world *w, size_t i, size_t target,
+                             double panic_radius) {
+  steer_vec2 p = world_pos(w, i), t = seen(w, i, world_pos(w, target));
+  /* as flee's: the pursuer's position now, not the predicted point */
+  if (panic_radius >= 0 && v2_len2(v2_sub(t, p)) > panic_radius * panic_radius)
+    return v2(0, 0);
+  return steer_evade(p, world_vel(w, i), t, world_vel(w, target),
                      w->max_speed[i], w->max_force[i]);
 }
 

@@ -225,7 +225,7 @@ static steer_vec2 entry_force(steer_world *w, size_t i, const steer_entry *e,
     if (!target_point(w, &e->target, &t, &other) || other < 0) return zero;
     return e->behavior == STEER_PURSUE
                ? steer_agent_pursue(w, i, (size_t)other)
-               : steer_agent_evade(w, i, (size_t)other);
+               : steer_agent_evade(w, i, (size_t)other, e->panic_radius);
   case STEER_WANDER:
     steer_agent_wander(w, i, &f); /* cannot fail: the ext exists */
     return f;

@@ -40,7 +40,7 @@ steer_status steer_flat_pursue(steer_world *w, steer_id id, steer_id target,
                                int evade, double out[2]) {
   RESOLVE(w, id, i);
   RESOLVE(w, target, t);
-  return put(evade ? steer_agent_evade(w, (size_t)i, (size_t)t)
+  return put(evade ? steer_agent_evade(w, (size_t)i, (size_t)t, -1)
                    : steer_agent_pursue(w, (size_t)i, (size_t)t),
              out);
 }

@@ -248,3 +248,11 @@ steer_vec2 steer_agent_cohesion(const steer_world *w, size_t i,
                                 double radius) {
   return flock_rule_alone(w, i, STEER_COHESION, radius, NULL);
 }
+
+steer_vec2 steer_agent_flock(const steer_world *w, size_t i,
+                             const steer_entry *e) {
+  if (e->behavior != STEER_SEPARATION && e->behavior != STEER_ALIGNMENT &&
+      e->behavior != STEER_COHESION)
+    return v2(0, 0);
+  return flock_entry_alone(w, i, e, NULL);
+}

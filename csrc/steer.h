@@ -410,7 +410,9 @@ STEER_API steer_vec2 steer_agent_flee(const steer_world *w, size_t i, steer_vec2
 STEER_API steer_vec2 steer_agent_arrive(const steer_world *w, size_t i, steer_vec2 t,
                               double slowing_radius);
 STEER_API steer_vec2 steer_agent_pursue(const steer_world *w, size_t i, size_t target);
-STEER_API steer_vec2 steer_agent_evade(const steer_world *w, size_t i, size_t target);
+/// panic_radius as flee's, measured to the target agent's position now.
+STEER_API steer_vec2 steer_agent_evade(const steer_world *w, size_t i, size_t target,
+                                       double panic_radius);
 /// Advances the agent's generator and wander angle. Needs the agent's cold
 /// state, so it can fail with STEER_ENOMEM (then nothing changed).
 STEER_API steer_status steer_agent_wander(steer_world *w, size_t i, steer_vec2 *force);
@@ -597,7 +599,7 @@ typedef struct steer_entry {
   double feeler_length;   /* avoidance; 3 */
   double slowing_radius;  /* arrive, follow; 2 */
   double arrival_radius;  /* path waypoints; 0.6 */
-  double panic_radius;    /* flee; < 0 = none (default) */
+  double panic_radius;    /* flee, evade; < 0 = none (default) */
   double hysteresis;      /* avoidance: extra reach once active; 0 */
   steer_vec2 offset;      /* offset_pursuit: (ahead, left) of the target */
   steer_target other;     /* interpose: the second of `between` */
@@ -619,6 +621,11 @@ typedef struct steer_entry {
 
 /// An entry of behavior b with every parameter at its default.
 STEER_API steer_entry steer_entry_default(steer_behavior b);
+/// The force of flocking entry e (separation, alignment or cohesion: its
+/// radius, groups, fov and falloff) alone for agent i, as a program computes
+/// it (a:separation(r, filter)); zero for any other behavior.
+STEER_API steer_vec2 steer_agent_flock(const steer_world *w, size_t i,
+                                       const steer_entry *e);
 /// Copies the entries (retaining their paths). smoothing in (0, 1] (1: no
 /// smoothing, smaller: smoother) or < 0 for none (read back as -1); not
 /// checked: 0 keeps the first force for good, as older programs could (their

@@ -372,7 +372,8 @@ static int plain_entry_force(const steer_world *w, size_t i, const steer_entry *
   case STEER_EVADE:
     if (other >= 0)
       *f = e->behavior == STEER_PURSUE ? steer_agent_pursue(w, i, (size_t)other)
-                                       : steer_agent_evade(w, i, (size_t)other);
+                                       : steer_agent_evade(w, i, (size_t)other,
+                                                           e->panic_radius);
     return 1;
   case STEER_AVOID_OBSTACLES:
     if (e->hysteresis > 0) return 0;

@@ -258,6 +258,40 @@ static steer_vec2 point(reader *r, const harness *h) {
   return t;
 }
 
+/* steer_agent_flock: with the default filter the method's force bit for
+   bit; with other groups, a view cone or a falloff, finite */
+static void check_flock(reader *r, const harness *h, size_t i,
+                        steer_behavior b, double radius, steer_vec2 plain) {
+  steer_entry e = steer_entry_default(b);
+  e.radius = radius;
+  steer_vec2 f = steer_agent_flock(h->w, i, &e);
+  CHECK(f.x == plain.x && f.y == plain.y,
+        "flock entry (%g, %g), method (%g, %g)", f.x, f.y, plain.x, plain.y);
+  uint8_t mask = u8(r);
+  if (mask & 1) e.groups = u32(r);
+  if (mask & 2) e.fov = 1 + u8(r) % 360;
+  if ((mask & 4) && b == STEER_SEPARATION)
+    e.falloff = (steer_falloff)(u8(r) % STEER_FALLOFF_COUNT);
+  f = steer_agent_flock(h->w, i, &e);
+  CHECK(finite2(f), "filtered flock (%g, %g)", f.x, f.y);
+}
+
+/* evade: bounded, and zero when the pursuer is beyond the panic radius */
+static void check_evade(reader *r, const harness *h, size_t i, double mf) {
+  size_t t = pick(r, h);
+  double panic = (u8(r) & 1) ? nonneg(r) : -1;
+  steer_vec2 f = steer_agent_evade(h->w, i, t, panic);
+  check_bound("evade", f, mf);
+  steer_vec2 p = steer_agent_position(h->w, i);
+  steer_vec2 d = steer_world_offset(h->w, p, steer_agent_position(h->w, t));
+  /* the core measures (p + d) - p: allow its rounding */
+  double d_len = sqrt(d.x * d.x + d.y * d.y);
+  double slack = 1e-12 * (fabs(p.x) + fabs(p.y) + d_len);
+  if (panic >= 0 && d_len > panic + slack)
+    CHECK(f.x == 0 && f.y == 0, "evade beyond the panic radius (%g, %g)", f.x,
+          f.y);
+}
+
 static void op_behavior(reader *r, harness *h) {
   if (h->n == 0) return;
   size_t i = pick(r, h);
@@ -278,7 +312,7 @@ static void op_behavior(reader *r, harness *h) {
     break;
   }
   case 3: check_bound("pursue", steer_agent_pursue(h->w, i, pick(r, h)), mf); break;
-  case 4: check_bound("evade", steer_agent_evade(h->w, i, pick(r, h)), mf); break;
+  case 4: check_evade(r, h, i, mf); break;
   case 5:
     s = steer_agent_wander(h->w, i, &f);
     if (s == STEER_OK) CHECK(finite2(f), "wander (%g, %g)", f.x, f.y);
@@ -291,18 +325,27 @@ static void op_behavior(reader *r, harness *h) {
     check_bound("avoid_walls", steer_agent_avoid_walls(h->w, i, feeler), feeler);
     break;
   }
-  case 8:
-    f = steer_agent_separation(h->w, i, nonneg(r));
+  case 8: {
+    double radius = nonneg(r);
+    f = steer_agent_separation(h->w, i, radius);
     CHECK(finite2(f), "separation (%g, %g)", f.x, f.y);
+    check_flock(r, h, i, STEER_SEPARATION, radius, f);
     break;
-  case 9:
-    f = steer_agent_alignment(h->w, i, nonneg(r));
+  }
+  case 9: {
+    double radius = nonneg(r);
+    f = steer_agent_alignment(h->w, i, radius);
     CHECK(finite2(f), "alignment (%g, %g)", f.x, f.y);
+    check_flock(r, h, i, STEER_ALIGNMENT, radius, f);
     break;
-  case 10:
-    f = steer_agent_cohesion(h->w, i, nonneg(r));
+  }
+  case 10: {
+    double radius = nonneg(r);
+    f = steer_agent_cohesion(h->w, i, radius);
     CHECK(finite2(f), "cohesion (%g, %g)", f.x, f.y);
+    check_flock(r, h, i, STEER_COHESION, radius, f);
     break;
+  }
   case 12: { /* ORCA: finite, never faster than max_speed */
     steer_orca o = steer_orca_default();
     o.time_horizon = positive(r);
@@ -390,7 +433,7 @@ static void op_flat(reader *r, harness *h) {
     status = steer_flat_pursue(h->w, id, target, evade, out);
     live = live && t >= 0;
     if (live)
-      want = evade ? steer_agent_evade(h->w, (size_t)i, (size_t)t)
+      want = evade ? steer_agent_evade(h->w, (size_t)i, (size_t)t, -1)
                    : steer_agent_pursue(h->w, (size_t)i, (size_t)t);
     break;
   }

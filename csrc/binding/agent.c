@@ -235,6 +235,7 @@ static int a_seek(lua_State *L) {
   agent_ref a = check_agent(L, 1, "seek", 0);
   int used;
   steer_vec2 t = check_point(L, 2, &a, "seek", 1, &used);
+  check_no_more(L, 2 + used, "seek", 1 + used);
   return push_vec(L, steer_agent_seek(a.w, a.i, t));
 }
 
@@ -243,6 +244,7 @@ static int a_flee(lua_State *L) {
   int used;
   steer_vec2 t = check_point(L, 2, &a, "flee", 1, &used);
   double panic = opt_nonneg(L, 2 + used, "flee", 1 + used, -1);
+  check_no_more(L, 3 + used, "flee", 2 + used);
   return push_vec(L, steer_agent_flee(a.w, a.i, t, panic));
 }
 
@@ -251,23 +253,28 @@ static int a_arrive(lua_State *L) {
   int used;
   steer_vec2 t = check_point(L, 2, &a, "arrive", 1, &used);
   double slowing = opt_nonneg(L, 2 + used, "arrive", 1 + used, 2);
+  check_no_more(L, 3 + used, "arrive", 2 + used);
   return push_vec(L, steer_agent_arrive(a.w, a.i, t, slowing));
 }
 
 static int a_pursue(lua_State *L) {
   agent_ref a = check_agent(L, 1, "pursue", 0);
   agent_ref b = check_peer(L, 2, &a, "pursue", 1);
+  check_no_more(L, 3, "pursue", 2);
   return push_vec(L, steer_agent_pursue(a.w, a.i, b.i));
 }
 
 static int a_evade(lua_State *L) {
   agent_ref a = check_agent(L, 1, "evade", 0);
   agent_ref b = check_peer(L, 2, &a, "evade", 1);
-  return push_vec(L, steer_agent_evade(a.w, a.i, b.i));
+  double panic = opt_nonneg(L, 3, "evade", 2, -1);
+  check_no_more(L, 4, "evade", 3);
+  return push_vec(L, steer_agent_evade(a.w, a.i, b.i, panic));
 }
 
 static int a_wander(lua_State *L) {
   agent_ref a = check_agent(L, 1, "wander", 0);
+  check_no_more(L, 2, "wander", 1);
   steer_vec2 f;
   check_status(L, steer_agent_wander(a.w, a.i, &f));
   return push_vec(L, f);
@@ -276,12 +283,14 @@ static int a_wander(lua_State *L) {
 static int a_avoid_obstacles(lua_State *L) {
   agent_ref a = check_agent(L, 1, "avoid_obstacles", 0);
   double feeler = opt_nonneg(L, 2, "avoid_obstacles", 1, 3);
+  check_no_more(L, 3, "avoid_obstacles", 2);
   return push_vec(L, steer_agent_avoid_obstacles(a.w, a.i, feeler));
 }
 
 static int a_avoid_walls(lua_State *L) {
   agent_ref a = check_agent(L, 1, "avoid_walls", 0);
   double feeler = opt_nonneg(L, 2, "avoid_walls", 1, 3);
+  check_no_more(L, 3, "avoid_walls", 2);
   return push_vec(L, steer_agent_avoid_walls(a.w, a.i, feeler));
 }
 
@@ -311,6 +320,7 @@ static int a_follow(lua_State *L) {
   static const char *const keys[] = {"arrival_radius", "slowing_radius",
                                      "path_radius", "look_ahead", NULL};
   if (lua_istable(L, 3)) check_keys(L, 3, keys, "follow", 2);
+  check_no_more(L, 4, "follow", 3);
   double arrival =
       opt_option(L, 3, "follow", 2, "arrival_radius", 0.6, NUM_NONNEG);
   double slowing =
@@ -336,6 +346,7 @@ static int a_path_index(lua_State *L) {
   agent_ref a = check_agent(L, 1, "path_index", 0);
   const steer_path *only =
       lua_isnoneornil(L, 2) ? NULL : check_path(L, 2, "path_index", 1);
+  check_no_more(L, 3, "path_index", 2);
   size_t k;
   if (!steer_agent_path(a.w, a.i, only, &k) && !only) {
     lua_pushnil(L);
@@ -345,22 +356,33 @@ static int a_path_index(lua_State *L) {
   return 1;
 }
 
+/* a:separation/alignment/cohesion(radius [, {groups =, fov =}]): the
+   filter a program entry of the rule takes (its other defaults) */
+static int flock_method(lua_State *L, steer_behavior b, const char *fname) {
+  agent_ref a = check_agent(L, 1, fname, 0);
+  double r = check_nonneg(L, 2, fname, 1);
+  static const char *const options[] = {"groups", "fov", NULL};
+  query_filter f = turn_read_filter_of(L, 3, fname, 2, 0, options);
+  check_no_more(L, 4, fname, 3);
+  if (!lua_isnoneornil(L, 3)) /* reading the filter may run Lua */
+    a = live_agent(L, a.box, a.id, fname);
+  steer_entry e = steer_entry_default(b); /* default filter: the plain rule */
+  e.radius = r;
+  e.groups = f.groups;
+  e.fov = f.fov;
+  return push_vec(L, steer_agent_flock(a.w, a.i, &e));
+}
+
 static int a_separation(lua_State *L) {
-  agent_ref a = check_agent(L, 1, "separation", 0);
-  double r = check_nonneg(L, 2, "separation", 1);
-  return push_vec(L, steer_agent_separation(a.w, a.i, r));
+  return flock_method(L, STEER_SEPARATION, "separation");
 }
 
 static int a_alignment(lua_State *L) {
-  agent_ref a = check_agent(L, 1, "alignment", 0);
-  double r = check_nonneg(L, 2, "alignment", 1);
-  return push_vec(L, steer_agent_alignment(a.w, a.i, r));
+  return flock_method(L, STEER_ALIGNMENT, "alignment");
 }
 
 static int a_cohesion(lua_State *L) {
-  agent_ref a = check_agent(L, 1, "cohesion", 0);
-  double r = check_nonneg(L, 2, "cohesion", 1);
-  return push_vec(L, steer_agent_cohesion(a.w, a.i, r));
+  return flock_method(L, STEER_COHESION, "cohesion");
 }
 
 static int a_apply(lua_State *L) {
@@ -371,6 +393,7 @@ static int a_apply(lua_State *L) {
   f.y = check_finite(L, 3, "apply", 2);
   double dt = check_positive(L, 4, "apply", 3);
   double angular = lua_isnoneornil(L, 5) ? 0 : check_finite(L, 5, "apply", 4);
+  check_no_more(L, 6, "apply", 5);
   check_status(L, steer_agent_apply_turning(a.w, a.i, f, angular, dt));
   return 0;
 }
@@ -380,6 +403,7 @@ static int a_neighbors(lua_State *L) {
   double r = check_nonneg(L, 2, "neighbors", 1);
   /* angle NAN: the agent's facing, read once the query resolves it */
   query_filter f = turn_read_filter(L, 3, "neighbors", 2, NAN);
+  check_no_more(L, 4, "neighbors", 3);
   lua_getuservalue(L, 1);
   push_query_iterator(L, -1, a.box, a.id, 0, 0, r, &f, "neighbors");
   return 1;
@@ -388,17 +412,20 @@ static int a_neighbors(lua_State *L) {
 static int a_seed(lua_State *L) {
   agent_ref a = check_agent(L, 1, "seed", 0);
   double s = check_integral(L, 2, "seed", 1);
+  check_no_more(L, 3, "seed", 2);
   check_status(L, steer_agent_seed(a.w, a.i, (uint32_t)(uint64_t)(long long)s));
   return 0;
 }
 
 static int a_position(lua_State *L) {
   agent_ref a = check_agent(L, 1, "position", 0);
+  check_no_more(L, 2, "position", 1);
   return push_vec(L, steer_agent_position(a.w, a.i));
 }
 
 static int a_velocity(lua_State *L) {
   agent_ref a = check_agent(L, 1, "velocity", 0);
+  check_no_more(L, 2, "velocity", 1);
   return push_vec(L, steer_agent_velocity(a.w, a.i));
 }
 

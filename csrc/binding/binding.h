@@ -87,6 +87,9 @@ double check_nonneg(lua_State *L, int idx, const char *fname, int argn);
 double check_positive(lua_State *L, int idx, const char *fname, int argn);
 double opt_nonneg(lua_State *L, int idx, const char *fname, int argn,
                   double def);
+/* Raises for any non-nil argument from stack index idx on (argument argn
+   and after): a call never drops an argument silently. */
+void check_no_more(lua_State *L, int idx, const char *fname, int argn);
 /* An integer-valued number, |n| <= 2^53. */
 double check_integral(lua_State *L, int idx, const char *fname, int argn);
 /* Any finite number, however large (for forces that get clamped). */
@@ -258,6 +261,11 @@ void turn_def_set(steer_agent_def *d, int k, double v);
    idx; `angle` is the facing unless the table gives one. */
 query_filter turn_read_filter(lua_State *L, int idx, const char *fname,
                               int argn, double angle);
+/* The same taking only the keys `options` (NULL-ended, of groups, fov and
+   angle): the filters of a:separation (groups, fov) and world:query_box. */
+query_filter turn_read_filter_of(lua_State *L, int idx, const char *fname,
+                                 int argn, double angle,
+                                 const char *const options[]);
 
 /* steer.seek, steer.clamp, ...: the stateless functions (forces.c) */
 extern const luaL_Reg force_functions[];

@@ -121,6 +121,13 @@ double opt_nonneg(lua_State *L, int idx, const char *fname, int argn,
   return lua_isnoneornil(L, idx) ? def : check_nonneg(L, idx, fname, argn);
 }
 
+void check_no_more(lua_State *L, int idx, const char *fname, int argn) {
+  for (int k = idx, top = lua_gettop(L); k <= top; k++)
+    if (!lua_isnil(L, k)) /* nil: as if left out */
+      arg_error(L, fname, argn + (k - idx),
+                "no argument expected here, got %s", arg_typename(L, k));
+}
+
 double check_integral(lua_State *L, int idx, const char *fname, int argn) {
   double v = read_number(L, idx, fname, argn);
   if (isnan(v)) /* printf may say -nan */

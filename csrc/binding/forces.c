@@ -25,35 +25,64 @@ static int push_vec(lua_State *L, steer_vec2 v) {
 
 static int l_clamp(lua_State *L) {
   steer_vec2 v = v2_finite(L, 1, "clamp");
-  return push_vec(L, steer_clamp(v, check_nonneg(L, 3, "clamp", 3)));
+  double max = check_nonneg(L, 3, "clamp", 3);
+  check_no_more(L, 4, "clamp", 4);
+  return push_vec(L, steer_clamp(v, max));
 }
 
 static int l_normalize(lua_State *L) {
-  return push_vec(L, steer_normalize(v2_finite(L, 1, "normalize")));
+  steer_vec2 v = v2_finite(L, 1, "normalize");
+  check_no_more(L, 3, "normalize", 3);
+  return push_vec(L, steer_normalize(v));
 }
 
 static int l_length(lua_State *L) {
-  lua_pushnumber(L, steer_length(v2_arg(L, 1, "length")));
+  steer_vec2 v = v2_arg(L, 1, "length");
+  check_no_more(L, 3, "length", 3);
+  lua_pushnumber(L, steer_length(v));
   return 1;
 }
 
 static int l_lerp(lua_State *L) {
   steer_vec2 a = v2_arg(L, 1, "lerp"), b = v2_arg(L, 3, "lerp");
-  return push_vec(L, steer_lerp(a, b, check_num(L, 5, "lerp", 5)));
+  double t = check_num(L, 5, "lerp", 5);
+  check_no_more(L, 6, "lerp", 6);
+  return push_vec(L, steer_lerp(a, b, t));
 }
 
-/* seek and flee share their argument list */
-static int point_behavior(lua_State *L, const char *fname,
-                          steer_vec2 (*fn)(steer_vec2, steer_vec2, steer_vec2,
-                                           double, double)) {
-  steer_vec2 p = v2_arg(L, 1, fname), v = v2_arg(L, 3, fname), t = v2_arg(L, 5, fname);
-  double max_speed = check_nonneg(L, 7, fname, 7);
-  double max_force = check_nonneg(L, 8, fname, 8);
-  return push_vec(L, fn(p, v, t, max_speed, max_force));
+/* The optional panic radius of flee and evade at argument idx (-1: none),
+   checked with whatever follows it. */
+static double opt_panic(lua_State *L, int idx, const char *fname) {
+  double panic = opt_nonneg(L, idx, fname, idx, -1);
+  check_no_more(L, idx + 1, fname, idx + 1);
+  return panic;
 }
 
-static int l_seek(lua_State *L) { return point_behavior(L, "seek", steer_seek); }
-static int l_flee(lua_State *L) { return point_behavior(L, "flee", steer_flee); }
+/* Is t beyond the panic radius from p? Both within the limit, so the
+   squares stay finite. */
+static int beyond(steer_vec2 p, steer_vec2 t, double panic) {
+  double dx = t.x - p.x, dy = t.y - p.y;
+  return panic >= 0 && dx * dx + dy * dy > panic * panic;
+}
+
+static int l_seek(lua_State *L) {
+  steer_vec2 p = v2_arg(L, 1, "seek"), v = v2_arg(L, 3, "seek"),
+             t = v2_arg(L, 5, "seek");
+  double max_speed = check_nonneg(L, 7, "seek", 7);
+  double max_force = check_nonneg(L, 8, "seek", 8);
+  check_no_more(L, 9, "seek", 9);
+  return push_vec(L, steer_seek(p, v, t, max_speed, max_force));
+}
+
+static int l_flee(lua_State *L) {
+  steer_vec2 p = v2_arg(L, 1, "flee"), v = v2_arg(L, 3, "flee"),
+             t = v2_arg(L, 5, "flee");
+  double max_speed = check_nonneg(L, 7, "flee", 7);
+  double max_force = check_nonneg(L, 8, "flee", 8);
+  double panic = opt_panic(L, 9, "flee");
+  if (beyond(p, t, panic)) return push_vec(L, (steer_vec2){0, 0});
+  return push_vec(L, steer_flee(p, v, t, max_speed, max_force));
+}
 
 static int l_arrive(lua_State *L) {
   steer_vec2 p = v2_arg(L, 1, "arrive"), v = v2_arg(L, 3, "arrive"),
@@ -61,26 +90,28 @@ static int l_arrive(lua_State *L) {
   double max_speed = check_nonneg(L, 7, "arrive", 7);
   double max_force = check_nonneg(L, 8, "arrive", 8);
   double slowing = check_nonneg(L, 9, "arrive", 9);
+  check_no_more(L, 10, "arrive", 10);
   return push_vec(L, steer_arrive(p, v, t, max_speed, max_force, slowing));
 }
 
-/* pursue and evade share theirs */
-static int moving_behavior(lua_State *L, const char *fname,
-                           steer_vec2 (*fn)(steer_vec2, steer_vec2,
-                                            steer_vec2, steer_vec2, double,
-                                            double)) {
-  steer_vec2 p = v2_arg(L, 1, fname), v = v2_arg(L, 3, fname),
-             t = v2_arg(L, 5, fname), tv = v2_arg(L, 7, fname);
-  double max_speed = check_nonneg(L, 9, fname, 9);
-  double max_force = check_nonneg(L, 10, fname, 10);
-  return push_vec(L, fn(p, v, t, tv, max_speed, max_force));
+static int l_pursue(lua_State *L) {
+  steer_vec2 p = v2_arg(L, 1, "pursue"), v = v2_arg(L, 3, "pursue"),
+             t = v2_arg(L, 5, "pursue"), tv = v2_arg(L, 7, "pursue");
+  double max_speed = check_nonneg(L, 9, "pursue", 9);
+  double max_force = check_nonneg(L, 10, "pursue", 10);
+  check_no_more(L, 11, "pursue", 11);
+  return push_vec(L, steer_pursue(p, v, t, tv, max_speed, max_force));
 }
 
-static int l_pursue(lua_State *L) {
-  return moving_behavior(L, "pursue", steer_pursue);
-}
 static int l_evade(lua_State *L) {
-  return moving_behavior(L, "evade", steer_evade);
+  steer_vec2 p = v2_arg(L, 1, "evade"), v = v2_arg(L, 3, "evade"),
+             t = v2_arg(L, 5, "evade"), tv = v2_arg(L, 7, "evade");
+  double max_speed = check_nonneg(L, 9, "evade", 9);
+  double max_force = check_nonneg(L, 10, "evade", 10);
+  /* measured to the pursuer's position t, as the method does */
+  double panic = opt_panic(L, 11, "evade");
+  if (beyond(p, t, panic)) return push_vec(L, (steer_vec2){0, 0});
+  return push_vec(L, steer_evade(p, v, t, tv, max_speed, max_force));
 }
 
 /* Combinations read (fx, fy[, w]) groups after max_force and fold them one

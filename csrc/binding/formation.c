@@ -352,6 +352,7 @@ static int a_offset_pursuit(lua_State *L) {
     at += 2;
   }
   double slowing = opt_nonneg(L, at, "offset_pursuit", at - 1, 2);
+  check_no_more(L, at + 1, "offset_pursuit", at);
   return push_vec(L, steer_agent_offset_pursuit(a.w, a.i, leader, offset,
                                                 slowing));
 }
@@ -365,6 +366,7 @@ static int a_follow_leader(lua_State *L) {
   double distance = opt_nonneg(L, at, "follow_leader", at - 1, 2);
   double radius = opt_nonneg(L, at + 1, "follow_leader", at, 2);
   double slowing = opt_nonneg(L, at + 2, "follow_leader", at + 1, 2);
+  check_no_more(L, at + 3, "follow_leader", at + 2);
   return push_vec(L, steer_agent_follow_leader(a.w, a.i, leader, distance,
                                                radius, slowing));
 }
@@ -377,6 +379,7 @@ static int a_interpose(lua_State *L) {
   steer_pose q = pose_arg(L, 2 + used1, &a, "interpose", 1 + used1, &used2);
   int at = 2 + used1 + used2;
   double slowing = opt_nonneg(L, at, "interpose", at - 1, 2);
+  check_no_more(L, at + 1, "interpose", at);
   return push_vec(L, steer_agent_interpose(a.w, a.i, p, q, slowing));
 }
 
@@ -388,6 +391,7 @@ static int a_hide(lua_State *L) {
   int at = 2 + used;
   double distance = opt_nonneg(L, at, "hide", at - 1, 1);
   double slowing = opt_nonneg(L, at + 1, "hide", at, 2);
+  check_no_more(L, at + 2, "hide", at + 1);
   return push_vec(L, steer_agent_hide(a.w, a.i, hunter, distance, slowing));
 }
 
@@ -401,6 +405,7 @@ static int a_queue(lua_State *L) {
     if (fov > 360) arg_error(L, "queue", 2, "fov must be in (0, 360] degrees");
   }
   double slowing = opt_nonneg(L, 4, "queue", 3, 2);
+  check_no_more(L, 5, "queue", 4);
   return push_vec(L, steer_agent_queue(a.w, a.i, distance, fov, slowing));
 }
 
@@ -412,6 +417,7 @@ static int a_formation(lua_State *L) {
   if (lf->box != a.box)
     arg_error(L, "formation", 1, "formation belongs to another world");
   double slowing = opt_nonneg(L, 3, "formation", 2, 2);
+  check_no_more(L, 4, "formation", 3);
   return push_vec(L, steer_agent_formation(a.w, a.i, lf->f, slowing));
 }
 

@@ -88,6 +88,7 @@ typedef struct collector {
   state_hooks *hooks; /* box->found grows through the state's allocator */
   size_t n;
   int failed;
+  uint32_t groups; /* collect_grouped: bit g set = group g counts */
 } collector;
 
 static int collect_one(void *ud, size_t index) {
@@ -124,7 +125,7 @@ static size_t collect(lua_State *L, lworld *box, steer_id around, double x,
     if (isnan(f->angle)) angle = steer_agent_get(w, a.i, STEER_ANGLE);
   }
   box->found_gen++; /* box->found now holds this query's results */
-  collector c = {box, hooks_of(L), 0, 0};
+  collector c = {box, hooks_of(L), 0, 0, STEER_ALL_GROUPS};
   steer_world_query_filtered(w, x, y, radius, exclude, f->groups, f->fov,
                              angle, collect_one, &c);
   if (c.failed) luaL_error(L, "not enough memory");
@@ -150,17 +151,28 @@ void push_query_iterator(lua_State *L, int env_idx, lworld *box,
   }
 }
 
+/* collect_one for the agents of c->groups only (query_box's filter) */
+static int collect_grouped(void *ud, size_t index) {
+  collector *c = ud;
+  int g = (int)steer_agent_get(c->box->w, index, STEER_GROUP);
+  return (c->groups >> g) & 1 ? collect_one(ud, index) : 0;
+}
+
 /* The same for the agents inside a box (world:query_box). */
 void push_box_iterator(lua_State *L, int env_idx, lworld *box,
-                       const double v[4], const char *fname) {
+                       const double v[4], uint32_t groups,
+                       const char *fname) {
   env_idx = lua_absindex(L, env_idx);
   for (int tries = 0;; tries++) {
     if (tries == 16)
       luaL_error(L, "'%s': the world keeps changing during the call", fname);
     steer_world *w = live_world(L, box, fname);
     box->found_gen++; /* box->found now holds this query's results */
-    collector c = {box, hooks_of(L), 0, 0};
-    steer_world_query_box(w, v[0], v[1], v[2], v[3], collect_one, &c);
+    collector c = {box, hooks_of(L), 0, 0, groups};
+    steer_world_query_box(w, v[0], v[1], v[2], v[3],
+                          groups == STEER_ALL_GROUPS ? collect_one
+                                                     : collect_grouped,
+                          &c);
     if (c.failed) luaL_error(L, "not enough memory");
     unsigned gen = box->found_gen;
     /* may run a finalizer that closes the world or queries it again */

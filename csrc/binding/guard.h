@@ -76,9 +76,11 @@ const double *copy_rows(lua_State *L, lworld *box, const char *fname,
 void push_query_iterator(lua_State *L, int env_idx, lworld *box,
                          steer_id around, double x, double y, double radius,
                          const query_filter *f, const char *fname);
-/* The same for the agents inside the box x1, y1, x2, y2 (v). */
+/* The same for the agents inside the box x1, y1, x2, y2 (v) of the groups
+   whose bits are set. */
 void push_box_iterator(lua_State *L, int env_idx, lworld *box,
-                       const double v[4], const char *fname);
+                       const double v[4], uint32_t groups,
+                       const char *fname);
 
 /* Tells the Lua collector about memory the world gained since it last did,
    so that worlds dropped without close() are collected in time. Runs a GC

@@ -827,13 +827,28 @@ static int w_line_of_sight(lua_State *L) {
   return 1;
 }
 
-/* world:query_box(x1, y1, x2, y2) -> iterator over the agents inside */
+/* world:query_box(x1, y1, x2, y2 [, {groups = {...}}]) -> iterator over
+   the agents inside */
 static int w_query_box(lua_State *L) {
   lworld *box = check_world(L, 1, "query_box", 0);
   double v[4];
   for (int k = 0; k < 4; k++) v[k] = check_num(L, 2 + k, "query_box", 1 + k);
+  if (lua_istable(L, 6)) { /* query's cone has an apex; a box has none */
+    static const char *const cone[] = {"fov", "angle"};
+    for (int k = 0; k < 2; k++) {
+      raw_field(L, 6, cone[k]);
+      if (!lua_isnil(L, -1))
+        arg_error(L, "query_box", 5,
+                  "field '%s': a box has no view cone (world:query takes one)",
+                  cone[k]);
+      lua_pop(L, 1);
+    }
+  }
+  static const char *const options[] = {"groups", NULL};
+  query_filter f = turn_read_filter_of(L, 6, "query_box", 5, 0, options);
+  check_no_more(L, 7, "query_box", 6);
   lua_getuservalue(L, 1);
-  push_box_iterator(L, -1, box, v, "query_box");
+  push_box_iterator(L, -1, box, v, f.groups, "query_box");
   return 1;
 }
 
@@ -978,6 +993,7 @@ steer_path *region_arg(lua_State *L, int idx, const char *fname, int argn,
 static int a_contain(lua_State *L) {
   agent_ref a = check_agent(L, 1, "contain", 0);
   double feeler = opt_nonneg(L, 3, "contain", 2, 3);
+  check_no_more(L, 4, "contain", 3); /* before region_arg pushes */
   steer_path *region = region_arg(L, 2, "contain", 1, "");
   size_t n = steer_path_count(region);
   steer_vec2 *pts = new_userdata(L, n * sizeof *pts);

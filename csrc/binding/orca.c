@@ -160,6 +160,7 @@ static int a_orca_velocity(lua_State *L) {
       }
     }
   }
+  check_no_more(L, 5, "orca_velocity", 4);
   steer_vec2 v = steer_agent_orca_velocity(a.w, a.i, pref, &o, dt);
   lua_pushnumber(L, v.x);
   lua_pushnumber(L, v.y);
@@ -175,6 +176,7 @@ static int a_avoid_agents(lua_State *L) {
   if (!lua_isnoneornil(L, 2)) horizon = check_positive(L, 2, "avoid_agents", 1);
   radius = opt_nonneg(L, 3, "avoid_agents", 2, d.radius);
   space = opt_nonneg(L, 4, "avoid_agents", 3, d.personal_space);
+  check_no_more(L, 5, "avoid_agents", 4);
   steer_vec2 f = steer_agent_avoid_agents(a.w, a.i, horizon, radius, space);
   lua_pushnumber(L, f.x);
   lua_pushnumber(L, f.y);

@@ -52,7 +52,7 @@ static const char *const behavior_params[] = {
     "target panic_radius",                   /* flee */
     "target slowing_radius arrival_radius",  /* arrive */
     "target",                                /* pursue */
-    "target",                                /* evade */
+    "target panic_radius",                   /* evade */
     "",                                      /* wander */
     "feeler_length hysteresis",              /* avoid_obstacles */
     "feeler_length hysteresis",              /* avoid_walls */
@@ -1009,7 +1009,7 @@ static int a_behaviors(lua_State *L) {
       set_number(L, "time_horizon", e->time_horizon);
       set_number(L, "personal_space", e->personal_space);
     }
-    if (e->behavior == STEER_FLEE && e->panic_radius >= 0)
+    if (has_word(params, "panic_radius") && e->panic_radius >= 0)
       set_number(L, "panic_radius", e->panic_radius);
     push_turn_params(L, e);
     if (e->behavior >= STEER_OFFSET_PURSUIT && e->behavior <= STEER_QUEUE)

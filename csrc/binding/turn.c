@@ -167,6 +167,7 @@ static int a_face(lua_State *L) {
   int used;
   steer_vec2 t = check_point(L, 2, &a, "face", 1, &used);
   double dt = opt_dt(L, 2 + used, "face", 1 + used);
+  check_no_more(L, 3 + used, "face", 2 + used);
   lua_pushnumber(L, steer_agent_face(a.w, a.i, t, dt));
   return 1;
 }
@@ -174,6 +175,7 @@ static int a_face(lua_State *L) {
 static int a_look_where_going(lua_State *L) {
   agent_ref a = check_agent(L, 1, "look_where_going", 0);
   double dt = opt_dt(L, 2, "look_where_going", 1);
+  check_no_more(L, 3, "look_where_going", 2);
   lua_pushnumber(L, steer_agent_look_where_going(a.w, a.i, dt));
   return 1;
 }
@@ -182,6 +184,7 @@ static int a_match_orientation(lua_State *L) {
   agent_ref a = check_agent(L, 1, "match_orientation", 0);
   agent_ref b = check_peer(L, 2, &a, "match_orientation", 1);
   double dt = opt_dt(L, 3, "match_orientation", 2);
+  check_no_more(L, 4, "match_orientation", 3);
   lua_pushnumber(L, steer_agent_match_orientation(a.w, a.i, b.i, dt));
   return 1;
 }
@@ -191,6 +194,7 @@ static int a_match_orientation(lua_State *L) {
 static int a_set_path_index(lua_State *L) {
   agent_ref a = check_agent(L, 1, "set_path_index", 0);
   double k = check_integral(L, 2, "set_path_index", 1);
+  check_no_more(L, 3, "set_path_index", 2);
   size_t at;
   const steer_path *path = steer_agent_path(a.w, a.i, NULL, &at);
   if (!path) arg_error(L, "set_path_index", 0, "agent follows no path");
@@ -212,10 +216,16 @@ const luaL_Reg turn_agent_methods[] = {
 
 query_filter turn_read_filter(lua_State *L, int idx, const char *fname,
                               int argn, double angle) {
+  static const char *const options[] = {"groups", "fov", "angle", NULL};
+  return turn_read_filter_of(L, idx, fname, argn, angle, options);
+}
+
+query_filter turn_read_filter_of(lua_State *L, int idx, const char *fname,
+                                 int argn, double angle,
+                                 const char *const options[]) {
   query_filter f = {STEER_ALL_GROUPS, 360, angle};
   if (lua_isnoneornil(L, idx)) return f;
   if (!lua_istable(L, idx)) type_error(L, idx, fname, argn, "table");
-  static const char *const options[] = {"groups", "fov", "angle", NULL};
   check_keys(L, idx, options, fname, argn); /* a typo would filter nothing */
   raw_field(L, idx, "groups");
   if (!lua_isnil(L, -1)) {

@@ -352,6 +352,7 @@ static int w_query(lua_State *L) {
   double x = check_num(L, 2, "query", 1), y = check_num(L, 3, "query", 2);
   double r = check_nonneg(L, 4, "query", 3);
   query_filter f = turn_read_filter(L, 5, "query", 4, 0);
+  check_no_more(L, 6, "query", 5);
   lua_getuservalue(L, 1);
   push_query_iterator(L, -1, box, 0, x, y, r, &f, "query");
   return 1;

@@ -76,7 +76,7 @@ local classic_index, classic_newindex = agent_mt.__index, agent_mt.__newindex
 local cast, agent_ptr = ffi.cast, ffi.typeof("steer_lagent *")
 local out = ffi.new("double[2]")
 local LIMIT = core.limit
-local getmetatable, type = getmetatable, type
+local getmetatable, type, select = getmetatable, type, select
 local SEPARATION, ALIGNMENT, COHESION = codes.rules.separation, codes.rules.alignment,
   codes.rules.cohesion
 
@@ -95,12 +95,15 @@ local methods, classic = {}, {}
 for name, f in pairs(codes.methods) do methods[name], classic[name] = f, f end
 
 -- Builds a method taking a point (x, y): fast when a is an agent and x, y
--- (and the optional size argument) are valid numbers.
-local function point_method(name, call, default)
+-- (and the optional size argument, when `sized`) are valid numbers and
+-- nothing follows (the classic binding raises for an extra argument).
+local function point_method(name, call, default, sized)
   local slow = classic[name]
+  local most = sized and 4 or 3
   return function(...)
     local a, x, y, r = ...
-    if getmetatable(a) == agent_mt and ok(x) and ok(y) and (r == nil or size(r)) then
+    if getmetatable(a) == agent_mt and ok(x) and ok(y) and (r == nil or size(r))
+      and select("#", ...) <= most then
       local w, id = handle(a)
       if w ~= nil and call(w, id, x, y, r == nil and default or r) == 0 then
         return out[0], out[1]
@@ -115,16 +118,17 @@ methods.seek = point_method("seek", function(w, id, x, y)
 end, -1)
 methods.flee = point_method("flee", function(w, id, x, y, r)
   return C.steer_box_flee(w, id, x, y, r, out)
-end, -1)
+end, -1, true)
 methods.arrive = point_method("arrive", function(w, id, x, y, r)
   return C.steer_box_arrive(w, id, x, y, r, out)
-end, 2)
+end, 2, true)
 
 local function chase_method(name, evade)
   local slow = classic[name]
   return function(...)
     local a, b = ...
-    if getmetatable(a) == agent_mt and getmetatable(b) == agent_mt then
+    -- evade's panic radius (or any extra argument) takes the classic path
+    if getmetatable(a) == agent_mt and getmetatable(b) == agent_mt and select("#", ...) == 2 then
       local w, id = handle(a)
       local wb, target = handle(b)
       if w ~= nil and w == wb and C.steer_box_pursue(w, id, target, evade, out) == 0 then
@@ -139,7 +143,7 @@ methods.evade = chase_method("evade", 1)
 
 methods.wander = function(...)
   local a = ...
-  if getmetatable(a) == agent_mt then
+  if getmetatable(a) == agent_mt and select("#", ...) == 1 then
     local w, id = handle(a)
     if w ~= nil and C.steer_box_wander(w, id, out) == 0 then return out[0], out[1] end
   end
@@ -151,7 +155,8 @@ local function sized_method(name, call, default)
   return function(...)
     local a, r = ...
     if r == nil then r = default end
-    if getmetatable(a) == agent_mt and size(r) then
+    -- a filter (flocking) or any extra argument takes the classic path
+    if getmetatable(a) == agent_mt and size(r) and select("#", ...) <= 2 then
       local w, id = handle(a)
       if w ~= nil and call(w, id, r) == 0 then return out[0], out[1] end
     end
@@ -177,7 +182,8 @@ end, 3)
 
 methods.apply = function(...)
   local a, fx, fy, dt, angular = ...
-  if angular == nil and getmetatable(a) == agent_mt and ok(fx) and ok(fy) and size(dt) and dt > 0 then
+  if angular == nil and getmetatable(a) == agent_mt and ok(fx) and ok(fy) and size(dt) and dt > 0
+    and select("#", ...) <= 4 then
     local w, id = handle(a)
     if w ~= nil and C.steer_box_apply(w, id, fx, fy, dt) == 0 then return end
   end
@@ -190,7 +196,7 @@ local function pair_method(name, field)
   local slow = classic[name]
   return function(...)
     local a = ...
-    if getmetatable(a) == agent_mt then
+    if getmetatable(a) == agent_mt and select("#", ...) == 1 then
       local w, id = handle(a)
       if w ~= nil and C.steer_box_get(w, id, field, out) == 0 then return out[0], out[1] end
     end

@@ -24,6 +24,15 @@
 ---@field fov? number view cone in degrees, (0, 360] (default 360)
 ---@field angle? number world:query: the cone's direction in radians (default 0; a:neighbors uses the agent's angle)
 
+---Which neighbors a flocking method counts: its program entry's filter.
+---@class steer.FlockFilter
+---@field groups? integer[] groups 0..31 that count (default all)
+---@field fov? number view cone in degrees around the agent's angle, (0, 360] (default 360)
+
+---Which agents world:query_box yields.
+---@class steer.BoxFilter
+---@field groups? integer[] groups 0..31 that count (default all)
+
 ---A target many programs can hold (`steer.point(x, y)`): setting x, y moves
 ---every program's target at once (a mouse pointer, a rally point). Snapshots
 ---keep the sharing: the restored world has one new point for each, which
@@ -178,7 +187,7 @@ function Polygon:remove() end
 ---@field region? steer.Region contain: the box, polygon or path to stay inside
 ---@field hysteresis? number avoid_obstacles, avoid_walls: keeps an avoidance going a little longer, against flicker
 ---@field slowing_radius? number arrive, follow, flow, offset_pursuit, follow_leader, formation, interpose, hide, queue
----@field panic_radius? number flee: no force beyond it
+---@field panic_radius? number flee, evade: no force when the target is farther
 ---@field path? steer.Path follow: the path
 ---@field field? steer.FlowField flow: the flow field to follow
 ---@field arrival_radius? number seek, arrive, follow
@@ -285,9 +294,10 @@ function steer.seek(px, py, vx, vy, tx, ty, max_speed, max_force) end
 ---@param ty number
 ---@param max_speed number
 ---@param max_force number
+---@param panic_radius? number 0, 0 when |t - p| > panic_radius
 ---@return number fx
 ---@return number fy
-function steer.flee(px, py, vx, vy, tx, ty, max_speed, max_force) end
+function steer.flee(px, py, vx, vy, tx, ty, max_speed, max_force, panic_radius) end
 
 ---Arrive: seek whose desired speed ramps down linearly inside slowing_radius.
 ---@param px number position
@@ -329,9 +339,10 @@ function steer.pursue(px, py, vx, vy, tx, ty, tvx, tvy, max_speed, max_force) en
 ---@param tvy number
 ---@param max_speed number
 ---@param max_force number
+---@param panic_radius? number 0, 0 when |t - p| > panic_radius (t now, not predicted)
 ---@return number fx
 ---@return number fy
-function steer.evade(px, py, vx, vy, tx, ty, tvx, tvy, max_speed, max_force) end
+function steer.evade(px, py, vx, vy, tx, ty, tvx, tvy, max_speed, max_force, panic_radius) end
 
 ---clamp(sum of wᵢ * fᵢ, max_force) over groups (fx, fy, w).
 ---@param max_force number
@@ -553,13 +564,14 @@ function World:raycast(x1, y1, x2, y2, filter) end
 function World:line_of_sight(a, b, ...) end
 
 ---Iterates the agents whose centre lies in the box (corners in any order;
----on a torus, any image), found when called.
+---on a torus, any image), of the filter's groups, found when called.
 ---@param x1 number
 ---@param y1 number
 ---@param x2 number
 ---@param y2 number
+---@param filter? steer.BoxFilter only these groups (no view cone in a box)
 ---@return fun(): steer.Agent?
-function World:query_box(x1, y1, x2, y2) end
+function World:query_box(x1, y1, x2, y2, filter) end
 
 ---Steps every agent's program by dt: all forces from one snapshot, then all
 ---integrations (agents without a program coast), then the grid.
@@ -709,11 +721,13 @@ function Agent:arrive(x, y, slowing_radius) end
 ---@return number fy
 function Agent:pursue(b) end
 
----Evade agent b, predicting it with T = distance / self.max_speed.
+---Evade agent b, predicting it with T = distance / self.max_speed; beyond
+---panic_radius (if given; b where it is now) the force is 0, as flee's.
 ---@param b steer.Agent
+---@param panic_radius? number
 ---@return number fx
 ---@return number fy
-function Agent:evade(b) end
+function Agent:evade(b, panic_radius) end
 
 ---Wander: advances the agent's generator and wander angle.
 ---@return number fx
@@ -757,21 +771,24 @@ function Agent:path_index(path) end
 
 ---Separation from the neighbors within radius.
 ---@param radius number
+---@param filter? steer.FlockFilter the program entry's groups and view cone
 ---@return number fx
 ---@return number fy
-function Agent:separation(radius) end
+function Agent:separation(radius, filter) end
 
 ---Alignment with the neighbors within radius.
 ---@param radius number
+---@param filter? steer.FlockFilter the program entry's groups and view cone
 ---@return number fx
 ---@return number fy
-function Agent:alignment(radius) end
+function Agent:alignment(radius, filter) end
 
 ---Cohesion toward the centre of the neighbors within radius.
 ---@param radius number
+---@param filter? steer.FlockFilter the program entry's groups and view cone
 ---@return number fx
 ---@return number fy
-function Agent:cohesion(radius) end
+function Agent:cohesion(radius, filter) end
 
 ---The velocity closest to (vx, vy) in the agent's ORCA half-planes (neighbors, obstacles, walls), at most max_speed.
 ---@param vx number preferred velocity

@@ -47,6 +47,12 @@ O.track_agent = track_agent
 
 local function stateless(F, name, kinds, check)
   local args, n, bad = G.build(F, kinds)
+  -- an argument past the last one taken raises, naming it
+  if bad == nil and n == #kinds and F.rng:chance(0.03) then
+    n = n + 1
+    args[n] = F.rng:pick({ 1, "x", {}, true })
+    bad = n
+  end
   local ok, r = F:call("steer." .. name, F.steer[name], args, n, bad == nil,
     { name = name, argn = bad, numbers = true })
   if ok then check(args, r) end
@@ -95,6 +101,14 @@ local function force_fn(name, kinds, mf_index)
   return function(F)
     stateless(F, name, kinds, function(a, r)
       G.within(F, name, r[1], r[2], a[mf_index])
+      -- flee and evade: beyond the panic radius from t (now), no force
+      local panic = (name == "flee" or name == "evade") and a[mf_index + 1]
+      if panic then
+        local dx, dy = tof(a[5]) - tof(a[1]), tof(a[6]) - tof(a[2])
+        if dx * dx + dy * dy > tof(panic) * tof(panic) and (r[1] ~= 0 or r[2] ~= 0) then
+          F:fail(("steer.%s beyond the panic radius is not zero"):format(name))
+        end
+      end
     end)
   end
 end
@@ -107,8 +121,10 @@ local function kinds_of(base, ...)
   return t
 end
 local SEEK_KINDS = kinds_of(N6, "nonneg", "nonneg")
+local FLEE_KINDS = kinds_of(N6, "nonneg", "nonneg", "opt_nonneg")
 local ARRIVE_KINDS = kinds_of(N6, "nonneg", "nonneg", "nonneg")
 local PURSUE_KINDS = kinds_of(N6, "num", "num", "nonneg", "nonneg")
+local EVADE_KINDS = kinds_of(PURSUE_KINDS, "opt_nonneg")
 
 --- weighted(mf, fx, fy, w, ...) / priority and prioritized_sum(mf, fx, fy, ...)
 local function combination(name, stride)
@@ -590,8 +606,9 @@ end
 
 --- Calls method `name` of a (usually live) agent of some world with args
 -- made by mk(F, rec, self) -> args, n, bad; checks the result with
--- post(F, rec, self, args, res) when the call succeeds.
-local function agent_method(name, mk, post, numbers, removed_ok)
+-- post(F, rec, self, args, res) when the call succeeds. full: mk's n
+-- arguments fill every slot the method takes, so that one more must raise.
+local function agent_method(name, mk, post, numbers, removed_ok, full)
   return function(F)
     local rec = some_world(F)
     if #rec.live == 0 then O.add_agent(F, rec, true) end
@@ -603,6 +620,11 @@ local function agent_method(name, mk, post, numbers, removed_ok)
       live = F.names[h] ~= nil and tostring(h):find("steer.Agent", 1, true) ~= nil
     end
     local args, n, bad = mk(F, rec, h)
+    if full and bad == nil and F.rng:chance(0.03) then
+      n = n + 1
+      args[n] = F.rng:pick({ 1, "x", {}, true })
+      bad = n
+    end
     if owner == "orphan" then bad = -1 end -- a world the fuzzer let go: either way
     local all = { h }
     for i = 1, n do all[i + 1] = args[i] end
@@ -633,6 +655,26 @@ end
 local function peer_arg(F, rec)
   local b, ok = G.peer(F, rec, true)
   return { b }, 1, (not ok) and 1 or nil
+end
+
+--- evade's peer and optional panic radius
+local function evade_args(F, rec)
+  local b, ok = G.peer(F, rec, true)
+  local more, _, mbad = G.build(F, { "opt_nonneg" })
+  local bad = (not ok) and 1 or (mbad and 2) or nil
+  return { b, more[1] }, 2, bad
+end
+
+--- evade: zero when the pursuer is farther than the panic radius now
+local function evade_post(F, rec, h, args, res)
+  G.within(F, "evade", res[1], res[2], h.max_force)
+  local b, panic = args[1], args[2]
+  if panic == nil then return end
+  local dx, dy = M.offset(rec, h.x, h.y, b.x, b.y)
+  panic = tof(panic)
+  if dx * dx + dy * dy > panic * panic and (res[1] ~= 0 or res[2] ~= 0) then
+    F:fail("evade beyond the panic radius is not zero")
+  end
 end
 
 local function bound_by_max_force(label)
@@ -718,13 +760,23 @@ end
 --- flocking against brute force sums (approximate: summation order differs)
 local function flock_post(kind)
   return function(F, rec, h, args, res)
+    local filter = args[2]
+    if filter and filter.fov then -- a cone: the program spec compares those
+      G.within(F, kind, res[1], res[2], math.huge)
+      return
+    end
+    local only
+    if filter and filter.groups then
+      only = {}
+      for _, g in ipairs(filter.groups) do only[g] = true end
+    end
     local r = tof(args[1])
     local px, py = h.x, h.y
     local r2 = r * r
     local sx, sy, cnt, scale = 0, 0, 0, 0
     local vsx, vsy, vscale = 0, 0, 0
     for _, b in ipairs(rec.live) do
-      if b ~= h then
+      if b ~= h and (not only or only[b.group]) then
         local dx, dy = M.offset(rec, px, py, b.x, b.y)
         local d2 = dx * dx + dy * dy
         if kind == "separation" then
@@ -862,6 +914,25 @@ local function radius_arg(F)
   return { r }, 1, (not ok) and 1 or nil
 end
 
+--- a flocking method's radius and optional filter (the entry's groups, fov)
+local function flock_args(F)
+  local rng = F.rng
+  local r, ok = G.radius(F)
+  local filter, fine = nil, true
+  local x = rng:int(1, 10)
+  if x <= 2 then
+    filter = { groups = {} }
+    for g = 0, 2 do if rng:chance(0.5) then filter.groups[#filter.groups + 1] = g end end
+  elseif x == 3 then
+    filter = { fov = rng:range(1, 360), groups = rng:chance(0.5) and { 0 } or nil }
+  elseif x == 4 and rng:chance(F.bad * 10) then
+    filter, fine = rng:pick({ { grups = { 1 } }, { groups = { 32 } }, { fov = 0 }, { angle = 1 },
+      { falloff = "linear" }, 7 }), false
+  end
+  local bad = (not ok) and 1 or ((not fine) and 2) or nil
+  return { r, filter }, 2, bad
+end
+
 --- a:orca_velocity(vx, vy [, opts]): finite, never faster than max_speed.
 local function orca_args(F)
   local args, n, bad = G.build(F, { "num", "num" })
@@ -962,10 +1033,10 @@ function O.list(F)
     { name = "length", weight = 1, run = op_length },
     { name = "lerp", weight = 1, run = op_lerp },
     { name = "seek", weight = 1, run = force_fn("seek", SEEK_KINDS, 8) },
-    { name = "flee", weight = 1, run = force_fn("flee", SEEK_KINDS, 8) },
+    { name = "flee", weight = 1, run = force_fn("flee", FLEE_KINDS, 8) },
     { name = "arrive", weight = 1, run = force_fn("arrive", ARRIVE_KINDS, 8) },
     { name = "pursue", weight = 1, run = force_fn("pursue", PURSUE_KINDS, 10) },
-    { name = "evade", weight = 1, run = force_fn("evade", PURSUE_KINDS, 10) },
+    { name = "evade", weight = 1, run = force_fn("evade", EVADE_KINDS, 10) },
     { name = "weighted", weight = 1, run = combination("weighted", 3) },
     { name = "priority", weight = 1, run = combination("priority", 2) },
     { name = "prioritized_sum", weight = 1, run = combination("prioritized_sum", 2) },
@@ -982,30 +1053,37 @@ function O.list(F)
     { name = "tostring", weight = 0.3, run = op_tostring },
     { name = "read field", weight = 4, run = op_read_field },
     { name = "write field", weight = 6, run = op_write_field },
-    { name = "a:seek", weight = 2, run = agent_method("seek", point_then({}), bound_by_max_force("seek")) },
-    { name = "a:flee", weight = 2, run = agent_method("flee", point_then({ "opt_nonneg" }), flee_post) },
-    { name = "a:arrive", weight = 2, run = agent_method("arrive", point_then({ "opt_nonneg" }), bound_by_max_force("arrive")) },
-    { name = "a:pursue", weight = 2, run = agent_method("pursue", peer_arg, bound_by_max_force("pursue")) },
-    { name = "a:evade", weight = 2, run = agent_method("evade", peer_arg, bound_by_max_force("evade")) },
-    { name = "a:wander", weight = 2, run = agent_method("wander", no_args) },
+    { name = "a:seek", weight = 2, run = agent_method("seek", point_then({}), bound_by_max_force("seek"),
+      nil, nil, true) },
+    { name = "a:flee", weight = 2, run = agent_method("flee", point_then({ "opt_nonneg" }), flee_post,
+      nil, nil, true) },
+    { name = "a:arrive", weight = 2, run = agent_method("arrive", point_then({ "opt_nonneg" }),
+      bound_by_max_force("arrive"), nil, nil, true) },
+    { name = "a:pursue", weight = 2, run = agent_method("pursue", peer_arg, bound_by_max_force("pursue"),
+      nil, nil, true) },
+    { name = "a:evade", weight = 2, run = agent_method("evade", evade_args, evade_post, nil, nil, true) },
+    { name = "a:wander", weight = 2, run = agent_method("wander", no_args, nil, nil, nil, true) },
     { name = "a:avoid_obstacles", weight = 2, run = agent_method("avoid_obstacles",
-      function(F) return G.build(F, { "opt_nonneg" }) end, avoid_post("obstacles")) },
+      function(F) return G.build(F, { "opt_nonneg" }) end, avoid_post("obstacles"), nil, nil, true) },
     { name = "a:avoid_walls", weight = 2, run = agent_method("avoid_walls",
-      function(F) return G.build(F, { "opt_nonneg" }) end, avoid_post("walls")) },
+      function(F) return G.build(F, { "opt_nonneg" }) end, avoid_post("walls"), nil, nil, true) },
     { name = "a:follow", weight = 2, run = agent_method("follow", follow_args, follow_post) },
     { name = "a:path_index", weight = 0.5, run = agent_method("path_index", path_index_args, nil, false) },
-    { name = "a:separation", weight = 2, run = agent_method("separation", radius_arg, flock_post("separation")) },
-    { name = "a:alignment", weight = 2, run = agent_method("alignment", radius_arg, flock_post("alignment")) },
-    { name = "a:cohesion", weight = 2, run = agent_method("cohesion", radius_arg, flock_post("cohesion")) },
+    { name = "a:separation", weight = 2, run = agent_method("separation", flock_args, flock_post("separation"),
+      nil, nil, true) },
+    { name = "a:alignment", weight = 2, run = agent_method("alignment", flock_args, flock_post("alignment"),
+      nil, nil, true) },
+    { name = "a:cohesion", weight = 2, run = agent_method("cohesion", flock_args, flock_post("cohesion"),
+      nil, nil, true) },
     { name = "a:neighbors", weight = 3, run = agent_method("neighbors", radius_arg, neighbors_post, false) },
     { name = "a:apply", weight = 6, run = agent_method("apply", apply_args, apply_post) },
-    { name = "a:seed", weight = 0.5, run = agent_method("seed", seed_args) },
-    { name = "a:position", weight = 0.5, run = agent_method("position", no_args, position_post) },
-    { name = "a:velocity", weight = 0.5, run = agent_method("velocity", no_args, velocity_post) },
+    { name = "a:seed", weight = 0.5, run = agent_method("seed", seed_args, nil, nil, nil, true) },
+    { name = "a:position", weight = 0.5, run = agent_method("position", no_args, position_post, nil, nil, true) },
+    { name = "a:velocity", weight = 0.5, run = agent_method("velocity", no_args, velocity_post, nil, nil, true) },
     { name = "a:world", weight = 0.3, run = agent_method("world", no_args, world_post, false, true) },
     { name = "a:orca_velocity", weight = 2, run = agent_method("orca_velocity", orca_args, orca_post) },
     { name = "a:avoid_agents", weight = 2, run = agent_method("avoid_agents",
-      function(F) return G.build(F, { "opt_pos", "opt_nonneg", "opt_nonneg" }) end) },
+      function(F) return G.build(F, { "opt_pos", "opt_nonneg", "opt_nonneg" }) end, nil, nil, nil, true) },
     { name = "bad agent self", weight = 0.5, run = op_bad_agent_self },
     { name = "drop world", weight = 0.3, run = op_drop_world },
     { name = "forget kept handles", weight = 0.1, run = op_forget_orphans },

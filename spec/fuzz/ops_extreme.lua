@@ -56,6 +56,7 @@ local CALLS = {
   function(_, _, r) return "arrive", extreme(r), extreme(r), size(r) end,
   function(_, o) return "pursue", o end,
   function(_, o) return "evade", o end,
+  function(_, o, r) return "evade", o, size(r) end,
   function(_, _, r) return "separation", size(r) end,
   function(_, _, r) return "alignment", size(r) end,
   function(_, _, r) return "cohesion", size(r) end,

@@ -425,12 +425,25 @@ local function op_query_box(F)
   local rng = F.rng
   local x1, y1 = G.near(F, rec)
   local x2, y2 = V.cap(x1 + rng:range(-15, 15)), V.cap(y1 + rng:range(-15, 15))
-  local args, valid = { rec.w, x1, y1, x2, y2 }, true
+  local args, valid, n = { rec.w, x1, y1, x2, y2 }, true, 5
+  -- query's groups filter (agents here are in group 0 unless set otherwise)
+  local only
+  if rng:chance(0.3) then
+    local groups = {}
+    for g = 0, 2 do if rng:chance(0.5) then groups[#groups + 1] = g end end
+    args[6], only, n = { groups = groups }, {}, 6
+    for _, g in ipairs(groups) do only[g] = true end
+  end
   if rng:chance(F.bad * 3) then
     args[rng:int(2, 5)] = rng:chance(0.5) and V.bad_number(rng) or V.any(rng, G.pools(F))
     valid = nil
+  elseif rng:chance(F.bad * 2) then -- a misspelt key, a cone or an extra argument
+    local k = rng:int(6, 7)
+    args[k] = rng:pick({ { grups = { 0 } }, { fov = 90 }, { angle = 0 }, 3, "x" })
+    if k == 7 then args[6] = nil end
+    valid, n = false, k
   end
-  local ok, r = F:call(rec.name .. ":query_box", rec.w.query_box, args, 5, valid,
+  local ok, r = F:call(rec.name .. ":query_box", rec.w.query_box, args, n, valid,
     { name = "query_box" })
   if not ok or valid == nil then return end
   local found = 0
@@ -445,7 +458,8 @@ local function op_query_box(F)
     local want = 0
     for _, a in ipairs(rec.live) do
       if a.x >= math.min(x1, x2) and a.x <= math.max(x1, x2)
-          and a.y >= math.min(y1, y2) and a.y <= math.max(y1, y2) then want = want + 1 end
+          and a.y >= math.min(y1, y2) and a.y <= math.max(y1, y2)
+          and (not only or only[a.group]) then want = want + 1 end
     end
     if want ~= found then F:fail(("query_box found %d agents, %d are inside"):format(found, want)) end
   end

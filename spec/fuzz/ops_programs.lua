@@ -99,7 +99,7 @@ function P.program(F, rec)
     if (name == "avoid_obstacles" or name == "avoid_walls") and rng:chance(0.5) then e.feeler_length = rng:range(0, 5) end
     if name == "avoid_obstacles" and rng:chance(0.3) then e.hysteresis = rng:range(0, 1) end
     if name == "arrive" and rng:chance(0.5) then e.slowing_radius = rng:range(0, 4) end
-    if name == "flee" and rng:chance(0.3) then e.panic_radius = rng:range(0, 10) end
+    if (name == "flee" or name == "evade") and rng:chance(0.3) then e.panic_radius = rng:range(0, 10) end
     if rng:chance(0.5) then e.weight = rng:range(0, 3) end
     if prog.combine == "dither" then e.probability = rng:range(0, 1) end
     if rng:chance(0.2) then e.tag = rng:pick({ "chase", "flock", "avoid" }) end
