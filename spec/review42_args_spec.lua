@@ -259,3 +259,41 @@ describe("world:query_box takes query's groups", function()
       error_of(w.query_box, w, 0, 0, 1, 1, nil, 3))
   end)
 end)
+
+describe("program methods and steer.program", function()
+  it("raise on an argument past the last one, naming it", function()
+    local w = steer.world{}
+    local a = w:add{}
+    assert.are.equal("bad argument #2 to 'program' (no argument expected here, got number)",
+      error_of(steer.program, { { "wander" } }, 3))
+    assert.are.equal("bad argument #2 to 'set_behaviors' (no argument expected here, got number)",
+      error_of(a.set_behaviors, a, { { "wander" } }, 3))
+    assert.is_nil(a:behaviors()) -- refused: nothing set
+    assert.are.equal("bad argument #2 to 'set_behaviors' (no argument expected here, got string)",
+      error_of(a.set_behaviors, a, nil, "x"))
+    a:set_behaviors{ { "seek", target = { 1, 2 }, tag = "go" } }
+    assert.are.equal("bad argument #4 to 'set_target' (no argument expected here, got number)",
+      error_of(a.set_target, a, "go", 3, 4, 5))
+    assert.are.equal("bad argument #3 to 'set_target' (no argument expected here, got number)",
+      error_of(a.set_target, a, "go", { 3, 4 }, 5))
+    assert.are.same({ 1, 2 }, a:behaviors()[1].target) -- refused: unchanged
+    assert.are.equal("bad argument #3 to 'set_weight' (no argument expected here, got boolean)",
+      error_of(a.set_weight, a, "go", 2, true))
+    assert.are.equal(1, a:behaviors()[1].weight)
+    assert.are.equal("bad argument #2 to 'steering' (no argument expected here, got table)",
+      error_of(a.steering, a, 0.1, {}))
+    assert.are.equal("bad argument #1 to 'active_behavior' (no argument expected here, got number)",
+      error_of(a.active_behavior, a, 1))
+    assert.are.equal("bad argument #1 to 'behaviors' (no argument expected here, got number)",
+      error_of(a.behaviors, a, 1))
+    -- the documented forms, and a trailing nil, still work
+    a:set_target("go", 3, 4)
+    a:set_target("go", { 5, 6 }, nil)
+    a:set_weight("go", 2)
+    assert.are.same({ 5, 6 }, a:behaviors()[1].target)
+    assert.are.equal(2, a:behaviors()[1].weight)
+    local fx, fy = a:steering()
+    assert.is_true(fx ~= 0 or fy ~= 0)
+    assert.are.equal("userdata", type(steer.program({ { "wander" } }, nil)))
+  end)
+end)

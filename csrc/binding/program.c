@@ -610,6 +610,7 @@ typedef struct lprogram {
 int l_program_new(lua_State *L) {
   /* before the new userdata takes slot 1 of an empty call */
   if (!lua_istable(L, 1)) type_error(L, 1, "program", 1, "table");
+  check_no_more(L, 2, "program", 2);
   lprogram *lp = new_userdata(L, sizeof *lp);
   lp->p = NULL;
   lp->world = NULL;
@@ -672,6 +673,7 @@ steer_program *program_arg(lua_State *L, int idx, lworld *world,
 /* a:set_behaviors(table | steer.Program | nil) */
 static int a_set_behaviors(lua_State *L) {
   agent_ref a = check_agent(L, 1, "set_behaviors", 0);
+  check_no_more(L, 3, "set_behaviors", 2);
   if (lua_isnoneornil(L, 2)) {
     check_status(L, steer_agent_set_program(a.w, a.i, NULL));
     return 0;
@@ -801,8 +803,11 @@ static int a_set_target(lua_State *L) {
     return set_tactics_target(L, &c, &a, k, e->behavior);
   if (!has_word(behavior_params[e->behavior], "target"))
     compile_error(&c, "takes no target", "", "");
+  /* a point as x, y takes two arguments, any other target one */
+  int numbers = lua_type(L, 3) == LUA_TNUMBER;
+  check_no_more(L, numbers ? 5 : 4, "set_target", numbers ? 4 : 3);
   steer_target t;
-  if (lua_type(L, 3) == LUA_TNUMBER) {
+  if (numbers) {
     memset(&t, 0, sizeof t);
     t.kind = STEER_TARGET_POINT;
     t.point.x = check_num(L, 3, "set_target", 2);
@@ -830,6 +835,7 @@ static int a_set_weight(lua_State *L) {
   const steer_program *p;
   size_t k = check_entry(L, 2, &a, "set_weight", &p);
   double weight = check_num(L, 3, "set_weight", 2);
+  check_no_more(L, 4, "set_weight", 3);
   check_status(L, steer_agent_set_weight(a.w, a.i, k, weight));
   return 0;
 }
@@ -839,6 +845,7 @@ static int a_set_weight(lua_State *L) {
 static int a_steering(lua_State *L) {
   agent_ref a = check_agent(L, 1, "steering", 0);
   double dt = opt_nonneg(L, 2, "steering", 1, 0);
+  check_no_more(L, 3, "steering", 2);
   steer_vec2 f = steer_agent_steering(a.w, a.i, dt);
   lua_pushnumber(L, f.x);
   lua_pushnumber(L, f.y);
@@ -849,6 +856,7 @@ static int a_steering(lua_State *L) {
    the last priority/dither combination; nil when none did */
 static int a_active_behavior(lua_State *L) {
   agent_ref a = check_agent(L, 1, "active_behavior", 0);
+  check_no_more(L, 2, "active_behavior", 1);
   long k = steer_agent_active_entry(a.w, a.i);
   const steer_program *p = steer_agent_program(a.w, a.i);
   if (k < 0 || !p) {
@@ -951,6 +959,7 @@ static void push_tactics_params(lua_State *L, int env, agent_ref *a,
    (every parameter spelled out), or nil */
 static int a_behaviors(lua_State *L) {
   agent_ref a = check_agent(L, 1, "behaviors", 0);
+  check_no_more(L, 2, "behaviors", 1);
   /* building the tables may run Lua code that replaces the agent's program:
      a reference held by a steer.Program userdata keeps it alive, and
      releases it if an error unwinds the call */

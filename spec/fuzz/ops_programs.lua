@@ -257,6 +257,30 @@ function P.list(F, O)
     checked_world(F, rec)
   end)
 
+  add("program methods refuse an extra argument", 0.3, function(F)
+    local rec = O.some_world(F)
+    O.add_agent(F, rec, true)
+    if #rec.live == 0 then return end
+    local a = rec.live[#rec.live]
+    F:call("a:set_behaviors", F.methods.set_behaviors,
+      { a, { { "seek", target = { 1, 2 }, tag = "go" } } }, 2, true, { name = "set_behaviors" })
+    local extra = F.rng:pick({ 1, "x", {}, true })
+    local calls = {
+      { "set_behaviors", { a, { { "wander" } }, extra }, 2 },
+      { "set_target", { a, "go", 3, 4, extra }, 4 },
+      { "set_target", { a, 1, { 3, 4 }, extra }, 3 },
+      { "set_weight", { a, "go", 2, extra }, 3 },
+      { "steering", { a, 0.1, extra }, 2 },
+      { "active_behavior", { a, extra }, 1 },
+      { "behaviors", { a, extra }, 1 },
+    }
+    local c = F.rng:pick(calls)
+    local method = function(h, ...) return h[c[1]](h, ...) end
+    F:call("a:" .. c[1], method, c[2], #c[2], false, { name = c[1], argn = c[3] })
+    F:call("steer.program", F.steer.program, { { { "wander" } }, extra }, 2, false,
+      { name = "program", argn = 2 })
+  end)
+
   add("steer.program", 1, function(F)
     local rec, h, live = live_self(F)
     local prog, verdict = P.program(F, rec)
