@@ -178,3 +178,45 @@ describe("hints for names (rev_core #7)", function()
     assert.matches("%(1 point: at least 2 expected%)$", error_of(w.add_polygon, w, { { 0, 0 } }))
   end)
 end)
+
+-- Session 42's game-developer review (/work/tmp/s42/rev_game, findings 5
+-- and 9).
+describe("tile maps given as a table of rows", function()
+  it("get a hint that a flat array is expected", function()
+    local rows = { { 1, 0, 0, 0 }, { 0, 0, 0, 0 }, { 0, 0, 0, 1 } }
+    assert.are.equal("bad argument #1 to 'walls_from_tiles' (3 tiles, expected w * h = 12; "
+      .. "a table of rows? a flat array, row by row, is expected)",
+      error_of(steer.walls_from_tiles, rows, 4, 3, 1))
+    assert.are.equal("bad argument #1 to 'navgrid' ('cost' has 3 entries, width * height = 12; "
+      .. "a table of rows? a flat array, row by row, is expected)",
+      error_of(steer.navgrid, { width = 4, height = 3, cost = rows }))
+    assert.are.equal("bad argument #1 to 'walls_from_tiles' (2 tiles, expected w * h = 12)",
+      error_of(steer.walls_from_tiles, { 1, 0 }, 4, 3, 1))
+  end)
+end)
+
+describe("how quickly agents respond (docs/API.md section 1)", function()
+  -- seconds until a seeking agent at rest reaches 90% of max_speed 115
+  local function t90(max_force, weight)
+    local w = steer.world{}
+    local a = w:add{ max_speed = 115, max_force = max_force }
+    a:set_behaviors{ { "seek", target = { 1e6, 0 }, weight = weight } }
+    local t = 0
+    while a.speed < 0.9 * 115 do
+      w:step(1 / 60)
+      t = t + 1 / 60
+    end
+    return t
+  end
+
+  it("max_force only caps: about ln 10 s to 90% at 400 and at 4,000", function()
+    assert.is_near(math.log(10), t90(400, 1), 0.02)
+    assert.is_near(math.log(10), t90(4000, 1), 0.02)
+    assert.is_true(t90(40, 1) > 3) -- where the cap bites, slower
+  end)
+
+  it("weight is the gain: 1 / weight of it", function()
+    assert.is_near(math.log(10) / 4, t90(4000, 4), 0.02)
+    assert.is_near(math.log(10) / 4, t90(400, 4), 0.02)
+  end)
+end)

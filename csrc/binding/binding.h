@@ -132,6 +132,10 @@ const char *table_point(lua_State *L, int idx, steer_vec2 *p, char buf[128]);
    same but for case and underscores, or, for names of 5 letters or more,
    one letter added, dropped, replaced or two swapped? */
 int is_typo(const char *key, const char *name);
+/* For a tile or cost array of the wrong length: a hint when the table at
+   idx holds tables (map[row][col]) where a flat array is expected, else
+   "". */
+const char *rows_hint(lua_State *L, int idx);
 /* The first of the names in known (NULL-ended) that key misspells
    (is_typo), or NULL. */
 const char *typo_of(const char *key, const char *const known[]);

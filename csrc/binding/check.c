@@ -281,6 +281,13 @@ int is_typo(const char *key, const char *name) {
   return strcmp(k, n) == 0 || (strlen(n) >= 5 && one_edit(k, n));
 }
 
+const char *rows_hint(lua_State *L, int idx) {
+  lua_rawgeti(L, idx, 1);
+  int rows = lua_istable(L, -1);
+  lua_pop(L, 1);
+  return rows ? "; a table of rows? a flat array, row by row, is expected" : "";
+}
+
 const char *typo_of(const char *key, const char *const known[]) {
   for (int k = 0; known[k]; k++)
     if (is_typo(key, known[k])) return known[k];

@@ -868,8 +868,8 @@ static int l_walls_from_tiles(lua_State *L) {
   size_t n = (size_t)w * (size_t)h;
   /* a longer array too: a wrong w or h would make another level */
   if (lua_rawlen(L, 1) != n)
-    arg_error(L, fname, 1, "%d tiles, expected w * h = %d",
-              (int)lua_rawlen(L, 1), (int)n);
+    arg_error(L, fname, 1, "%d tiles, expected w * h = %d%s",
+              (int)lua_rawlen(L, 1), (int)n, rows_hint(L, 1));
   /* the far corner must stay within the limit too */
   validate_num(L, ox + w * cell, 0, fname, 4, "origin_x + w * cell_size");
   validate_num(L, oy + h * cell, 0, fname, 4, "origin_y + h * cell_size");

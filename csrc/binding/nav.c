@@ -209,8 +209,8 @@ int l_navgrid_new(lua_State *L) {
       arg_error(L, "navgrid", 1, "'cost' must be a table, got %s",
                 arg_typename(L, ci));
     if (lua_rawlen(L, ci) != cells)
-      arg_error(L, "navgrid", 1, "'cost' has %d entries, width * height = %d",
-                (int)lua_rawlen(L, ci), (int)cells);
+      arg_error(L, "navgrid", 1, "'cost' has %d entries, width * height = %d%s",
+                (int)lua_rawlen(L, ci), (int)cells, rows_hint(L, ci));
     /* a Lua-owned buffer: an error while reading leaks nothing */
     costs = new_userdata(L, cells * sizeof(double));
     for (size_t k = 0; k < cells; k++) {
