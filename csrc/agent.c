@@ -22,9 +22,7 @@ steer_vec2 steer_agent_seek(const steer_world *w, size_t i, steer_vec2 t) {
 steer_vec2 steer_agent_flee(const steer_world *w, size_t i, steer_vec2 t,
                             double panic_radius) {
   steer_vec2 p = world_pos(w, i), target = seen(w, i, t);
-  if (panic_radius >= 0 &&
-      v2_len2(v2_sub(target, p)) > panic_radius * panic_radius)
-    return v2(0, 0);
+  if (v2_beyond(p, target, panic_radius)) return v2(0, 0);
   return v2_toward(v2_sub(p, target), world_vel(w, i), w->max_speed[i],
                    w->max_force[i]);
 }
@@ -44,8 +42,7 @@ steer_vec2 steer_agent_evade(const steer_world *w, size_t i, size_t target,
                              double panic_radius) {
   steer_vec2 p = world_pos(w, i), t = seen(w, i, world_pos(w, target));
   /* as flee's: the pursuer's position now, not the predicted point */
-  if (panic_radius >= 0 && v2_len2(v2_sub(t, p)) > panic_radius * panic_radius)
-    return v2(0, 0);
+  if (v2_beyond(p, t, panic_radius)) return v2(0, 0);
   return steer_evade(p, world_vel(w, i), t, world_vel(w, target),
                      w->max_speed[i], w->max_force[i]);
 }

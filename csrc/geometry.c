@@ -532,7 +532,7 @@ static void obstacle_away(geo_feeler *f, steer_vec2 from_tip) {
      tip is on it): tip - centre would brake the agent to a standstill in
      front of the obstacle for good (or pull it on), and any offset at all
      grows until it slips by; turn left */
-  if (f->ahead.x * from_tip.y - f->ahead.y * from_tip.x == 0)
+  if (v2_cross(f->ahead, from_tip) == 0)
     f->away = v2(-f->ahead.y, f->ahead.x);
 }
 

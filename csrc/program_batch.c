@@ -75,12 +75,11 @@ static void point_one(const steer_world *w, const steer_entry *e, steer_vec2 t,
   /* the target as agent.c sees it: along the shortest offset */
   steer_vec2 seen = v2_add(p, geo_offset(&w->geo, p, t));
   double max_speed = w->max_speed[i], max_force = w->max_force[i];
-  double panic = e->panic_radius;
   if (e->behavior == STEER_SEEK)
     f = v2_toward(v2_sub(seen, p), v, max_speed, max_force);
   else if (e->behavior == STEER_ARRIVE)
     f = v2_arrive(v2_sub(seen, p), v, max_speed, max_force, e->slowing_radius);
-  else if (panic >= 0 && v2_len2(v2_sub(seen, p)) > panic * panic)
+  else if (v2_beyond(p, seen, e->panic_radius))
     f = v2(0, 0); /* flee: the target is beyond the panic radius */
   else
     f = v2_toward(v2_sub(p, seen), v, max_speed, max_force);

@@ -87,6 +87,12 @@ static inline steer_vec2 v2_forward(steer_vec2 v) {
   return v2_normalize(v);
 }
 
+/* Is t beyond a panic radius from p (flee and evade: radius < 0 is none)?
+   Both within the limit, so the squares stay finite. */
+static inline int v2_beyond(steer_vec2 p, steer_vec2 t, double radius) {
+  return radius >= 0 && v2_len2(v2_sub(t, p)) > radius * radius;
+}
+
 /* The pipeline of docs/API.md section 1 (steer_integrate). */
 /* The force that turns velocity v toward direction dir at `speed`, at
    most max_force (seek, flee and arrive share it; behaviors.c). */
