@@ -102,46 +102,40 @@ describe("tuning rules of docs/API.md", function()
     assert.are.same({ -2 + 1.2, 0 }, { wx, wy })
   end)
 
-  it("orca keeps a body off a rock that avoid_obstacles' default feeler lets it enter", function()
-    local function closest(program)
-      local w = steer.world{}
-      w:add_obstacle{ x = 8, y = 0, radius = 1 }
-      local a = w:add{ y = 0.05, vx = 2, max_speed = 2, max_force = 4 }
-      a:set_behaviors(program)
-      local d = math.huge
-      for _ = 1, 600 do
-        w:step(1 / 60)
-        d = math.min(d, math.sqrt((a.x - 8) ^ 2 + a.y ^ 2))
-      end
-      return d, a.x
+  -- An agent at (0, y0) heading +x at 2 toward a rock of radius 1 at (8, 0),
+  -- stepped `steps` times at 60 Hz: where it ends (x) and the least distance
+  -- of its centre from the rock's.
+  local function past_rock(y0, steps, program)
+    local w = steer.world{}
+    w:add_obstacle{ x = 8, y = 0, radius = 1 }
+    local a = w:add{ y = y0, vx = 2, max_speed = 2, max_force = 4 }
+    a:set_behaviors(program)
+    local d = math.huge
+    for _ = 1, steps do
+      w:step(1 / 60)
+      d = math.min(d, math.sqrt((a.x - 8) ^ 2 + a.y ^ 2))
     end
-    local inside = closest{ combine = "priority", { "avoid_obstacles" }, { "seek", target = { 30, 0 } } }
+    return a.x, d
+  end
+
+  it("orca keeps a body off a rock that avoid_obstacles' default feeler lets it enter", function()
+    local _, inside = past_rock(0.05, 600,
+      { combine = "priority", { "avoid_obstacles" }, { "seek", target = { 30, 0 } } })
     assert.is_true(inside < 1)                    -- the centre entered the rock
-    local d, x = closest{ { "arrive", target = { 30, 0 } }, orca = true }
+    local x, d = past_rock(0.05, 600, { { "arrive", target = { 30, 0 } }, orca = true })
     assert.is_true(d >= 1.5 - 1e-9 and x > 9)      -- touching at most, and past it
   end)
 
   it("an agent heading straight at an obstacle's centre turns left and gets round", function()
-    local function run(program)
-      local w = steer.world{}
-      w:add_obstacle{ x = 8, y = 0, radius = 1 }
-      local a = w:add{ vx = 2, max_speed = 2, max_force = 4 }
-      a:set_behaviors(program)
-      local d = math.huge
-      for _ = 1, 1200 do
-        w:step(1 / 60)
-        d = math.min(d, math.sqrt((a.x - 8) ^ 2 + a.y ^ 2))
-      end
-      return a.x, d
-    end
-    local x = run{ combine = "priority", { "avoid_obstacles" }, { "seek", target = { 30, 0 } } }
+    local x = past_rock(0, 1200,
+      { combine = "priority", { "avoid_obstacles" }, { "seek", target = { 30, 0 } } })
     assert.is_true(x > 29)
     -- orca alone stops in front of the circle; with avoid_obstacles first it gets round
-    x = run{ { "arrive", target = { 30, 0 } }, orca = true }
+    x = past_rock(0, 1200, { { "arrive", target = { 30, 0 } }, orca = true })
     assert.is_true(x < 7)
     local d
-    x, d = run{ combine = "priority", { "avoid_obstacles", feeler_length = 1.5 },
-                { "arrive", target = { 30, 0 } }, orca = true }
+    x, d = past_rock(0, 1200, { combine = "priority", { "avoid_obstacles", feeler_length = 1.5 },
+                               { "arrive", target = { 30, 0 } }, orca = true })
     assert.is_true(x > 29 and d >= 1.5 - 1e-9)
   end)
 end)

@@ -141,13 +141,7 @@ describe("snapshots", function()
   end)
 
   -- the snapshot's checksum, to forge snapshots whose content is wrong
-  local fnv = support.fnv
-
-  local function forge(s, pos, bytes)
-    local body = s:sub(1, #s - 8)
-    body = body:sub(1, pos - 1) .. bytes .. body:sub(pos + #bytes)
-    return body .. fnv(body)
-  end
+  local fnv, forge = support.fnv, support.forge
 
   -- body with each of its `count` copies of `from` replaced by `to`
   local function replace(body, from, to, count)

@@ -272,4 +272,12 @@ elseif jit then
   ]]))
 end
 
+--- Snapshot s with `bytes` written at byte pos of its body and the checksum
+-- made right again: a snapshot whose content is wrong (snapshot specs).
+function support.forge(s, pos, bytes)
+  local body = s:sub(1, #s - 8)
+  body = body:sub(1, pos - 1) .. bytes .. body:sub(pos + #bytes)
+  return body .. support.fnv(body)
+end
+
 return support
