@@ -37,6 +37,8 @@
 /// numbers stay finite, so lengths and distance tests never overflow.
 #define STEER_LIMIT 1e150
 
+/// Most steps one steer_world_step splits a long dt into (def.max_step).
+#define STEER_MAX_SUBSTEPS 64
 /// Most threads a world's step may use.
 #define STEER_MAX_THREADS 64
 
@@ -158,6 +160,10 @@ typedef struct steer_world_def {
   size_t capacity;         /* agents to make room for up front; default 0 */
   steer_alloc_fn alloc;    /* default: malloc/realloc/free */
   void *alloc_ud;
+  double max_step;         /* steer_world_step(w, dt) with dt > max_step runs
+                              n = ceil(dt / max_step) equal steps of dt / n
+                              (n at most STEER_MAX_SUBSTEPS); 0 (default),
+                              negative or NaN: always one step */
 } steer_world_def;
 
 typedef struct steer_agent_def {
@@ -226,6 +232,9 @@ STEER_API steer_world_def steer_world_get_def(const steer_world *w);
 /// restored world starts with 1. Stops the current workers; the next step
 /// that splits its work starts new ones. Results never depend on it.
 STEER_API void steer_world_set_threads(steer_world *w, int threads);
+/// Sets def.max_step (a restored world starts with 0: snapshots keep state,
+/// not how the game steps it).
+STEER_API void steer_world_set_max_step(steer_world *w, double max_step);
 
 /// Adds an agent; *id receives its id. STEER_ENOMEM leaves the world as it was.
 STEER_API steer_status steer_world_add(steer_world *w, const steer_agent_def *def,
@@ -726,8 +735,8 @@ typedef struct steer_stats {
 
 /// One step for every agent: all forces from one snapshot of the world, then
 /// every integration (agents without a program coast), then the grid.
-/// STEER_ENOMEM (only possible when the world grew since the last step)
-/// leaves the world untouched.
+/// STEER_ENOMEM (only possible when the world grew since the last step, so
+/// only in the first of def.max_step's steps) leaves the world untouched.
 STEER_API steer_status steer_world_step(steer_world *w, double dt);
 /// Counters of the last step.
 STEER_API steer_stats steer_world_stats(const steer_world *w);

@@ -11,6 +11,8 @@
  * The loops are split between the world's threads (bands of rows, or
  * ranges of agents); each agent's work depends only on the snapshot and its
  * own state, so results do not depend on the number of threads. */
+#include <math.h>
+
 #include "agent_program.h"
 #include "crowd.h"
 #include "nearest.h"
@@ -234,7 +236,7 @@ static void run(step_job *job, pool_fn fn) {
     fn(job, 0);
 }
 
-steer_status steer_world_step(steer_world *w, double dt) {
+static steer_status step_once(steer_world *w, double dt) {
   size_t n = w->count;
   step_job job;
   job.w = w;
@@ -302,3 +304,17 @@ steer_status steer_world_step(steer_world *w, double dt) {
 }
 
 steer_stats steer_world_stats(const steer_world *w) { return w->stats; }
+
+/* A long frame (a hitch, a window drag) taken as one step lets springs
+   overshoot and bodies pass walls: max_step cuts it into equal steps. */
+steer_status steer_world_step(steer_world *w, double dt) {
+  double most = w->def.max_step;
+  if (!(most > 0) || !(dt > most)) return step_once(w, dt);
+  double parts = ceil(dt / most);
+  int n = parts < STEER_MAX_SUBSTEPS ? (int)parts : STEER_MAX_SUBSTEPS;
+  for (int k = 0; k < n; k++) {
+    steer_status status = step_once(w, dt / n);
+    if (status != STEER_OK) return status;
+  }
+  return STEER_OK;
+}

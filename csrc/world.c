@@ -107,6 +107,9 @@ void steer_world_set_threads(steer_world *w, int threads) {
   w->pool = NULL;
   w->def.threads = threads;
 }
+void steer_world_set_max_step(steer_world *w, double max_step) {
+  w->def.max_step = max_step;
+}
 size_t steer_world_count(const steer_world *w) { return w->count; }
 
 /* ---- agent arrays ----------------------------------------------------- */
@@ -601,17 +604,31 @@ void steer_world_query_filtered(const steer_world *w, double x, double y,
 
 /* ---- where path entries start ------------------------------------------ */
 
+/* "nearest" heads for the waypoint that ends the path's segment nearest the
+   agent: an agent beside a segment (a path replanned from where it stands)
+   goes on along it instead of turning back to the waypoint behind it. Only
+   an open path's very start (projection at or before its first point) or a
+   one-point path begins at the first waypoint. */
 size_t path_start(const steer_world *w, size_t i, const steer_path *path,
                   long start) {
   size_t n = steer_path_count(path);
   if (start >= 0) return (size_t)start < n ? (size_t)start : n - 1;
+  size_t segments = steer_path_loops(path) ? n : n - 1;
+  if (n < 2) return 0;
   steer_vec2 p = world_pos(w, i);
   size_t best = 0;
   double best2 = 0;
-  for (size_t k = 0; k < n; k++) {
-    double d2 = v2_len2(world_offset(w, p, steer_path_point(path, k)));
+  for (size_t k = 0; k < segments; k++) {
+    steer_vec2 a = world_offset(w, p, steer_path_point(path, k));
+    steer_vec2 ab = v2_sub(steer_path_point(path, (k + 1) % n),
+                           steer_path_point(path, k));
+    double len2 = v2_len2(ab), t = len2 > 0 ? -v2_dot(a, ab) / len2 : 0;
+    if (t > 1) t = 1;
+    if (!(t > 0)) t = 0; /* also NaN from an overflowing segment */
+    double d2 = v2_len2(v2_add(a, v2_scale(ab, t)));
+    size_t next = t == 0 && k == 0 && segments == n - 1 ? 0 : (k + 1) % n;
     if (k == 0 || d2 < best2) {
-      best = k;
+      best = next;
       best2 = d2;
     }
   }

@@ -282,6 +282,19 @@ static void snapshot_continues(reader *r, harness *h) {
   DEBUG("snapshot continues with %zu shared points\n", pairs);
   int steps = 1 + u8(r) % 3;
   double dt = positive(r);
+  /* the restored world may take each dt under a max_step: its one call must
+     equal `parts` calls of dt / parts in the original, bit for bit */
+  int parts = 1;
+  uint8_t split = u8(r);
+  if (split & 1) { /* a few parts (cheap inputs), rarely the cap of 64 */
+    double most = split == 255 ? dt / 100 : dt / (1 + (split >> 1) % 4);
+    steer_world_set_max_step(c, most);
+    CHECK(steer_world_get_def(c).max_step == most, "set_max_step");
+    if (dt > most) {
+      double n = ceil(dt / most);
+      parts = n < STEER_MAX_SUBSTEPS ? (int)n : STEER_MAX_SUBSTEPS;
+    }
+  }
   for (int k = 0; k < steps; k++) {
     if (k == 1 && (u8(r) & 1)) steer_world_set_threads(c, 1 + u8(r) % 3);
     if (pairs && (u8(r) & 1)) { /* the game moves a point: in both worlds */
@@ -291,7 +304,7 @@ static void snapshot_continues(reader *r, harness *h) {
       steer_point_set(to[j], x, y);
     }
     pause_alloc(h);
-    step_world(h, dt, 0);
+    for (int p = 0; p < parts; p++) step_world(h, dt / parts, 0);
     CHECK(steer_world_step(c, dt) == STEER_OK, "restored world's step failed");
     resume_alloc(h);
     bytes a = snapshot_of(h, h->w), b = snapshot_of(h, c);

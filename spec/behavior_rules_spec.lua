@@ -138,4 +138,61 @@ describe("tuning rules of docs/API.md", function()
                                { "arrive", target = { 30, 0 } }, orca = true })
     assert.is_true(x > 29 and d >= 1.5 - 1e-9)
   end)
+
+  -- A route through corridors two tiles (48 px) wide, three turns, for a
+  -- guard of 90 px/s (a game developer's review, session 43): the documented
+  -- feeler rule asks for 47 px, more than half the corridor, so the feeler
+  -- touches a side wall whenever the guard is slow or crosswise.
+  local CORRIDORS = {
+    "####################",
+    "#..#######.........#",
+    "#..#######.........#",
+    "#..#######..######.#",
+    "#..........######..#",
+    "#..........######..#",
+    "##########.........#",
+    "##########.........#",
+    "####################",
+  }
+  local function route_time(combine, follow_weight, feeler, corridor)
+    local W, H, T = #CORRIDORS[1], #CORRIDORS, 24
+    local solid = {}
+    for r = 1, H do
+      for c = 1, W do solid[#solid + 1] = CORRIDORS[r]:sub(c, c) == "#" end
+    end
+    local cost = {}
+    for k = 1, #solid do cost[k] = solid[k] and 0 or 1 end
+    local nav = steer.navgrid{ width = W, height = H, cell_size = T, cost = cost }
+    local ax, ay = nav:center_of(1, 1)
+    local bx, by = nav:center_of(18, 1)
+    local route, length = nav:path(ax, ay, bx, by)
+    local w = steer.world{ bounds = { W * T, H * T } }
+    w:add_walls(steer.walls_from_tiles(solid, W, H, T))
+    local follow = { "follow", path = route, weight = follow_weight,
+                     arrival_radius = 10, slowing_radius = 20 }
+    if corridor then follow = { "follow", path = route, weight = follow_weight, path_radius = 10 } end
+    local g = w:add{ x = ax, y = ay, max_speed = 90, max_force = 400, radius = 8,
+      program = { combine = combine, { "avoid_walls", feeler_length = feeler, weight = 8 }, follow } }
+    for f = 1, 60 * 30 do
+      w:step(1 / 60)
+      if (g.x - bx) ^ 2 + (g.y - by) ^ 2 < 25 then return f / 60 / (length / 90) end
+    end
+    return math.huge
+  end
+
+  it("walls + a corridor route: prioritized_sum and follow's weight 4 walk it, priority stalls", function()
+    for _, feeler in ipairs{ 20, 40 } do
+      for _, corridor in ipairs{ false, true } do
+        -- the README's recipe: within 15% of the time the route takes at full speed
+        local t = route_time("prioritized_sum", 4, feeler, corridor)
+        assert(t < 1.15, ("feeler %d corridor %s: %.2f"):format(feeler, corridor, t))
+        -- weight 1: the follow turns late and overshoots each corner, slower
+        assert.is_true(route_time("prioritized_sum", 1, feeler, corridor) > t)
+      end
+    end
+    -- priority: avoid_walls wins whenever the feeler touches a wall, even a
+    -- side wall while the guard stands still, and follow never advances
+    assert.are.equal(math.huge, route_time("priority", 4, 40, false))
+    assert.are.equal(math.huge, route_time("priority", 1, 40, true))
+  end)
 end)

@@ -386,6 +386,37 @@ describe("path following as a corridor", function()
     assert.are.equal(3, a:path_index())
   end)
 
+  -- 'nearest' heads for the end of the segment nearest the agent (session 43:
+  -- the nearest waypoint sent an agent beside a replanned path back behind it)
+  it("start = 'nearest' picks the end of the nearest segment", function()
+    local open = steer.path{ { 0, 0 }, { 10, 0 }, { 10, 10 } }
+    local loop = steer.path{ { 0, 0 }, { 10, 0 }, { 10, 10 }, { 0, 10 }, loop = true }
+    local one = steer.path{ { 5, 5 } }
+    local function start_of(path, x, y, wrap)
+      local world = steer.world(wrap and { bounds = { 20, 20 }, wrap = true } or {})
+      local a = world:add{ x = x, y = y }
+      a:set_behaviors{ { "follow", path = path, start = "nearest" } }
+      return a:path_index()
+    end
+    assert.are.equal(1, start_of(open, -3, 1))    -- before the start of an open path
+    assert.are.equal(1, start_of(open, 0, 0))      -- on the start itself
+    assert.are.equal(2, start_of(open, 1, 0.5))    -- just past the start, beside segment 1
+    assert.are.equal(2, start_of(open, 9, -1))     -- nearest waypoint 2, still segment 1
+    assert.are.equal(3, start_of(open, 11, 1))     -- beside segment 2
+    assert.are.equal(3, start_of(open, 12, 30))    -- beyond the end
+    assert.are.equal(1, start_of(loop, -1, 5))     -- beside the closing segment 4 -> 1
+    assert.are.equal(2, start_of(loop, 0.5, -1))   -- a loop has no start: on along segment 1
+    assert.are.equal(1, start_of(one, 9, 9))
+    -- on a torus 20 wide, (19, 5) is 1 from the closing segment x = 0
+    assert.are.equal(1, start_of(loop, 19, 5, true))
+    -- the agent then seeks the end of its segment, not the waypoint behind it
+    local world = steer.world{}
+    local a = world:add{ x = 9.5, y = 2, max_speed = 1, max_force = 10 }
+    a:set_behaviors{ { "follow", path = open, start = "nearest" } }
+    world:step(0.1)
+    near(16, a.vy / a.vx, 1e-9)                    -- toward (10, 10), not back to (10, 0)
+  end)
+
   it("start = k, start = 'nearest' and a:set_path_index choose the waypoint", function()
     local world = steer.world{}
     local square = steer.path{ { 0, 0 }, { 10, 0 }, { 10, 10 }, { 0, 10 }, loop = true }
@@ -393,7 +424,7 @@ describe("path following as a corridor", function()
     a:set_behaviors{ { "follow", path = square, start = 2 } }
     assert.are.equal(2, a:path_index())
     a:set_behaviors{ { "follow", path = square, start = "nearest" } }
-    assert.are.equal(3, a:path_index())          -- (10, 10) is nearest
+    assert.are.equal(4, a:path_index())          -- beside (10, 10) -> (0, 10): on to its end
     a:set_path_index(4)
     assert.are.equal(4, a:path_index())
     world:step(0.1)

@@ -616,7 +616,7 @@ describe("steer.world's options", function()
     ok, err = pcall(steer.world, { Seed = 3 })
     assert.matches("unknown field 'Seed': did you mean 'seed'%?", err)
     ok, err = pcall(steer.world, { size = 3 })
-    assert.matches("unknown field 'size': expected 'cell_size', 'seed', 'bounds', 'wrap', 'capacity' or 'threads'", err)
+    assert.matches("unknown field 'size': expected 'cell_size', 'seed', 'bounds', 'wrap', 'capacity', 'threads' or 'max_step'", err)
     local w = steer.world{ cell_size = 2, seed = 4, bounds = { 10, 10 }, wrap = true, capacity = 8, threads = 1 }
     assert.are.equal(10, (w:bounds()))
   end)

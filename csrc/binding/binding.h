@@ -104,6 +104,8 @@ const char *number_problem(double v, number_kind kind, char buf[96]);
 /* Field `threads` of the option table at idx (steer.world, steer.restore):
    an integer 1..STEER_MAX_THREADS, or def when absent (world.c). */
 int threads_field(lua_State *L, int idx, const char *fname, int argn, int def);
+/* the optional field max_step: a positive number, or 0 when absent */
+double max_step_field(lua_State *L, int idx, const char *fname, int argn);
 
 /* ---- objects (check.c) ---------------------------------------------------- */
 lworld *check_world(lua_State *L, int idx, const char *fname, int argn);

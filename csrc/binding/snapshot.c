@@ -49,11 +49,13 @@ int l_restore(lua_State *L) {
   size_t n;
   if (lua_type(L, 1) != LUA_TSTRING) type_error(L, 1, "restore", 1, "string");
   int threads = 1;
+  double max_step = 0;
   if (!lua_isnoneornil(L, 2)) {
-    static const char *const known[] = {"threads", NULL};
+    static const char *const known[] = {"threads", "max_step", NULL};
     if (!lua_istable(L, 2)) type_error(L, 2, "restore", 2, "table");
     check_keys(L, 2, known, "restore", 2);
     threads = threads_field(L, 2, "restore", 2, 1);
+    max_step = max_step_field(L, 2, "restore", 2);
   }
   lua_settop(L, 1);
   const char *bytes = lua_tolstring(L, 1, &n);
@@ -67,6 +69,7 @@ int l_restore(lua_State *L) {
     return 2;
   }
   steer_world_set_threads(box->w, threads);
+  steer_world_set_max_step(box->w, max_step);
   account_world_memory(L, box);
   return 1;
 }

@@ -40,6 +40,11 @@ int threads_field(lua_State *L, int idx, const char *fname, int argn, int def) {
   return (int)t;
 }
 
+double max_step_field(lua_State *L, int idx, const char *fname, int argn) {
+  if (!opt_field(L, idx, "max_step")) return 0;
+  return field_number(L, NUM_POSITIVE, fname, argn, "max_step");
+}
+
 static steer_world_def read_world_def(lua_State *L) {
   steer_world_def d = steer_world_def_default();
   if (lua_isnoneornil(L, 1)) return d;
@@ -47,7 +52,7 @@ static steer_world_def read_world_def(lua_State *L) {
   /* a misspelt option would leave a world unbounded or single-threaded */
   static const char *const options[] = {"cell_size", "seed",     "bounds",
                                         "wrap",      "capacity", "threads",
-                                        NULL};
+                                        "max_step",  NULL};
   check_keys(L, 1, options, "world", 1);
   if (opt_field(L, 1, "cell_size"))
     d.cell_size = field_number(L, NUM_POSITIVE, "world", 1, "cell_size");
@@ -92,6 +97,7 @@ static steer_world_def read_world_def(lua_State *L) {
     d.capacity = (size_t)n;
   }
   d.threads = threads_field(L, 1, "world", 1, d.threads);
+  d.max_step = max_step_field(L, 1, "world", 1);
   if (d.wrap && d.width == 0)
     arg_error(L, "world", 1, "field 'wrap': needs bounds = {w, h}");
   return d;

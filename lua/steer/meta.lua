@@ -66,6 +66,7 @@ local steer = {}
 ---@field wrap? boolean true (a boolean only; default false) with bounds: a torus, positions wrap into [0, w) x [0, h) and distances use the shortest wrapped offset
 ---@field capacity? integer agents to reserve room for (0..2^26, default 0): a world that knows its size never reallocates while it fills
 ---@field threads? integer threads world:step may use (1..64, default 1); only steps of 4096 agents or more are split, and results are bit-identical for any count
+---@field max_step? number longest step (> 0, default none): world:step(dt) with dt > max_step runs n = ceil(dt / max_step) equal steps of dt / n (at most 64), so a long frame neither overshoots springs nor passes walls
 
 ---Fields of `world:add`; any other string key becomes the agent's own data.
 ---@class steer.AgentDef
@@ -402,9 +403,10 @@ function steer.program(def) end
 
 ---A new world with the state a snapshot recorded; nil and a message when
 ---the string is not a valid snapshot. `options.threads` (1..64, default 1):
----the threads its steps may use (a snapshot holds none).
+---the threads its steps may use (a snapshot holds none); `options.max_step`
+---(> 0, default none): as `steer.world`'s field.
 ---@param snapshot steer.Snapshot
----@param options? { threads?: integer }
+---@param options? { threads?: integer, max_step?: number }
 ---@return steer.World?
 ---@return string? error
 function steer.restore(snapshot, options) end
@@ -574,7 +576,8 @@ function World:line_of_sight(a, b, ...) end
 function World:query_box(x1, y1, x2, y2, filter) end
 
 ---Steps every agent's program by dt: all forces from one snapshot, then all
----integrations (agents without a program coast), then the grid.
+---integrations (agents without a program coast), then the grid. With the
+---world's `max_step`, a longer dt runs as ceil(dt / max_step) equal steps.
 ---@param dt number > 0
 function World:step(dt) end
 

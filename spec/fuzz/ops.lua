@@ -171,12 +171,14 @@ function O.new_world(F, valid_only)
       or rng:pick({ 5e-324, 1e-300, 1e-5, 1e150, 1e3 })
   end
   if rng:chance(0.3) then def.seed = rng:pick({ 0, 1, -1, 2 ^ 32, 2 ^ 53, rng:int(0, 1e9) }) end
+  if rng:chance(0.2) then def.max_step = rng:pick({ 1 / 60, 0.05, 1e-3, 5e-324, 1e150, rng:range(0.01, 1) }) end
   local valid = true
   local arg = def
   if not valid_only and rng:chance(0.15) then
-    local which = rng:pick({ "cell_size", "seed", "bounds", "b1", "b2", "wrap", "arg" })
+    local which = rng:pick({ "cell_size", "seed", "bounds", "b1", "b2", "wrap", "max_step", "arg" })
     local v = V.any(rng, G.pools(F))
     if which == "cell_size" then def.cell_size = v; valid = v == nil or V.is_pos(v)
+    elseif which == "max_step" then def.max_step = v; valid = v == nil or V.is_pos(v)
     elseif which == "seed" then
       def.seed = v
       valid = v == nil or (V.is_num(v) and V.is_integral(v))

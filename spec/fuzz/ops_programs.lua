@@ -412,10 +412,11 @@ function P.list(F, O)
     local opts, valid_opts = nil, true
     local pick = F.rng:int(1, 4)
     if pick == 2 then
-      opts = { threads = F.rng:int(1, 3) }
+      opts = { threads = F.rng:int(1, 3), max_step = F.rng:chance(0.5) and F.rng:range(0.01, 0.5) or nil }
     elseif pick == 3 then
       opts, valid_opts = F.rng:pick{ { threads = 0 }, { threads = 1.5 }, { threads = 65 },
-        { thread = 2 }, { threads = "2" }, 7 }, false
+        { thread = 2 }, { threads = "2" }, { max_step = 0 }, { max_step = -1 },
+        { max_step = "1" }, { max_stp = 1 }, 7 }, false
     end
     local expect = (not corrupt) and valid_opts or nil
     if not valid_opts and type(snap) == "string" then expect = false end
