@@ -365,9 +365,9 @@ static const char *const failure_reasons[] = {
     "", "start outside the grid", "goal outside the grid",
     "start cell is blocked", "goal cell is blocked", "no path"};
 
-/* nav:path(from, to [, { smooth = false, diagonal = true }]), each point
-   in any form (x, y taking two arguments) -> path, length, cost | nil,
-   reason */
+/* nav:path(from, to [, { smooth = false, diagonal = true, clearance = 0 }]),
+   each point in any form (x, y taking two arguments) -> path, length, cost
+   | nil, reason */
 static int g_path(lua_State *L) {
   steer_navgrid *g = check_navgrid(L, 1, "path");
   int used, at = 2; /* at: the stack index of the next argument */
@@ -376,13 +376,17 @@ static int g_path(lua_State *L) {
   steer_vec2 b = nav_point(L, at, "path", at - 1, &used);
   at += used;
   int smooth = 0, diagonal = 1;
+  double clearance = 0;
   if (!lua_isnoneornil(L, at)) {
     if (!lua_istable(L, at)) type_error(L, at, "path", at - 1, "table");
+    static const char *const options[] = {"smooth", "diagonal", "clearance",
+                                          NULL};
     lua_pushnil(L);
     while (lua_next(L, at)) {
       const char *key = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : NULL;
-      static const char *const options[] = {"smooth", "diagonal", NULL};
-      if (!key || (strcmp(key, "smooth") && strcmp(key, "diagonal"))) {
+      int known = 0;
+      for (int k = 0; key && options[k]; k++) known |= !strcmp(key, options[k]);
+      if (!known) {
         const char *meant = key ? typo_of(key, options) : NULL;
         if (meant)
           arg_error(L, "path", at - 1,
@@ -394,6 +398,15 @@ static int g_path(lua_State *L) {
     }
     smooth = opt_flag(L, at, at - 1, "smooth", 0);
     diagonal = opt_flag(L, at, at - 1, "diagonal", 1);
+    raw_field(L, at, "clearance");
+    if (!lua_isnil(L, -1)) {
+      if (lua_type(L, -1) != LUA_TNUMBER)
+        arg_error(L, "path", at - 1, "'clearance' must be a number, got %s",
+                  arg_typename(L, -1));
+      clearance = validate_num(L, lua_tonumber(L, -1), NUM_NONNEG, "path",
+                               at - 1, "clearance");
+    }
+    lua_pop(L, 1);
   }
   lpath *h = new_userdata(L, sizeof *h);
   h->path = NULL;
@@ -402,8 +415,9 @@ static int g_path(lua_State *L) {
   double length, cost;
   steer_nav_failure failure;
   allow_allocation(L);
-  check_status(L, steer_navgrid_path(g, a, b, smooth, diagonal, &h->path,
-                                     &length, &cost, &failure));
+  check_status(L, steer_navgrid_path_clearance(g, a, b, smooth, diagonal,
+                                               clearance, &h->path, &length,
+                                               &cost, &failure));
   if (failure) {
     lua_pushnil(L);
     lua_pushstring(L, failure_reasons[failure]);
