@@ -399,7 +399,7 @@ static int same_point(steer_vec2 p, steer_vec2 q) {
    `from` to pts[2] is clear, else from, pts[1], pts[2], ...; the same at
    the goal end. An endpoint that is its cell's centre changes nothing.
    One cell: from, to (one point when equal). pts has room for m + 2
-   points; sets [*first, *last] and which ends are the exact points. */
+   points; returns where the path lies in it and which ends are exact. */
 typedef struct path_ends {
   size_t first, last;
   int from, to; /* pts[first] is `from`, pts[last] is `to` */
