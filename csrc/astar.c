@@ -354,10 +354,18 @@ static size_t turning_points(int32_t *cells, size_t n, int W) {
   return out;
 }
 
+/* The centre of cell k in grid units. */
+static steer_vec2 grid_centre(int32_t k, int W) {
+  steer_vec2 c = {k % W + 0.5, k / W + 0.5};
+  return c;
+}
+
 /* String pulling: from each kept cell, the farthest later cell of the grid
-   path in clear sight (touching no cell dearer than the ones it replaces)
-   comes next. Returns how many cells remain. */
-static size_t pull_string(const steer_navgrid *g, int32_t *cells, size_t n) {
+   path in clear sight (touching no cell dearer than the ones it replaces,
+   and with clearance r > 0, in grid units, keeping r from blocked cells
+   and the outside edge) comes next. Returns how many cells remain. */
+static size_t pull_string(const steer_navgrid *g, int32_t *cells, size_t n,
+                          double r) {
   const int W = g->width;
   size_t out = 0, anchor = 0;
   cells[out++] = cells[0];
@@ -368,7 +376,12 @@ static size_t pull_string(const steer_navgrid *g, int32_t *cells, size_t n) {
     for (size_t j = anchor + 2; j < n; j++) {
       double c = g->cost[cells[j]];
       if (c > dearest) dearest = c;
-      if (!clear_between(g, ax, ay, cells[j] % W, cells[j] / W, dearest)) break;
+      int clear = r > 0 ? nav_segment_clear(g, grid_centre(cells[anchor], W),
+                                            grid_centre(cells[j], W), r,
+                                            dearest)
+                        : clear_between(g, ax, ay, cells[j] % W,
+                                        cells[j] / W, dearest);
+      if (!clear) break;
       next = j;
     }
     cells[out++] = cells[next];
@@ -377,10 +390,66 @@ static size_t pull_string(const steer_navgrid *g, int32_t *cells, size_t n) {
   return out;
 }
 
+static int same_point(steer_vec2 p, steer_vec2 q) {
+  return p.x == q.x && p.y == q.y;
+}
+
+/* The exact endpoints (docs/API.md 16): the waypoints pts[1..m], cell
+   centres in grid units, become from, pts[2], ... when the segment from
+   `from` to pts[2] is clear, else from, pts[1], pts[2], ...; the same at
+   the goal end. An endpoint that is its cell's centre changes nothing.
+   One cell: from, to (one point when equal). pts has room for m + 2
+   points; returns where the path lies in it and which ends are exact. */
+typedef struct path_ends {
+  size_t first, last;
+  int from, to; /* pts[first] is `from`, pts[last] is `to` */
+} path_ends;
+
+static path_ends exact_ends(const steer_navgrid *g, steer_vec2 *pts, size_t m,
+                            int32_t c0, int32_t c1, steer_vec2 from,
+                            steer_vec2 to, double r) {
+  path_ends e = {1, m, 0, 0};
+  const int W = g->width;
+  steer_vec2 a = nav_grid_coords(g, from), b = nav_grid_coords(g, to);
+  if (m == 1) {
+    pts[1] = a;
+    pts[2] = b;
+    e.from = 1;
+    e.to = !same_point(from, to);
+    e.last = e.to ? 2 : 1;
+    return e;
+  }
+  if (!same_point(from, steer_navgrid_center_of(g, c0 % W, c0 / W))) {
+    e.from = 1;
+    if (nav_segment_clear(g, a, pts[2], r, HUGE_VAL))
+      pts[1] = a;
+    else
+      pts[e.first = 0] = a;
+  }
+  if (!same_point(to, steer_navgrid_center_of(g, c1 % W, c1 / W))) {
+    e.to = 1;
+    if (nav_segment_clear(g, pts[e.last - 1], b, r, HUGE_VAL))
+      pts[e.last] = b;
+    else
+      pts[++e.last] = b;
+  }
+  return e;
+}
+
 steer_status steer_navgrid_path(steer_navgrid *g, steer_vec2 from,
                                 steer_vec2 to, int smooth, int diagonal,
                                 steer_path **path, double *length,
                                 double *cost, steer_nav_failure *failure) {
+  return steer_navgrid_path_clearance(g, from, to, smooth, diagonal, 0, path,
+                                      length, cost, failure);
+}
+
+steer_status steer_navgrid_path_clearance(steer_navgrid *g, steer_vec2 from,
+                                          steer_vec2 to, int smooth,
+                                          int diagonal, double clearance,
+                                          steer_path **path, double *length,
+                                          double *cost,
+                                          steer_nav_failure *failure) {
   *path = NULL;
   *length = *cost = 0;
   long start = nav_cell_index(g, from), goal = nav_cell_index(g, to);
@@ -410,11 +479,12 @@ steer_status steer_navgrid_path(steer_navgrid *g, steer_vec2 from,
     int dx = abs(c % W - p % W), dy = abs(c / W - p / W);
     n += (size_t)(dx > dy ? dx : dy);
   }
-  size_t bytes = n * (sizeof(int32_t) + sizeof(steer_vec2));
+  /* room for the exact endpoints: two more points */
+  size_t bytes = (n + 2) * sizeof(steer_vec2) + n * sizeof(int32_t);
   void *block = steer_alloc(NULL, 0, bytes);
   if (!block) return STEER_ENOMEM;
   steer_vec2 *points = block;
-  int32_t *cells = (int32_t *)(points + n);
+  int32_t *cells = (int32_t *)(points + n + 2);
   size_t k = n;
   cells[--k] = (int32_t)goal;
   for (int32_t c = (int32_t)goal; s->nodes[c].parent >= 0; c = s->nodes[c].parent) {
@@ -425,17 +495,25 @@ steer_status steer_navgrid_path(steer_navgrid *g, steer_vec2 from,
       cells[--k] = q;
     }
   }
-  size_t m = smooth ? pull_string(g, cells, n) : turning_points(cells, n, g->width);
+  double r = clearance / g->cell_size; /* grid units from here on */
+  size_t m = smooth ? pull_string(g, cells, n, r) : turning_points(cells, n, g->width);
+  for (size_t q = 0; q < m; q++) points[q + 1] = grid_centre(cells[q], W);
+  path_ends e = exact_ends(g, points, m, cells[0], cells[m - 1], from, to, r);
+  /* the length in grid units (sums between centres exact as before), then
+     the points in the world: the endpoints as given, centres as center_of */
   double len = 0;
-  for (size_t q = 0; q < m; q++) {
-    points[q] = steer_navgrid_center_of(g, cells[q] % W, cells[q] / W);
-    if (q > 0) {
-      double dx = cells[q] % W - cells[q - 1] % W;
-      double dy = cells[q] / W - cells[q - 1] / W;
-      len += sqrt(dx * dx + dy * dy);
-    }
+  for (size_t q = e.first + 1; q <= e.last; q++) {
+    double dx = points[q].x - points[q - 1].x;
+    double dy = points[q].y - points[q - 1].y;
+    len += sqrt(dx * dx + dy * dy);
   }
-  steer_path *p = steer_path_create(points, m, 0);
+  for (size_t q = e.first; q <= e.last; q++) {
+    int cx = (int)points[q].x, cy = (int)points[q].y;
+    points[q] = q == e.first && e.from ? from
+                : q == e.last && e.to  ? to
+                                       : steer_navgrid_center_of(g, cx, cy);
+  }
+  steer_path *p = steer_path_create(points + e.first, e.last - e.first + 1, 0);
   steer_alloc(block, bytes, 0);
   if (!p) return STEER_ENOMEM;
   *path = p;

@@ -1,5 +1,6 @@
 /* navgrid.h - navigation grids, their A* search state and flow fields
- * (internal to navgrid.c, navmap.c, astar.c, flowfield.c, flow_steer.c). */
+ * (internal to navgrid.c, navmap.c, navsight.c, astar.c, flowfield.c,
+ * flow_steer.c). */
 #ifndef STEER_NAVGRID_H
 #define STEER_NAVGRID_H
 
@@ -112,6 +113,13 @@ static inline size_t nav_open_bytes(const steer_navgrid *g) {
 
 /* The cell index of world point p, or -1 outside the grid. */
 long nav_cell_index(const steer_navgrid *g, steer_vec2 p);
+
+/* Is the segment between grid points a and b (grid units: cell (cx, cy)
+   is the closed square [cx, cx + 1] x [cy, cy + 1]) clear: no cell it
+   touches blocked or dearer than max_cost, and at least r (grid units)
+   from every blocked cell and from the grid's outside edge? (navsight.c) */
+int nav_segment_clear(const steer_navgrid *g, steer_vec2 a, steer_vec2 b,
+                      double r, double max_cost);
 
 /* The eight moves in a fixed order (straight first): dx, dy. */
 extern const int nav_dx[8], nav_dy[8];

@@ -901,16 +901,29 @@ typedef enum steer_nav_failure {
 /// distance; ties go to the smaller heuristic, then the smaller cell
 /// index; when every passable cell costs the same, the successors are jump
 /// points: the same optimal cost). *path receives the cell centres of its
-/// turning points (smooth:
-/// string-pulled through line of sight that touches no blocked and no
-/// dearer cell), *length its length and *cost its cost, both in world units
-/// (equal without cell costs). STEER_OK with *failure set tells why there is
+/// turning points (smooth: string-pulled through line of sight that touches
+/// no blocked and no dearer cell), with `from` in place of the first centre
+/// when the segment from `from` to the second point touches no blocked cell,
+/// else before it, and `to` in place of or after the last centre in the
+/// same way (an endpoint at its cell's centre changes nothing; one cell:
+/// from, to, or one point when equal). *length is the returned path's
+/// length and *cost the grid path's cost, both in world units (equal
+/// without cell costs and with endpoints at cell centres). STEER_OK with *failure set tells why there is
 /// no path (then *path is NULL); STEER_ENOMEM changes nothing.
 STEER_API steer_status steer_navgrid_path(steer_navgrid *g, steer_vec2 from,
                                           steer_vec2 to, int smooth,
                                           int diagonal, steer_path **path,
                                           double *length, double *cost,
                                           steer_nav_failure *failure);
+/// steer_navgrid_path with a clearance (world units, >= 0): with smooth, a
+/// sight line must also keep at least `clearance` from every blocked cell
+/// and from the grid's outside edge; so must the segments to the exact
+/// endpoints (smooth or not). The unsmoothed grid path is the same whatever
+/// the clearance (its cell centres keep half a cell from blocked cells).
+STEER_API steer_status steer_navgrid_path_clearance(
+    steer_navgrid *g, steer_vec2 from, steer_vec2 to, int smooth, int diagonal,
+    double clearance, steer_path **path, double *length, double *cost,
+    steer_nav_failure *failure);
 /// Is the straight segment between the centres of two cells clear: every
 /// cell it touches passable (at a grid corner, all four cells around it)?
 STEER_API int steer_navgrid_line_of_sight(const steer_navgrid *g, int x0, int y0,

@@ -70,11 +70,16 @@ static steer_vec2 nav_point(reader *r, const steer_navgrid *g) {
 static void nav_check_path(reader *r, steer_navgrid *g, const double *cost) {
   int W = steer_navgrid_width(g), H = steer_navgrid_height(g);
   steer_vec2 a = nav_point(r, g), b = nav_point(r, g);
-  int smooth = u8(r) & 1, diagonal = (u8(r) % 4) != 0;
+  int flags = u8(r), smooth = flags & 1, diagonal = (u8(r) % 4) != 0;
+  /* a clearance of up to 0.6 cells, or none through the older call */
+  double clearance = (flags & 2) ? u8(r) / 255.0 * 0.6 * steer_navgrid_cell_size(g) : 0;
   steer_path *path;
   double length, c;
   steer_nav_failure why;
-  steer_status s = steer_navgrid_path(g, a, b, smooth, diagonal, &path, &length, &c, &why);
+  steer_status s =
+      (flags & 2) ? steer_navgrid_path_clearance(g, a, b, smooth, diagonal, clearance,
+                                                 &path, &length, &c, &why)
+                  : steer_navgrid_path(g, a, b, smooth, diagonal, &path, &length, &c, &why);
   if (s == STEER_ENOMEM) {
     CHECK(global_alloc.odds != 0, "nav path: ENOMEM from a working allocator");
     return;
@@ -91,9 +96,15 @@ static void nav_check_path(reader *r, steer_navgrid *g, const double *cost) {
     return;
   }
   CHECK(path && ina && inb, "nav path: found without a path or outside");
-  CHECK(isfinite(length) && isfinite(c) && length >= 0 && length <= c * (1 + 1e-9),
-        "nav path: length %g, cost %g", length, c);
   double s_ = steer_navgrid_cell_size(g);
+  /* the exact endpoints add at most half a cell's diagonal at each end */
+  CHECK(isfinite(length) && isfinite(c) && length >= 0 &&
+            length <= (c + 1.4142135623730951 * s_) * (1 + 1e-9),
+        "nav path: length %g, cost %g", length, c);
+  steer_vec2 first = steer_path_point(path, 0);
+  steer_vec2 last = steer_path_point(path, steer_path_count(path) - 1);
+  CHECK(first.x == a.x && first.y == a.y && last.x == b.x && last.y == b.y,
+        "nav path: does not start at from and end at to");
   CHECK(fabs(c - dist[by * W + bx] * s_) <= 1e-9 * fmax(c, 1e-300) + 1e-300,
         "nav path: cost %.17g, brute force %.17g", c, dist[by * W + bx] * s_);
   for (size_t k = 0; k < steer_path_count(path); k++) {

@@ -319,11 +319,13 @@ describe("nav:path", function()
     assert.are.same({ nil, "goal cell is blocked" }, { nav:path(0.5, 0.5, 2.5, 1.5) })
     assert.are.same({ nil, "start outside the grid" }, { nav:path(-1, 0.5, 0.5, 0.5) })
     assert.are.same({ nil, "goal outside the grid" }, { nav:path(0.5, 0.5, 0.5, 1e150) })
+    -- start and goal in one cell: the path p1 -> p2, of grid cost 0
     local p, len, cost = nav:path(0.2, 0.2, 0.7, 0.9)
-    assert.are.equal(1, #p)
-    assert.are.same({ 0, 0 }, { len, cost })
+    assert.are.same({ { 0.2, 0.2 }, { 0.7, 0.9 } }, points(p))
+    assert.are.same({ math.sqrt(0.5 ^ 2 + 0.7 ^ 2), 0 }, { len, cost })
     local one = steer.navgrid{ width = 1, height = 1 }
-    assert.are.equal(1, #one:path(0.5, 0.5, 0.1, 0.1))
+    assert.are.same({ { 0.5, 0.5 }, { 0.1, 0.1 } }, points((one:path(0.5, 0.5, 0.1, 0.1))))
+    assert.are.same({ { 0.3, 0.3 } }, points((one:path(0.3, 0.3, 0.3, 0.3))))
   end)
 
   it("is deterministic", function()

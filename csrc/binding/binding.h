@@ -138,6 +138,10 @@ int is_typo(const char *key, const char *name);
    idx holds tables (map[row][col]) where a flat array is expected, else
    "". */
 const char *rows_hint(lua_State *L, int idx);
+/* Remembers the table at idx as one given to steer.walls_from_tiles, where
+   non-zero is solid, so that steer.navgrid, where 0 blocks, refuses it as
+   its 'cost' (a weak set; nav.c). */
+void nav_mark_tiles(lua_State *L, int idx);
 /* The first of the names in known (NULL-ended) that key misspells
    (is_typo), or NULL. */
 const char *typo_of(const char *key, const char *const known[]);

@@ -890,6 +890,7 @@ static int l_walls_from_tiles(lua_State *L) {
                 (int)k + 1, arg_typename(L, -1));
     lua_pop(L, 1);
   }
+  nav_mark_tiles(L, 1); /* steer.navgrid refuses it as 'cost' */
   size_t count = steer_walls_from_tiles(solid, (size_t)w, (size_t)h, cell, ox,
                                         oy, NULL, 0);
   steer_vec2 *seg = new_userdata(L, (count ? count : 1) * 2 * sizeof *seg);

@@ -169,10 +169,66 @@ static steer_vec2 table_origin(lua_State *L) {
 }
 
 static const char *const navgrid_keys[] = {"width", "height", "cell_size",
-                                           "origin", "cost", NULL};
+                                           "origin", "cost", "solid", NULL};
+
+/* Tables given to steer.walls_from_tiles: keys of a weak set. */
+#define TILE_TABLES "steer.tile_tables"
+
+void nav_mark_tiles(lua_State *L, int idx) {
+  idx = lua_absindex(L, idx);
+  lua_getfield(L, LUA_REGISTRYINDEX, TILE_TABLES);
+  lua_pushvalue(L, idx);
+  lua_pushboolean(L, 1);
+  lua_rawset(L, -3);
+  lua_pop(L, 1);
+}
+
+static int is_tile_table(lua_State *L, int idx) {
+  idx = lua_absindex(L, idx);
+  lua_getfield(L, LUA_REGISTRYINDEX, TILE_TABLES);
+  lua_pushvalue(L, idx);
+  lua_rawget(L, -2); /* returns void under Lua 5.1 */
+  int marked = !lua_isnil(L, -1);
+  lua_pop(L, 2);
+  return marked;
+}
+
+/* The cells of field `key` (the table at idx), read into a Lua-owned
+   buffer (an error while reading leaks nothing) left on the stack: costs
+   (0 blocked, else [1, 1e9]) or, for 'solid', walls_from_tiles' tiles
+   (a non-zero number or true blocks, 0, false or nil costs 1). */
+static double *read_cells(lua_State *L, int idx, const char *key,
+                          size_t cells) {
+  int solid = strcmp(key, "solid") == 0;
+  if (!lua_istable(L, idx))
+    arg_error(L, "navgrid", 1, "'%s' must be a table, got %s", key,
+              arg_typename(L, idx));
+  if (lua_rawlen(L, idx) != cells)
+    arg_error(L, "navgrid", 1, "'%s' has %d entries, width * height = %d%s",
+              key, (int)lua_rawlen(L, idx), (int)cells, rows_hint(L, idx));
+  double *out = new_userdata(L, cells * sizeof(double));
+  for (size_t k = 0; k < cells; k++) {
+    lua_rawgeti(L, idx, (int)k + 1);
+    int t = lua_type(L, -1);
+    char what[32];
+    snprintf(what, sizeof what, "%s[%d]", key, (int)k + 1);
+    if (t == LUA_TNUMBER && solid)
+      out[k] = validate_num(L, lua_tonumber(L, -1), NUM_FINITE, "navgrid", 1,
+                            what) != 0 ? 0 : 1;
+    else if (t == LUA_TNUMBER)
+      out[k] = validate_cost(L, lua_tonumber(L, -1), "navgrid", 1, what);
+    else if (solid && (t == LUA_TBOOLEAN || t == LUA_TNIL))
+      out[k] = lua_toboolean(L, -1) ? 0 : 1;
+    else
+      arg_error(L, "navgrid", 1, "%s: %s expected, got %s", what,
+                solid ? "number or boolean" : "number", arg_typename(L, -1));
+    lua_pop(L, 1);
+  }
+  return out;
+}
 
 /* steer.navgrid{ width =, height =, cell_size = 1, origin = {0, 0},
-   cost = { row-major flat array } } */
+   cost = { row-major flat array } or solid = { tiles } } */
 int l_navgrid_new(lua_State *L) {
   if (!lua_istable(L, 1)) type_error(L, 1, "navgrid", 1, "table");
   lua_pushnil(L);
@@ -204,26 +260,19 @@ int l_navgrid_new(lua_State *L) {
   double *costs = NULL;
   raw_field(L, 1, "cost");
   int ci = lua_gettop(L);
-  if (!lua_isnil(L, ci)) {
-    if (!lua_istable(L, ci))
-      arg_error(L, "navgrid", 1, "'cost' must be a table, got %s",
-                arg_typename(L, ci));
-    if (lua_rawlen(L, ci) != cells)
-      arg_error(L, "navgrid", 1, "'cost' has %d entries, width * height = %d%s",
-                (int)lua_rawlen(L, ci), (int)cells, rows_hint(L, ci));
-    /* a Lua-owned buffer: an error while reading leaks nothing */
-    costs = new_userdata(L, cells * sizeof(double));
-    for (size_t k = 0; k < cells; k++) {
-      lua_rawgeti(L, ci, (int)k + 1);
-      if (lua_type(L, -1) != LUA_TNUMBER)
-        arg_error(L, "navgrid", 1, "cost[%d]: number expected, got %s",
-                  (int)k + 1, arg_typename(L, -1));
-      char what[32];
-      snprintf(what, sizeof what, "cost[%d]", (int)k + 1);
-      costs[k] = validate_cost(L, lua_tonumber(L, -1), "navgrid", 1, what);
-      lua_pop(L, 1);
-    }
-  }
+  raw_field(L, 1, "solid");
+  int si = lua_gettop(L);
+  if (!lua_isnil(L, ci) && !lua_isnil(L, si))
+    arg_error(L, "navgrid", 1,
+              "both 'cost' and 'solid' given: 'cost' has 0 = blocked, "
+              "'solid' non-zero = blocked; give one");
+  /* the same array as walls_from_tiles' would make walls the only way */
+  if (lua_istable(L, ci) && is_tile_table(L, ci))
+    arg_error(L, "navgrid", 1,
+              "'cost' is the table given to walls_from_tiles, where non-zero "
+              "is solid; here 0 blocks a cell: pass it as solid = ...");
+  if (!lua_isnil(L, ci)) costs = read_cells(L, ci, "cost", cells);
+  else if (!lua_isnil(L, si)) costs = read_cells(L, si, "solid", cells);
   allow_allocation(L);
   lnavgrid *hd = push_navgrid_handle(L);
   hd->g = steer_navgrid_create(w, h, s, o, costs);
@@ -365,9 +414,9 @@ static const char *const failure_reasons[] = {
     "", "start outside the grid", "goal outside the grid",
     "start cell is blocked", "goal cell is blocked", "no path"};
 
-/* nav:path(from, to [, { smooth = false, diagonal = true }]), each point
-   in any form (x, y taking two arguments) -> path, length, cost | nil,
-   reason */
+/* nav:path(from, to [, { smooth = false, diagonal = true, clearance = 0 }]),
+   each point in any form (x, y taking two arguments) -> path, length, cost
+   | nil, reason */
 static int g_path(lua_State *L) {
   steer_navgrid *g = check_navgrid(L, 1, "path");
   int used, at = 2; /* at: the stack index of the next argument */
@@ -376,13 +425,17 @@ static int g_path(lua_State *L) {
   steer_vec2 b = nav_point(L, at, "path", at - 1, &used);
   at += used;
   int smooth = 0, diagonal = 1;
+  double clearance = 0;
   if (!lua_isnoneornil(L, at)) {
     if (!lua_istable(L, at)) type_error(L, at, "path", at - 1, "table");
+    static const char *const options[] = {"smooth", "diagonal", "clearance",
+                                          NULL};
     lua_pushnil(L);
     while (lua_next(L, at)) {
       const char *key = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : NULL;
-      static const char *const options[] = {"smooth", "diagonal", NULL};
-      if (!key || (strcmp(key, "smooth") && strcmp(key, "diagonal"))) {
+      int known = 0;
+      for (int k = 0; key && options[k]; k++) known |= !strcmp(key, options[k]);
+      if (!known) {
         const char *meant = key ? typo_of(key, options) : NULL;
         if (meant)
           arg_error(L, "path", at - 1,
@@ -394,6 +447,15 @@ static int g_path(lua_State *L) {
     }
     smooth = opt_flag(L, at, at - 1, "smooth", 0);
     diagonal = opt_flag(L, at, at - 1, "diagonal", 1);
+    raw_field(L, at, "clearance");
+    if (!lua_isnil(L, -1)) {
+      if (lua_type(L, -1) != LUA_TNUMBER)
+        arg_error(L, "path", at - 1, "'clearance' must be a number, got %s",
+                  arg_typename(L, -1));
+      clearance = validate_num(L, lua_tonumber(L, -1), NUM_NONNEG, "path",
+                               at - 1, "clearance");
+    }
+    lua_pop(L, 1);
   }
   lpath *h = new_userdata(L, sizeof *h);
   h->path = NULL;
@@ -402,8 +464,9 @@ static int g_path(lua_State *L) {
   double length, cost;
   steer_nav_failure failure;
   allow_allocation(L);
-  check_status(L, steer_navgrid_path(g, a, b, smooth, diagonal, &h->path,
-                                     &length, &cost, &failure));
+  check_status(L, steer_navgrid_path_clearance(g, a, b, smooth, diagonal,
+                                               clearance, &h->path, &length,
+                                               &cost, &failure));
   if (failure) {
     lua_pushnil(L);
     lua_pushstring(L, failure_reasons[failure]);
@@ -613,6 +676,13 @@ void open_nav(lua_State *L) {
   open_type(L, FLOWFIELD_MT, field_meta, field_methods);
   handle_cache_open(L, NAVGRID_HANDLES);
   handle_cache_open(L, FLOWFIELD_HANDLES);
+  /* the weak set of nav_mark_tiles */
+  lua_newtable(L);
+  lua_newtable(L);
+  lua_pushliteral(L, "k");
+  lua_setfield(L, -2, "__mode");
+  lua_setmetatable(L, -2);
+  lua_setfield(L, LUA_REGISTRYINDEX, TILE_TABLES);
   /* a:flow joins the agent methods (open_agent made their key table) */
   lua_getfield(L, LUA_REGISTRYINDEX, AGENT_MT ".keys");
   lua_pushcfunction(L, a_flow);

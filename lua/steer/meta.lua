@@ -928,6 +928,7 @@ function Path:loops() end
 ---@field cell_size? number side of a cell in world units (default 1, > 0)
 ---@field origin? number[] `{x, y}`: the world point of cell (0, 0)'s corner (default {0, 0})
 ---@field cost? number[] row-major, cell (cx, cy) at `cy * width + cx + 1`: 0 blocked, else in [1, 1e9], the cost of entering (default all 1)
+---@field solid? (number|boolean)[] instead of `cost`: a tile map in `walls_from_tiles`' convention (the opposite of cost's), non-zero or true blocks, 0/false/nil costs 1; a table given to `walls_from_tiles` is refused as `cost`
 
 ---A navigation grid of width x height cells; cell (cx, cy), both from 0, covers
 ---[ox + cx s, ox + (cx + 1) s) x [oy + cy s, oy + (cy + 1) s).
@@ -946,6 +947,7 @@ function steer.navgrid_from_map(text, cell_size) end
 ---@class steer.PathOptions
 ---@field smooth? boolean string-pull the path through line of sight (default false)
 ---@field diagonal? boolean octile moves (default true); false: 4-neighbor moves
+---@field clearance? number world units >= 0 (default 0): smoothed sight lines and the segments to the exact endpoints keep this far from blocked cells and the grid's edge
 
 ---@class steer.NavGrid
 local NavGrid = {}
@@ -988,9 +990,9 @@ function NavGrid:center_of(cx, cy) end
 ---@param from steer.Agent|steer.SharedPoint|steer.Point
 ---@param to steer.Agent|steer.SharedPoint|steer.Point
 ---@param options? steer.PathOptions
----@return steer.Path|nil path cell centres of the turning points
----@return number|string length in world units, or the reason
----@return number? cost the path's cost (equals the length without cell costs)
+---@return steer.Path|nil path from `from` itself through cell centres of the turning points to `to` itself (a centre stays where the endpoint cannot see past it)
+---@return number|string length of the returned path in world units, or the reason
+---@return number? cost the grid path's cost, centre to centre (equals the length without cell costs, endpoints at centres)
 ---@overload fun(self: steer.NavGrid, x1: number, y1: number, x2: number, y2: number, options?: steer.PathOptions): steer.Path|nil, number|string, number?
 function NavGrid:path(from, to, options) end
 

@@ -55,7 +55,15 @@ function N.new_grid(F, valid_only)
   local rng = F.rng
   local W, H, cost, cs, origin = random_shape(rng)
   local def = { width = W, height = H, cost = cost, cell_size = cs, origin = origin }
+  -- walls_from_tiles' convention: solid = (cost == 0), 'solid' instead of 'cost'
+  if cost and rng:chance(0.2) then
+    local solid = {}
+    for k = 1, W * H do solid[k] = cost[k] == 0 and rng:pick({ 1, true, -2.5 }) or rng:pick({ 0, false }) end
+    for k = 1, W * H do cost[k] = cost[k] == 0 and 0 or 1 end
+    def.cost, def.solid = nil, solid
+  end
   local valid = true
+  local pattern
   if not valid_only and rng:chance(F.bad) then
     local which = rng:int(1, 7)
     if which == 1 then def.width = rng:pick({ 0, -1, 1.5, 65537, "3" })
@@ -66,8 +74,26 @@ function N.new_grid(F, valid_only)
     elseif which == 6 then def.wdith = 3
     else def = V.any(rng, G.pools(F)) end
     valid = nil -- most of these are invalid; some draws happen to be fine
+  elseif not valid_only and rng:chance(F.bad) then
+    -- the tile-map mistakes: both arrays, a bad tile, walls_from_tiles' table as cost
+    local which = rng:int(1, 3)
+    local tiles = def.solid or {}
+    if not def.solid then for k = 1, W * H do tiles[k] = 0 end end
+    if which == 1 then
+      def.cost, def.solid = tiles, tiles
+      pattern = "both 'cost' and 'solid' given"
+    elseif which == 2 then
+      tiles[rng:int(1, W * H)] = rng:pick({ 0 / 0, math.huge, "#", {} })
+      def.cost, def.solid = nil, tiles
+      pattern = "solid%[%d+%]: "
+    else
+      F.steer.walls_from_tiles(tiles, W, H, 1)
+      def.cost, def.solid = tiles, nil
+      pattern = "'cost' is the table given to walls_from_tiles"
+    end
+    valid = false
   end
-  local ok, r = F:call("steer.navgrid", F.steer.navgrid, { def }, 1, valid, { name = "navgrid" })
+  local ok, r = F:call("steer.navgrid", F.steer.navgrid, { def }, 1, valid, { name = "navgrid", pattern = pattern })
   if not ok then return end
   local nav = r[1]
   local ox, oy = 0, 0
@@ -258,23 +284,37 @@ local function op_path(F)
   local p2, used2, bad2, x2, y2 = point_form(F, rec)
   local opts = nil
   if rng:chance(0.6) then opts = { smooth = rng:chance(0.5), diagonal = rng:chance(0.8) } end
+  if opts and rng:chance(0.4) then opts.clearance = rng:pick({ 0, rng:range(0, 0.6) * rec.cs, 1e150 }) end
   -- the first bad argument: a point's x or y, counted from the point's first
   local argn = bad1 or (bad2 and used1 + bad2)
   local valid = not argn
   if rng:chance(F.bad) and valid then opts = { smooth = V.any(rng, G.pools(F)) }; valid = nil end
+  local pattern
+  if rng:chance(F.bad) and valid then
+    opts = { smooth = true, clearance = rng:pick({ -1, 0 / 0, math.huge, "1", 1e151 }) }
+    valid, pattern = false, "clearance"
+  end
   local args = { rec.nav }
   for i = 1, used1 do args[1 + i] = p1[i] end
   for i = 1, used2 do args[1 + used1 + i] = p2[i] end
   args[2 + used1 + used2] = opts
-  local ok, r = F:call("nav:path", rec.nav.path, args, 2 + used1 + used2, valid, { name = "path", argn = argn })
+  local ok, r = F:call("nav:path", rec.nav.path, args, 2 + used1 + used2, valid,
+    { name = "path", argn = argn, pattern = pattern })
   if not ok or valid == nil then return end
   if r[1] == nil then
     if type(r[2]) ~= "string" then F:fail("nav:path: no path without a reason") end
     return
   end
   local p, len, cost = r[1], r[2], r[3]
-  if not (V.finite(len) and V.finite(cost) and len >= 0 and len <= cost * (1 + 1e-9)) then
+  -- the exact endpoints add at most half a cell's diagonal at each end
+  if not (V.finite(len) and V.finite(cost) and len >= 0
+      and len <= (cost + SQRT2 * rec.cs) * (1 + 1e-9)) then
     F:fail(("nav:path: length %s, cost %s"):format(V.show(len), V.show(cost)))
+  end
+  local fx, fy = p:point(1)
+  local lx, ly = p:point(#p)
+  if fx ~= x1 or fy ~= y1 or lx ~= x2 or ly ~= y2 then
+    F:fail("nav:path does not start at p1 and end at p2")
   end
   for k = 1, #p do
     local px, py = p:point(k)
