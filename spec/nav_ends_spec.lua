@@ -299,3 +299,26 @@ describe("steer.navgrid's solid tiles", function()
       err{ width = 1, height = 1, soild = { 1 } })
   end)
 end)
+
+describe("a:set_target(tag, nav:path(a, b))", function()
+  it("takes nav:path's three values, and says when there was no path", function()
+    local nav = steer.navgrid{ width = 8, height = 4 }
+    local w = steer.world{}
+    local a = w:add{ x = 0.5, y = 0.5 }
+    a:set_behaviors{ { "follow", path = steer.path{ { 0, 0 } }, tag = "chase" } }
+    local path, length, cost = nav:path(a, { 7.5, 3.5 })
+    assert.is_true(length > 0 and cost > 0)
+    a:set_target("chase", nav:path(a, { 7.5, 3.5 }))
+    assert.are.equal(tostring(path), tostring(a:behaviors()[1].path))
+    assert.are.equal("bad argument #2 to 'set_target' (target expected, got nil and "
+      .. "'goal outside the grid' (nav:path found no path?))",
+      error_of(a.set_target, a, "chase", nav:path(a, { 70.5, 3.5 })))
+    -- any other extra argument still raises
+    assert.matches("bad argument #3 to 'set_target' %(no argument expected here, got number%)",
+      error_of(a.set_target, a, "chase", path, 3))
+    assert.matches("bad argument #5 to 'set_target' %(no argument expected here, got number%)",
+      error_of(a.set_target, a, "chase", path, length, cost, 9))
+    assert.matches("bad argument #3 to 'set_target' %(no argument expected here, got string%)",
+      error_of(a.set_target, a, "chase", { 1, 1 }, "x"))
+  end)
+end)

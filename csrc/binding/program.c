@@ -803,9 +803,18 @@ static int a_set_target(lua_State *L) {
     return set_tactics_target(L, &c, &a, k, e->behavior);
   if (!has_word(behavior_params[e->behavior], "target"))
     compile_error(&c, "takes no target", "", "");
-  /* a point as x, y takes two arguments, any other target one */
+  /* a point as x, y takes two arguments, any other target one; a path may
+     come with nav:path's length and cost: a:set_target(tag, nav:path(a, b)) */
   int numbers = lua_type(L, 3) == LUA_TNUMBER;
-  check_no_more(L, numbers ? 5 : 4, "set_target", numbers ? 4 : 3);
+  int after = numbers ? 5 : 4;
+  if (!numbers && luaL_testudata(L, 3, PATH_MT) &&
+      lua_type(L, 4) == LUA_TNUMBER && lua_type(L, 5) == LUA_TNUMBER)
+    after = 6;
+  if (lua_isnil(L, 3) && lua_type(L, 4) == LUA_TSTRING)
+    arg_error(L, "set_target", 2,
+              "target expected, got nil and '%s' (nav:path found no path?)",
+              lua_tostring(L, 4));
+  check_no_more(L, after, "set_target", after - 1);
   steer_target t;
   if (numbers) {
     memset(&t, 0, sizeof t);

@@ -870,11 +870,13 @@ function Agent:set_behaviors(program) end
 ---Retargets the program entry `which` selects: to an agent, a path, a
 ---point `{x, y}` / `{x = x, y = y}`, or the point (x, y) given as two numbers.
 ---An interpose entry takes its two ends: `a:set_target(k, a, b)`, each end an
----agent, a point, or two numbers (`a:set_target(k, 0, 0, 4, 0)`).
+---agent, a point, or two numbers (`a:set_target(k, 0, 0, 4, 0)`). A path may
+---come with nav:path's length and cost: `a:set_target("chase", nav:path(a, b))`.
 ---@param which steer.Which
 ---@param target steer.Target|number
 ---@param y? number
 ---@overload fun(self: steer.Agent, which: steer.Which, x: number, y: number)
+---@overload fun(self: steer.Agent, which: steer.Which, path: steer.Path, length: number, cost: number)
 ---@overload fun(self: steer.Agent, which: steer.Which, ...: steer.Agent|steer.Point|steer.SharedPoint|number)
 function Agent:set_target(which, target, y) end
 

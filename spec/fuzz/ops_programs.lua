@@ -281,6 +281,30 @@ function P.list(F, O)
       { name = "program", argn = 2 })
   end)
 
+  -- nav:path's three values (or its nil, reason) straight into set_target
+  add("a:set_target(tag, nav:path(...))", 0.2, function(F)
+    local rec = O.some_world(F)
+    O.add_agent(F, rec, true)
+    if #rec.live == 0 then return end
+    local a = rec.live[#rec.live]
+    F:call("a:set_behaviors", F.methods.set_behaviors,
+      { a, { { "follow", path = F.steer.path{ { 0, 0 } }, tag = "chase" } } }, 2, true,
+      { name = "set_behaviors" })
+    local nav = F.steer.navgrid{ width = 6, height = 3, cell_size = F.rng:range(0.5, 4) }
+    local gx, gy = F.rng:range(-5, 30), F.rng:range(-5, 15)
+    local r = { nav:path(1, 1, gx, gy) }
+    local args = { a, "chase", r[1], r[2], r[3] }
+    if r[1] == nil then
+      F:call("a:set_target", F.methods.set_target, args, 5, false, { name = "set_target", argn = 2 })
+    else
+      F:call("a:set_target", F.methods.set_target, args, 5, true, { name = "set_target" })
+      if F.rng:chance(0.5) then
+        args[6] = F.rng:pick({ 1, "x", {}, true })
+        F:call("a:set_target", F.methods.set_target, args, 6, false, { name = "set_target", argn = 5 })
+      end
+    end
+  end)
+
   add("steer.program", 1, function(F)
     local rec, h, live = live_self(F)
     local prog, verdict = P.program(F, rec)
