@@ -288,7 +288,7 @@ describe("errors: bad path tables", function()
   it("steer.path names the point and the problem", function()
     bad(1, "path", "table expected, got no value", steer.path)
     bad(1, "path", "at least one point", steer.path, {})
-    bad(1, "path", { "point 1", "table {x, y} or {x =, y =} expected, got number" }, steer.path, { 5 })
+    bad(1, "path", { "point 1", "table {x, y}, {x =, y =} or steer.Path expected, got number" }, steer.path, { 5 })
     bad(1, "path", { "point 2: y: number expected, got nil" }, steer.path,
       { { 0, 0 }, { 1 } })
     bad(1, "path", { "point 1: x: number expected, got string" }, steer.path,
@@ -426,8 +426,8 @@ describe("errors: steer's own handles are named by their type", function()
     local p = steer.path{ { 0, 0 } }
     assert.are.equal("bad argument #1 to 'seek' (point x: number expected, got steer.Agent)",
       message(a.seek, a, { x = a, y = 1 }))
-    assert.are.equal("bad argument #1 to 'path' (point 2: table {x, y} or {x =, y =} "
-      .. "expected, got steer.Path)", message(steer.path, { { 0, 0 }, p }))
+    assert.are.equal("bad argument #1 to 'path' (point 2: table {x, y}, {x =, y =} or "
+      .. "steer.Path expected, got steer.Obstacle)", message(steer.path, { { 0, 0 }, rock }))
     assert.are.equal("bad argument #2 to 'follow' (field 'arrival_radius': number expected, "
       .. "got steer.Obstacle)", message(a.follow, a, p, { arrival_radius = rock }))
     assert.matches("cannot set field 'max_speed' of steer%.Agent: number expected, got "

@@ -231,3 +231,65 @@ describe("a:follow", function()
     assert.are.equal(2, a:path_index())
   end)
 end)
+
+-- legs joined into one route (a game developer's review, session 43: a patrol
+-- of nav:path legs meant copying points with path:point)
+describe("steer.path with paths among its points", function()
+  local function points(p)
+    local out = {}
+    for i = 1, #p do out[#out + 1] = { p:point(i) } end
+    return out
+  end
+
+  it("splices each leg's points in, a shared joint once", function()
+    local a = steer.path{ { 0, 0 }, { 1, 0 } }
+    local b = steer.path{ { 1, 0 }, { 1, 1 }, loop = true }
+    local p = steer.path{ a, b, { 0, 1 } }
+    assert.are.same({ { 0, 0 }, { 1, 0 }, { 1, 1 }, { 0, 1 } }, points(p))
+    assert.is_false(p:loops())                        -- b's loop is not carried over
+    -- legs that do not meet keep every point; a point between legs stays
+    assert.are.same({ { 0, 0 }, { 1, 0 }, { 5, 5 }, { 1, 0 }, { 1, 1 } },
+      points(steer.path{ a, { 5, 5 }, b }))
+    -- plain points are never merged, even when equal (to a leg's end too)
+    assert.are.same({ { 0, 0 }, { 1, 0 }, { 1, 0 }, { 1, 1 } }, points(steer.path{ a, { 1, 0 }, { 1, 1 } }))
+    assert.are.same({ { 1, 0 }, { 1, 0 } }, points(steer.path{ { 1, 0 }, { 1, 0 } }))
+  end)
+
+  it("closes a loop of legs on its first point", function()
+    local nav = steer.navgrid{ width = 8, height = 8 }
+    local A, B, C = { 0.5, 0.5 }, { 7.5, 0.5 }, { 7.5, 7.5 }
+    local loop = steer.path{ nav:path(A, B), nav:path(B, C), nav:path(C, A), loop = true }
+    assert.are.same({ { 0.5, 0.5 }, { 7.5, 0.5 }, { 7.5, 7.5 } }, points(loop))
+    assert.is_true(loop:loops())
+    local open = steer.path{ nav:path(A, B), nav:path(B, A) }
+    assert.are.same({ { 0.5, 0.5 }, { 7.5, 0.5 }, { 0.5, 0.5 } }, points(open))
+    -- a guard walks it round: waypoint 3, then 1 again
+    local w = steer.world{}
+    local g = w:add{ x = 0.5, y = 0.5, max_speed = 4, max_force = 20,
+      program = { { "follow", path = loop, weight = 4, arrival_radius = 0.5 } } }
+    local seen = {}
+    for _ = 1, 600 do
+      w:step(1 / 30)
+      seen[#seen + 1] = g:path_index()
+    end
+    local order = { seen[1] }
+    for _, k in ipairs(seen) do if k ~= order[#order] then order[#order + 1] = k end end
+    assert.are.same({ 2, 3, 1, 2, 3, 1 }, { (table.unpack or unpack)(order, 1, 6) })
+  end)
+
+  it("says what went wrong", function()
+    local a = steer.path{ { 0, 0 }, { 1, 0 } }
+    local nav = steer.navgrid{ width = 4, height = 4 }
+    assert.are.equal("bad argument #1 to 'path' (point 2: table {x, y}, {x =, y =} or steer.Path "
+      .. "expected, got string)", support.error_of(steer.path, { a, "b" }))
+    -- a nav:path call last in the table gives its length and cost too: skipped
+    assert.are.same({ { 0, 0 }, { 1, 0 }, { 1.5, 0.5 }, { 3.5, 0.5 } },
+      points(steer.path{ a, nav:path({ 1.5, 0.5 }, { 3.5, 0.5 }) }))
+    -- but only there, and only both
+    assert.matches("point 2: table {x, y}, {x =, y =} or steer.Path expected, got number",
+      support.error_of(steer.path, { a, 3 }))
+    assert.matches("point 3: table {x, y}, {x =, y =} or steer.Path expected, got number",
+      support.error_of(steer.path, { a, a, 3, { 1, 1 } }))
+    assert.are.equal(4, #steer.path{ a, (nav:path({ 1, 0.5 }, { 3.5, 0.5 })) })
+  end)
+end)

@@ -1,5 +1,6 @@
 /* path.c - the steer.Path type: steer.path{ {x, y}, ..., loop = bool }
- * (points in the table forms of every point: {x, y} or {x =, y =}). */
+ * (points in the table forms of every point: {x, y} or {x =, y =}; a
+ * steer.Path among them splices its points in). */
 #include "binding.h"
 #include "guard.h"
 #include "hooks.h"
@@ -15,20 +16,64 @@ int l_path_new(lua_State *L) {
   raw_field(L, 1, "loop");
   int loop = lua_toboolean(L, -1);
   lua_pop(L, 1);
-  /* the points are gathered in a Lua-owned buffer: an error while reading
-     them leaks nothing */
-  steer_vec2 *pts = new_userdata(L, n * sizeof *pts);
+  /* steer.path{ leg1, nav:path(b, c) }: a call last in a table gives all
+     its values, so nav:path's length and cost may follow the last leg */
+  if (n >= 3) {
+    lua_rawgeti(L, 1, (int)n - 2);
+    lua_rawgeti(L, 1, (int)n - 1);
+    lua_rawgeti(L, 1, (int)n);
+    if (luaL_testudata(L, -3, PATH_MT) && lua_type(L, -2) == LUA_TNUMBER &&
+        lua_type(L, -1) == LUA_TNUMBER)
+      n -= 2;
+    lua_pop(L, 3);
+  }
+  /* legs joined into one route: a path element counts all its points */
+  size_t total = 0;
   for (size_t k = 0; k < n; k++) {
     lua_rawgeti(L, 1, (int)k + 1);
-    if (!lua_istable(L, -1))
-      arg_error(L, "path", 1,
-                "point %d: table {x, y} or {x =, y =} expected, got %s",
-                (int)k + 1, arg_typename(L, -1));
-    char buf[128];
-    const char *problem = table_point(L, -1, &pts[k], buf);
-    if (problem) arg_error(L, "path", 1, "point %d: %s", (int)k + 1, problem);
+    lpath *leg = luaL_testudata(L, -1, PATH_MT);
+    total += leg && leg->path ? steer_path_count(leg->path) : 1;
     lua_pop(L, 1);
   }
+  /* the points are gathered in a Lua-owned buffer: an error while reading
+     them leaks nothing */
+  steer_vec2 *pts = new_userdata(L, total * sizeof *pts);
+  size_t m = 0;
+  for (size_t k = 0; k < n; k++) {
+    lua_rawgeti(L, 1, (int)k + 1);
+    lpath *leg = luaL_testudata(L, -1, PATH_MT);
+    if (leg && leg->path) {
+      size_t count = steer_path_count(leg->path);
+      /* a finalizer run by the buffer's allocation may have refilled t */
+      if (count > total - m)
+        arg_error(L, "path", 1, "the points changed while they were read");
+      for (size_t j = 0; j < count; j++) {
+        steer_vec2 q = steer_path_point(leg->path, j);
+        /* a leg starting where the last one ended: one point, not two */
+        if (j == 0 && m > 0 && pts[m - 1].x == q.x && pts[m - 1].y == q.y)
+          continue;
+        pts[m++] = q;
+      }
+    } else {
+      if (!lua_istable(L, -1))
+        arg_error(L, "path", 1,
+                  "point %d: table {x, y}, {x =, y =} or steer.Path expected, got %s",
+                  (int)k + 1, arg_typename(L, -1));
+      if (m == total)
+        arg_error(L, "path", 1, "the points changed while they were read");
+      char buf[128];
+      const char *problem = table_point(L, -1, &pts[m++], buf);
+      if (problem) arg_error(L, "path", 1, "point %d: %s", (int)k + 1, problem);
+    }
+    lua_pop(L, 1);
+  }
+  /* a loop of legs ends where it began: the closing point is the first */
+  lua_rawgeti(L, 1, (int)n);
+  if (loop && m > 1 && luaL_testudata(L, -1, PATH_MT) &&
+      pts[m - 1].x == pts[0].x && pts[m - 1].y == pts[0].y)
+    m--;
+  lua_pop(L, 1);
+  n = m;
   lpath *p = new_userdata(L, sizeof *p);
   p->path = NULL;
   luaL_getmetatable(L, PATH_MT);

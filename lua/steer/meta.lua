@@ -385,8 +385,11 @@ function steer.walls_from_tiles(tiles, w, h, cell_size, origin_x, origin_y) end
 ---@return steer.World
 function steer.world(def) end
 
----A polyline path: `steer.path{ {0, 0}, {4, 0}, {4, 4}, loop = false }`.
----@param points { [integer]: steer.Point, loop?: boolean }
+---A polyline path: `steer.path{ {0, 0}, {4, 0}, {4, 4}, loop = false }`. A
+---steer.Path among the points splices its points in (legs of nav:path joined
+---into one route: `steer.path{ leg1, leg2, loop = true }`; a joint shared by
+---two legs, and a loop's closing point, appear once).
+---@param points { [integer]: steer.Point|steer.Path|number, loop?: boolean }
 ---@return steer.Path
 function steer.path(points) end
 

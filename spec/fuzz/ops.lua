@@ -460,6 +460,37 @@ end
 
 -- ---- paths -----------------------------------------------------------------
 
+local function is_path(v)
+  return type(v) == "userdata" and tostring(v):find("^steer%.Path") ~= nil
+end
+
+-- The points steer.path makes of pts (legs spliced in, a shared joint and a
+-- loop's closing point once, nav:path's length and cost after a last leg
+-- skipped), or nil when an element is no point.
+local function path_points(pts, n)
+  local last = n
+  if n >= 3 and is_path(pts[n - 2]) and type(pts[n - 1]) == "number"
+      and type(pts[n]) == "number" then last = n - 2 end
+  local out = {}
+  for i = 1, last do
+    local e = pts[i]
+    if is_path(e) then
+      for j = 1, #e do
+        local x, y = e:point(j)
+        local prev = out[#out]
+        if not (j == 1 and prev and prev[1] == x and prev[2] == y) then out[#out + 1] = { x, y } end
+      end
+    elseif type(e) == "table" and V.is_num(e[1]) and V.is_num(e[2]) then
+      out[#out + 1] = { tof(e[1]), tof(e[2]) }
+    else
+      return nil
+    end
+  end
+  if pts.loop and #out > 1 and is_path(pts[last]) and out[#out][1] == out[1][1]
+      and out[#out][2] == out[1][2] then out[#out] = nil end
+  return out
+end
+
 local function op_new_path(F)
   local rng = F.rng
   local pts, valid = {}, true
@@ -470,13 +501,14 @@ local function op_new_path(F)
     if shape < 0.1 then p = { 3, 3 } -- every point the same
     elseif shape < 0.2 then p = { (i % 2) * 5, (i % 3) * 5 } -- crossing zig-zag
     elseif shape < 0.25 then p = { rng:pick({ 1e150, -1e150, 1e-300, 0 }), rng:pick({ 1e150, -1e150, 0 }) }
+    elseif shape < 0.35 and #F.paths > 0 then p = rng:pick(F.paths).p -- a leg
     else p = { rng:range(-30, 30), rng:range(-30, 30) } end
-    if rng:chance(F.bad) then
+    if rng:chance(F.bad) and not is_path(p) then
       local which = rng:int(1, 3)
       if which == 3 then
         p = V.any(rng, G.pools(F))
         -- a nil point is a hole: the length of the list is then any border
-        if p == nil then valid = nil elseif valid then valid = false end
+        if p == nil then valid = nil elseif valid and not is_path(p) then valid = false end
       else
         p[which] = V.any(rng, G.pools(F))
         if valid and not V.is_num(p[which]) then valid = false end
@@ -487,6 +519,13 @@ local function op_new_path(F)
   if n == 0 then valid = false end
   local holes = valid == nil
   pts.loop = rng:chance(0.4)
+  -- a nav:path call last in the table: its length and cost follow the leg
+  if not holes and n > 0 and is_path(pts[n]) and rng:chance(0.3) then
+    pts[n + 1], pts[n + 2] = rng:range(0, 50), rng:range(0, 50)
+    n = n + 2
+  end
+  local want = (not holes and n > 0) and path_points(pts, n) or nil
+  if valid ~= nil then valid = want ~= nil end
   local arg = pts
   if rng:chance(0.02) then arg = V.any(rng, G.pools(F)); valid = false end
   local ok, r = F:call("steer.path", F.steer.path, { arg }, 1, valid,
@@ -494,11 +533,12 @@ local function op_new_path(F)
   if not ok then return end
   local p = r[1]
   if holes then return end
+  n = #want
   if #p ~= n then F:fail("#path is " .. tostring(#p) .. ", expected " .. n) end
   if p:loops() ~= pts.loop then F:fail("path:loops() differs from loop") end
   for i = 1, n do
     local x, y = p:point(i)
-    if x ~= tof(pts[i][1]) or y ~= tof(pts[i][2]) then F:fail("path:point(" .. i .. ") differs") end
+    if x ~= want[i][1] or y ~= want[i][2] then F:fail("path:point(" .. i .. ") differs") end
   end
   F:name(p, "path" .. n)
   if #F.paths >= MAX_PATHS then table.remove(F.paths, 1) end
