@@ -1,6 +1,6 @@
 /* snapshot.c - the complete state of a world as bytes, and back.
  *
- * Format (version 7, every number little-endian, doubles as IEEE-754 bits;
+ * Format (version 8, every number little-endian, doubles as IEEE-754 bits;
  * docs/SNAPSHOT.md describes it field by field): magic, version, world
  * definition, slots, paths, shared points, programs, agents, shapes (handle
  * slots, obstacles, walls), then a
@@ -19,11 +19,12 @@
 #include "world.h"
 
 #define MAGIC "STEERSNP"
-#define VERSION 7u
+#define VERSION 8u
 /* version 2 has no orca margin: read as 0; version 3 no push; version 4 no
    detour nor standstill clock (its worlds ran without: detour 0, clock 0);
    version 5 no personal space (avoid_agents ran without one: 0); version 6
-   no table of shared points (each entry's own position: a point apiece) */
+   no table of shared points (each entry's own position: a point apiece);
+   version 7 no collide flag (programs) nor solid side (walls): read as 0 */
 #define OLDEST 2u
 
 /* ---- writing ------------------------------------------------------------ */
@@ -195,6 +196,7 @@ static void put_program(writer *wr, const steer_program *p,
     put_u64(wr, p->orca.push);
     put_u32(wr, (uint32_t)p->orca.detour);
   }
+  put_u32(wr, (uint32_t)p->collide);
   put_u64(wr, p->count);
   for (size_t k = 0; k < p->count; k++) {
     const steer_entry *e = &p->entries[k];
@@ -263,6 +265,7 @@ static void put_geometry(writer *wr, const geometry *g) {
     put_f64(wr, g->walls[k].b.x);
     put_f64(wr, g->walls[k].b.y);
     put_u64(wr, g->walls[k].handle);
+    put_u32(wr, g->walls[k].solid_left);
   }
 }
 
@@ -620,6 +623,8 @@ static void read_programs(reader *r, restoring *rs) {
       orca.detour = detour > 1 ? -1 : (int)detour;
       if (steer_orca_check(&orca)) fail(r, "snapshot holds an invalid program");
     }
+    uint32_t collide = r->version > 7 ? get_u32(r) : 0;
+    if (collide > 1) fail(r, "snapshot holds an invalid program");
     size_t count = get_count(r, 8 * 18 + 8 + STEER_TAG_SIZE);
     /* smoothing 0, which Lua now refuses, restores as it was: older saves
        hold it and the C API takes it */
@@ -646,6 +651,7 @@ static void read_programs(reader *r, restoring *rs) {
     if (p && turn) steer_program_set_turn(p, (steer_turn)turn);
     if (!r->error && !p) fail(r, "not enough memory");
     if (p && has_orca) steer_program_set_orca(p, &orca); /* checked */
+    if (p) steer_program_set_collide(p, (int)collide);
     if (p) rs->programs[rs->program_count++] = p;
   }
 }
@@ -723,6 +729,7 @@ static int read_agent(reader *r, restoring *rs, size_t i) {
     w->program[i] = rs->programs[program - 1];
     steer_program_retain(w->program[i]);
     if (w->program[i]->pushes) w->pushes = 1;
+    if (w->program[i]->collide) w->collides = 1;
   }
   w->count = i + 1; /* from here on, destroying the world frees this agent */
   if (w->group_bit[i] & (w->group_bit[i] - 1))
@@ -848,6 +855,8 @@ static void read_geometry(reader *r, geometry *g) {
     g->walls[k].b.x = get_f64(r);
     g->walls[k].b.y = get_f64(r);
     g->walls[k].handle = get_u64(r);
+    /* adopt refuses a flag other than 0 or 1 */
+    g->walls[k].solid_left = r->version > 7 ? get_u32(r) : 0;
   }
   g->wall_count = r->error ? 0 : walls;
   if (r->error) return;

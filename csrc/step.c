@@ -12,6 +12,7 @@
  * ranges of agents); each agent's work depends only on the snapshot and its
  * own state, so results do not depend on the number of threads. */
 #include "agent_program.h"
+#include "collide.h"
 #include "crowd.h"
 #include "nearest.h"
 #include "orca.h"
@@ -252,6 +253,7 @@ steer_status steer_world_step(steer_world *w, double dt) {
   if (world_grow(w, (void **)&w->forces, sizeof(steer_vec2), &w->forces_cap,
                  need ? need : 1))
     return STEER_ENOMEM;
+  if (w->collides && collide_prepare(w)) return STEER_ENOMEM;
   if (!alone) nearest_prepare(w); /* ORCA's warm start, when it can */
   geometry_prepare(&w->geo); /* what the feelers asked for, before threads */
   if (job.parts > 1 && !w->pool && !(w->pool = pool_create(w->def.threads)))
@@ -291,6 +293,7 @@ steer_status steer_world_step(steer_world *w, double dt) {
     grid_relink(&w->grid, w->x, w->y, n);
   }
   if (w->pushes && orca_push(w)) world_sort(w, w->order, w->pool, job.parts);
+  if (w->collides && collide_pass(w)) world_sort(w, w->order, w->pool, job.parts);
   steer_stats total = {n, 0, 0, 0};
   for (int k = 0; k < job.parts; k++) {
     total.programs += job.stats[k].programs;
