@@ -71,13 +71,20 @@ static steer_vec2 right_normal(const collide_shape *s) {
   return unit(v2(ab.y, -ab.x));
 }
 
-/* The point of the wall nearest to p. */
-static steer_vec2 nearest_on(const collide_shape *s, steer_vec2 p) {
+/* The point of the wall nearest to p; *inner: not an end. */
+static steer_vec2 nearest_at(const collide_shape *s, steer_vec2 p, int *inner) {
   steer_vec2 ab = v2_sub(s->b, s->a);
   double t = v2_dot(v2_sub(p, s->a), ab), l2 = v2_dot(ab, ab);
+  *inner = 0;
   if (!(t > 0)) return s->a;
   if (!(t < l2)) return s->b;
+  *inner = 1;
   return v2_add(s->a, v2_scale(ab, t / l2)); /* t / l2 in (0, 1) */
+}
+
+static steer_vec2 nearest_on(const collide_shape *s, steer_vec2 p) {
+  int inner;
+  return nearest_at(s, p, &inner);
 }
 
 /* Does the straight move p0 -> q end across wall s: from one side of its
@@ -240,8 +247,13 @@ static int deepest(const mover *m, steer_vec2 x, double r, double tol,
   if (at == SIZE_MAX) return 0;
   const collide_shape *s = &m->near[at];
   int obstacle = s->kind == SHAPE_OBSTACLE;
-  steer_vec2 c = obstacle ? s->a : nearest_on(s, x);
+  int inner = 0;
+  steer_vec2 c = obstacle ? s->a : nearest_at(s, x, &inner);
   steer_vec2 d = unit(v2_sub(x, c));
+  double sx = obstacle ? 0 : side_of(s, x);
+  /* off a wall's inner point: along its normal (x - c would carry the
+     rounding of c, large against a small distance) */
+  if (inner && sx != 0) d = v2_scale(right_normal(s), sx > 0 ? -1 : 1);
   if (d.x == 0 && d.y == 0) { /* on the wall, or at the obstacle's centre */
     if (obstacle) {
       d = unit(v2_sub(m->p0, c));
