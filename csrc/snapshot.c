@@ -196,7 +196,6 @@ static void put_program(writer *wr, const steer_program *p,
     put_u64(wr, p->orca.push);
     put_u32(wr, (uint32_t)p->orca.detour);
   }
-  put_u32(wr, (uint32_t)p->collide);
   put_u64(wr, p->count);
   for (size_t k = 0; k < p->count; k++) {
     const steer_entry *e = &p->entries[k];
@@ -265,7 +264,6 @@ static void put_geometry(writer *wr, const geometry *g) {
     put_f64(wr, g->walls[k].b.x);
     put_f64(wr, g->walls[k].b.y);
     put_u64(wr, g->walls[k].handle);
-    put_u32(wr, g->walls[k].solid_left);
   }
 }
 
@@ -368,6 +366,11 @@ steer_status steer_world_snapshot(steer_world *w, steer_write_fn write,
     for (size_t i = 0; i < w->count; i++)
       put_agent(&wr, w, i, &paths, program_of[i]);
     put_geometry(&wr, &w->geo);
+    /* version 8's flags, last: each program's collide, each wall's side */
+    for (size_t k = 0; k < programs.count; k++)
+      put_u32(&wr, (uint32_t)((const steer_program *)programs.items[k])->collide);
+    for (size_t k = 0; k < w->geo.wall_count; k++)
+      put_u32(&wr, w->geo.walls[k].solid_left);
     uint64_t sum = wr.hash;
     put_u64(&wr, sum);
     flush(&wr);
@@ -623,8 +626,6 @@ static void read_programs(reader *r, restoring *rs) {
       orca.detour = detour > 1 ? -1 : (int)detour;
       if (steer_orca_check(&orca)) fail(r, "snapshot holds an invalid program");
     }
-    uint32_t collide = r->version > 7 ? get_u32(r) : 0;
-    if (collide > 1) fail(r, "snapshot holds an invalid program");
     size_t count = get_count(r, 8 * 18 + 8 + STEER_TAG_SIZE);
     /* smoothing 0, which Lua now refuses, restores as it was: older saves
        hold it and the C API takes it */
@@ -651,7 +652,6 @@ static void read_programs(reader *r, restoring *rs) {
     if (p && turn) steer_program_set_turn(p, (steer_turn)turn);
     if (!r->error && !p) fail(r, "not enough memory");
     if (p && has_orca) steer_program_set_orca(p, &orca); /* checked */
-    if (p) steer_program_set_collide(p, (int)collide);
     if (p) rs->programs[rs->program_count++] = p;
   }
 }
@@ -855,8 +855,7 @@ static void read_geometry(reader *r, geometry *g) {
     g->walls[k].b.x = get_f64(r);
     g->walls[k].b.y = get_f64(r);
     g->walls[k].handle = get_u64(r);
-    /* adopt refuses a flag other than 0 or 1 */
-    g->walls[k].solid_left = r->version > 7 ? get_u32(r) : 0;
+    g->walls[k].solid_left = 0; /* version 8: in the flags, last */
   }
   g->wall_count = r->error ? 0 : walls;
   if (r->error) return;
@@ -901,6 +900,19 @@ static void read_world_body(reader *r, restoring *rs) {
     if (!read_agent(r, rs, i)) return;
   if (!check_slots(r, w)) return;
   read_geometry(r, &w->geo);
+  if (r->error || r->version < 8) return;
+  for (size_t k = 0; k < rs->program_count; k++) {
+    uint32_t collide = get_u32(r);
+    if (collide > 1) fail(r, "snapshot holds an invalid program");
+    if (!r->error) steer_program_set_collide(rs->programs[k], (int)collide);
+  }
+  for (size_t k = 0; k < w->geo.wall_count && !r->error; k++) {
+    uint32_t side = get_u32(r);
+    if (side > 1) fail(r, "snapshot holds inconsistent shapes");
+    if (!r->error) geometry_set_wall_solid(&w->geo, k, (int)side);
+  }
+  for (size_t i = 0; i < w->count; i++)
+    if (w->program[i] && w->program[i]->collide) w->collides = 1;
 }
 
 steer_world *steer_world_restore(const void *bytes, size_t n,
