@@ -44,6 +44,7 @@ steer_status steer_agent_set_program(steer_world *w, size_t i,
   w->orca_clock[i] = 0; /* a new program's standstill starts afresh */
   if (p && p->turns) w->bodies = 1; /* body_moves checks from now on */
   if (p && p->pushes) w->pushes = 1; /* orca_push looks from now on */
+  if (p && p->collide) w->collides = 1; /* collide.c looks from now on */
   program_state_begin(w, i);
   return STEER_OK;
 }
@@ -63,6 +64,7 @@ static steer_program *own_program(steer_world *w, size_t i) {
   if (!copy) return NULL;
   if (p->turn != STEER_TURN_NONE) steer_program_set_turn(copy, p->turn);
   steer_program_set_orca(copy, steer_program_orca(p)); /* checked already */
+  steer_program_set_collide(copy, p->collide);
   steer_program_release(p);
   w->program[i] = copy;
   return copy;

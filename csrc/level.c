@@ -42,6 +42,15 @@ steer_status steer_world_add_polygon(steer_world *w, const steer_vec2 *points,
   return geometry_add_polygon(&w->geo, points, n, closed, h);
 }
 
+void steer_world_set_wall_solid_left(steer_world *w, size_t i,
+                                     int solid_left) {
+  geometry_set_wall_solid(&w->geo, i, solid_left);
+}
+
+int steer_world_wall_solid_left(const steer_world *w, size_t i) {
+  return (int)w->geo.walls[i].solid_left;
+}
+
 steer_shape steer_world_next_shape(const steer_world *w, unsigned kinds,
                                    steer_shape after) {
   return geometry_next_handle(&w->geo, kinds, after);

@@ -171,6 +171,7 @@ steer_program *program_make(const steer_allocator *from,
   p->hold = hold;
   p->turn = STEER_TURN_NONE;
   p->has_orca = 0;
+  p->collide = 0;
   p->count = n;
   if (n) memcpy(p->entries, entries, n * sizeof(steer_entry));
   for (size_t k = 0; k < n; k++) {
@@ -210,6 +211,12 @@ void steer_program_set_turn(steer_program *p, steer_turn turn) {
 }
 
 steer_turn steer_program_turn(const steer_program *p) { return p->turn; }
+
+void steer_program_set_collide(steer_program *p, int collide) {
+  p->collide = collide != 0;
+}
+
+int steer_program_collide(const steer_program *p) { return p->collide; }
 
 steer_combine steer_program_combine(const steer_program *p) {
   return p->combine;
@@ -265,6 +272,7 @@ int steer_program_equal(const steer_program *a, const steer_program *b) {
   if (a == b) return 1;
   if (a->combine != b->combine || a->smoothing != b->smoothing ||
       a->hold != b->hold || a->count != b->count || a->turn != b->turn ||
+      a->collide != b->collide ||
       !orca_equal(steer_program_orca(a), steer_program_orca(b)))
     return 0;
   for (size_t k = 0; k < a->count; k++)

@@ -33,6 +33,7 @@ struct steer_program {
   int orca_plain;    /* orca_plain(p), kept here: the step's pass asks it of
                         every agent's own program (orca_batch.c) */
   steer_orca orca;
+  int collide;       /* walls stop its agents' bodies (collide.c) */
   size_t count;
   steer_entry entries[];
 };

@@ -127,7 +127,7 @@ void geo_image_range(const geometry *g, double q0, double q1, double b0,
 static void ray_wall_images(const geometry *g, const geo_ray *r, geo_box q,
                             steer_vec2 a, steer_vec2 b, size_t k,
                             geo_hit *hit) {
-  geo_wall s = {a, b, 0};
+  geo_wall s = {a, b, 0, 0};
   geo_box box = geo_wall_box(&s);
   double x0, x1, y0, y1;
   geo_image_range(g, q.x0, q.x1, box.x0, box.x1, g->width, &x0, &x1);

@@ -1,6 +1,6 @@
 /* snapshot.c - the complete state of a world as bytes, and back.
  *
- * Format (version 7, every number little-endian, doubles as IEEE-754 bits;
+ * Format (version 8, every number little-endian, doubles as IEEE-754 bits;
  * docs/SNAPSHOT.md describes it field by field): magic, version, world
  * definition, slots, paths, shared points, programs, agents, shapes (handle
  * slots, obstacles, walls), then a
@@ -19,11 +19,12 @@
 #include "world.h"
 
 #define MAGIC "STEERSNP"
-#define VERSION 7u
+#define VERSION 8u
 /* version 2 has no orca margin: read as 0; version 3 no push; version 4 no
    detour nor standstill clock (its worlds ran without: detour 0, clock 0);
    version 5 no personal space (avoid_agents ran without one: 0); version 6
-   no table of shared points (each entry's own position: a point apiece) */
+   no table of shared points (each entry's own position: a point apiece);
+   version 7 no collide flag (programs) nor solid side (walls): read as 0 */
 #define OLDEST 2u
 
 /* ---- writing ------------------------------------------------------------ */
@@ -365,6 +366,11 @@ steer_status steer_world_snapshot(steer_world *w, steer_write_fn write,
     for (size_t i = 0; i < w->count; i++)
       put_agent(&wr, w, i, &paths, program_of[i]);
     put_geometry(&wr, &w->geo);
+    /* version 8's flags, last: each program's collide, each wall's side */
+    for (size_t k = 0; k < programs.count; k++)
+      put_u32(&wr, (uint32_t)((const steer_program *)programs.items[k])->collide);
+    for (size_t k = 0; k < w->geo.wall_count; k++)
+      put_u32(&wr, w->geo.walls[k].solid_left);
     uint64_t sum = wr.hash;
     put_u64(&wr, sum);
     flush(&wr);
@@ -723,6 +729,7 @@ static int read_agent(reader *r, restoring *rs, size_t i) {
     w->program[i] = rs->programs[program - 1];
     steer_program_retain(w->program[i]);
     if (w->program[i]->pushes) w->pushes = 1;
+    if (w->program[i]->collide) w->collides = 1;
   }
   w->count = i + 1; /* from here on, destroying the world frees this agent */
   if (w->group_bit[i] & (w->group_bit[i] - 1))
@@ -848,6 +855,7 @@ static void read_geometry(reader *r, geometry *g) {
     g->walls[k].b.x = get_f64(r);
     g->walls[k].b.y = get_f64(r);
     g->walls[k].handle = get_u64(r);
+    g->walls[k].solid_left = 0; /* version 8: in the flags, last */
   }
   g->wall_count = r->error ? 0 : walls;
   if (r->error) return;
@@ -892,6 +900,19 @@ static void read_world_body(reader *r, restoring *rs) {
     if (!read_agent(r, rs, i)) return;
   if (!check_slots(r, w)) return;
   read_geometry(r, &w->geo);
+  if (r->error || r->version < 8) return;
+  for (size_t k = 0; k < rs->program_count; k++) {
+    uint32_t collide = get_u32(r);
+    if (collide > 1) fail(r, "snapshot holds an invalid program");
+    if (!r->error) steer_program_set_collide(rs->programs[k], (int)collide);
+  }
+  for (size_t k = 0; k < w->geo.wall_count && !r->error; k++) {
+    uint32_t side = get_u32(r);
+    if (side > 1) fail(r, "snapshot holds inconsistent shapes");
+    if (!r->error) geometry_set_wall_solid(&w->geo, k, (int)side);
+  }
+  for (size_t i = 0; i < w->count; i++)
+    if (w->program[i] && w->program[i]->collide) w->collides = 1;
 }
 
 steer_world *steer_world_restore(const void *bytes, size_t n,

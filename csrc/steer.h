@@ -319,6 +319,13 @@ STEER_API void steer_world_obstacle(const steer_world *w, size_t i, double out[3
 STEER_API void steer_world_wall(const steer_world *w, size_t i, double out[4]);
 STEER_API void steer_world_clear_obstacles(steer_world *w);
 STEER_API void steer_world_clear_walls(steer_world *w);
+/// Wall i (0-based) one-sided, solid on the left of its first end -> second
+/// end (y up; steer_walls_from_tiles makes such segments), or two-sided (0,
+/// the default). Collide and avoid_walls move an agent found on the solid
+/// side out to the open side (docs/API.md 3.6).
+STEER_API void steer_world_set_wall_solid_left(steer_world *w, size_t i,
+                                               int solid_left);
+STEER_API int steer_world_wall_solid_left(const steer_world *w, size_t i);
 
 /* ------------------------------------------------------------------------ */
 /* Level geometry (docs/API.md, levels): every obstacle and wall has a      */
@@ -660,6 +667,12 @@ typedef enum steer_turn {
 /// Sets the program's turn mode; call it before any agent runs p.
 STEER_API void steer_program_set_turn(steer_program *p, steer_turn turn);
 STEER_API steer_turn steer_program_turn(const steer_program *p);
+/// Walls stop the bodies of the program's agents (docs/API.md 3.6,
+/// "Walls that stop bodies: collide"): after each step's moves an agent
+/// never ends across a wall it was not across before, and is moved out of
+/// walls and obstacles. Call it before any agent runs p.
+STEER_API void steer_program_set_collide(steer_program *p, int collide);
+STEER_API int steer_program_collide(const steer_program *p);
 /// Same combine mode, parameters and entries (targets included).
 STEER_API int steer_program_equal(const steer_program *a, const steer_program *b);
 

@@ -14,6 +14,7 @@
 #include <math.h>
 
 #include "agent_program.h"
+#include "collide.h"
 #include "crowd.h"
 #include "nearest.h"
 #include "orca.h"
@@ -254,6 +255,7 @@ static steer_status step_once(steer_world *w, double dt) {
   if (world_grow(w, (void **)&w->forces, sizeof(steer_vec2), &w->forces_cap,
                  need ? need : 1))
     return STEER_ENOMEM;
+  if (w->collides && collide_prepare(w)) return STEER_ENOMEM;
   if (!alone) nearest_prepare(w); /* ORCA's warm start, when it can */
   geometry_prepare(&w->geo); /* what the feelers asked for, before threads */
   if (job.parts > 1 && !w->pool && !(w->pool = pool_create(w->def.threads)))
@@ -293,6 +295,7 @@ static steer_status step_once(steer_world *w, double dt) {
     grid_relink(&w->grid, w->x, w->y, n);
   }
   if (w->pushes && orca_push(w)) world_sort(w, w->order, w->pool, job.parts);
+  if (w->collides && collide_pass(w)) world_sort(w, w->order, w->pool, job.parts);
   steer_stats total = {n, 0, 0, 0};
   for (int k = 0; k < job.parts; k++) {
     total.programs += job.stats[k].programs;

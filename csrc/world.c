@@ -7,6 +7,7 @@
 #include "states.h"
 #include "threads.h"
 #include "world.h"
+#include "collide.h"
 
 steer_world_def steer_world_def_default(void) {
   steer_world_def d;
@@ -87,6 +88,7 @@ void steer_world_destroy(steer_world *w) {
   world_alloc(w, w->shape_cells.block, w->shape_cells.bytes, 0);
   world_alloc(w, w->push_pairs, w->push_pairs_cap * sizeof(push_pair), 0);
   world_alloc(w, w->push_near_buf, w->push_near_cap * sizeof(push_near), 0);
+  collide_free(w);
   pool_destroy(w->pool);
   grid_free(&w->grid, &w->alloc);
   world_alloc(w, w->agent_block, w->capacity * AGENT_BYTES, 0);
@@ -374,6 +376,7 @@ steer_status steer_world_add_many(steer_world *w, size_t n,
     w->program[i] = p;
     if (p->turns) w->bodies = 1;
     if (p->pushes) w->pushes = 1;
+    if (p->collide) w->collides = 1;
     program_state_begin(w, i); /* its path entries' start waypoints */
     formation_program_switch(w, i, NULL, p); /* room reserved above */
   }

@@ -175,6 +175,14 @@ struct steer_world {
                     closer than the push keeps them: no pair search */
   int pushes; /* an agent may have had a program with ORCA's push since the
                  world began: the step looks for pairs to push */
+  /* collide.c: an agent may have had a program with `collide` since the
+     world began; the step's start positions by slot; the pass's walls and
+     obstacles near one agent */
+  int collides;
+  steer_vec2 *collide_from;
+  size_t collide_from_cap;
+  struct collide_shape *collide_near;
+  size_t collide_near_cap;
 };
 
 /* Allocation through the world's allocator (alloc.h), bytes counted. */

@@ -195,6 +195,10 @@ static void op_program(reader *r, harness *h) {
     set_orca(p, &orca);
     set_orca(shadow, &orca);
   }
+  if (slot & 1) { /* walls stop bodies (collide.c) */
+    steer_program_set_collide(p, 1);
+    steer_program_set_collide(shadow, 1);
+  }
   CHECK(steer_program_combine(p) == combine && steer_program_hold(p) == hold &&
             steer_program_count(p) == n,
         "program accessors");
@@ -288,6 +292,7 @@ static void shadow_retarget(harness *h, mirror *m, size_t k, int weight_op,
   resume_alloc(h);
   CHECK(next != NULL, "program_create failed");
   steer_program_set_orca(next, steer_program_orca(sh)); /* copies keep it */
+  steer_program_set_collide(next, steer_program_collide(sh));
   steer_program_release(m->shadow);
   m->shadow = next;
 }

@@ -626,8 +626,12 @@ static void op_level(reader *r, harness *h) {
     size_t n = steer_walls_from_tiles(tiles, w, hh, cell, 0, 0, seg, 84);
     CHECK(n <= 84, "%zu segments for %zu tiles", n, w * hh);
     for (size_t k = 0; k < n && k < 84; k++)
-      if (seg[2 * k].x != seg[2 * k + 1].x || seg[2 * k].y != seg[2 * k + 1].y)
-        steer_world_add_wall(h->w, seg[2 * k], seg[2 * k + 1], NULL);
+      if ((seg[2 * k].x != seg[2 * k + 1].x ||
+           seg[2 * k].y != seg[2 * k + 1].y) &&
+          steer_world_add_wall(h->w, seg[2 * k], seg[2 * k + 1], NULL) ==
+              STEER_OK) /* solid on the left, as the tiles are (collide) */
+        steer_world_set_wall_solid_left(h->w, steer_world_wall_count(h->w) - 1,
+                                        (int)(k & 1) || cell > 1);
   } else if (h->n) { /* containment */
     steer_vec2 box[4] = {a, {b.x, a.y}, b, {a.x, b.y}};
     size_t i = pick(r, h);

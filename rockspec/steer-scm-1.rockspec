@@ -32,7 +32,7 @@ build = {
     ["steer.core"] = {
       sources = {
         "csrc/agent.c", "csrc/agent_program.c", "csrc/alloc.c", "csrc/astar.c",
-        "csrc/batch_quad.c", "csrc/behaviors.c", "csrc/contain.c", "csrc/contain_index.c",
+        "csrc/batch_quad.c", "csrc/behaviors.c", "csrc/collide.c", "csrc/contain.c", "csrc/contain_index.c",
         "csrc/corridor.c",
         "csrc/crowd.c", "csrc/crowd_quad.c", "csrc/flat.c", "csrc/flocking.c",
         "csrc/flow_steer.c", "csrc/flowfield.c", "csrc/formation.c", "csrc/geo_halo.c", "csrc/geo_index.c",

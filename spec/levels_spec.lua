@@ -151,7 +151,7 @@ describe("tile maps", function()
     -- an L: row 0 (bottom) = 1 1 0, row 1 = 1 0 0; cells of 2 from (10, 20)
     local walls = steer.walls_from_tiles({ 1, 1, 0, 1, 0, 0 }, 3, 2, 2, 10, 20)
     assert.are.equal(6, #walls)
-    assert.are.same({ x1 = 10, y1 = 20, x2 = 14, y2 = 20 }, walls[1]) -- bottom, merged
+    assert.are.same({ x1 = 10, y1 = 20, x2 = 14, y2 = 20, solid = "left" }, walls[1]) -- bottom, merged
     local perimeter = 0
     for _, s in ipairs(walls) do
       perimeter = perimeter + math.abs(s.x2 - s.x1) + math.abs(s.y2 - s.y1)

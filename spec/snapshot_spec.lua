@@ -167,8 +167,10 @@ describe("snapshots", function()
   -- u64 0, and its weight and probability, 1: 00 00 00 00 00 00 F0 3F; the
   -- entries here keep those defaults, and come before any agent whose
   -- bytes could look the same)
-  local function version6(s, slots, entries)
-    assert.are.equal("\7\0\0\0", s:sub(9, 12))
+  local function version6(s, slots, entries, programs)
+    assert.are.equal("\8\0\0\0", s:sub(9, 12))
+    -- version 8's flags, last (one u32 per program, per wall: none here)
+    s = s:sub(1, #s - 8 - 4 * (programs or entries)) .. s:sub(#s - 7)
     local at = 12 + 32 + 12 + 8 * slots + 1
     assert.are.equal(("\0"):rep(16), s:sub(at, at + 15))
     local body = s:sub(13, at + 7) .. s:sub(at + 16, #s - 8)
@@ -244,7 +246,7 @@ describe("snapshots", function()
     local a = world:add{ x = 0, y = 0, radius = 1, max_speed = 2, max_force = 10 }
     world:add{ x = 2.5, y = 0, radius = 1 }
     a:set_behaviors{ { "avoid_agents" }, { "seek", target = { 5, 5 } } }
-    local v6 = version6(world:snapshot(), 2, 2)
+    local v6 = version6(world:snapshot(), 2, 2, 1)
     local body = replace(v6:sub(13), entry_start .. entry_space, entry_start, 2)
     body = v6:sub(1, 8) .. "\5\0\0\0" .. body
     local old = assert(steer.restore(body .. fnv(body)))
@@ -288,7 +290,7 @@ describe("snapshots", function()
     local s = world:snapshot()
     local _, msg = steer.restore(forge(s, 9, "\255\0\0\0"))
     assert.are.equal("unsupported snapshot version", msg)
-    _, msg = steer.restore(forge(s, 9, "\8\0\0\0")) -- a later version
+    _, msg = steer.restore(forge(s, 9, "\9\0\0\0")) -- a later version
     assert.are.equal("unsupported snapshot version", msg)
     _, msg = steer.restore(forge(s, 9, "\1\0\0\0")) -- before orientation
     assert.are.equal("unsupported snapshot version", msg)

@@ -430,7 +430,7 @@ static int finish_add(lua_State *L, int env, lworld *box, steer_shape h,
 }
 
 static const char *const obstacle_keys[] = {"x", "y", "radius", NULL};
-static const char *const wall_keys[] = {"x1", "y1", "x2", "y2", NULL};
+static const char *const wall_keys[] = {"x1", "y1", "x2", "y2", "solid", NULL};
 static const char *const polygon_keys[] = {"closed", NULL};
 
 /* world:add_obstacle{ x =, y =, radius =, ... } -> steer.Obstacle */
@@ -463,6 +463,20 @@ static void read_wall(lua_State *L, int idx, const char *fname, int argn,
     arg_error(L, fname, argn, "%swall has zero length", where);
 }
 
+/* A wall's `solid` field: nil (two-sided) or "left" (one-sided, solid on
+   the left of (x1, y1) -> (x2, y2), as walls_from_tiles makes them). */
+static int read_solid(lua_State *L, int idx, const char *fname, int argn,
+                      const char *where) {
+  raw_field(L, idx, "solid");
+  int t = lua_type(L, -1);
+  int left = t == LUA_TSTRING && strcmp(lua_tostring(L, -1), "left") == 0;
+  if (t != LUA_TNIL && !left)
+    arg_error(L, fname, argn, "%sfield 'solid': nil or 'left' expected, got %s",
+              where, t == LUA_TSTRING ? lua_tostring(L, -1) : arg_typename(L, -1));
+  lua_pop(L, 1);
+  return left;
+}
+
 /* world:add_wall{ x1 =, y1 =, x2 =, y2 =, ... } -> steer.Wall */
 static int w_add_wall(lua_State *L) {
   lworld *box = check_world(L, 1, "add_wall", 0);
@@ -473,10 +487,12 @@ static int w_add_wall(lua_State *L) {
   int data = lua_gettop(L);
   steer_vec2 a, b;
   read_wall(L, 2, "add_wall", 1, "", &a, &b);
+  int solid = read_solid(L, 2, "add_wall", 1, "");
   check_span(L, box, a, b, "add_wall", 1, "");
   prepare_add(L, env);
   steer_world *w = live_world(L, box, "add_wall");
   check_status(L, steer_world_add_wall(w, a, b, NULL));
+  steer_world_set_wall_solid_left(w, steer_world_wall_count(w) - 1, solid);
   steer_shape h = steer_world_wall_shape(w, steer_world_wall_count(w) - 1);
   return finish_add(L, env, box, h, 2, data);
 }
@@ -573,6 +589,7 @@ static int w_add_walls(lua_State *L) {
   if (!lua_istable(L, 2)) type_error(L, 2, "add_walls", 1, "table");
   size_t n = lua_rawlen(L, 2);
   steer_vec2 *ends = new_userdata(L, (n ? n : 1) * 2 * sizeof *ends);
+  unsigned char *solid = new_userdata(L, n ? n : 1);
   for (size_t k = 0; k < n; k++) {
     lua_rawgeti(L, 2, (int)k + 1);
     if (!lua_istable(L, -1))
@@ -582,6 +599,7 @@ static int w_add_walls(lua_State *L) {
     snprintf(where, sizeof where, "wall %d: ", (int)k + 1);
     read_wall(L, lua_gettop(L), "add_walls", 1, where, &ends[2 * k],
               &ends[2 * k + 1]);
+    solid[k] = (unsigned char)read_solid(L, lua_gettop(L), "add_walls", 1, where);
     check_span(L, box, ends[2 * k], ends[2 * k + 1], "add_walls", 1, where);
     lua_pop(L, 1);
   }
@@ -594,6 +612,8 @@ static int w_add_walls(lua_State *L) {
             w, steer_world_wall_shape(w, steer_world_wall_count(w) - 1));
       return luaL_error(L, "not enough memory");
     }
+  for (size_t k = 0; k < n; k++)
+    steer_world_set_wall_solid_left(w, before + k, solid[k]);
   lua_pushinteger(L, (lua_Integer)n);
   return 1;
 }
@@ -897,7 +917,9 @@ static int l_walls_from_tiles(lua_State *L) {
   steer_walls_from_tiles(solid, (size_t)w, (size_t)h, cell, ox, oy, seg, count);
   lua_createtable(L, (int)count, 0);
   for (size_t k = 0; k < count; k++) {
-    lua_createtable(L, 0, 4);
+    lua_createtable(L, 0, 5);
+    lua_pushliteral(L, "left"); /* the solid tiles' side */
+    lua_setfield(L, -2, "solid");
     lua_pushnumber(L, seg[2 * k].x);
     lua_setfield(L, -2, "x1");
     lua_pushnumber(L, seg[2 * k].y);

@@ -494,7 +494,7 @@ static steer_program *compile(compiling *c, int idx) {
   steer_turn turn = STEER_TURN_NONE;
   double smoothing = -1, hold = 0;
   steer_orca orca;
-  int has_orca = 0;
+  int has_orca = 0, collide = 0;
   size_t n = lua_rawlen(L, idx);
   lua_pushnil(L);
   while (lua_next(L, idx)) {
@@ -552,9 +552,15 @@ static steer_program *compile(compiling *c, int idx) {
     } else if (strcmp(key, "orca") == 0) {
       has_orca = read_orca(L, -1, c->fname, c->argn, "orca", &orca);
       lua_pop(L, 1);
+    } else if (strcmp(key, "collide") == 0) {
+      if (!lua_isboolean(L, -1))
+        compile_error(c, "collide: boolean expected, got %s",
+                      arg_typename(L, -1), "");
+      collide = lua_toboolean(L, -1);
+      lua_pop(L, 1);
     } else {
       static const char *const fields[] = {"combine", "smoothing", "hold",
-                                           "turn", "orca", NULL};
+                                           "turn", "orca", "collide", NULL};
       const char *meant = typo_of(key, fields);
       if (meant)
         compile_error(c, "unknown program field '%s': did you mean '%s'?",
@@ -596,6 +602,7 @@ static steer_program *compile(compiling *c, int idx) {
   if (!p) luaL_error(L, "not enough memory");
   if (turn != STEER_TURN_NONE) steer_program_set_turn(p, turn);
   if (has_orca) steer_program_set_orca(p, &orca); /* read_orca checked it */
+  if (collide) steer_program_set_collide(p, 1);
   return p;
 }
 
@@ -999,6 +1006,10 @@ static int a_behaviors(lua_State *L) {
   if (steer_program_orca(p)) {
     push_orca(L, steer_program_orca(p));
     lua_setfield(L, -2, "orca");
+  }
+  if (steer_program_collide(p)) {
+    lua_pushboolean(L, 1);
+    lua_setfield(L, -2, "collide");
   }
   for (size_t k = 0; k < n; k++) {
     const steer_entry *e = steer_program_entry(p, k);

@@ -104,6 +104,7 @@ local steer = {}
 ---@field y1 number
 ---@field x2 number
 ---@field y2 number
+---@field solid? "left" one-sided: solid on the left of (x1, y1) -> (x2, y2) (collide, avoid_walls)
 ---@field [string] any the wall's own data
 
 ---A circle obstacle's handle. Writing x, y or radius moves it (the spatial
@@ -154,6 +155,7 @@ function Polygon:remove() end
 ---@field y1 number
 ---@field x2 number
 ---@field y2 number
+---@field solid? "left" one-sided, solid on its left (walls_from_tiles' segments all are)
 
 ---What world:raycast looks at (defaults: walls and obstacles, not agents).
 ---@class steer.RayFilter
@@ -212,6 +214,7 @@ function Polygon:remove() end
 ---@field hold? number priority: seconds a winner is kept before another may take over
 ---@field turn? "velocity" the angle follows the velocity within the agent's turn limits (not with face, look_where_going or match_orientation entries)
 ---@field orca? boolean|steer.OrcaOptions turns the program's velocity into the closest collision-free one (ORCA, docs/API.md section 18)
+---@field collide? boolean walls stop the agents' bodies: never across a wall, pushed out of walls and obstacles (docs/API.md 3.6)
 ---@field [integer] steer.BehaviorSpec
 
 ---ORCA's parameters (the `orca` program field; `true` takes the defaults).

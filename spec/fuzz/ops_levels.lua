@@ -233,6 +233,12 @@ local function op_add_walls(F)
     -- tiles far smaller than their origin's ulp give walls of zero length
     if w.x1 == w.x2 and w.y1 == w.y2 then valid = false end
   end
+  -- one-sided (walls_from_tiles' solid = "left") or two-sided, or a bad side
+  for _, w in ipairs(list) do if rng:chance(0.3) then w.solid = nil end end
+  if #list > 0 and rng:chance(F.bad) then
+    list[rng:int(1, #list)].solid = rng:pick({ "right", true, 1 })
+    valid = false
+  end
   if rng:chance(F.bad * 3) then
     if #list > 0 and rng:chance(0.5) then
       list[rng:int(1, #list)].y2 = V.any(rng, G.pools(F))

@@ -65,6 +65,10 @@ function P.program(F, rec)
       worse("invalid")
     end
   end
+  if rng:chance(0.2) then -- walls stop bodies: a boolean, or a bad value
+    prog.collide = rng:chance(0.8)
+    if rng:chance(F.bad) then prog.collide = rng:pick({ 1, "yes", {} }); worse("invalid") end
+  end
   if rng:chance(F.bad) then
     local key = rng:pick({ "smoothing", "hold" })
     prog[key] = V.bad_number(rng)
