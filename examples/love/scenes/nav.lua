@@ -74,10 +74,13 @@ end
 
 function scene:new_route()
   local tx, ty = self:open_point()
-  local path = self.nav:path(self.guard.x, self.guard.y, tx, ty, { smooth = true })
+  -- clearance: the smoothed sight lines keep the guard's body off the tile
+  -- corners; collide: no push from the crowd carries it into a wall
+  local path = self.nav:path(self.guard, tx, ty, { smooth = true, clearance = self.guard.radius })
   if path then
     self.route = path
-    self.guard:set_behaviors{ { "follow", path = path, arrival_radius = 1.2, slowing_radius = 3 } }
+    self.guard:set_behaviors{ collide = true,
+      { "follow", path = path, arrival_radius = 1.2, slowing_radius = 3, weight = 4 } }
   end
 end
 
@@ -88,9 +91,9 @@ function scene.new(rng, count)
   self.nav = steer.navgrid{ width = CW, height = CH, cell_size = CELL, cost = maze(rng) }
   self.world = steer.world{ bounds = {W, H}, cell_size = 2, seed = rng:random(1, 1e6) }
   -- the blocked tiles' outline as walls (steer.walls_from_tiles wants
-  -- non-zero for solid, the grid 0 for blocked)
+  -- non-zero for solid, the grid's cost 0 for blocked)
   local solid = {}
-  for k = 1, CW * CH do solid[k] = self.nav:cost((k - 1) % CW, math.floor((k - 1) / CW)) == 0 and 1 or 0 end
+  for k = 1, CW * CH do solid[k] = self.nav:cost((k - 1) % CW, math.floor((k - 1) / CW)) == 0 end
   self.world:add_walls(steer.walls_from_tiles(solid, CW, CH, CELL))
   for _ = 1, count or 2000 do
     local x, y = self:open_point()
