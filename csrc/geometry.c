@@ -262,7 +262,6 @@ static void remove_obstacle_at(geometry *g, size_t k) {
 
 static void remove_wall_at(geometry *g, size_t k) {
   size_t last = --g->wall_count;
-  g->one_sided -= g->walls[k].solid_left;
   geo_halo_drop(&g->wall_halo);
   geo_index_remove(&g->wall_index, (int32_t)k);
   if (k != last) {
@@ -316,16 +315,7 @@ steer_status geometry_set_wall(geometry *g, size_t k, steer_vec2 a,
 }
 
 void geometry_set_wall_solid(geometry *g, size_t k, int solid_left) {
-  uint32_t s = solid_left != 0;
-  g->one_sided += s;
-  g->one_sided -= g->walls[k].solid_left;
-  g->walls[k].solid_left = s;
-}
-
-void geometry_count_one_sided(geometry *g) {
-  g->one_sided = 0;
-  for (size_t k = 0; k < g->wall_count; k++)
-    g->one_sided += g->walls[k].solid_left;
+  g->walls[k].solid_left = solid_left != 0;
 }
 
 /* Removes every handle of the kinds (a mask of 1 << geo_kind). */
@@ -410,7 +400,6 @@ steer_status geometry_adopt(geometry *g) {
       g->slots[slot_of(g, g->walls[k].handle)].index++;
   for (size_t k = 0; k < g->wall_count; k++)
     if (g->walls[k].solid_left > 1) return STEER_EINVAL;
-  geometry_count_one_sided(g);
   if (geo_sides_adopt(g)) return STEER_ENOMEM;
   for (size_t k = 0; k < g->obstacle_count; k++)
     if (index_obstacle(g, k, &g->obstacles[k])) return STEER_ENOMEM;
@@ -622,24 +611,13 @@ static inline int wall_may_cross(wall_cut c) {
   return (fabs(c.num_t - half) <= room) & (fabs(c.num_on - half) <= room);
 }
 
-/* Is the feeler's start on the solid side (the left) of wall k, a one-sided
-   wall from a to b? Its feeler then leaves the solid: it is pushed on, out
-   (API.md 3.6, collide), not back in. */
-static int inside_one_sided(const geometry *g, const geo_feeler *f, size_t k,
-                            steer_vec2 a, steer_vec2 b) {
-  if (!g->one_sided || !g->walls[k].solid_left) return 0;
-  return v2_cross(v2_sub(b, a), geo_offset(g, a, f->p)) > 0;
-}
-
-/* The push of the best wall k, from a to b, crossed at `at`. */
-static void wall_away(const geometry *g, geo_feeler *f, size_t k, steer_vec2 a,
-                      steer_vec2 b, double at) {
+/* The push of the best wall, from a to b, crossed at `at`. */
+static void wall_away(geo_feeler *f, steer_vec2 a, steer_vec2 b, double at) {
   steer_vec2 along = v2_sub(b, a);
   /* not normalize(): a wall shorter than 1e-5 still has a normal */
   double wall_len = v2_len(along);
   steer_vec2 normal = v2(-along.y / wall_len, along.x / wall_len);
   if (v2_dot(normal, f->feeler) > 0) normal = v2_scale(normal, -1);
-  if (inside_one_sided(g, f, k, a, b)) normal = v2(along.y / wall_len, -along.x / wall_len);
   f->away = v2_scale(normal, (1 - at) * f->length);
 }
 
@@ -651,19 +629,18 @@ static inline steer_vec2 feeler_push(const geo_feeler *f) {
 }
 
 /* Wall k from a to b, crossed at `at`, against the best so far. */
-static void wall_take(const geometry *g, geo_feeler *f, size_t k,
-                      steer_vec2 a, steer_vec2 b,
+static void wall_take(geo_feeler *f, size_t k, steer_vec2 a, steer_vec2 b,
                       double at) {
   if (!better(f, at, k)) return;
   f->best = at;
   f->index = k;
-  wall_away(g, f, k, a, b, at);
+  wall_away(f, a, b, at);
 }
 
 void geo_feeler_wall(const geometry *g, geo_feeler *f, size_t k) {
   const geo_wall *s = &g->walls[k];
   double at;
-  if (wall_cross(g, f, s->a, s->b, &at)) wall_take(g, f, k, s->a, s->b, at);
+  if (wall_cross(g, f, s->a, s->b, &at)) wall_take(f, k, s->a, s->b, at);
 }
 
 geo_box geo_box_around(steer_vec2 a, steer_vec2 b, double pad) {
@@ -1168,7 +1145,7 @@ steer_vec2 geometry_avoid_walls(const geometry *g, steer_vec2 p, steer_vec2 v,
           feel_walls(g, &f, geo_cell_items(x, c), c->count, skip_at(i, j));
       }
     if (x->large_count) feel_walls(g, &f, x->large, x->large_count, 0);
-    if (f.index != SIZE_MAX) wall_away(g, &f, f.index, f.hit_a, f.hit_b, f.best);
+    if (f.index != SIZE_MAX) wall_away(&f, f.hit_a, f.hit_b, f.best);
     break;
   case 1:
     for (size_t k = 0; k < g->wall_count; k++) geo_feeler_wall(g, &f, k);
@@ -1343,12 +1320,12 @@ void geometry_avoid_walls_many(const geometry *g, int n, const steer_vec2 *p,
           feel_walls_refs(g, &f[k], refs[k], (size_t)run[k], h->shape,
                                h->item);
         if (f[k].index != SIZE_MAX)
-          wall_away(g, &f[k], f[k].index, f[k].hit_a, f[k].hit_b, f[k].best);
+          wall_away(&f[k], f[k].hit_a, f[k].hit_b, f[k].best);
         break;
       case 0:
         walls_in_cells(g, &f[k], &r[k], &l[k]);
         if (f[k].index != SIZE_MAX)
-          wall_away(g, &f[k], f[k].index, f[k].hit_a, f[k].hit_b, f[k].best);
+          wall_away(&f[k], f[k].hit_a, f[k].hit_b, f[k].best);
         break;
       case 1:
         for (size_t i = 0; i < g->wall_count; i++)
@@ -1507,7 +1484,7 @@ int geometry_avoid_walls_obstacles_many(
         else
           feel_walls_refs(g, &fw, refw[k], (size_t)rw[k], hw->shape,
                           hw->item);
-        if (fw.index != SIZE_MAX) wall_away(g, &fw, fw.index, fw.hit_a, fw.hit_b, fw.best);
+        if (fw.index != SIZE_MAX) wall_away(&fw, fw.hit_a, fw.hit_b, fw.best);
         walls[i] = feeler_push(&fw);
       }
       felt[i] = !(v2_len2(v2_scale(walls[i], weight)) > loud);

@@ -78,7 +78,6 @@ typedef struct geometry {
   size_t slot_count, slot_cap;
   uint32_t free_slot;
   uint64_t births; /* shapes taken a slot so far */
-  size_t one_sided; /* walls with solid_left: feelers look at the flag */
 } geometry;
 
 /* fmod is exact and cannot overflow; for |d| < extent, the usual case, the
@@ -148,8 +147,6 @@ steer_status geometry_set_wall(geometry *g, size_t k, steer_vec2 a,
                                steer_vec2 b);
 /* Makes wall k (dense number) one-sided, solid on its left (or not). */
 void geometry_set_wall_solid(geometry *g, size_t k, int solid_left);
-/* Counts the one-sided walls again (restoring). */
-void geometry_count_one_sided(geometry *g);
 /* Removes every obstacle (walls: every wall and polygon). */
 void geometry_clear_obstacles(geometry *g);
 void geometry_clear_walls(geometry *g);

@@ -291,5 +291,9 @@ describe("steer.path with paths among its points", function()
     assert.matches("point 3: table {x, y}, {x =, y =} or steer.Path expected, got number",
       support.error_of(steer.path, { a, a, 3, { 1, 1 } }))
     assert.are.equal(4, #steer.path{ a, (nav:path({ 1, 0.5 }, { 3.5, 0.5 })) })
+    -- a leg that found no path is a nil among the legs
+    assert.are.equal("bad argument #1 to 'path' (point 2: table {x, y}, {x =, y =} or steer.Path "
+      .. "expected, got nil (a nav:path that found no path?))",
+      support.error_of(steer.path, { a, (nav:path({ 1, 0.5 }, { 9, 9 })), a }))
   end)
 end)

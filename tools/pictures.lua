@@ -483,6 +483,10 @@ assert(loadfile((arg[0]:gsub("pictures%.lua$", "pictures_tactics.lua"))))()(pict
   { steer = steer, canvas = canvas, record = record, draw_trail = draw_trail,
     colors = COLORS, dt = DT })
 
+-- tile levels' pictures (collide, nav:path's clearance) live in tools/pictures_level.lua
+assert(loadfile((arg[0]:gsub("pictures%.lua$", "pictures_level.lua"))))()(pictures,
+  { steer = steer, canvas = canvas, colors = COLORS, num = num })
+
 -- two groups of 6 crossing head-on (docs/API.md section 18): ORCA, avoid_agents,
 -- separation only; the caption counts the steps with a pair deeper than 0.1
 function pictures.crowds()
@@ -631,6 +635,6 @@ function pictures.contain()
 end
 
 local order = { "seek", "flee", "arrive", "pursue", "wander", "avoid_obstacles", "contain",
-  "flocking", "follow", "nav_path", "nav_flow", "crowds", "crowd_push", "crowd_detour", "offset_pursuit", "follow_leader",
+  "level_collide", "flocking", "follow", "nav_path", "nav_flow", "nav_clearance", "crowds", "crowd_push", "crowd_detour", "offset_pursuit", "follow_leader",
   "formation", "interpose", "hide", "queue", "turn_limit", "corridor", "groups" }
 for _, name in ipairs(order) do pictures[name]() end

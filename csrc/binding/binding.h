@@ -149,6 +149,8 @@ const char *typo_of(const char *key, const char *const known[]);
    table at idx that is not in known (NULL-ended), or "unknown field 'Loop':
    did you mean 'loop'?" when it is a likely misspelling of one (is_typo).
    Other keys (a path's points) are the caller's. */
+/* "'a', 'b' or 'c'" of a NULL-terminated list, in buf (cap bytes). */
+const char *quoted_names(const char *const names[], char *buf, size_t cap);
 void check_keys(lua_State *L, int idx, const char *const known[],
                 const char *fname, int argn);
 

@@ -294,6 +294,16 @@ const char *typo_of(const char *key, const char *const known[]) {
   return NULL;
 }
 
+const char *quoted_names(const char *const names[], char *buf, size_t cap) {
+  buf[0] = '\0';
+  for (int k = 0; names[k]; k++) {
+    size_t used = strlen(buf);
+    snprintf(buf + used, cap - used, "%s'%s'",
+             k == 0 ? "" : names[k + 1] ? ", " : " or ", names[k]);
+  }
+  return buf;
+}
+
 void check_keys(lua_State *L, int idx, const char *const known[],
                 const char *fname, int argn) {
   idx = lua_absindex(L, idx);
@@ -309,12 +319,8 @@ void check_keys(lua_State *L, int idx, const char *const known[],
     if (meant)
       arg_error(L, fname, argn, "unknown field '%s': did you mean '%s'?", key,
                 meant);
-    char list[160] = ""; /* 'a', 'b' or 'c' */
-    for (k = 0; known[k]; k++) {
-      size_t used = strlen(list);
-      snprintf(list + used, sizeof list - used, "%s'%s'",
-               k == 0 ? "" : known[k + 1] ? ", " : " or ", known[k]);
-    }
-    arg_error(L, fname, argn, "unknown field '%s': expected %s", key, list);
+    char list[160];
+    arg_error(L, fname, argn, "unknown field '%s': expected %s", key,
+              quoted_names(known, list, sizeof list));
   }
 }

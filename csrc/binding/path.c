@@ -57,8 +57,9 @@ int l_path_new(lua_State *L) {
     } else {
       if (!lua_istable(L, -1))
         arg_error(L, "path", 1,
-                  "point %d: table {x, y}, {x =, y =} or steer.Path expected, got %s",
-                  (int)k + 1, arg_typename(L, -1));
+                  "point %d: table {x, y}, {x =, y =} or steer.Path expected, got %s%s",
+                  (int)k + 1, arg_typename(L, -1),
+                  lua_isnil(L, -1) ? " (a nav:path that found no path?)" : "");
       if (m == total)
         arg_error(L, "path", 1, "the points changed while they were read");
       char buf[128];

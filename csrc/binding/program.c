@@ -522,11 +522,10 @@ static steer_program *compile(compiling *c, int idx) {
       if (meant)
         compile_error(c, "unknown combine mode '%s': did you mean '%s'?", mode,
                       meant);
+      char list[96];
       if (m < 0)
-        compile_error(c,
-                      "unknown combine mode '%s': expected 'weighted', "
-                      "'priority', 'prioritized_sum' or 'dither'",
-                      mode, "");
+        compile_error(c, "unknown combine mode '%s': expected %s", mode,
+                      quoted_names(combine_names, list, sizeof list));
       combine = (steer_combine)m;
       lua_pop(L, 1);
     } else if (strcmp(key, "smoothing") == 0) {
