@@ -495,4 +495,20 @@ describe("errors: steer.point takes both coordinates", function()
     local p = steer.point(-3, 4)
     assert.are.same({ -3, 4 }, { p.x, p.y })
   end)
+
+  -- a game developer's review (session 43): world:add{ collide = true } was
+  -- kept as the agent's data and did nothing
+  it("world:add refuses a program's own fields", function()
+    local w = steer.world{}
+    for _, key in ipairs{ "collide", "orca", "combine" } do
+      local ok, err = pcall(w.add, w, { [key] = true })
+      assert.is_false(ok)
+      assert.are.equal(("bad argument #1 to 'add' (field '%s' is a program's field: put it in "
+        .. "the program (program = { %s = ..., ... }))"):format(key, key), err)
+    end
+    assert.are.equal(0, #w)
+    local a = w:add{ program = { collide = true, { "wander" } }, hold = 3 }
+    assert.are.equal(3, a.hold)                     -- other program words stay own data
+    assert.is_true(a:behaviors().collide)
+  end)
 end)

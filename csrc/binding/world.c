@@ -184,6 +184,14 @@ static int is_field_key(lua_State *L, int idx) {
 static void check_misspelling(lua_State *L, int idx, const char *fname) {
   if (lua_type(L, idx) != LUA_TSTRING || is_field_key(L, idx)) return;
   const char *key = lua_tostring(L, idx);
+  /* a program's own fields, which an agent would keep as data, unread */
+  static const char *const program_only[] = {"collide", "orca", "combine", NULL};
+  for (int k = 0; program_only[k]; k++)
+    if (strcmp(key, program_only[k]) == 0)
+      arg_error(L, fname, 1,
+                "field '%s' is a program's field: put it in the program "
+                "(program = { %s = ..., ... })",
+                key, key);
   const char *meant = turn_misspelled_def_key(key);
   for (int k = 0; !meant && def_fields[k].name; k++)
     if (is_typo(key, def_fields[k].name)) meant = def_fields[k].name;
