@@ -1125,7 +1125,12 @@ function O.list(F)
     { name = "a:world", weight = 0.3, run = agent_method("world", no_args, world_post, false, true) },
     { name = "a:orca_velocity", weight = 2, run = agent_method("orca_velocity", orca_args, orca_post) },
     { name = "a:avoid_agents", weight = 2, run = agent_method("avoid_agents",
-      function(F) return G.build(F, { "opt_pos", "opt_nonneg", "opt_nonneg" }) end, nil, nil, nil, true) },
+      function(F)
+        -- all three slots counted (a left-out one passed as nil), so that the
+        -- extra argument agent_method may add goes past the last one
+        local args, _, bad = G.build(F, { "opt_pos", "opt_nonneg", "opt_nonneg" })
+        return args, 3, bad
+      end, nil, nil, nil, true) },
     { name = "bad agent self", weight = 0.5, run = op_bad_agent_self },
     { name = "drop world", weight = 0.3, run = op_drop_world },
     { name = "forget kept handles", weight = 0.1, run = op_forget_orphans },
