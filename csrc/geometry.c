@@ -512,6 +512,12 @@ GEO_HOT void feeler_start(geo_feeler *f, steer_vec2 p, steer_vec2 v,
   feeler_from(f, p, feeler_ahead(v), length, radius, extra);
 }
 
+/* The feeler's middle, p + feeler * 0.5: a halo run there holds what
+   the feeler can touch (the same bits as the pair pass's lanes). */
+static inline steer_vec2 feeler_middle(const geo_feeler *f) {
+  return v2(f->p.x + f->feeler.x * 0.5, f->p.y + f->feeler.y * 0.5);
+}
+
 void geo_feeler_start(geo_feeler *f, steer_vec2 p, steer_vec2 v,
                       double length, double radius, double extra) {
   feeler_start(f, p, v, length, radius, extra);
@@ -522,51 +528,66 @@ static int better(const geo_feeler *f, double key, size_t k) {
   return key < f->best || (key == f->best && k < f->index);
 }
 
-/* The feeler against an obstacle at (x, y) of radius r: does its tip
-   touch it? *d2 gets the squared distance from the agent. The same numbers
-   whether they come from the obstacle array or an index cell. */
-static inline int obstacle_touch(const geometry *g, const geo_feeler *f,
-                                 double x, double y, double r,
-                                 steer_vec2 *from_tip) {
-  *from_tip = geo_offset(g, v2(x, y), f->tip); /* tip - centre */
-  double reach = r + f->radius + f->extra;
-  return v2_len2(*from_tip) < reach * reach;
+/* The obstacle whose centre lies at offset (dx, dy) from the agent (the
+   centre less p), against the feeler from p to its tip: the vector from
+   the centre to the feeler's nearest point. A centre beside the feeler
+   gets a push straight across it (the textbook's lateral push), one past
+   the tip the push from the tip, one behind the agent the push from p. */
+static inline steer_vec2 feeler_gap(const geo_feeler *f, double dx,
+                                    double dy) {
+  double t = dx * f->ahead.x + dy * f->ahead.y; /* along the feeler */
+  int ahead = f->length >= 0; /* the tip is at t = length */
+  if (ahead ? t <= 0 : t >= 0) return v2(-dx, -dy);
+  if (ahead ? t >= f->length : t <= f->length)
+    return v2(f->feeler.x - dx, f->feeler.y - dy);
+  double across = f->ahead.x * dy - f->ahead.y * dx; /* > 0: on the left */
+  return v2(across * f->ahead.y, -across * f->ahead.x);
 }
 
-/* The push of the best obstacle: from_tip is the tip less its centre. */
-static void obstacle_away(geo_feeler *f, steer_vec2 from_tip) {
-  f->away = v2_normalize(from_tip);
-  /* a centre on the feeler's line (the agent heads straight at it, or the
-     tip is on it): tip - centre would brake the agent to a standstill in
-     front of the obstacle for good (or pull it on), and any offset at all
-     grows until it slips by; turn left */
-  if (v2_cross(f->ahead, from_tip) == 0)
+/* Does the feeler touch an obstacle of radius r at offset (dx, dy) from
+   the agent (feeler_gap)? Its nearest point is closer than r + the
+   agent's radius + extra. */
+static inline int obstacle_touch(const geo_feeler *f, double dx, double dy,
+                                 double r) {
+  /* the nearest point at t along the feeler, t clamped to its ends (no
+     branch: most candidates miss) */
+  double t = dx * f->ahead.x + dy * f->ahead.y;
+  double lo = f->length < 0 ? f->length : 0, hi = f->length < 0 ? 0 : f->length;
+  t = t < lo ? lo : t;
+  t = t > hi ? hi : t;
+  double gx = f->ahead.x * t - dx, gy = f->ahead.y * t - dy;
+  double reach = r + f->radius + f->extra;
+  return gx * gx + gy * gy < reach * reach;
+}
+
+/* The push of the best obstacle, at offset (dx, dy) from the agent. */
+static void obstacle_away(geo_feeler *f, steer_vec2 offset) {
+  steer_vec2 gap = feeler_gap(f, offset.x, offset.y);
+  f->away = v2_normalize(gap);
+  /* a centre on the feeler's line (the agent heads straight at it): the
+     gap would brake the agent to a standstill in front of the obstacle
+     for good (or be zero), and any offset at all grows until it slips
+     by; turn left */
+  if (v2_cross(f->ahead, gap) == 0)
     f->away = v2(-f->ahead.y, f->ahead.x);
 }
 
-/* Is touched obstacle k at (x, y) better than the best so far? Then it
-   becomes the best. */
-static inline int obstacle_better(const geometry *g, geo_feeler *f, size_t k,
-                                  double x, double y) {
+/* Is touched obstacle k, at squared distance d2 from the agent, better
+   than the best so far? Then it becomes the best. */
+static inline int obstacle_better(geo_feeler *f, size_t k, double d2) {
   /* of the obstacles the feeler touches, the one nearest the agent */
-  double d2 = v2_len2(geo_offset(g, f->p, v2(x, y)));
   if (!better(f, d2, k)) return 0;
   f->best = d2;
   f->index = k;
   return 1;
 }
 
-/* Obstacle k, touched, against the best so far. */
-static void obstacle_take(const geometry *g, geo_feeler *f, size_t k,
-                          double x, double y, steer_vec2 from_tip) {
-  if (obstacle_better(g, f, k, x, y)) obstacle_away(f, from_tip);
-}
-
 void geo_feeler_obstacle(const geometry *g, geo_feeler *f, size_t k) {
   const geo_obstacle *o = &g->obstacles[k];
-  steer_vec2 from_tip;
-  if (obstacle_touch(g, f, o->x, o->y, o->radius, &from_tip))
-    obstacle_take(g, f, k, o->x, o->y, from_tip);
+  steer_vec2 d = geo_offset(g, f->p, v2(o->x, o->y)); /* centre - p */
+  if (obstacle_touch(f, d.x, d.y, o->radius) &&
+      obstacle_better(f, k, v2_len2(d)))
+    obstacle_away(f, d);
 }
 
 
@@ -700,15 +721,13 @@ static inline void offset_parts(const geometry *g, steer_vec2 lim, double *dx,
 
 GEO_HOT void feel_obstacles(const geometry *g, geo_feeler *f,
                             const geo_item *it, size_t n, uint32_t skip) {
-  /* obstacle_touch's arithmetic on plain numbers */
-  double tipx = f->tip.x, tipy = f->tip.y, radius = f->radius, extra = f->extra;
+  double px = f->p.x, py = f->p.y;
   steer_vec2 lim = wrap_limits(g);
   for (size_t e = 0; e < n; e++) {
-    double x = it[e].v[0], y = it[e].v[1], reach = it[e].v[2] + radius + extra;
-    double dx = tipx - x, dy = tipy - y;
+    double dx = it[e].v[0] - px, dy = it[e].v[1] - py; /* centre - p */
     offset_parts(g, lim, &dx, &dy);
-    if ((dx * dx + dy * dy < reach * reach) & !(it[e].seen & skip) &&
-        obstacle_better(g, f, (size_t)it[e].item, x, y))
+    if (obstacle_touch(f, dx, dy, it[e].v[2]) & !(it[e].seen & skip) &&
+        obstacle_better(f, (size_t)it[e].item, dx * dx + dy * dy))
       f->hit_a = v2(dx, dy); /* the push: obstacle_away, at the end */
   }
 }
@@ -717,15 +736,14 @@ GEO_HOT void feel_obstacles(const geometry *g, geo_feeler *f,
 GEO_HOT void feel_obstacles_refs(const geometry *g, geo_feeler *f,
                                  const uint32_t *ref, size_t n,
                                  const double (*shape)[4], const int32_t *item) {
-  double tipx = f->tip.x, tipy = f->tip.y, radius = f->radius, extra = f->extra;
+  double px = f->p.x, py = f->p.y;
   steer_vec2 lim = wrap_limits(g);
   for (size_t e = 0; e < n; e++) {
     const double *v = shape[ref[e]];
-    double x = v[0], y = v[1], reach = v[2] + radius + extra;
-    double dx = tipx - x, dy = tipy - y;
+    double dx = v[0] - px, dy = v[1] - py; /* centre - p */
     offset_parts(g, lim, &dx, &dy);
-    if (dx * dx + dy * dy < reach * reach &&
-        obstacle_better(g, f, (size_t)item[ref[e]], x, y))
+    if (obstacle_touch(f, dx, dy, v[2]) &&
+        obstacle_better(f, (size_t)item[ref[e]], dx * dx + dy * dy))
       f->hit_a = v2(dx, dy); /* the push: obstacle_away, at the end */
   }
 }
@@ -1036,7 +1054,7 @@ halo_cells_quad(const halo_lanes *l, __m256d x, __m256d y, long cell[4]) {
 }
 
 /* The pair pass's headings (headings_quad) and both halos' cells: of each
-   wall feeler's middle (cw) and each obstacle feeler's tip (co), four
+   wall feeler's middle (cw) and each obstacle feeler's middle (co), four
    agents at a time, each lane the scalar pass's operations. */
 static AVX void pair_cells_quad(const geo_halo *hw, const geo_halo *ho,
                                 const steer_vec2 *p, const steer_vec2 *v,
@@ -1061,18 +1079,18 @@ static AVX void pair_cells_quad(const geo_halo *hw, const geo_halo *ho,
     __m256d half = _mm256_set1_pd(0.5);
     __m256d mx = _mm256_add_pd(px, _mm256_mul_pd(_mm256_mul_pd(ax, len), half));
     __m256d my = _mm256_add_pd(py, _mm256_mul_pd(_mm256_mul_pd(ay, len), half));
-    /* tip = p + ahead * length */
+    /* the obstacle feeler's middle, p + ahead * length * 0.5 */
     __m256d l = _mm256_set1_pd(length);
-    __m256d tx = _mm256_add_pd(px, _mm256_mul_pd(ax, l));
-    __m256d ty = _mm256_add_pd(py, _mm256_mul_pd(ay, l));
+    __m256d ox = _mm256_add_pd(px, _mm256_mul_pd(_mm256_mul_pd(ax, l), half));
+    __m256d oy = _mm256_add_pd(py, _mm256_mul_pd(_mm256_mul_pd(ay, l), half));
     halo_cells_quad(&lw, mx, my, cw + k);
-    halo_cells_quad(&lo, tx, ty, co + k);
+    halo_cells_quad(&lo, ox, oy, co + k);
   }
   for (; k < n; k++) {
     steer_vec2 wall = v2_scale(ahead[k], wall_length[k]);
-    steer_vec2 tip = v2_add(p[k], v2_scale(ahead[k], length));
+    steer_vec2 obst = v2_scale(ahead[k], length);
     cw[k] = geo_halo_cell(hw, p[k].x + wall.x * 0.5, p[k].y + wall.y * 0.5);
-    co[k] = geo_halo_cell(ho, tip.x, tip.y);
+    co[k] = geo_halo_cell(ho, p[k].x + obst.x * 0.5, p[k].y + obst.y * 0.5);
   }
 }
 
@@ -1109,7 +1127,7 @@ steer_vec2 geometry_avoid_obstacles(const geometry *g, steer_vec2 p,
   feeler_start(&f, p, v, length, radius, extra);
   const geo_index *x = &g->obstacle_index;
   cell_range r;
-  switch (cells_of(x, geo_box_around(f.tip, f.tip, radius + extra),
+  switch (cells_of(x, geo_box_around(p, f.tip, radius + extra),
                    g->obstacle_count, &r)) {
   case 0:
     obstacles_in_cells(g, &f, &r);
@@ -1360,18 +1378,21 @@ void geometry_avoid_obstacles_many(const geometry *g, int n,
       double pad = radius[k0 + k] + extra[k0 + k];
       feeler_start(&f[k], p[k0 + k], v[k0 + k], length, radius[k0 + k],
                    extra[k0 + k]);
-      /* the halo: a touched obstacle's box is within pad of the tip */
-      if (h->live && pad >= 0 && pad <= h->reach) {
-        run[k] = geo_halo_run(h, f[k].tip.x, f[k].tip.y, &refs[k]);
+      /* the halo: a touched obstacle's box is within pad of the feeler,
+         so within need of its middle */
+      double need = pad + fabs(length) * 0.5;
+      if (h->live && pad >= 0 && need <= h->reach) {
+        steer_vec2 mid = feeler_middle(&f[k]);
+        run[k] = geo_halo_run(h, mid.x, mid.y, &refs[k]);
         if (run[k] >= 0) {
           walk[k] = 3;
           if (run[k] > 0) ask_for(refs[k]);
           continue;
         }
       } else if (pad >= 0) {
-        geo_halo_want(h, pad);
+        geo_halo_want(h, need);
       }
-      walk[k] = cells_of(x, geo_box_around(f[k].tip, f[k].tip, pad),
+      walk[k] = cells_of(x, geo_box_around(f[k].p, f[k].tip, pad),
                          g->obstacle_count, &r[k]);
       if (walk[k] == 0) ask_for_rows(x, &r[k]);
     }
@@ -1428,7 +1449,7 @@ int geometry_avoid_walls_obstacles_many(
   for (int k = 0; k < n; k++) {
     double pad = radius[k] + extra[k];
     if (!(fabs(wall_length[k]) * 0.5 <= hw->reach) ||
-        !(pad >= 0 && pad <= ho->reach))
+        !(pad >= 0 && pad + fabs(length) * 0.5 <= ho->reach))
       return 0; /* the two calls ask for longer halos */
   }
   long cw[PAIR_GROUP], co[PAIR_GROUP], rw[PAIR_GROUP], ro[PAIR_GROUP];
@@ -1445,11 +1466,11 @@ int geometry_avoid_walls_obstacles_many(
       for (int k = 0; k < m; k++) {
         int i = k0 + k;
         ahead[k] = feeler_ahead(v[i]);
-        /* feeler_from's feeler (wall) and tip (obstacle), the same bits */
+        /* both feelers' middles (feeler_middle), the same bits */
         steer_vec2 wall = v2_scale(ahead[k], wall_length[i]);
-        steer_vec2 tip = v2_add(p[i], v2_scale(ahead[k], length));
+        steer_vec2 obst = v2_scale(ahead[k], length);
         cw[k] = geo_halo_cell(hw, p[i].x + wall.x * 0.5, p[i].y + wall.y * 0.5);
-        co[k] = geo_halo_cell(ho, tip.x, tip.y);
+        co[k] = geo_halo_cell(ho, p[i].x + obst.x * 0.5, p[i].y + obst.y * 0.5);
       }
     }
     for (int k = 0; k < m; k++) {

@@ -212,9 +212,10 @@ void geo_feeler_start(geo_feeler *f, steer_vec2 p, steer_vec2 v,
 /* Tests obstacle / wall k against the feeler, keeping the better one. */
 void geo_feeler_obstacle(const geometry *g, geo_feeler *f, size_t k);
 void geo_feeler_wall(const geometry *g, geo_feeler *f, size_t k);
-/* The force of the nearest obstacle the feeler's tip touches (within its
-   radius + the agent's radius + extra), scaled to max_force; zero when
-   none. */
+/* The force of the obstacle nearest the agent of those the feeler (p to
+   its tip) comes within its radius + the agent's radius + extra of, from
+   its centre toward the feeler's nearest point, scaled to max_force; zero
+   when none. */
 steer_vec2 geometry_avoid_obstacles(const geometry *g, steer_vec2 p,
                                     steer_vec2 v, double radius, double extra,
                                     double max_force, double length);

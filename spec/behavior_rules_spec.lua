@@ -118,12 +118,51 @@ describe("tuning rules of docs/API.md", function()
     return a.x, d
   end
 
-  it("orca keeps a body off a rock that avoid_obstacles' default feeler lets it enter", function()
-    local _, inside = past_rock(0.05, 600,
-      { combine = "priority", { "avoid_obstacles" }, { "seek", target = { 30, 0 } } })
-    assert.is_true(inside < 1)                    -- the centre entered the rock
+  it("avoid_obstacles' default feeler keeps a body off a rock, as orca does", function()
+    -- bodies touch at 1.5 (rock 1, agent 0.5); a feeler tested at its tip
+    -- only let the centre in (0.91 to 1.34 from the rock's at these offsets)
+    for _, y0 in ipairs{ 0.05, 0.5, 1, 1.4, -0.7 } do
+      local x, d = past_rock(y0, 600,
+        { combine = "priority", { "avoid_obstacles" }, { "seek", target = { 30, 0 } } })
+      assert.is_true(d > 1.5 - 1e-3 and x > 15, ("start %g: %g from the centre, x %g"):format(y0, d, x))
+    end
     local x, d = past_rock(0.05, 600, { { "arrive", target = { 30, 0 } }, orca = true })
     assert.is_true(d >= 1.5 - 1e-9 and x > 9)      -- touching at most, and past it
+  end)
+
+  it("the documented feeler length keeps a body off a rock at any speed (docs/API.md section 3.6)", function()
+    -- feeler_length = max_speed * sqrt(2 * (rock + radius) / max_force); starts
+    -- across the rock's width, 60 Hz; half that length lets bodies in
+    local function closest(R, speed, force, rock, L)
+      local dist, least = math.max(20 * rock, 3 * L), math.huge
+      for k = -10, 10 do
+        local off = k / 10 * (rock + R) * 1.2
+        local w = steer.world{}
+        w:add_obstacle{ x = dist, y = off, radius = rock }
+        local a = w:add{ vx = speed, radius = R, max_speed = speed, max_force = force,
+          program = { combine = "priority", { "avoid_obstacles", feeler_length = L },
+                      { "seek", target = { 2 * dist, 0 } } } }
+        for _ = 1, 3600 do
+          w:step(1 / 60)
+          local gap = math.sqrt((a.x - dist) ^ 2 + (a.y - off) ^ 2) - rock - R
+          least = math.min(least, gap / R)
+          if a.x > 1.5 * dist then break end
+        end
+        assert.is_true(a.x > 1.5 * dist, "gets past")
+      end
+      return least
+    end
+    local cases = { { 8, 80, 240, 18 }, { 8, 200, 240, 18 }, { 8, 200, 100, 10 },
+                    { 0.5, 2, 4, 1 }, { 0.5, 5, 2, 1 }, { 1, 10, 3, 0.5 } }
+    local short_overlaps = 0
+    for _, c in ipairs(cases) do
+      local R, speed, force, rock = c[1], c[2], c[3], c[4]
+      local L = speed * math.sqrt(2 * (rock + R) / force)
+      local least = closest(R, speed, force, rock, L)
+      assert.is_true(least > -0.01, ("%s: %g radii into the rock"):format(table.concat(c, " "), -least))
+      if closest(R, speed, force, rock, L / 2) < -0.5 then short_overlaps = short_overlaps + 1 end
+    end
+    assert.is_true(short_overlaps >= 3, short_overlaps .. " of 6 overlap with half the length")
   end)
 
   it("an agent heading straight at an obstacle's centre turns left and gets round", function()

@@ -746,6 +746,90 @@ describe("a:avoid_obstacles", function()
     assert.is_near(-2e-3 / n, fy, 1e-12)
   end)
 
+  it("tests the whole feeler: a centre beside it pushes straight across (docs/API.md section 3.6)", function()
+    -- feeler (0, 0) -> (3, 0); centre (1.5, 1): its nearest feeler point is
+    -- (1.5, 0), 1 < 1 + 0.5 away (the tip, (3, 0), is 1.8 away: untouched)
+    local a = setup({ vx = 1, max_force = 2 }, { { x = 1.5, y = 1, radius = 1 } })
+    eq("beside the feeler", 0, -2, a:avoid_obstacles())
+    -- centre (2.5, 1): the tip is 1.12 away, but the push is across (the
+    -- tip's push, (0.5, -1), would pull the agent on past the rock)
+    local b = setup({ vx = 1, max_force = 2 }, { { x = 2.5, y = -1, radius = 1 } })
+    eq("beside, near the tip", 0, 2, b:avoid_obstacles())
+    -- heading (0.6, 0.8); centre 2 along and 1 to the right of it
+    local c = setup({ vx = 0.6, vy = 0.8, max_force = 5 },
+      { { x = 2 * 0.6 + 0.8, y = 2 * 0.8 - 0.6, radius = 1 } })
+    local fx, fy = c:avoid_obstacles()
+    assert.is_near(-0.8 * 5, fx, 1e-12)   -- to the left, (-0.8, 0.6)
+    assert.is_near(0.6 * 5, fy, 1e-12)
+    -- the boundary is outside: 1.5 from the feeler is not < 1 + 0.5
+    local d = setup({ vx = 1, max_force = 2 }, { { x = 1.5, y = 1.5, radius = 1 } })
+    eq("1.5 from the feeler", 0, 0, d:avoid_obstacles())
+  end)
+
+  it("pushes a body out of an obstacle it overlaps behind it", function()
+    -- centre (-1, 0.5) behind the agent: p - c = (1, -0.5), 1.118 < 1.5
+    local a = setup({ vx = 1, max_force = 2 }, { { x = -1, y = 0.5, radius = 1 } })
+    local n = math.sqrt(1.25)
+    eq("behind", 2 / n, -1 / n, a:avoid_obstacles())
+    local b = setup({ vx = 1, max_force = 2 }, { { x = -1.2, y = 1, radius = 1 } })
+    eq("behind, bodies apart (1.56)", 0, 0, b:avoid_obstacles())
+  end)
+
+  it("matches a scan written out in Lua over random rocks", function()
+    -- the rule of docs/API.md section 3.6, independently: the nearest point
+    -- of the feeler p -> p + ahead * L to each centre; of the touched
+    -- obstacles the one whose centre is nearest the agent; the push from
+    -- the centre to that point, or left when the centre is on the line
+    local seed = 99
+    local function rand()
+      seed = (seed * 1103515245 + 12345) % 4294967296
+      return seed / 4294967296
+    end
+    local function rule(ax, ay, vx, vy, r, L, mf, rocks)
+      local l = math.sqrt(vx * vx + vy * vy)
+      local hx, hy = vx / l, vy / l
+      local best, gx, gy
+      for _, o in ipairs(rocks) do
+        local dx, dy = o.x - ax, o.y - ay
+        local t = dx * hx + dy * hy
+        local qx, qy -- the nearest feeler point less the centre
+        if t <= 0 then qx, qy = -dx, -dy
+        elseif t >= L then qx, qy = hx * L - dx, hy * L - dy
+        else
+          local across = hx * dy - hy * dx
+          qx, qy = across * hy, -across * hx
+        end
+        local reach = o.radius + r
+        local d2 = dx * dx + dy * dy
+        if qx * qx + qy * qy < reach * reach and (not best or d2 < best) then
+          best, gx, gy = d2, qx, qy
+        end
+      end
+      if not best then return 0, 0 end
+      if hx * gy - hy * gx == 0 then return -hy * mf, hx * mf end
+      local g = math.sqrt(gx * gx + gy * gy)
+      return gx / g * mf, gy / g * mf
+    end
+    local touched = 0
+    for _ = 1, 300 do
+      local w = new_world()
+      local rocks = {}
+      for k = 1, 6 do
+        rocks[k] = { x = rand() * 10 - 5, y = rand() * 10 - 5, radius = rand() * 1.5 }
+        w:add_obstacle(rocks[k])
+      end
+      local vx, vy = rand() * 4 - 2, rand() * 4 - 2
+      local r, L = rand(), rand() * 6
+      local a = w:add{ vx = vx, vy = vy, radius = r, max_force = 3 }
+      local ex, ey = rule(0, 0, vx, vy, r, L, 3, rocks)
+      local fx, fy = a:avoid_obstacles(L)
+      assert.is_near(ex, fx, 1e-12)
+      assert.is_near(ey, fy, 1e-12)
+      if ex ~= 0 or ey ~= 0 then touched = touched + 1 end
+    end
+    assert.is_true(touched > 100, touched .. " of 300 cases touched a rock")
+  end)
+
   it("limits", function()
     local a = setup({ vx = BIG, max_force = BIG },
       { { x = BIG, y = 1, radius = BIG } })

@@ -256,7 +256,7 @@ end)
 
 describe("jitter controls", function()
   -- An agent skirting a large obstacle on its way to a goal: each frame its
-  -- feeler tip enters the obstacle's reach, avoidance pushes it out, seek
+  -- feeler enters the obstacle's reach, avoidance pushes it out, seek
   -- steers it back in. Counts the switches of the winning entry while it
   -- passes the obstacle (2 < x < 10) and the frames that took.
   local function skirt(hold, hysteresis)
@@ -284,7 +284,7 @@ describe("jitter controls", function()
 
   it("without hold or hysteresis the winner flickers most frames", function()
     local switches, frames = skirt(0, 0)
-    assert.is_true(switches > 0.7 * frames, ("%d switches in %d frames"):format(switches, frames))
+    assert.is_true(switches > 0.6 * frames, ("%d switches in %d frames"):format(switches, frames))
   end)
 
   it("hold keeps the last winner in control after it falls silent", function()

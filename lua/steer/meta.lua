@@ -743,7 +743,8 @@ function Agent:evade(b, panic_radius) end
 ---@return number fy
 function Agent:wander() end
 
----Steer away from the nearest obstacle the feeler touches (feeler default 3).
+---Steer aside from the nearest obstacle the feeler touches anywhere along its length
+---(feeler default 3): from the obstacle's centre toward the feeler's nearest point.
 ---@param feeler_length? number
 ---@return number fx
 ---@return number fy

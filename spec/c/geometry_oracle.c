@@ -333,7 +333,7 @@ static void compare_many(geometry *g, const layout *L) {
       for (int k = 0; k < n; k++)
         able = able && fabs(length[k]) * 0.5 <= h.wall_halo.reach &&
                radius[k] + extra[k] >= 0 &&
-               radius[k] + extra[k] <= h.obstacle_halo.reach;
+               radius[k] + extra[k] + fabs(len) * 0.5 <= h.obstacle_halo.reach;
       CHECK(both == able, "%s avoid_walls_obstacles_many answered %d pass %d",
             L->name, both, pass);
       fused_checked += both;
