@@ -36,6 +36,14 @@
 #define PUSH_DEEP 0.01
 #define PUSH_MORE 4
 #define PUSH_STILL 0.01 /* of the slop: a sweep moving no agent more ends */
+/* A crowd, even a crush, lists a few pairs per agent (bodies packed edge
+   to edge have 6 neighbours within the reach); a pile (agents spawned on
+   one spot) lists about n^2 / 2, and sweeping them all up to 256 times
+   took seconds a step. Beyond PUSH_PILE pairs per agent the sweeps are cut
+   to PUSH_VISITS pair visits per agent (at least one sweep): the pile
+   spreads over a few steps. */
+#define PUSH_PILE 16
+#define PUSH_VISITS 64
 #define PUSH_CLIP_STEPS 12 /* halvings that find how far a body may go */
 
 /* bits of the per-agent marks (the sort's scratch, free until its next run) */
@@ -313,7 +321,7 @@ void orca_push_record(const steer_world *w, size_t i,
   /* the rest: beyond the next one found; when all found are within reach,
      beyond neighbor_radius if the search found fewer than it may (it
      leaves out ghosts and no one else, as the push does), else unknown */
-  double r = o->neighbor_radius;
+  double r = orca_neighbor_radius(o, w->radius[i]);
   if (k == m && !(m < o->max_neighbors && r * r >= reach2)) return;
   rec->n = (uint32_t)k;
 }
@@ -379,6 +387,10 @@ int orca_push(steer_world *w) {
   size_t most = sweeps < STEER_ORCA_MAX_PUSH / PUSH_MORE
                     ? sweeps * PUSH_MORE
                     : STEER_ORCA_MAX_PUSH;
+  if (pairs > PUSH_PILE * w->count) {
+    size_t budget = PUSH_VISITS * w->count / pairs;
+    most = budget < 1 ? 1 : budget < most ? budget : most;
+  }
   /* what the sweep before met */
   double was_sum = HUGE_VAL, was_most = HUGE_VAL;
   for (size_t s = 0; s < most; s++) {

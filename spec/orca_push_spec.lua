@@ -327,6 +327,34 @@ describe("orca.push", function()
       err(steer.program, { orca = { push = "yes" } }))
   end)
 
+  it("parts a pile spawned on one point over a few steps (csrc/orca_push.c PUSH_PILE)", function()
+    -- 300 agents on one spot list about 45,000 pairs: the push sweeps them
+    -- once a step (not up to 256 times: seconds a step), and the pile still
+    -- parts: every body off every other within a second at 60 Hz
+    local w = steer.world{ bounds = { 1600, 1000 } }
+    w:add_many({ n = 300, x = 800, y = 500, radius = 7, max_speed = 80, max_force = 400 },
+      steer.program{ orca = { neighbor_radius = 30, push = true },
+                     { "arrive", target = { 800, 500 }, slowing_radius = 40 } })
+    local function deepest()
+      local pos, n = w:positions()
+      local worst = 0
+      for i = 1, n do
+        for j = i + 1, n do
+          local d = math.sqrt((pos[2 * i - 1] - pos[2 * j - 1]) ^ 2 + (pos[2 * i] - pos[2 * j]) ^ 2)
+          worst = math.max(worst, 14 - d)
+        end
+      end
+      return worst
+    end
+    w:step(1 / 60)
+    local first = deepest()
+    for _ = 1, 59 do w:step(1 / 60) end
+    local later = deepest()
+    for a in w:agents() do support.all_finite(a.x, a.y, a.vx, a.vy) end
+    assert.is_true(first > 1, "one sweep leaves the pile deep after its first step: " .. first)
+    assert.is_true(later < 0.5, "parted within a second (overlap " .. later .. " px of 14)")
+  end)
+
   it("never makes NaN: coincident crowds, huge numbers, zero radii", function()
     local world = steer.world{}
     for _ = 1, 5 do still(world, 1e150, -1e150, 1e150) end
