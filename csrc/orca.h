@@ -27,6 +27,17 @@ static inline double orca_clamp(double t, double lo, double hi) {
 #endif
 }
 
+/* The radius within which an agent of body radius `radius` looks for its
+   neighbors: the program's, or (a negative neighbor_radius, the default)
+   20 body radii and at least 10: the first contract's 10 for agents of
+   radius 0.5, and the same reach in bodies at any scale (a soldier of 7 px
+   sees 140 px around it, not 10 px, less than two bodies touching). */
+static inline double orca_neighbor_radius(const steer_orca *o, double radius) {
+  if (o->neighbor_radius >= 0) return o->neighbor_radius;
+  double r = 20 * radius;
+  return r > 10 ? r : 10;
+}
+
 /* avoid_agents (ttc.c) over the neighbors filter f lets through (an
    entry's groups and view cone; ghosts never count). */
 steer_vec2 avoid_agents_filtered(const steer_world *w, size_t i,

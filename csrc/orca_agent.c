@@ -8,7 +8,7 @@
 #include "orca.h"
 
 steer_orca steer_orca_default(void) {
-  steer_orca o = {5, 2, 10, 10, 0.02, 0, 1};
+  steer_orca o = {5, 2, -1, 10, 0.02, 0, 1}; /* -1: orca_neighbor_radius */
   return o;
 }
 
@@ -50,8 +50,8 @@ static steer_vec2 orca_velocity(const steer_world *w, size_t i,
     orca_shape_line(s, body, v, o->obstacle_time_horizon, dt, &lines[n++]);
   }
   size_t n_static = n;
-  size_t m = nearest_found_agents(w, i, o->neighbor_radius, o->max_neighbors,
-                                  1, near);
+  size_t m = nearest_found_agents(w, i, orca_neighbor_radius(o, w->radius[i]),
+                                  o->max_neighbors, 1, near);
   if (record) orca_push_record(w, i, near, m, o, dt);
   orca_neighbors nb;
   steer_vec2 p = world_pos(w, i);

@@ -289,7 +289,8 @@ static int in_range(double v, double lo) {
 steer_status steer_orca_check(const steer_orca *o) {
   int ok = in_range(o->time_horizon, 0) && o->time_horizon > 0 &&
            in_range(o->obstacle_time_horizon, 0) &&
-           o->obstacle_time_horizon > 0 && in_range(o->neighbor_radius, 0) &&
+           o->obstacle_time_horizon > 0 &&
+           (o->neighbor_radius < 0 || in_range(o->neighbor_radius, 0)) &&
            o->max_neighbors <= STEER_ORCA_MAX_NEIGHBORS &&
            o->margin >= 0 && o->margin <= 1 && o->push <= STEER_ORCA_MAX_PUSH &&
            (o->detour == 0 || o->detour == 1);

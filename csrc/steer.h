@@ -703,7 +703,8 @@ STEER_API long steer_agent_active_entry(const steer_world *w, size_t i);
 typedef struct steer_orca {
   double time_horizon;          /* seconds of safety against agents; 5 */
   double obstacle_time_horizon; /* ... against obstacles and walls; 2 */
-  double neighbor_radius;       /* agents considered within; 10 */
+  double neighbor_radius;       /* agents considered within; < 0 (the
+                                   default, -1): 20 body radii, at least 10 */
   size_t max_neighbors;         /* the nearest ones, <= 64; 10 */
   double margin; /* agents keep (r_i + r_j)(1 + margin) apart, in [0, 1]; 0.02 */
   size_t push;   /* sweeps that push overlapping bodies apart after a step,
@@ -716,7 +717,7 @@ typedef struct steer_orca {
 /// The defaults above.
 STEER_API steer_orca steer_orca_default(void);
 /// STEER_EINVAL unless both horizons are > 0 and <= STEER_LIMIT, the radius
-/// is in [0, STEER_LIMIT], max_neighbors <= STEER_ORCA_MAX_NEIGHBORS, the
+/// is negative (automatic) or in [0, STEER_LIMIT], max_neighbors <= STEER_ORCA_MAX_NEIGHBORS, the
 /// margin in [0, 1], push <= STEER_ORCA_MAX_PUSH and detour is 0 or 1.
 STEER_API steer_status steer_orca_check(const steer_orca *o);
 /// Gives a program just created (not shared yet) ORCA (NULL: none).

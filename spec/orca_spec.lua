@@ -776,7 +776,7 @@ describe("orca parameters", function()
       err(steer.program, { orca = { horizon = 1 } }))
     assert.matches("orca: true or a table expected, got number",
       err(steer.program, { orca = 3 }))
-    assert.matches("orca.neighbor_radius: number expected, got string",
+    assert.matches("orca.neighbor_radius: number or 'auto' expected, got string",
       err(steer.program, { orca = { neighbor_radius = "x" } }))
     assert.matches("time_horizon: positive number expected, got 0",
       err(steer.program, { { "avoid_agents", time_horizon = 0 } }))
@@ -801,8 +801,46 @@ describe("orca parameters", function()
     local a = world:add{}
     a:set_behaviors{ orca = true }
     assert.are.same({ time_horizon = 5, obstacle_time_horizon = 2,
-                      neighbor_radius = 10, max_neighbors = 10, margin = 0.02, push = 0, detour = true }, a:behaviors().orca)
+                      neighbor_radius = "auto", max_neighbors = 10, margin = 0.02, push = 0, detour = true }, a:behaviors().orca)
     a:set_behaviors{ orca = false }
     assert.is_nil(a:behaviors().orca)
+  end)
+
+  it("neighbor_radius 'auto' (the default) looks 20 body radii around, at least 10", function()
+    -- an agent at the origin heading +x at 1 toward one standing 12 ahead
+    -- of it: ORCA acts on it only when the other is its neighbor
+    local function first_velocity(radius, nr)
+      local w = steer.world{}
+      local a = w:add{ vx = 1, radius = radius, max_speed = 1, max_force = 100,
+        program = { { "seek", target = { 100, 0 } }, orca = { neighbor_radius = nr, time_horizon = 20 } } }
+      w:add{ x = 12 * math.max(1, radius / 0.5), y = 0.01, radius = radius }
+      w:step(0.1)
+      return a.vx, a.vy
+    end
+    -- radius 0.5: auto is 10, and the other, 12 away, is out of reach: straight on
+    local vx, vy = first_velocity(0.5, "auto")
+    assert.are.same({ 1, 0 }, { vx, vy })
+    assert.are.same({ vx, vy }, { first_velocity(0.5, 10) })
+    -- radius 7 (a soldier in pixels): auto is 140, the other 168 away: straight on;
+    -- at 120 away it is seen (the same as neighbor_radius = 140), where 10 sees nothing
+    local function at(dist, nr)
+      local w = steer.world{}
+      local a = w:add{ vx = 80, radius = 7, max_speed = 80, max_force = 1e4,
+        program = { { "seek", target = { 1000, 0 } }, orca = { neighbor_radius = nr, time_horizon = 20 } } }
+      w:add{ x = dist, y = 0.5, radius = 7 }
+      w:step(1 / 60)
+      return a.vx, a.vy
+    end
+    assert.are.same({ at(120, 140) }, { at(120, "auto") })
+    assert.are_not.same({ at(120, 10) }, { at(120, "auto") })
+    assert.are.same({ at(150, 10) }, { at(150, "auto") })
+    assert.are.equal(0, select(2, at(150, "auto")))
+    assert.are_not.equal(0, select(2, at(120, "auto")))
+    -- written out, read back, refused otherwise
+    a = steer.world{}:add{}
+    a:set_behaviors{ orca = { neighbor_radius = "auto" } }
+    assert.are.equal("auto", a:behaviors().orca.neighbor_radius)
+    assert.matches("orca.neighbor_radius: number or 'auto' expected, got string",
+      select(2, pcall(a.set_behaviors, a, { orca = { neighbor_radius = "far" } })))
   end)
 end)

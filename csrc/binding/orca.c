@@ -53,6 +53,15 @@ static void read_orca_field(lua_State *L, const char *key, const char *fname,
     lua_pop(L, 1);
     return;
   }
+  if (strcmp(key, "neighbor_radius") == 0 && lua_type(L, -1) == LUA_TSTRING &&
+      strcmp(lua_tostring(L, -1), "auto") == 0) { /* orca_neighbor_radius */
+    o->neighbor_radius = -1;
+    lua_pop(L, 1);
+    return;
+  }
+  if (strcmp(key, "neighbor_radius") == 0 && lua_type(L, -1) != LUA_TNUMBER)
+    arg_error(L, fname, argn, "%s: number or 'auto' expected, got %s", name,
+              arg_typename(L, -1));
   int push = strcmp(key, "push") == 0;
   if (push && lua_isboolean(L, -1)) { /* true: ORCA_PUSH_SWEEPS */
     o->push = lua_toboolean(L, -1) ? ORCA_PUSH_SWEEPS : 0;
@@ -117,7 +126,10 @@ void push_orca(lua_State *L, const steer_orca *o) {
   lua_setfield(L, -2, "time_horizon");
   lua_pushnumber(L, o->obstacle_time_horizon);
   lua_setfield(L, -2, "obstacle_time_horizon");
-  lua_pushnumber(L, o->neighbor_radius);
+  if (o->neighbor_radius < 0)
+    lua_pushliteral(L, "auto");
+  else
+    lua_pushnumber(L, o->neighbor_radius);
   lua_setfield(L, -2, "neighbor_radius");
   lua_pushinteger(L, (lua_Integer)o->max_neighbors);
   lua_setfield(L, -2, "max_neighbors");

@@ -54,7 +54,7 @@ function P.program(F, rec)
   if rng:chance(0.2) then prog.hold = rng:range(0, 2) end
   if rng:chance(0.2) then -- ORCA: true, a table, or a bad field
     prog.orca = rng:chance(0.3) or { time_horizon = rng:range(0.1, 8),
-      obstacle_time_horizon = rng:range(0.1, 4), neighbor_radius = rng:range(0, 12),
+      obstacle_time_horizon = rng:range(0.1, 4), neighbor_radius = rng:chance(0.2) and "auto" or rng:range(0, 12),
       max_neighbors = rng:int(0, 64), margin = rng:chance(0.5) and rng:range(0, 1) or nil,
       push = rng:chance(0.4) and (rng:chance(0.5) or rng:int(0, 256)) or nil }
     if type(prog.orca) == "table" and rng:chance(0.3) then prog.orca.detour = rng:chance(0.5) end
