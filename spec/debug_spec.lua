@@ -375,13 +375,13 @@ describe("steer.debug with mistakes and removed agents", function()
       assert.is_false(ok)
       return e
     end
-    assert.matches("bad argument #2 to 'watch' %(unknown option 'feeler'%)",
+    assert.matches("bad argument #2 to 'watch' %(unknown option 'feeler': did you mean 'feeler_length'%?%)",
       err(view.watch, view, a, { feeler = 3 }))
     assert.matches("bad argument #2 to 'watch' %(option 'path': steer.Path expected, got number%)",
       err(view.watch, view, a, { path = 5 }))
     assert.matches("bad argument #1 to 'watch' %(steer.Agent expected, got table%)",
       err(view.watch, view, {}, {}))
-    assert.matches("bad argument #3 to 'show_world' %(unknown option 'neighbors'%)",
+    assert.matches("bad argument #3 to 'show_world' %(unknown option 'neighbors': options are arrival_radius, evade, feeler_length, neighbor_radius, path, pursue, target, wander%)",
       err(view.show_world, view, w, true, { neighbors = 14 }))
     assert.matches("bad argument #2 to 'draw_agent' %(option 'target'",
       err(view.draw_agent, view, a, { target = "home" }))
@@ -419,7 +419,7 @@ describe("steer.debug with mistakes and removed agents", function()
     assert.matches("bad argument #1 to 'new' %(table expected, got number%)", err(sdebug.new, 5))
     assert.matches("bad argument #1 to 'new' %(option 'vector_scale': number in %[0, 1e150%] expected, got string%)",
       err(sdebug.new, { vector_scale = "x", line = print, circle = print }))
-    assert.matches("bad argument #1 to 'new' %(unknown option 'colour'%)",
+    assert.matches("bad argument #1 to 'new' %(unknown option 'colour': options are circle, colors, force_scale, line, line_width, segments, vector_scale, wrap%)",
       err(sdebug.new, { colour = {}, line = print, circle = print }))
     -- what is accepted draws finite lines
     view:watch(a, { target = { x = 3, y = 4 }, feeler_length = 2, neighbor_radius = 3 })

@@ -101,7 +101,7 @@ describe("errors: wrong types", function()
 
   it("in world methods and constructors", function()
     local w, a = fixture()
-    bad(1, "query", "number expected, got string", w.query, w, "a", 0, 1)
+    bad(1, "query", "number, steer.Agent, steer.SharedPoint, {x, y} or {x =, y =} expected, got string", w.query, w, "a", 0, 1)
     bad(3, "query", "got no value", w.query, w, 0, 0)
     bad(1, "add", "table expected, got number", w.add, w, 5)
     bad(1, "add", { F"x", "number expected, got string" }, w.add, w, { x = "1" })

@@ -366,3 +366,36 @@ describe("neighbor filters' options", function()
     assert.are.equal(1, n)
   end)
 end)
+
+describe("world:query around a point given as one value", function()
+  it("takes an agent, a shared point or a table as its centre, the same as x, y", function()
+    local w = steer.world{}
+    local rnd = support.random(44)
+    for _ = 1, 200 do w:add{ x = rnd(-10, 10), y = rnd(-10, 10), group = rnd(0, 1) < 0.5 and 0 or 1 } end
+    local function ids(it)
+      local t = {}
+      for a in it do t[#t + 1] = a.id end
+      table.sort(t)
+      return table.concat(t, " ")
+    end
+    local n = 0
+    for a in w:agents() do
+      local here = ids(w:query(a.x, a.y, 3, { groups = { 1 } }))
+      assert.are.equal(here, ids(w:query(a, 3, { groups = { 1 } })))
+      assert.are.equal(here, ids(w:query({ a.x, a.y }, 3, { groups = { 1 } })))
+      assert.are.equal(here, ids(w:query(steer.point(a.x, a.y), 3, { groups = { 1 } })))
+      n = n + 1
+      if n == 40 then break end
+    end
+    -- the agent itself is among the results (a:neighbors leaves it out)
+    local a = w:add{ x = 100, y = 100 }
+    assert.are.equal(tostring(a.id), ids(w:query(a, 1)))
+    -- errors count the arguments as given
+    assert.matches("bad argument #2 to 'query' %(number expected, got no value%)",
+      select(2, pcall(w.query, w, a)))
+    assert.matches("bad argument #2 to 'query' %(non%-negative number expected, got %-1%)",
+      select(2, pcall(w.query, w, a, -1)))
+    assert.matches("bad argument #4 to 'query' %(no argument expected here, got number%)",
+      select(2, pcall(w.query, w, a, 1, {}, 5)))
+  end)
+end)

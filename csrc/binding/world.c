@@ -363,12 +363,16 @@ static int w_agents(lua_State *L) {
 
 static int w_query(lua_State *L) {
   lworld *box = check_world(L, 1, "query", 0);
-  double x = check_num(L, 2, "query", 1), y = check_num(L, 3, "query", 2);
-  double r = check_nonneg(L, 4, "query", 3);
-  query_filter f = turn_read_filter(L, 5, "query", 4, 0);
-  check_no_more(L, 6, "query", 5);
+  /* the centre in any of POINT_FORMS: x, y, or one value (an agent, a
+     shared point, a table); the arguments after it move up */
+  int used;
+  steer_vec2 c = check_point(L, 2, NULL, "query", 1, &used);
+  int at = 2 + used;
+  double r = check_nonneg(L, at, "query", at - 1);
+  query_filter f = turn_read_filter(L, at + 1, "query", at, 0);
+  check_no_more(L, at + 2, "query", at + 1);
   lua_getuservalue(L, 1);
-  push_query_iterator(L, -1, box, 0, x, y, r, &f, "query");
+  push_query_iterator(L, -1, box, 0, c.x, c.y, r, &f, "query");
   return 1;
 }
 

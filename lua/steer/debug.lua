@@ -123,6 +123,23 @@ local NEW_OPTIONS = {
   segments = "number", vector_scale = "number", force_scale = "number", wrap = "table",
 }
 
+-- For an unknown option k: ": did you mean 'x'?" when k starts an option's
+-- name or an option's name starts k (feeler, feeler_len), else the options'
+-- names, so the message always says what would be right.
+local function hint(k, options)
+  local names = {}
+  for name in pairs(options) do names[#names + 1] = name end
+  table.sort(names)
+  if type(k) == "string" and #k >= 3 then
+    for _, name in ipairs(names) do
+      if name:sub(1, #k) == k or k:sub(1, #name) == name then
+        return (": did you mean '%s'?"):format(name)
+      end
+    end
+  end
+  return ": options are " .. table.concat(names, ", ")
+end
+
 -- opts (or {}) once every key and value is one the view draws
 local function check_options(opts, fname, argn)
   if opts == nil then return {} end
@@ -133,8 +150,8 @@ local function check_options(opts, fname, argn)
   for k, v in pairs(opts) do
     local rule = OPTIONS[k]
     if not rule then
-      error(("bad argument #%d to '%s' (unknown option '%s')"):format(argn or 2, fname,
-        tostring(k)), 3)
+      error(("bad argument #%d to '%s' (unknown option '%s'%s)"):format(argn or 2, fname,
+        tostring(k), hint(k, OPTIONS)), 3)
     end
     if not rule[1](v) then
       error(("bad argument #%d to '%s' (option '%s': %s expected, got %s)"):format(argn or 2,
@@ -199,7 +216,8 @@ function sdebug.new(opts)
   for k, v in pairs(opts) do
     local want = NEW_OPTIONS[k]
     if not want then
-      error(("bad argument #1 to 'new' (unknown option '%s')"):format(tostring(k)), 2)
+      error(("bad argument #1 to 'new' (unknown option '%s'%s)"):format(tostring(k),
+        hint(k, NEW_OPTIONS)), 2)
     end
     if type(v) ~= want or (want == "number" and not (finite(v) and v >= 0)) then
       error(("bad argument #1 to 'new' (option '%s': %s expected, got %s)"):format(k,

@@ -492,7 +492,9 @@ function World:get(id) end
 function World:agents() end
 
 ---Iterates over the agents whose centre is within radius of (x, y), from the grid
----(never ghosts).
+---(never ghosts). The centre may also be one value: an agent (its position now; it is
+---among the results), a shared point or a table point.
+---@overload fun(self: steer.World, centre: steer.Agent|steer.Point|steer.SharedPoint, radius: number, filter?: steer.NeighborFilter): fun(): steer.Agent?
 ---@param x number
 ---@param y number
 ---@param radius number

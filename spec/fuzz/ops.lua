@@ -375,9 +375,33 @@ end
 --- world:query(x, y, r) against brute force; sometimes keep the iterator.
 local function op_query(F)
   local rec = some_world(F)
+  if F.rng:chance(0.15) then
+    -- the centre as one value: a live agent of this world, itself included
+    local a = #rec.live > 0 and F.rng:pick(rec.live)
+    if a then
+      local r, okr = G.radius(F)
+      local ok, res = F:call(rec.name .. ":query", F.wmethods.query, { rec.w, a, r }, 3,
+        okr, { name = "query", argn = not okr and 2 or nil })
+      if not ok then return end
+      local want, n = M.brute_query(rec, a.x, a.y, r)
+      local got = 0
+      for b in res[1] do
+        if not want[b] then F:fail("query(agent, r) yields an agent brute force does not") end
+        got = got + 1
+      end
+      if got ~= n then F:fail(("query(agent, r) yields %d agents, brute force %d"):format(got, n)) end
+      return
+    end
+  end
   local x, y = G.near(F, rec)
   local okx, oky = true, true
-  if F.rng:chance(F.bad) then x = V.any(F.rng, G.pools(F)); okx = V.is_num(x) end
+  if F.rng:chance(F.bad) then
+    x = V.any(F.rng, G.pools(F))
+    -- a table or userdata may be a point (the centre as one value): not
+    -- what this bad first argument is for
+    if type(x) == "table" or type(x) == "userdata" then x = "1" end
+    okx = V.is_num(x)
+  end
   if F.rng:chance(F.bad) then y = V.any(F.rng, G.pools(F)); oky = V.is_num(y) end
   local r, okr = G.radius(F)
   local bad = (not okx and 1) or (not oky and 2) or (not okr and 3) or nil
@@ -979,7 +1003,8 @@ end
 local function orca_args(F)
   local args, n, bad = G.build(F, { "num", "num" })
   if F.rng:chance(0.5) then
-    args[3] = { time_horizon = V.pos(F.rng), neighbor_radius = V.nonneg(F.rng),
+    args[3] = { time_horizon = V.pos(F.rng),
+                neighbor_radius = F.rng:chance(0.2) and "auto" or V.nonneg(F.rng),
                 max_neighbors = F.rng:int(0, 64), dt = V.pos(F.rng),
                 margin = F.rng:chance(0.5) and F.rng:range(0, 1) or nil,
                 push = F.rng:chance(0.3) and F.rng:int(0, 256) or nil }
