@@ -829,7 +829,8 @@ static void feel_walls_refs(const geometry *g, geo_feeler *f,
    numbers, so its results are the same bits, and the few lanes that pass
    go through the scalar loop's exact tests. A chunk that needs a wrap
    goes through the scalar loop whole. Chunks of four also keep the loop's
-   trip count predictable. */
+   trip count predictable. (The same for obstacles measured no faster:
+   their test is a few operations.) */
 #include "geo_quad.h"
 
 /* The lanes of the run's entries from e (of n) on. */
@@ -1093,59 +1094,6 @@ static AVX void pair_cells_quad(const geo_halo *hw, const geo_halo *ho,
   }
 }
 
-/* feel_obstacles_refs four entries at a time: obstacle_touch in lanes
-   (the scalar operations on the same numbers, so the same answers), the
-   few touched lanes kept in the scalar loop's order. A chunk that needs a
-   wrap goes through the scalar loop whole. */
-static AVX void feel_obstacles_refs_quad(const geometry *g, geo_feeler *f,
-                                         const uint32_t *ref, size_t n,
-                                         const double (*shape)[4],
-                                         const int32_t *item) {
-  __m256d px = _mm256_set1_pd(f->p.x), py = _mm256_set1_pd(f->p.y);
-  __m256d hx = _mm256_set1_pd(f->ahead.x), hy = _mm256_set1_pd(f->ahead.y);
-  __m256d lo = _mm256_set1_pd(f->length < 0 ? f->length : 0);
-  __m256d hi = _mm256_set1_pd(f->length < 0 ? 0 : f->length);
-  __m256d radius = _mm256_set1_pd(f->radius), extra = _mm256_set1_pd(f->extra);
-  steer_vec2 lim = wrap_limits(g);
-  __m256d hw = _mm256_set1_pd(lim.x), hh = _mm256_set1_pd(lim.y);
-  for (size_t e = 0; e < n; e += 4) {
-    int live = quad_live(e, n);
-    __m256d r0 = _mm256_loadu_pd(shape[ref[e]]);
-    __m256d r1 = _mm256_loadu_pd(shape[ref[e + 1]]);
-    __m256d r2 = _mm256_loadu_pd(shape[ref[e + 2]]);
-    __m256d r3 = _mm256_loadu_pd(shape[ref[e + 3]]);
-    __m256d t0 = _mm256_unpacklo_pd(r0, r1), t1 = _mm256_unpackhi_pd(r0, r1);
-    __m256d t2 = _mm256_unpacklo_pd(r2, r3), t3 = _mm256_unpackhi_pd(r2, r3);
-    __m256d dx = _mm256_sub_pd(_mm256_permute2f128_pd(t0, t2, 0x20), px);
-    __m256d dy = _mm256_sub_pd(_mm256_permute2f128_pd(t1, t3, 0x20), py);
-    __m256d r = _mm256_permute2f128_pd(t0, t2, 0x31);
-    if (quad_wraps(hw, hh, dx, dy) & live) {
-      feel_obstacles_refs(g, f, ref + e, n - e < 4 ? n - e : 4, shape, item);
-      continue;
-    }
-    __m256d t = _mm256_add_pd(_mm256_mul_pd(dx, hx), _mm256_mul_pd(dy, hy));
-    /* t < lo ? lo : t, then t > hi ? hi : t (max and min pick their
-       second operand when the first is not greater / smaller) */
-    t = _mm256_max_pd(t, lo);
-    t = _mm256_min_pd(t, hi);
-    __m256d gx = _mm256_sub_pd(_mm256_mul_pd(hx, t), dx);
-    __m256d gy = _mm256_sub_pd(_mm256_mul_pd(hy, t), dy);
-    __m256d reach = _mm256_add_pd(_mm256_add_pd(r, radius), extra);
-    __m256d in = _mm256_cmp_pd(
-        _mm256_add_pd(_mm256_mul_pd(gx, gx), _mm256_mul_pd(gy, gy)),
-        _mm256_mul_pd(reach, reach), _CMP_LT_OQ);
-    int touched = _mm256_movemask_pd(in) & live;
-    for (int l = 0; touched; l++, touched >>= 1) {
-      if (!(touched & 1)) continue;
-      const double *v = shape[ref[e + (size_t)l]];
-      double ox = v[0] - f->p.x, oy = v[1] - f->p.y;
-      if (obstacle_better(f, (size_t)item[ref[e + (size_t)l]],
-                          ox * ox + oy * oy))
-        f->hit_a = v2(ox, oy); /* the push: obstacle_away, at the end */
-    }
-  }
-}
-
 static int quad_available(void) { return __builtin_cpu_supports("avx") != 0; }
 #else
 static void pair_cells_quad(const geo_halo *hw, const geo_halo *ho,
@@ -1167,12 +1115,6 @@ static void feel_walls_refs_quad(const geometry *g, geo_feeler *f,
                                  const uint32_t *ref, size_t n,
                                  const double (*shape)[4], const int32_t *item) {
   feel_walls_refs(g, f, ref, n, shape, item);
-}
-static void feel_obstacles_refs_quad(const geometry *g, geo_feeler *f,
-                                     const uint32_t *ref, size_t n,
-                                     const double (*shape)[4],
-                                     const int32_t *item) {
-  feel_obstacles_refs(g, f, ref, n, shape, item);
 }
 
 #endif
@@ -1459,12 +1401,8 @@ void geometry_avoid_obstacles_many(const geometry *g, int n,
     for (int k = 0; k < m; k++) {
       switch (walk[k]) {
       case 3:
-        if (g->quad)
-          feel_obstacles_refs_quad(g, &f[k], refs[k], (size_t)run[k],
-                                   h->shape, h->item);
-        else
-          feel_obstacles_refs(g, &f[k], refs[k], (size_t)run[k], h->shape,
-                              h->item);
+        feel_obstacles_refs(g, &f[k], refs[k], (size_t)run[k], h->shape,
+                               h->item);
         if (f[k].index != SIZE_MAX) obstacle_away(&f[k], f[k].hit_a);
         break;
       case 0:
@@ -1592,12 +1530,8 @@ int geometry_avoid_walls_obstacles_many(
       }
       geo_feeler fo;
       feeler_from(&fo, p[i], ahead[k], length, radius[i], extra[i]);
-      if (g->quad)
-        feel_obstacles_refs_quad(g, &fo, refo[k], (size_t)ro[k], ho->shape,
-                                 ho->item);
-      else
-        feel_obstacles_refs(g, &fo, refo[k], (size_t)ro[k], ho->shape,
-                            ho->item);
+      feel_obstacles_refs(g, &fo, refo[k], (size_t)ro[k], ho->shape,
+                          ho->item);
       if (fo.index != SIZE_MAX) obstacle_away(&fo, fo.hit_a);
       obstacles[i] = v2_scale(fo.away, max_force[i]);
     }
