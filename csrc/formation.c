@@ -4,9 +4,10 @@
  * Up to STEER_FORMATION_OPTIMAL members every join and every leave
  * reassigns all members optimally (the Hungarian method, O(n^2 m) for n
  * members and m slots). Beyond that the rule is greedy: a newcomer takes
- * the free slot nearest to it, a leaver frees its slot and nobody moves;
+ * the free slot nearest to it and then trades slots with any member for
+ * whom that shortens the sum, a leaver frees its slot and nobody moves;
  * steer_formation_reassign gives each member in join order the free slot
- * nearest to it. */
+ * nearest to it, then swaps pairs while that shortens the sum. */
 #include <string.h>
 #include "formation.h"
 #include "tactics.h"
@@ -20,6 +21,7 @@ struct steer_formation {
   steer_id *members; /* in join order */
   long *slot_of;     /* each member's slot, -1 none */
   size_t *by_id;     /* member indices sorted by id */
+  steer_vec2 *where; /* scratch: the members' positions (swap passes) */
   /* assignment scratch, made with the formation so reassigning never
      fails: columns up to max(slots, OPTIMAL), rows up to OPTIMAL */
   size_t columns;
@@ -159,7 +161,8 @@ steer_formation *steer_formation_create(steer_target anchor,
 }
 
 static void members_free(steer_formation *f) {
-  size_t each = sizeof(steer_id) + sizeof(long) + sizeof(size_t);
+  size_t each =
+      sizeof(steer_id) + sizeof(long) + sizeof(size_t) + sizeof(steer_vec2);
   steer_alloc(f->members, f->cap * each, 0);
   f->members = NULL;
   f->cap = 0;
@@ -201,12 +204,14 @@ static steer_status members_reserve(steer_formation *f, size_t need) {
     if (cap > SIZE_MAX / 64) return STEER_ENOMEM;
     cap *= 2;
   }
-  size_t each = sizeof(steer_id) + sizeof(long) + sizeof(size_t);
+  size_t each =
+      sizeof(steer_id) + sizeof(long) + sizeof(size_t) + sizeof(steer_vec2);
   char *block = steer_alloc(NULL, 0, cap * each);
   if (!block) return STEER_ENOMEM;
   steer_id *members = (steer_id *)block;
   long *slot_of = (long *)(members + cap);
   size_t *by_id = (size_t *)(slot_of + cap);
+  steer_vec2 *where = (steer_vec2 *)(by_id + cap);
   if (f->count) {
     memcpy(members, f->members, f->count * sizeof *members);
     memcpy(slot_of, f->slot_of, f->count * sizeof *slot_of);
@@ -216,6 +221,7 @@ static steer_status members_reserve(steer_formation *f, size_t need) {
   f->members = members;
   f->slot_of = slot_of;
   f->by_id = by_id;
+  f->where = where;
   f->cap = cap;
   return STEER_OK;
 }
@@ -295,6 +301,47 @@ static long nearest_free(const steer_world *w, const steer_formation *f,
   return best;
 }
 
+/* Member a's distance to slot s (0 for no slot: a slotless member adds
+   nothing to the sum). */
+static double slot_distance(const steer_world *w, const steer_formation *f,
+                            steer_vec2 p, long s) {
+  return s < 0 ? 0 : v2_len(world_offset(w, p, f->slot_pos[s]));
+}
+
+/* Swaps the slots of members a and b (one may have none; f->where holds
+   their positions) when that
+   shortens the sum of their distances to them (by more than rounding);
+   1 when it did. Two members whose straight ways to their slots cross
+   always can. */
+static int swap_if_shorter(const steer_world *w, steer_formation *f,
+                           size_t a, size_t b) {
+  long sa = f->slot_of[a], sb = f->slot_of[b];
+  if (sa < 0 && sb < 0) return 0;
+  steer_vec2 pa = f->where[a], pb = f->where[b];
+  double now = slot_distance(w, f, pa, sa) + slot_distance(w, f, pb, sb);
+  double then = slot_distance(w, f, pa, sb) + slot_distance(w, f, pb, sa);
+  if (!(then < now * (1 - 1e-12))) return 0;
+  f->slot_of[a] = sb;
+  f->slot_of[b] = sa;
+  return 1;
+}
+
+/* Beyond STEER_FORMATION_OPTIMAL, after the greedy pass: passes over every
+   pair of members, swapping their slots while that shortens the sum, until
+   a pass swaps none (then no two ways cross) or SWAP_PASSES passes. */
+#define SWAP_PASSES 32
+static void shorten_by_swaps(const steer_world *w, steer_formation *f) {
+  for (size_t k = 0; k < f->count; k++)
+    f->where[k] = member_position(w, f->members[k]);
+  for (int pass = 0; pass < SWAP_PASSES; pass++) {
+    int swapped = 0;
+    for (size_t a = 0; a < f->count; a++)
+      for (size_t b = a + 1; b < f->count; b++)
+        swapped |= swap_if_shorter(w, f, a, b);
+    if (!swapped) return;
+  }
+}
+
 /* Places the slots in the world; 0 when the anchor agent is gone. */
 static int place_slots(const steer_world *w, steer_formation *f) {
   steer_pose anchor;
@@ -322,6 +369,7 @@ static void reassign(const steer_world *w, steer_formation *f) {
       f->slot_of[k] = nearest_free(w, f, k);
       if (f->slot_of[k] >= 0) f->taken[f->slot_of[k]] = 1;
     }
+    shorten_by_swaps(w, f);
     return;
   }
   for (size_t k = 0; k < n; k++)
@@ -354,9 +402,13 @@ steer_status steer_formation_join(steer_world *w, steer_formation *f,
   f->count++;
   if (f->count <= STEER_FORMATION_OPTIMAL || !place_slots(w, f)) {
     reassign(w, f);
-  } else { /* greedy: the newcomer takes the nearest free slot */
+  } else { /* greedy: the newcomer takes the nearest free slot, then
+              trades it with any member for whom that shortens the sum */
     mark_taken(f);
     f->slot_of[m] = nearest_free(w, f, m);
+    for (size_t k = 0; k <= m; k++)
+      f->where[k] = member_position(w, f->members[k]);
+    for (size_t b = 0; b < m; b++) swap_if_shorter(w, f, m, b);
   }
   return STEER_OK;
 }

@@ -435,7 +435,75 @@ describe("formations (17.3)", function()
     assert.are.equal(10, w:add_many({ n = 10, x = xs, y = 0 }, prog))
     local list = f:members()
     assert.are.equal(43, #list)
-    assert.is_nil(f:slot_of(list[43]))             -- 40 slots for 43 members
+    local slotless = 0                              -- 40 slots for 43 members
+    for _, a in ipairs(list) do if not f:slot_of(a) then slotless = slotless + 1 end end
+    assert.are.equal(3, slotless)
+  end)
+
+  it("beyond 32 members, joins and reassign leave no two ways to the slots crossing", function()
+    -- 120 members at random places, 120 slots in a box: the sum of the
+    -- distances no longer than the greedy rule's, and no two straight ways
+    -- (member to its slot) cross
+    local rnd = support.random(2026)
+    local w = steer.world{}
+    local slots = {}
+    for k = 1, 120 do slots[k] = { (k - 1) % 12 * 2, (k - 1) // 12 * 2 } end
+    local f = steer.formation{ anchor = { 100, 0 }, world = w, slots = slots }
+    local prog = steer.program{ { "formation", formation = f } }
+    local members = {}
+    for k = 1, 120 do
+      members[k] = w:add{ x = rnd(0, 200), y = rnd(-60, 60), program = prog }
+    end
+    local function ways()
+      local t = {}
+      for k, a in ipairs(members) do
+        local s = f:slot_of(a)
+        local sx, sy = f:slot_position(s)
+        t[k] = { a.x, a.y, sx, sy }
+      end
+      return t
+    end
+    local function total(t)
+      local sum = 0
+      for _, q in ipairs(t) do sum = sum + math.sqrt((q[1] - q[3]) ^ 2 + (q[2] - q[4]) ^ 2) end
+      return sum
+    end
+    local function crossings(t)
+      local function side(ax, ay, bx, by, px, py) return (bx - ax) * (py - ay) - (by - ay) * (px - ax) end
+      local n = 0
+      for i = 1, #t do
+        for j = i + 1, #t do
+          local p, q = t[i], t[j]
+          local d1 = side(p[1], p[2], p[3], p[4], q[1], q[2])
+          local d2 = side(p[1], p[2], p[3], p[4], q[3], q[4])
+          local d3 = side(q[1], q[2], q[3], q[4], p[1], p[2])
+          local d4 = side(q[1], q[2], q[3], q[4], p[3], p[4])
+          if d1 * d2 < 0 and d3 * d4 < 0 then n = n + 1 end
+        end
+      end
+      return n
+    end
+    -- the greedy rule written out: each member in join order takes the
+    -- nearest free slot
+    local taken, greedy = {}, 0
+    for _, a in ipairs(members) do
+      local best, bd
+      for s = 1, 120 do
+        if not taken[s] then
+          local sx, sy = f:slot_position(s)
+          local d = math.sqrt((a.x - sx) ^ 2 + (a.y - sy) ^ 2)
+          if not bd or d < bd then best, bd = s, d end
+        end
+      end
+      taken[best] = true
+      greedy = greedy + bd
+    end
+    local joined = ways()
+    assert.is_true(total(joined) <= greedy + 1e-9)
+    assert.are.equal(120, f:reassign())
+    local after = ways()
+    assert.are.equal(0, crossings(after))
+    assert.is_true(total(after) < greedy, ("%g vs greedy %g"):format(total(after), greedy))
   end)
 
   it("moves members between formations with set_target", function()
