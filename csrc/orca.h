@@ -29,12 +29,14 @@ static inline double orca_clamp(double t, double lo, double hi) {
 
 /* The radius within which an agent of body radius `radius` looks for its
    neighbors: the program's, or (a negative neighbor_radius, the default)
-   20 body radii and at least 10: the first contract's 10 for agents of
-   radius 0.5, and the same reach in bodies at any scale (a soldier of 7 px
-   sees 140 px around it, not 10 px, less than two bodies touching). */
+   4 body radii and at least 10: the first contract's 10 for agents of
+   radius up to 2.5, and a reach beyond two bodies touching at any scale (a
+   soldier of 7 px sees 28 px around it, where 10 px was less than touching
+   and ORCA saw its neighbors only once they overlapped; 20 radii, 140 px,
+   also kept them apart but made crowds crawl through a forest). */
 static inline double orca_neighbor_radius(const steer_orca *o, double radius) {
   if (o->neighbor_radius >= 0) return o->neighbor_radius;
-  double r = 20 * radius;
+  double r = 4 * radius;
   return r > 10 ? r : 10;
 }
 

@@ -704,7 +704,7 @@ typedef struct steer_orca {
   double time_horizon;          /* seconds of safety against agents; 5 */
   double obstacle_time_horizon; /* ... against obstacles and walls; 2 */
   double neighbor_radius;       /* agents considered within; < 0 (the
-                                   default, -1): 20 body radii, at least 10 */
+                                   default, -1): 4 body radii, at least 10 */
   size_t max_neighbors;         /* the nearest ones, <= 64; 10 */
   double margin; /* agents keep (r_i + r_j)(1 + margin) apart, in [0, 1]; 0.02 */
   size_t push;   /* sweeps that push overlapping bodies apart after a step,

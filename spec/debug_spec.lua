@@ -377,6 +377,12 @@ describe("steer.debug with mistakes and removed agents", function()
     end
     assert.matches("bad argument #2 to 'watch' %(unknown option 'feeler': did you mean 'feeler_length'%?%)",
       err(view.watch, view, a, { feeler = 3 }))
+    assert.matches("unknown option 'neighbour_radius': did you mean 'neighbor_radius'%?",
+      err(view.watch, view, a, { neighbour_radius = 3 }))
+    assert.matches("unknown option 'NeighborRadius': did you mean 'neighbor_radius'%?",
+      err(view.watch, view, a, { NeighborRadius = 3 }))
+    assert.matches("unknown option 'wnader': did you mean 'wander'%?",
+      err(view.watch, view, a, { wnader = true }))
     assert.matches("bad argument #2 to 'watch' %(option 'path': steer.Path expected, got number%)",
       err(view.watch, view, a, { path = 5 }))
     assert.matches("bad argument #1 to 'watch' %(steer.Agent expected, got table%)",

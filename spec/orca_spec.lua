@@ -806,7 +806,7 @@ describe("orca parameters", function()
     assert.is_nil(a:behaviors().orca)
   end)
 
-  it("neighbor_radius 'auto' (the default) looks 20 body radii around, at least 10", function()
+  it("neighbor_radius 'auto' (the default) looks 4 body radii around, at least 10", function()
     -- an agent at the origin heading +x at 1 toward one standing 12 ahead
     -- of it: ORCA acts on it only when the other is its neighbor
     local function first_velocity(radius, nr)
@@ -821,8 +821,8 @@ describe("orca parameters", function()
     local vx, vy = first_velocity(0.5, "auto")
     assert.are.same({ 1, 0 }, { vx, vy })
     assert.are.same({ vx, vy }, { first_velocity(0.5, 10) })
-    -- radius 7 (a soldier in pixels): auto is 140, the other 168 away: straight on;
-    -- at 120 away it is seen (the same as neighbor_radius = 140), where 10 sees nothing
+    -- radius 7 (a soldier in pixels): auto is 28; the other 35 away: straight on;
+    -- at 25 away it is seen (the same as neighbor_radius = 28), where 10 sees nothing
     local function at(dist, nr)
       local w = steer.world{}
       local a = w:add{ vx = 80, radius = 7, max_speed = 80, max_force = 1e4,
@@ -831,11 +831,23 @@ describe("orca parameters", function()
       w:step(1 / 60)
       return a.vx, a.vy
     end
-    assert.are.same({ at(120, 140) }, { at(120, "auto") })
-    assert.are_not.same({ at(120, 10) }, { at(120, "auto") })
-    assert.are.same({ at(150, 10) }, { at(150, "auto") })
-    assert.are.equal(0, select(2, at(150, "auto")))
-    assert.are_not.equal(0, select(2, at(120, "auto")))
+    assert.are.same({ at(25, 28) }, { at(25, "auto") })
+    assert.are_not.same({ at(25, 10) }, { at(25, "auto") })
+    assert.are.same({ at(35, 10) }, { at(35, "auto") })
+    assert.are.equal(0, select(2, at(35, "auto")))
+    assert.are_not.equal(0, select(2, at(25, "auto")))
+    -- radius 2.5 and below: auto is 10 (4 radii reach 10 at 2.5)
+    local function big(dist, nr)
+      local w = steer.world{}
+      local a = w:add{ vx = 2, radius = 2.5, max_speed = 2, max_force = 1e4,
+        program = { { "seek", target = { 1000, 0 } }, orca = { neighbor_radius = nr, time_horizon = 20 } } }
+      w:add{ x = dist, y = 0.5, radius = 2.5 }
+      w:step(0.1)
+      return a.vx, a.vy
+    end
+    assert.are.same({ big(9.5, 10) }, { big(9.5, "auto") })
+    assert.are_not.equal(0, select(2, big(9.5, "auto")))
+    assert.are.equal(0, select(2, big(10.5, "auto")))
     -- written out, read back, refused otherwise
     a = steer.world{}:add{}
     a:set_behaviors{ orca = { neighbor_radius = "auto" } }

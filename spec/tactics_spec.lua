@@ -447,7 +447,7 @@ describe("formations (17.3)", function()
     local rnd = support.random(2026)
     local w = steer.world{}
     local slots = {}
-    for k = 1, 120 do slots[k] = { (k - 1) % 12 * 2, (k - 1) // 12 * 2 } end
+    for k = 1, 120 do slots[k] = { (k - 1) % 12 * 2, math.floor((k - 1) / 12) * 2 } end
     local f = steer.formation{ anchor = { 100, 0 }, world = w, slots = slots }
     local prog = steer.program{ { "formation", formation = f } }
     local members = {}

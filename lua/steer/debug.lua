@@ -123,16 +123,35 @@ local NEW_OPTIONS = {
   segments = "number", vector_scale = "number", force_scale = "number", wrap = "table",
 }
 
--- For an unknown option k: ": did you mean 'x'?" when k starts an option's
--- name or an option's name starts k (feeler, feeler_len), else the options'
--- names, so the message always says what would be right.
+-- Is a one edit (a letter added, dropped or replaced, or two neighbours
+-- swapped) from b? The binding's rule for misspelt fields.
+local function one_edit(a, b)
+  if a == b then return false end
+  local la, lb = #a, #b
+  if la < lb then a, b, la, lb = b, a, lb, la end
+  if la - lb > 1 then return false end
+  local i = 1
+  while i <= lb and a:sub(i, i) == b:sub(i, i) do i = i + 1 end
+  if la > lb then return a:sub(i + 1) == b:sub(i) end
+  return a:sub(i + 1) == b:sub(i + 1) or
+    (a:sub(i, i) == b:sub(i + 1, i + 1) and a:sub(i + 1, i + 1) == b:sub(i, i) and
+     a:sub(i + 2) == b:sub(i + 2))
+end
+
+-- For an unknown option k: ": did you mean 'x'?" when k misspells an
+-- option's name (the same but for case and underscores, or one edit from a
+-- name of 5 letters or more) or starts it, or it starts k (feeler,
+-- feeler_len); else the options' names, so the message always says what
+-- would be right.
 local function hint(k, options)
   local names = {}
   for name in pairs(options) do names[#names + 1] = name end
   table.sort(names)
   if type(k) == "string" and #k >= 3 then
+    local bare = k:lower():gsub("_", "")
     for _, name in ipairs(names) do
-      if name:sub(1, #k) == k or k:sub(1, #name) == name then
+      if name:sub(1, #k) == k or k:sub(1, #name) == name or bare == name:gsub("_", "") or
+        (#name >= 5 and one_edit(k, name)) then
         return (": did you mean '%s'?"):format(name)
       end
     end

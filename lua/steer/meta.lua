@@ -221,7 +221,7 @@ function Polygon:remove() end
 ---@class steer.OrcaOptions
 ---@field time_horizon? number seconds of safety against other agents, > 0 (default 5)
 ---@field obstacle_time_horizon? number seconds of safety against obstacles and walls, > 0 (default 2)
----@field neighbor_radius? number agents considered within this distance (default 10)
+---@field neighbor_radius? number|"auto" agents considered within this distance (default "auto": 4 body radii, at least 10)
 ---@field max_neighbors? integer the nearest ones, 0..64 (default 10)
 ---@field margin? number two agents plan to keep (r_i + r_j) * (1 + margin) apart, 0..1 (default 0.02; 0: the paper's ORCA)
 ---@field push? boolean|integer after each step, push bodies that overlap by more than 2% of r_i + r_j apart: this many sweeps, 0..256, and up to 4 times as many (at most 256) while pairs still deeper than 3% get less deep (true: 64; default false = 0)
