@@ -147,7 +147,9 @@ static int decode_orca(reader *r, steer_orca *o) {
   uint8_t mask = u8(r);
   if (mask & 1) o->time_horizon = positive(r);
   if (mask & 2) o->obstacle_time_horizon = positive(r);
-  if (mask & 4) o->neighbor_radius = (u8(r) & 1) ? -1 : nonneg(r); /* -1: auto */
+  if (mask & 4) o->neighbor_radius = nonneg(r);
+  if (mask & 128) o->neighbor_radius = -1; /* "auto" (no byte more: the
+                                              corpus decodes as before) */
   if (mask & 8) o->max_neighbors = u8(r) % 70;
   if (mask & 16) o->margin = num(r) / 64;
   if (mask & 32) o->push = (size_t)u8(r) * 2; /* up to 510: some too many */

@@ -504,8 +504,9 @@ local function path_points(pts, n)
         local prev = out[#out]
         if not (j == 1 and prev and prev[1] == x and prev[2] == y) then out[#out + 1] = { x, y } end
       end
-    elseif type(e) == "table" and V.is_num(e[1]) and V.is_num(e[2]) then
-      out[#out + 1] = { tof(e[1]), tof(e[2]) }
+    elseif type(e) == "table" and V.is_num(rawget(e, 1)) and V.is_num(rawget(e, 2)) then
+      -- raw reads, as the binding's (a trap table's __index must not run)
+      out[#out + 1] = { tof(rawget(e, 1)), tof(rawget(e, 2)) }
     else
       return nil
     end
