@@ -41,9 +41,13 @@
    one spot) lists about n^2 / 2, and sweeping them all up to 256 times
    took seconds a step. Beyond PUSH_PILE pairs per agent the sweeps are cut
    to PUSH_VISITS pair visits per agent (at least one sweep): the pile
-   spreads over a few steps. */
+   spreads over a few steps. Whatever the pairs, a step makes at most
+   PUSH_VISITS_MOST visits per agent (256 sweeps over 4 pairs per agent):
+   a half-spread pile asking for many sweeps took 100 ms a step for 48
+   agents, each visit testing the static shapes. */
 #define PUSH_PILE 16
 #define PUSH_VISITS 64
+#define PUSH_VISITS_MOST 1024
 #define PUSH_CLIP_STEPS 12 /* halvings that find how far a body may go */
 
 /* bits of the per-agent marks (the sort's scratch, free until its next run) */
@@ -387,10 +391,9 @@ int orca_push(steer_world *w) {
   size_t most = sweeps < STEER_ORCA_MAX_PUSH / PUSH_MORE
                     ? sweeps * PUSH_MORE
                     : STEER_ORCA_MAX_PUSH;
-  if (pairs > PUSH_PILE * w->count) {
-    size_t budget = PUSH_VISITS * w->count / pairs;
-    most = budget < 1 ? 1 : budget < most ? budget : most;
-  }
+  size_t per_agent = pairs > PUSH_PILE * w->count ? PUSH_VISITS : PUSH_VISITS_MOST;
+  size_t budget = per_agent * w->count / pairs;
+  most = budget < 1 ? 1 : budget < most ? budget : most;
   /* what the sweep before met */
   double was_sum = HUGE_VAL, was_most = HUGE_VAL;
   for (size_t s = 0; s < most; s++) {

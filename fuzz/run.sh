@@ -3,6 +3,9 @@
 # through the libFuzzer harness, one test each, then fuzzes for SECONDS
 # (default 60) starting from it, as one more test. New inputs go to
 # fuzz/corpus-run/ (not committed), crashes to build/fuzz/crash-*.
+# With FUZZ_RUNS=n (make fuzz-c-ci, what `make check` runs) it makes n runs
+# from the seed FUZZ_RANDOM_SEED instead, from the committed corpus alone,
+# so a check tries (nearly) the same inputs on every machine.
 # Ends with the line "N passed, N failed".
 cd "$(dirname "$0")/.." || exit 1
 seconds=${1:-60}
@@ -29,14 +32,27 @@ for f in fuzz/corpus/*; do
   fi
 done
 echo "== replayed the seed corpus: $passed passed, $failed failed"
-mkdir -p fuzz/corpus-run
-echo "== fuzzing for $seconds s"
-# crowds (4096 agents, run twice) are slow: their energy is scaled down
-"$bin" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
-  -entropic_scale_per_exec_time=1 \
-  -artifact_prefix=build/fuzz/ -print_final_stats=1 fuzz/corpus-run fuzz/corpus \
-  >build/fuzz/session.log 2>&1
-rc=$?
+if [ -n "$FUZZ_RUNS" ]; then
+  echo "== fuzzing: $FUZZ_RUNS runs from seed ${FUZZ_RANDOM_SEED:=1}"
+  rm -rf build/fuzz/corpus-ci && mkdir -p build/fuzz/corpus-ci
+  # slow inputs get less energy, as below (which inputs is then a matter of
+  # speed too, but rarely: every run mutates by the same seed); the
+  # timeout is loose, so a slow machine fails no input a fast one passes
+  "$bin" -runs="$FUZZ_RUNS" -seed="$FUZZ_RANDOM_SEED" -timeout=30 \
+    -entropic_scale_per_exec_time=1 \
+    -rss_limit_mb=2048 -artifact_prefix=build/fuzz/ -print_final_stats=1 \
+    build/fuzz/corpus-ci fuzz/corpus >build/fuzz/session.log 2>&1
+  rc=$?
+else
+  mkdir -p fuzz/corpus-run
+  echo "== fuzzing for $seconds s"
+  # crowds (4096 agents, run twice) are slow: their energy is scaled down
+  "$bin" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
+    -entropic_scale_per_exec_time=1 \
+    -artifact_prefix=build/fuzz/ -print_final_stats=1 fuzz/corpus-run fuzz/corpus \
+    >build/fuzz/session.log 2>&1
+  rc=$?
+fi
 grep -E 'runtime error|check failed|^  [a-z]|ERROR|Test unit written|Done [0-9]+ runs|stat::number_of_executed_units|stat::average_exec_per_sec' \
   build/fuzz/session.log | head -20
 if [ "$rc" -eq 0 ]; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
