@@ -160,10 +160,14 @@ steer_formation *steer_formation_create(steer_target anchor,
   return f;
 }
 
+/* Bytes per member of the members block (members_reserve): its id, slot,
+   place by id and position. */
+static size_t member_bytes(void) {
+  return sizeof(steer_id) + sizeof(long) + sizeof(size_t) + sizeof(steer_vec2);
+}
+
 static void members_free(steer_formation *f) {
-  size_t each =
-      sizeof(steer_id) + sizeof(long) + sizeof(size_t) + sizeof(steer_vec2);
-  steer_alloc(f->members, f->cap * each, 0);
+  steer_alloc(f->members, f->cap * member_bytes(), 0);
   f->members = NULL;
   f->cap = 0;
 }
@@ -204,9 +208,7 @@ static steer_status members_reserve(steer_formation *f, size_t need) {
     if (cap > SIZE_MAX / 64) return STEER_ENOMEM;
     cap *= 2;
   }
-  size_t each =
-      sizeof(steer_id) + sizeof(long) + sizeof(size_t) + sizeof(steer_vec2);
-  char *block = steer_alloc(NULL, 0, cap * each);
+  char *block = steer_alloc(NULL, 0, cap * member_bytes());
   if (!block) return STEER_ENOMEM;
   steer_id *members = (steer_id *)block;
   long *slot_of = (long *)(members + cap);

@@ -512,10 +512,23 @@ GEO_HOT void feeler_start(geo_feeler *f, steer_vec2 p, steer_vec2 v,
   feeler_from(f, p, feeler_ahead(v), length, radius, extra);
 }
 
-/* The feeler's middle, p + feeler * 0.5: a halo run there holds what
-   the feeler can touch (the same bits as the pair pass's lanes). */
+/* The middle of the feeler from p (feeler: its tip less p), p + feeler *
+   0.5: a halo run there holds what the feeler can touch (the same bits as
+   the pair pass's lanes). */
+static inline steer_vec2 middle_of(steer_vec2 p, steer_vec2 feeler) {
+  return v2(p.x + feeler.x * 0.5, p.y + feeler.y * 0.5);
+}
+
 static inline steer_vec2 feeler_middle(const geo_feeler *f) {
-  return v2(f->p.x + f->feeler.x * 0.5, f->p.y + f->feeler.y * 0.5);
+  return middle_of(f->p, f->feeler);
+}
+
+/* Halo h's cell at the middle of the feeler of `length` from p along
+   `ahead` (feeler_from makes its feeler so: the same bits). */
+static inline long feeler_cell(const geo_halo *h, steer_vec2 p,
+                               steer_vec2 ahead, double length) {
+  steer_vec2 m = middle_of(p, v2_scale(ahead, length));
+  return geo_halo_cell(h, m.x, m.y);
 }
 
 void geo_feeler_start(geo_feeler *f, steer_vec2 p, steer_vec2 v,
@@ -1087,10 +1100,8 @@ static AVX void pair_cells_quad(const geo_halo *hw, const geo_halo *ho,
     halo_cells_quad(&lo, ox, oy, co + k);
   }
   for (; k < n; k++) {
-    steer_vec2 wall = v2_scale(ahead[k], wall_length[k]);
-    steer_vec2 obst = v2_scale(ahead[k], length);
-    cw[k] = geo_halo_cell(hw, p[k].x + wall.x * 0.5, p[k].y + wall.y * 0.5);
-    co[k] = geo_halo_cell(ho, p[k].x + obst.x * 0.5, p[k].y + obst.y * 0.5);
+    cw[k] = feeler_cell(hw, p[k], ahead[k], wall_length[k]);
+    co[k] = feeler_cell(ho, p[k], ahead[k], length);
   }
 }
 
@@ -1312,8 +1323,8 @@ void geometry_avoid_walls_many(const geometry *g, int n, const steer_vec2 *p,
       /* the halo: the feeler lies within half its length of its middle */
       double need = fabs(length[k0 + k]) * 0.5;
       if (h->live && need <= h->reach) {
-        run[k] = geo_halo_run(h, f[k].p.x + f[k].feeler.x * 0.5,
-                              f[k].p.y + f[k].feeler.y * 0.5, &refs[k]);
+        steer_vec2 m = feeler_middle(&f[k]);
+        run[k] = geo_halo_run(h, m.x, m.y, &refs[k]);
         if (run[k] >= 0) {
           walk[k] = 3;
           if (run[k] > 0) ask_for(refs[k]);
@@ -1466,11 +1477,8 @@ int geometry_avoid_walls_obstacles_many(
       for (int k = 0; k < m; k++) {
         int i = k0 + k;
         ahead[k] = feeler_ahead(v[i]);
-        /* both feelers' middles (feeler_middle), the same bits */
-        steer_vec2 wall = v2_scale(ahead[k], wall_length[i]);
-        steer_vec2 obst = v2_scale(ahead[k], length);
-        cw[k] = geo_halo_cell(hw, p[i].x + wall.x * 0.5, p[i].y + wall.y * 0.5);
-        co[k] = geo_halo_cell(ho, p[i].x + obst.x * 0.5, p[i].y + obst.y * 0.5);
+        cw[k] = feeler_cell(hw, p[i], ahead[k], wall_length[i]);
+        co[k] = feeler_cell(ho, p[i], ahead[k], length);
       }
     }
     for (int k = 0; k < m; k++) {

@@ -36,10 +36,16 @@ static inline double v2_len(steer_vec2 a) {
 }
 
 /* a / l for l = |a| > 0, also when |a| is too long for a double (then
-   l is inf and half of a has a length). */
+   l is inf and half of a has a length) or subnormal (then l has lost
+   bits: a (63, 4)-ulp vector measures 63 ulps, and a / l was 0.2% longer
+   than 1; scaled up, it is measured again exactly). */
 static inline steer_vec2 v2_direction(steer_vec2 a, double l) {
-  if (l <= 1.7976931348623157e308) return v2(a.x / l, a.y / l);
-  a = v2(a.x * 0.5, a.y * 0.5);
+  if (l <= 1.7976931348623157e308 && l >= 0x1p-960)
+    return v2(a.x / l, a.y / l);
+  if (l < 0x1p-960)
+    a = v2(a.x * 0x1p960, a.y * 0x1p960);
+  else
+    a = v2(a.x * 0.5, a.y * 0.5);
   l = hypot(a.x, a.y);
   return v2(a.x / l, a.y / l);
 }

@@ -290,7 +290,7 @@ static void snapshot_continues(reader *r, harness *h) {
     double most = split == 255 ? dt / 100 : dt / (1 + (split >> 1) % 4);
     steer_world_set_max_step(c, most);
     CHECK(steer_world_get_def(c).max_step == most, "set_max_step");
-    if (dt > most) {
+    if (most > 0 && dt > most) { /* a most of 0 (dt / 100 underflows): one step */
       double n = ceil(dt / most);
       parts = n < STEER_MAX_SUBSTEPS ? (int)n : STEER_MAX_SUBSTEPS;
     }

@@ -53,13 +53,14 @@ static void read_orca_field(lua_State *L, const char *key, const char *fname,
     lua_pop(L, 1);
     return;
   }
-  if (strcmp(key, "neighbor_radius") == 0 && lua_type(L, -1) == LUA_TSTRING &&
+  int radius = strcmp(key, "neighbor_radius") == 0;
+  if (radius && lua_type(L, -1) == LUA_TSTRING &&
       strcmp(lua_tostring(L, -1), "auto") == 0) { /* orca_neighbor_radius */
     o->neighbor_radius = -1;
     lua_pop(L, 1);
     return;
   }
-  if (strcmp(key, "neighbor_radius") == 0 && lua_type(L, -1) != LUA_TNUMBER)
+  if (radius && lua_type(L, -1) != LUA_TNUMBER)
     arg_error(L, fname, argn, "%s: number or 'auto' expected, got %s", name,
               arg_typename(L, -1));
   int push = strcmp(key, "push") == 0;
@@ -80,7 +81,7 @@ static void read_orca_field(lua_State *L, const char *key, const char *fname,
   } else if (strcmp(key, "obstacle_time_horizon") == 0) {
     o->obstacle_time_horizon =
         validate_num(L, v, NUM_POSITIVE, fname, argn, name);
-  } else if (strcmp(key, "neighbor_radius") == 0) {
+  } else if (radius) {
     o->neighbor_radius = validate_num(L, v, NUM_NONNEG, fname, argn, name);
   } else if (strcmp(key, "max_neighbors") == 0) {
     if (!(v >= 0 && v <= STEER_ORCA_MAX_NEIGHBORS && v == (double)(int)v))
