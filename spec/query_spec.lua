@@ -399,3 +399,93 @@ describe("world:query around a point given as one value", function()
       select(2, pcall(w.query, w, a, 1, {}, 5)))
   end)
 end)
+
+describe("world:nearest", function()
+  -- brute force: the agents within r of (qx, qy) as support.brute_ids finds
+  -- them, the nearest by the same offsets (ties: the lower id)
+  local function brute_nearest(world, kind, W, H, qx, qy, r, exclude, groups)
+    if kind == "torus" then qx, qy = qx % W, qy % H end
+    local best, best_d2
+    for a in world:agents() do
+      if a ~= exclude and (not groups or groups[a.group]) then
+        local dx, dy = support.brute_offset(kind, W, H, qx, qy, a)
+        local d2 = dx * dx + dy * dy
+        if d2 <= r * r and (not best or d2 < best_d2 or (d2 == best_d2 and a.id < best.id)) then
+          best, best_d2 = a, d2
+        end
+      end
+    end
+    return best, best and math.sqrt(best_d2)
+  end
+
+  for _, kind in ipairs{ "free", "torus", "clamped" } do
+    it("equals a brute-force scan (" .. kind .. " world)", function()
+      local W, H = 200, 120
+      local opts = kind == "free" and {} or { bounds = { W, H }, wrap = kind == "torus" }
+      local w = steer.world(opts)
+      local rnd = support.random(kind == "free" and 7 or kind == "torus" and 8 or 9)
+      -- integer positions: offsets and wrapping are exact, so are the ties
+      for _ = 1, 300 do
+        w:add{ x = math.floor(rnd(0, W)), y = math.floor(rnd(0, H)), group = math.floor(rnd(0, 4)) }
+      end
+      local agents = {}
+      for a in w:agents() do agents[#agents + 1] = a end
+      local checked, found = 0, 0
+      for k = 1, 120 do
+        local r = ({ 0, 3, 10, 40, 500 })[k % 5 + 1]
+        local filter = k % 3 == 0 and { groups = { 1, 3 } } or nil
+        local groups = filter and { [1] = true, [3] = true } or nil
+        local got, d, want, want_d
+        if k % 2 == 0 then -- around an agent: it is left out
+          local a = agents[math.floor(rnd(1, #agents + 1))]
+          got, d = w:nearest(a, r, filter)
+          want, want_d = brute_nearest(w, kind, W, H, a.x, a.y, r, a, groups)
+        else
+          local x, y = math.floor(rnd(-20, W + 20)), math.floor(rnd(-20, H + 20))
+          if kind == "torus" then x, y = x % W, y % H end
+          got, d = w:nearest(x, y, r, filter)
+          want, want_d = brute_nearest(w, kind, W, H, x, y, r, nil, groups)
+        end
+        checked = checked + 1
+        assert.are.equal(want, got, "query " .. k)
+        if want then
+          found = found + 1
+          assert.are.equal(want_d, d, "distance " .. k)
+        end
+      end
+      assert.is_true(found > 40 and found < checked, found .. " of " .. checked .. " found one")
+    end)
+  end
+
+  it("hand cases: ties, the centre agent, other worlds, fov, errors", function()
+    local w = steer.world{}
+    local a = w:add{ x = 0, y = 0 }
+    local b = w:add{ x = 3, y = 4, group = 1 }
+    local c = w:add{ x = -3, y = 4, group = 2 } -- as far as b: b has the lower id
+    local got, d = w:nearest(a, 10)
+    assert.are.equal(b, got)
+    assert.are.equal(5, d)
+    assert.are.equal(c, (w:nearest(a, 10, { groups = { 2 } })))
+    assert.are.equal(a, (w:nearest(0, 0, 10)))            -- a point: a counts
+    assert.are.equal(a, (w:nearest({ 0.5, 0 }, 10)))
+    assert.is_nil(w:nearest(a, 4.9))
+    -- an agent of another world is only a point here
+    local other = steer.world{}:add{ x = 0, y = 0 }
+    assert.are.equal(a, (w:nearest(other, 1)))
+    -- a view cone turns with the centre agent's facing
+    local e = w:add{ x = 0, y = -5, group = 3 }
+    a.angle = -math.pi / 2 -- facing -y: e ahead, b and c behind
+    assert.are.equal(e, (w:nearest(a, 10, { fov = 90 })))
+    a.angle = math.pi / 2
+    assert.are.equal(b, (w:nearest(a, 10, { fov = 90 })))
+    assert.matches("bad argument #2 to 'nearest' %(number expected, got no value%)",
+      select(2, pcall(w.nearest, w, a)))
+    assert.matches("bad argument #2 to 'nearest' %(non%-negative number expected, got %-1%)",
+      select(2, pcall(w.nearest, w, a, -1)))
+    assert.matches("bad argument #4 to 'nearest' %(no argument expected here, got number%)",
+      select(2, pcall(w.nearest, w, a, 1, nil, 5)))
+    assert.matches("did you mean 'groups'", select(2, pcall(w.nearest, w, a, 1, { grops = { 1 } })))
+    w:remove(b)
+    assert.matches("agent has been removed", select(2, pcall(w.nearest, w, b, 1)))
+  end)
+end)

@@ -172,17 +172,24 @@ function support.brute_ids(world, kind, W, H, qx, qy, r, exclude)
   local ids = {}
   for a in world:agents() do
     if a ~= exclude then
-      local dx, dy = a.x - qx, a.y - qy
-      if kind == "torus" then
-        dx, dy = math.abs(dx), math.abs(dy)
-        if dx > W / 2 then dx = W - dx end
-        if dy > H / 2 then dy = H - dy end
-      end
+      local dx, dy = support.brute_offset(kind, W, H, qx, qy, a)
       if dx * dx + dy * dy <= r * r then ids[#ids + 1] = a.id end
     end
   end
   table.sort(ids)
   return ids
+end
+
+--- The offset from (qx, qy) to agent a as brute_ids measures it (on a
+-- torus: the shortest, sign dropped; qx, qy already wrapped).
+function support.brute_offset(kind, W, H, qx, qy, a)
+  local dx, dy = a.x - qx, a.y - qy
+  if kind == "torus" then
+    dx, dy = math.abs(dx), math.abs(dy)
+    if dx > W / 2 then dx = W - dx end
+    if dy > H / 2 then dy = H - dy end
+  end
+  return dx, dy
 end
 
 --- Asserts two sorted id lists are equal.

@@ -376,6 +376,67 @@ static int w_query(lua_State *L) {
   return 1;
 }
 
+/* world:nearest's visitor: the agent nearest the centre so far (ties: the
+   lower id, so the answer does not depend on the grid's order). */
+typedef struct nearest_hit {
+  const steer_world *w;
+  steer_vec2 centre;
+  double d2;
+  steer_id id; /* 0: none yet */
+} nearest_hit;
+
+static int nearer(void *ud, size_t index) {
+  nearest_hit *h = ud;
+  steer_vec2 d = steer_world_offset(h->w, h->centre,
+                                    steer_agent_position(h->w, index));
+  double d2 = d.x * d.x + d.y * d.y;
+  steer_id id = steer_world_id_at(h->w, index);
+  if (!h->id || d2 < h->d2 || (d2 == h->d2 && id < h->id)) {
+    h->d2 = d2;
+    h->id = id;
+  }
+  return 0;
+}
+
+/* world:nearest(p, radius [, filter]) -> agent, distance | nil: the agent
+   world:query(p, radius, filter) would yield nearest p, p itself left out
+   when it is an agent of this world (whose facing a filter's fov turns
+   with, as a:neighbors' does). */
+static int w_nearest(lua_State *L) {
+  lworld *box = check_world(L, 1, "nearest", 0);
+  int used;
+  steer_vec2 c = check_point(L, 2, NULL, "nearest", 1, &used);
+  int at = 2 + used;
+  double r = check_nonneg(L, at, "nearest", at - 1);
+  steer_world *w = live_world(L, box, "nearest");
+  long exclude = -1;
+  double facing = 0;
+  lagent *self = luaL_testudata(L, 2, AGENT_MT);
+  if (self && self->box == box) {
+    exclude = steer_world_index(w, self->id); /* live: check_point said so */
+    facing = steer_agent_get(w, (size_t)exclude, STEER_ANGLE);
+  }
+  query_filter f = turn_read_filter(L, at + 1, "nearest", at, facing);
+  check_no_more(L, at + 2, "nearest", at + 1);
+  /* reading the filter may run Lua (an __index): resolve again */
+  w = live_world(L, box, "nearest");
+  if (exclude >= 0) exclude = steer_world_index(w, self->id);
+  /* on a torus, the centre's image near the origin (the offset from it
+     is exact): offsets from a centre far outside lose every digit */
+  c = steer_world_offset(w, (steer_vec2){0, 0}, c);
+  nearest_hit h = {w, c, 0, 0};
+  steer_world_query_filtered(w, c.x, c.y, r, exclude, f.groups, f.fov,
+                             f.angle, nearer, &h);
+  if (!h.id) {
+    lua_pushnil(L);
+    return 1;
+  }
+  lua_getuservalue(L, 1);
+  push_agent(L, -1, box, h.id);
+  lua_pushnumber(L, sqrt(h.d2));
+  return 2;
+}
+
 /* The table to fill: argument 2 when given (reused), else a new one. */
 static int fill_target(lua_State *L, const char *fname, size_t slots) {
   if (lua_isnoneornil(L, 2)) {
@@ -691,6 +752,7 @@ void open_world(lua_State *L) {
       {"get", w_get},
       {"agents", w_agents},
       {"query", w_query},
+      {"nearest", w_nearest},
       {"close", w_close},
       {"positions", w_positions},
       {"ids", w_ids},

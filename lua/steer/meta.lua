@@ -502,6 +502,17 @@ function World:agents() end
 ---@return fun(): steer.Agent?
 function World:query(x, y, radius, filter) end
 
+---The agent world:query(centre, radius, filter) would yield nearest the centre, and its
+---distance; nil when there is none. A centre that is an agent of this world is left out
+---(a filter's fov turns with its facing). Ties go to the lower id.
+---@overload fun(self: steer.World, x: number, y: number, radius: number, filter?: steer.NeighborFilter): steer.Agent?, number?
+---@param centre steer.Agent|steer.Point|steer.SharedPoint
+---@param radius number
+---@param filter? steer.NeighborFilter only these groups, within this view cone
+---@return steer.Agent? agent
+---@return number? distance
+function World:nearest(centre, radius, filter) end
+
 ---Adds a circle obstacle (other keys are its own data); returns its handle.
 ---On a torus its centre is kept inside it.
 ---@param def steer.ObstacleDef

@@ -435,6 +435,49 @@ local function op_query(F)
   end
 end
 
+--- world:nearest(centre, r) against brute force: an agent of the query's
+-- set (the centre agent left out) that none of the set is nearer than.
+local function op_nearest(F)
+  local rec = some_world(F)
+  local a = #rec.live > 0 and F.rng:chance(0.5) and F.rng:pick(rec.live) or nil
+  local x, y = G.near(F, rec)
+  local r, okr = G.radius(F)
+  local args = a and { rec.w, a, r } or { rec.w, x, y, r }
+  local ok, res = F:call(rec.name .. ":nearest", F.wmethods.nearest, args, #args,
+    okr, { name = "nearest", argn = not okr and (a and 2 or 3) or nil })
+  if not ok then return end
+  if a then x, y = a.x, a.y end
+  local want, n = M.brute_query(rec, x, y, r, a)
+  local got, d = res[1], res[2]
+  if got == nil then
+    if n > 0 then F:fail(("nearest finds none of the %d agents within %s"):format(n, V.show(r))) end
+    return
+  end
+  if not want[got] then F:fail("nearest gives an agent brute force does not find") end
+  local cx, cy = x * 1.0, y * 1.0
+  if rec.kind == "wrap" then cx, cy = M.contain(rec, cx, cy) end
+  local function dist(h)
+    local dx, dy = M.offset(rec, cx, cy, h.x, h.y)
+    return math.sqrt(dx * dx + dy * dy)
+  end
+  -- the core wraps the centre near the origin, the model into [0, W):
+  -- offsets round apart by a few ulps of the numbers they came from
+  local function tol(h)
+    return 1e-12 * (1 + math.abs(cx) + math.abs(cy) + math.abs(h.x) + math.abs(h.y) +
+      (rec.W or 0) + (rec.H or 0))
+  end
+  local mine = dist(got)
+  if not (math.abs(d - mine) <= tol(got)) then
+    F:fail(("nearest's distance %s, the agent is %s away"):format(V.show(d), V.show(mine)))
+  end
+  for h in pairs(want) do
+    if dist(h) < mine - tol(h) - tol(got) then
+      F:fail(("nearest gives an agent %s away; agent %s is %s away"):format(V.show(mine),
+        tostring(h.id), V.show(dist(h))))
+    end
+  end
+end
+
 --- Advances an iterator kept from an earlier query, after whatever happened
 -- since (removals, a dropped world, collections).
 local function op_old_iterator(F)
@@ -1116,6 +1159,7 @@ function O.list(F)
     { name = "get", weight = 2, run = op_get },
     { name = "agents", weight = 1, run = op_iterate },
     { name = "query", weight = 6, run = op_query },
+    { name = "nearest", weight = 2, run = op_nearest },
     { name = "old iterator", weight = 1, run = op_old_iterator },
     { name = "bad world self", weight = 0.5, run = op_bad_world_self },
     { name = "tostring", weight = 0.3, run = op_tostring },
