@@ -77,6 +77,7 @@ int luaopen_steer_core(lua_State *L) {
       {"point", l_point_new},
       {NULL, NULL}};
   open_hooks(L); /* the host's allocator stays as it is */
+  open_id_iterators(L);
   open_world(L);
   open_agent(L);
   open_path(L);

@@ -69,7 +69,8 @@ function N.new_grid(F, valid_only)
     if which == 1 then def.width = rng:pick({ 0, -1, 1.5, 65537, "3" })
     elseif which == 2 then def.height = V.any(rng, G.pools(F))
     elseif which == 3 then def.cell_size = V.bad_number(rng, "pos")
-    elseif which == 4 and cost then cost[rng:int(1, #cost)] = rng:pick({ 0.5, -1, 1e10, 0 / 0, "1" })
+    elseif which == 4 and def.cost then -- (a grid made from 'solid' reads no cost)
+      cost[rng:int(1, #cost)] = rng:pick({ 0.5, -1, 1e10, 0 / 0, "1" })
     elseif which == 5 then def.origin = { rng:pick({ 1e151, 0 / 0 }), 0 }
     elseif which == 6 then def.wdith = 3
     else def = V.any(rng, G.pools(F)) end
