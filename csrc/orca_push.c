@@ -391,7 +391,8 @@ int orca_push(steer_world *w) {
   size_t most = sweeps < STEER_ORCA_MAX_PUSH / PUSH_MORE
                     ? sweeps * PUSH_MORE
                     : STEER_ORCA_MAX_PUSH;
-  size_t per_agent = pairs > PUSH_PILE * w->count ? PUSH_VISITS : PUSH_VISITS_MOST;
+  size_t per_agent =
+      pairs > PUSH_PILE * w->count ? PUSH_VISITS : PUSH_VISITS_MOST;
   size_t budget = per_agent * w->count / pairs;
   most = budget < 1 ? 1 : budget < most ? budget : most;
   /* what the sweep before met */

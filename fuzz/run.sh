@@ -32,27 +32,26 @@ for f in fuzz/corpus/*; do
   fi
 done
 echo "== replayed the seed corpus: $passed passed, $failed failed"
+# slow inputs get less energy (crowds of 4096 agents, run twice); with
+# FUZZ_RUNS which inputs run is then a matter of speed too, but rarely:
+# every run mutates by the same seed, and the timeout is loose, so a slow
+# machine fails no input a fast one passes
 if [ -n "$FUZZ_RUNS" ]; then
   echo "== fuzzing: $FUZZ_RUNS runs from seed ${FUZZ_RANDOM_SEED:=1}"
-  rm -rf build/fuzz/corpus-ci && mkdir -p build/fuzz/corpus-ci
-  # slow inputs get less energy, as below (which inputs is then a matter of
-  # speed too, but rarely: every run mutates by the same seed); the
-  # timeout is loose, so a slow machine fails no input a fast one passes
-  "$bin" -runs="$FUZZ_RUNS" -seed="$FUZZ_RANDOM_SEED" -timeout=30 \
-    -entropic_scale_per_exec_time=1 \
-    -rss_limit_mb=2048 -artifact_prefix=build/fuzz/ -print_final_stats=1 \
-    build/fuzz/corpus-ci fuzz/corpus >build/fuzz/session.log 2>&1
-  rc=$?
+  corpus=build/fuzz/corpus-ci
+  rm -rf "$corpus"
+  limits="-runs=$FUZZ_RUNS -seed=$FUZZ_RANDOM_SEED -timeout=30"
 else
-  mkdir -p fuzz/corpus-run
   echo "== fuzzing for $seconds s"
-  # crowds (4096 agents, run twice) are slow: their energy is scaled down
-  "$bin" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
-    -entropic_scale_per_exec_time=1 \
-    -artifact_prefix=build/fuzz/ -print_final_stats=1 fuzz/corpus-run fuzz/corpus \
-    >build/fuzz/session.log 2>&1
-  rc=$?
+  corpus=fuzz/corpus-run
+  limits="-max_total_time=$seconds -timeout=10"
 fi
+mkdir -p "$corpus"
+# $limits holds several options: split on purpose
+"$bin" $limits -rss_limit_mb=2048 -entropic_scale_per_exec_time=1 \
+  -artifact_prefix=build/fuzz/ -print_final_stats=1 "$corpus" fuzz/corpus \
+  >build/fuzz/session.log 2>&1
+rc=$?
 grep -E 'runtime error|check failed|^  [a-z]|ERROR|Test unit written|Done [0-9]+ runs|stat::number_of_executed_units|stat::average_exec_per_sec' \
   build/fuzz/session.log | head -20
 if [ "$rc" -eq 0 ]; then passed=$((passed + 1)); else failed=$((failed + 1)); fi

@@ -179,7 +179,8 @@ void handle_cache_set(lua_State *L, const char *cache, const void *obj);
 /* Pushes an iterator over n agent ids (the live ones when it reaches
    them), which the caller writes through the returned pointer. */
 steer_id *push_id_iterator(lua_State *L, int env_idx, size_t n);
-/* Makes the iterators' factory (base.c), before any push_id_iterator. */
+/* Registers the iterators' metatable, steer.Iterator (base.c), before any
+   push_id_iterator. */
 void open_id_iterators(lua_State *L);
 /* Which agents a query counts (steer_world_query_filtered); angle NAN:
    the facing of the agent the query is around. */
