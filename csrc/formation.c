@@ -17,6 +17,7 @@ struct steer_formation {
   steer_target anchor;
   size_t slot_count;
   steer_vec2 *slots;
+  int fit;           /* slots fitted to the level (formation_fit.c) */
   size_t count, cap; /* members */
   steer_id *members; /* in join order */
   long *slot_of;     /* each member's slot, -1 none */
@@ -130,6 +131,7 @@ steer_formation *steer_formation_create(steer_target anchor,
   if (!f) return NULL;
   memset(f, 0, sizeof *f);
   f->refs = 1;
+  f->fit = 1;
   f->anchor = anchor;
   f->slot_count = n;
   f->columns = n > STEER_FORMATION_OPTIMAL ? n : STEER_FORMATION_OPTIMAL;
@@ -272,12 +274,37 @@ static steer_vec2 slot_world(steer_pose anchor, steer_vec2 slot) {
             anchor.position.y + s * slot.x + c * slot.y);
 }
 
+void steer_formation_set_fit(steer_formation *f, int fit) { f->fit = !!fit; }
+int steer_formation_fit(const steer_formation *f) { return f->fit; }
+
+/* Slot k's offset from the anchor in the world's axes. */
+static steer_vec2 slot_turned(steer_pose anchor, steer_vec2 slot) {
+  double c = cos(anchor.angle), s = sin(anchor.angle);
+  return v2(c * slot.x - s * slot.y, s * slot.x + c * slot.y);
+}
+
+/* The radius of the member holding slot k (0: none). */
+static double holder_radius(const steer_world *w, const steer_formation *f,
+                            size_t k) {
+  for (size_t m = 0; m < f->count; m++)
+    if (f->slot_of[m] == (long)k) {
+      long i = steer_world_index(w, f->members[m]);
+      return i < 0 ? 0 : w->radius[i];
+    }
+  return 0;
+}
+
 steer_vec2 steer_formation_slot_position(const steer_world *w,
                                          const steer_formation *f,
                                          size_t k) {
   steer_pose anchor;
   if (!tactics_target_pose(w, &f->anchor, &anchor))
     anchor.position = v2(0, 0), anchor.angle = 0;
+  steer_vec2 fitted;
+  if (f->fit && formation_fit(w, anchor.position,
+                              slot_turned(anchor, f->slots[k]),
+                              holder_radius(w, f, k), &fitted))
+    return v2_add(anchor.position, fitted);
   return slot_world(anchor, f->slots[k]);
 }
 
@@ -487,7 +514,15 @@ steer_vec2 formation_force(const steer_world *w, size_t i,
   long k = steer_formation_slot_of(f, steer_world_id_at(w, i));
   if (k < 0 || !tactics_target_pose(w, &f->anchor, &anchor))
     return v2(0, 0);
-  return tactics_offset_pursuit(w, i, anchor, f->slots[k], slowing_radius);
+  steer_vec2 slot = f->slots[k], fitted;
+  /* the fitted slot back in the anchor's frame (untouched slots keep
+     their own bits) */
+  if (f->fit && formation_fit(w, anchor.position, slot_turned(anchor, slot),
+                              w->radius[i], &fitted)) {
+    double c = cos(anchor.angle), s = sin(anchor.angle);
+    slot = v2(c * fitted.x + s * fitted.y, c * fitted.y - s * fitted.x);
+  }
+  return tactics_offset_pursuit(w, i, anchor, slot, slowing_radius);
 }
 
 steer_vec2 steer_agent_formation(const steer_world *w, size_t i,

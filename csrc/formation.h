@@ -28,6 +28,15 @@ void formation_program_switch(steer_world *w, size_t i,
    formation target now in the program (room reserved). */
 void formation_retarget(steer_world *w, size_t i, const steer_target *before);
 
+/* Slot `offset` (in the world's axes, from the anchor at `anchor`) moved
+   onto ground a member of `radius` can stand on: out of the obstacles it
+   lies in, then back to the anchor's side of the first wall between them
+   (docs/API.md 17.3, `fit`). Returns 0 when it stays (nothing in the way,
+   no geometry, or on a torus an offset beyond half the world), else 1
+   with the moved offset in *fitted. */
+int formation_fit(const steer_world *w, steer_vec2 anchor, steer_vec2 offset,
+                  double radius, steer_vec2 *fitted);
+
 /* The Hungarian method: the assignment of rows 0..n-1 to distinct columns
    0..m-1 (n <= m) minimizing the summed cost[r m + c], written to row_col.
    Scratch: n + 1 row potentials, m + 1 of the rest. */

@@ -832,10 +832,16 @@ STEER_API steer_id steer_formation_member(const steer_formation *f, size_t k);
 STEER_API long steer_formation_slot_of(const steer_formation *f, steer_id id);
 /// Reassigns every member from the positions now.
 STEER_API void steer_formation_reassign(steer_world *w, steer_formation *f);
-/// The world point of slot k now.
+/// The world point of slot k now (fitted to the level when the formation
+/// fits its slots, for the radius of the member holding slot k, 0 when
+/// none does: docs/API.md 17.3).
 STEER_API steer_vec2 steer_formation_slot_position(const steer_world *w,
                                                    const steer_formation *f,
                                                    size_t k);
+/// Whether slots are moved out of obstacles and back from walls (`fit`,
+/// on for a new formation).
+STEER_API void steer_formation_set_fit(steer_formation *f, int fit);
+STEER_API int steer_formation_fit(const steer_formation *f);
 /// Offset pursuit of agent i's slot (zero when it has none or the anchor
 /// agent is gone).
 STEER_API steer_vec2 steer_agent_formation(const steer_world *w, size_t i,

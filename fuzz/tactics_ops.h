@@ -95,7 +95,19 @@ static void tactics_check_formation(steer_world *w, steer_formation *f,
   steer_vec2 pos[TACTICS_AGENTS], slot[8];
   double total = 0;
   size_t placed = 0;
+  /* the assignment uses the slots as given (docs/API.md 17.3) */
+  int fit = steer_formation_fit(f);
+  steer_formation_set_fit(f, 0);
   for (size_t k = 0; k < m; k++) slot[k] = steer_formation_slot_position(w, f, k);
+  steer_formation_set_fit(f, fit);
+  for (size_t k = 0; k < m; k++) {
+    steer_vec2 fitted = steer_formation_slot_position(w, f, k);
+    CHECK(finite2(fitted), "slot %zu fitted to (%g, %g)", k, fitted.x, fitted.y);
+    /* nothing in the way (no geometry at all): the slot as given */
+    if (!steer_world_obstacle_count(w) && !steer_world_wall_count(w))
+      CHECK(fitted.x == slot[k].x && fitted.y == slot[k].y,
+            "slot %zu moved in an empty level", k);
+  }
   for (size_t k = 0; k < count; k++) {
     steer_id id = steer_formation_member(f, k);
     long i = steer_world_index(w, id);
@@ -157,6 +169,13 @@ static void op_tactics(reader *r, harness *h) {
   for (size_t k = u8(r) % 4; k > 0; k--)
     CHECK(steer_world_add_obstacle(w, num(r), num(r), nonneg(r), NULL) == STEER_OK,
           "add_obstacle");
+  if (kind & 16) /* walls, which fitted slots stay clear of */
+    for (size_t k = u8(r) % 4; k > 0; k--) {
+      steer_vec2 a = v2_of(num(r), num(r)), b = v2_of(num(r), num(r));
+      steer_status s = steer_world_add_wall(w, a, b, NULL);
+      /* on a torus a wall longer than the world is refused */
+      CHECK(s == STEER_OK || (def.wrap && s == STEER_EINVAL), "add_wall: %d", (int)s);
+    }
   steer_vec2 slots[8];
   size_t m = u8(r) % 9;
   for (size_t k = 0; k < m; k++) slots[k] = v2_of(num(r), num(r));
@@ -176,6 +195,7 @@ static void op_tactics(reader *r, harness *h) {
   for (size_t rounds = u8(r) % 16; rounds > 0 && more(r); rounds--) {
     size_t i = u8(r) % n;
     uint8_t what = u8(r);
+    if (what & 64) steer_formation_set_fit(f, !steer_formation_fit(f));
     if (shared && (what & 128)) { /* every holder sees it move */
       steer_point_set(shared, num(r), num(r));
       assigned_now = 0; /* an anchor that moved: slots keep until a reassign */

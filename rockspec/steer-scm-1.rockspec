@@ -35,7 +35,7 @@ build = {
         "csrc/batch_quad.c", "csrc/behaviors.c", "csrc/collide.c", "csrc/contain.c", "csrc/contain_index.c",
         "csrc/corridor.c",
         "csrc/crowd.c", "csrc/crowd_quad.c", "csrc/flat.c", "csrc/flocking.c",
-        "csrc/flow_steer.c", "csrc/flowfield.c", "csrc/formation.c", "csrc/geo_halo.c", "csrc/geo_index.c",
+        "csrc/flow_steer.c", "csrc/flowfield.c", "csrc/formation.c", "csrc/formation_fit.c", "csrc/geo_halo.c", "csrc/geo_index.c",
         "csrc/geo_sides.c", "csrc/geometry.c", "csrc/grid.c", "csrc/level.c", "csrc/navgrid.c",
         "csrc/navmap.c", "csrc/navsight.c", "csrc/nearest.c", "csrc/neighbors.c", "csrc/obstacles.c",
         "csrc/orca.c", "csrc/orca_agent.c", "csrc/orca_batch.c", "csrc/orca_cells.c",

@@ -636,5 +636,5 @@ end
 
 local order = { "seek", "flee", "arrive", "pursue", "wander", "avoid_obstacles", "contain",
   "level_collide", "flocking", "follow", "nav_path", "nav_flow", "nav_clearance", "crowds", "crowd_push", "crowd_detour", "offset_pursuit", "follow_leader",
-  "formation", "interpose", "hide", "queue", "turn_limit", "corridor", "groups" }
+  "formation", "formation_fit", "interpose", "hide", "queue", "turn_limit", "corridor", "groups" }
 for _, name in ipairs(order) do pictures[name]() end

@@ -14,6 +14,15 @@ return function(pictures, h)
     return leader, path
   end
 
+  -- the members' trails, then formation f's slots now as dashed rings
+  local function trails_and_slots(c, trails, f, ring)
+    for k, t in ipairs(trails) do draw_trail(c, t, COLORS[k]) end
+    for s = 1, #f do
+      local x, y = f:slot_position(s)
+      c:circle(x, y, ring, "none", "#8b96ad", "2,2")
+    end
+  end
+
   function pictures.offset_pursuit()
     local world = steer.world{}
     local points = { { 3, 12 }, { 12, 4 }, { 21, 12 } }
@@ -62,12 +71,33 @@ return function(pictures, h)
     local trails = record(agents, 300, function() world:step(DT) end)
     local c = canvas("formation", "a wedge of 4 slots behind a leader (orange) on a path; scattered members are assigned the slots that minimize the total distance (Hungarian method) and hold them as the wedge turns (10 s)", 24, 16, 22)
     c:polyline(points, "#b8c0cf", 1.5, "6,4")
-    for k, t in ipairs(trails) do draw_trail(c, t, COLORS[k]) end
-    for s = 1, #f do
-      local x, y = f:slot_position(s)
-      c:circle(x, y, 0.35, "none", "#8b96ad", "2,2")
-    end
+    trails_and_slots(c, trails, f, 0.35)
     c:save("tactics-formation.svg")
+  end
+
+  function pictures.formation_fit()
+    local world = steer.world{}
+    local points = { { 2, 8 }, { 22, 8 } }
+    local leader = leader_on(world, points, 1.5)
+    local f = steer.formation{ anchor = leader, shape = "line", count = 5, spacing = 2 }
+    for _, o in ipairs{ { 8, 10.3, 1.1 }, { 14, 12.4, 1.4 } } do
+      world:add_obstacle{ x = o[1], y = o[2], radius = o[3] }
+    end
+    world:add_wall{ x1 = 0, y1 = 4.8, x2 = 24, y2 = 4.8 }
+    local agents = { leader }
+    for k, y in ipairs{ 5.6, 7.2, 8.8, 10, 12 } do
+      local m = world:add{ x = 0.5, y = y, radius = 0.4, max_speed = 3, max_force = 8 }
+      m:set_behaviors{ { "formation", formation = f, slowing_radius = 1 },
+        { "avoid_obstacles", feeler_length = 1.5, weight = 2 } }
+      agents[k + 1] = m
+    end
+    local trails = record(agents, 420, function() world:step(DT) end)
+    local c = canvas("formation fit", "a line of 5 slots abreast, 2 apart, behind a leader (orange) walking beside a wall; fit (on by default) moves a slot out of a rock it falls in and back to the leader's side of a wall: the outer member walks along the wall (its slot lies 0.8 beyond it) and the slots of the others slide round the rocks (members: formation + avoid_obstacles, feeler 1.5, weight 2); dashed circles: the slots at the end (14 s)", 24, 16, 22)
+    c:polyline(points, "#b8c0cf", 1.5, "6,4")
+    for o in world:obstacles() do c:circle(o.x, o.y, o.radius, "#dfe4ee", "#8b96ad") end
+    c:polyline({ { 0, 4.8 }, { 24, 4.8 } }, "#8b96ad", 3)
+    trails_and_slots(c, trails, f, 0.4)
+    c:save("tactics-formation-fit.svg")
   end
 
   function pictures.interpose()

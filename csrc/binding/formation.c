@@ -42,7 +42,7 @@ static double opt_field(lua_State *L, const char *key, int kind, double def) {
 
 static const char *const formation_keys[] = {"anchor", "slots", "shape",
                                              "spacing", "count", "world",
-                                             NULL};
+                                             "fit", NULL};
 
 static int l_formation(lua_State *L) {
   if (!lua_istable(L, 1)) type_error(L, 1, "formation", 1, "table");
@@ -173,8 +173,18 @@ static int l_formation(lua_State *L) {
   lua_setmetatable(L, -2);
   lua_pushvalue(L, world_idx);
   lua_setuservalue(L, -2);
+  lua_getfield(L, 1, "fit");
+  int fit = 1;
+  if (!lua_isnil(L, -1)) {
+    if (!lua_isboolean(L, -1))
+      arg_error(L, "formation", 1, "'fit' must be a boolean, got %s",
+                arg_typename(L, -1));
+    fit = lua_toboolean(L, -1);
+  }
+  lua_pop(L, 1);
   lf->f = steer_formation_create(anchor, slots, n);
   if (!lf->f) return luaL_error(L, "not enough memory");
+  steer_formation_set_fit(lf->f, fit);
   handle_cache_set(L, FORMATION_HANDLES, lf->f); /* a:behaviors() gives it back */
   return 1;
 }
@@ -275,6 +285,21 @@ static int f_slot_position(lua_State *L) {
   }
   return push_vec(L, steer_formation_slot_position(lf->box->w, lf->f,
                                                    (size_t)k - 1));
+}
+
+/* f:set_fit(on): slots moved onto free ground (17.3) or taken as given */
+static int f_set_fit(lua_State *L) {
+  lformation *lf = check_formation(L, 1, "set_fit", 0);
+  if (!lua_isboolean(L, 2)) type_error(L, 2, "set_fit", 1, "boolean");
+  steer_formation_set_fit(lf->f, lua_toboolean(L, 2));
+  return 0;
+}
+
+/* f:fits() -> whether slots are fitted to the level */
+static int f_fits(lua_State *L) {
+  lformation *lf = check_formation(L, 1, "fits", 0);
+  lua_pushboolean(L, steer_formation_fit(lf->f));
+  return 1;
 }
 
 /* f:slot(k) -> x, y of slot k in the anchor's frame */
@@ -456,7 +481,8 @@ void open_tactics(lua_State *L) {
   static const luaL_Reg methods[] = {
       {"slot_of", f_slot_of},   {"members", f_members},
       {"reassign", f_reassign}, {"slot_position", f_slot_position},
-      {"slot", f_slot},         {NULL, NULL}};
+      {"slot", f_slot},         {"set_fit", f_set_fit},
+      {"fits", f_fits},         {NULL, NULL}};
   static const luaL_Reg meta[] = {{"__gc", f_gc},
                                   {"__len", f_len},
                                   {"__tostring", f_tostring},

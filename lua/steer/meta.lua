@@ -1150,6 +1150,7 @@ function Agent:formation(f, slowing_radius) end
 ---@field spacing? number between neighboring slots of a shape (default 2; not with slots)
 ---@field count? integer slots of a shape (not with slots)
 ---@field world? steer.World required when the anchor is a point
+---@field fit? boolean slots moved onto free ground (default true): out of the obstacles they lie in, then back to the anchor's side of the first wall between (docs/API.md 17.3)
 
 ---A formation: members (agents whose programs have a `formation` entry)
 ---assigned to slots minimizing the total
@@ -1176,11 +1177,21 @@ function Formation:members() end
 ---@return integer placed how many members have a slot
 function Formation:reassign() end
 
----Slot k (1-based) in the world now; nil while the anchor agent is removed.
+---Slot k (1-based) in the world now, fitted to the level when the formation
+---fits (for the radius of the member holding it); nil while the anchor agent
+---is removed.
 ---@param k integer
 ---@return number? x
 ---@return number? y
 function Formation:slot_position(k) end
+
+---Fit the slots to the level (true) or take them as given (false).
+---@param on boolean
+function Formation:set_fit(on) end
+
+---Whether the slots are fitted to the level.
+---@return boolean
+function Formation:fits() end
 
 ---Slot k (1-based) in the anchor's frame, as given.
 ---@param k integer

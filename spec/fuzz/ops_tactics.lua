@@ -56,9 +56,10 @@ local function some_formation(F, rec)
       for k = 1, F.rng:int(0, 8) do slots[k] = { F.rng:range(-6, 6), F.rng:range(-6, 6) } end
       def = { anchor = { G.near(F, rec) }, world = rec.w, slots = slots }
     end
+    if F.rng:chance(0.5) then def.fit = F.rng:chance(0.5) end
     local ok, r = F:call("steer.formation", F.steer.formation, { def }, 1, true, { name = "formation" })
     if not ok then return nil end
-    local f = { f = r[1], rec = rec, anchor = def.anchor }
+    local f = { f = r[1], rec = rec, anchor = def.anchor, fit = def.fit ~= false }
     if def.slots and F.rng:chance(0.2) then -- a shape's options with slots raise
       local bad = { anchor = def.anchor, world = def.world, slots = def.slots }
       bad[F.rng:pick({ "spacing", "count" })] = F.rng:int(0, 4)
@@ -208,7 +209,7 @@ function T.list(F, ops_helpers)
   add("steer.formation (hostile)", 0.5, function(F)
     local rec = O.some_world(F)
     local def = {}
-    for _, k in ipairs({ "anchor", "slots", "shape", "spacing", "count", "world" }) do
+    for _, k in ipairs({ "anchor", "slots", "shape", "spacing", "count", "world", "fit" }) do
       if F.rng:chance(0.5) then def[k] = V.any(F.rng, G.pools(F)) end
     end
     if F.rng:chance(0.3) then def = V.any(F.rng, G.pools(F)) end
@@ -228,6 +229,14 @@ function T.list(F, ops_helpers)
     if ok and gone and (r.n ~= 1 or r[1] ~= nil) then
       F:fail("f:slot_position gave a position while its anchor is removed")
     end
+    -- fit: a boolean sets it, anything else raises and changes nothing
+    local on
+    if F.rng:chance(0.8) then on = F.rng:chance(0.5) else on = V.any(F.rng, G.pools(F)) end
+    local is_bool = type(on) == "boolean"
+    F:call("f:set_fit", f.f.set_fit, { f.f, on }, 2, is_bool, { name = "set_fit", argn = 1 })
+    if is_bool then f.fit = on end
+    local fits = f.f:fits()
+    if fits ~= f.fit then F:fail(("f:fits() gave %s, expected %s"):format(tostring(fits), tostring(f.fit))) end
     F:call("f:slot_of", f.f.slot_of, { f.f, V.any(F.rng, G.pools(F)) }, 2, nil, { name = "slot_of" })
     F:call("f:reassign", f.f.reassign, { f.f }, 1, true, { name = "reassign" })
     check_formation(F, f)

@@ -1,7 +1,8 @@
 -- Scene: group and tactical behaviors (docs/API.md section 17). A squad
 -- holds a wedge formation behind its leader on a loop through the level
 -- (slots assigned by the Hungarian method; click to add a member: the
--- squad reassigns), a bodyguard interposes between its charge and a wolf,
+-- squad reassigns; slots that fall in a rock or behind a wall are moved
+-- onto free ground, key f turns that off and on), a bodyguard interposes between its charge and a wolf,
 -- and a crowd queues through a door in a wall. Every agent runs a program:
 -- world:step does all of it.
 local steer = require "steer"
@@ -110,7 +111,12 @@ function scene:count() return #self.world end
 function scene:info()
   local slots = {}
   for k, m in ipairs(self.formation:members()) do slots[k] = tostring(self.formation:slot_of(m) or "-") end
-  return ("squad slots %s   through the door %d"):format(table.concat(slots, " "), self.through)
+  return ("squad slots %s   fit %s (f)   through the door %d"):format(table.concat(slots, " "),
+    self.formation:fits() and "on" or "off", self.through)
+end
+
+function scene:key(key)
+  if key == "f" then self.formation:set_fit(not self.formation:fits()) end
 end
 
 function scene:update(dt)
