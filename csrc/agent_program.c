@@ -42,6 +42,7 @@ steer_status steer_agent_set_program(steer_world *w, size_t i,
   steer_program_release(w->program[i]);
   w->program[i] = p;
   w->orca_clock[i] = 0; /* a new program's standstill starts afresh */
+  w->orca_settled[i] = w->orca_settle_next[i] = 0; /* and its settling */
   if (p && p->turns) w->bodies = 1; /* body_moves checks from now on */
   if (p && p->pushes) w->pushes = 1; /* orca_push looks from now on */
   if (p && p->collide) w->collides = 1; /* collide.c looks from now on */

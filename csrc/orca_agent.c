@@ -2,13 +2,16 @@
  * the grid, the half-planes they and the static geometry give, the safe
  * velocity, and the force the step integrates (docs/API.md section 18). Reads
  * the world as it is (a step computes every agent's force from one snapshot
- * before anyone moves) and writes only the agent's own standstill clock. */
+ * before anyone moves) and writes only the agent's own standstill clock and
+ * settle flag. */
 #include "no_slp.h" /* first: it applies to all that follows */
 #include "nearest.h"
 #include "orca.h"
+#include "program.h"
+#include "tactics.h"
 
 steer_orca steer_orca_default(void) {
-  steer_orca o = {5, 2, -1, 10, 0.02, 0, 1}; /* -1: orca_neighbor_radius */
+  steer_orca o = {5, 2, -1, 10, 0.02, 0, 1, 0}; /* -1: orca_neighbor_radius */
   return o;
 }
 
@@ -17,16 +20,66 @@ steer_orca steer_orca_default(void) {
 #define MAX_SHAPES STEER_ORCA_MAX_NEIGHBORS
 #define MAX_LINES (MAX_SHAPES + STEER_ORCA_MAX_NEIGHBORS)
 
+/* ---- settle (docs/API.md 18.1.4) ---------------------------------------- */
+
+/* Bodies closer than this many times their radii's sum touch. */
+#define SETTLE_TOUCH 1.1
+
+/* Agent j's goal: the target of its program's first arrive entry, when
+   the program settles (0: none). */
+static int settle_goal(const steer_world *w, size_t j, steer_vec2 *goal) {
+  const steer_program *p = w->program[j];
+  if (!p || !p->has_orca || !p->orca.settle) return 0;
+  for (size_t k = 0; k < p->count; k++)
+    if (p->entries[k].behavior == STEER_ARRIVE) {
+      steer_pose pose;
+      if (!tactics_target_pose(w, &p->entries[k].target, &pose)) return 0;
+      *goal = pose.position;
+      return 1;
+    }
+  return 0;
+}
+
+int steer_agent_settled(const steer_world *w, size_t i) {
+  return w->orca_settled[i];
+}
+
+/* Does agent i (at p, of radius body) settle this step? It does when it
+   touches a neighbor that wants the same goal (the goals closer than the
+   two radii: both bodies cannot stand on them) and either stands on its
+   goal itself (within the two radii) or leans on that neighbor, settled as
+   the step began and nearer the goal. Reads the world as the step began. */
+static int settles(const steer_world *w, size_t i, steer_vec2 p, double body,
+                   const nearest_found *near, size_t m) {
+  steer_vec2 goal, other;
+  if (!settle_goal(w, i, &goal)) return 0;
+  double to_goal = v2_len(world_offset(w, p, goal));
+  for (size_t k = 0; k < m; k++) {
+    size_t j = near[k].j;
+    double sum = body + w->radius[j];
+    steer_vec2 pj = world_pos(w, j);
+    if (!(v2_len(world_offset(w, p, pj)) <= sum * SETTLE_TOUCH)) continue;
+    if (!settle_goal(w, j, &other) ||
+        !(v2_len(world_offset(w, goal, other)) <= sum))
+      continue;
+    if (to_goal <= sum) return 1; /* on the goal: j cannot stand there */
+    if (w->orca_settled[j] && v2_len(world_offset(w, pj, goal)) < to_goal)
+      return 1;
+  }
+  return 0;
+}
+
 /* The step calls this one directly: the exported name goes through the
    PLT, and its pair comes back through memory, a store-forwarding stall.
    held (NULL: not asked): whether other agents hold the agent still from
    the velocity `wish`, where the static geometry alone would let it go
    (see orca_force_from). record: hand the neighbors found to the step's
-   push (orca_push_record). */
+   push (orca_push_record). settled (NULL: not asked): whether the agent
+   settles this step (then it asks for velocity 0). */
 static steer_vec2 orca_velocity(const steer_world *w, size_t i,
                                 steer_vec2 preferred, const steer_orca *o,
                                 double dt, steer_vec2 wish, int *held,
-                                int record) {
+                                int record, int *settled) {
   orca_line lines[MAX_LINES], scratch[MAX_LINES];
   orca_shape shapes[MAX_SHAPES];
   nearest_found near[STEER_ORCA_MAX_NEIGHBORS];
@@ -55,6 +108,8 @@ static steer_vec2 orca_velocity(const steer_world *w, size_t i,
   if (record) orca_push_record(w, i, near, m, o, dt);
   orca_neighbors nb;
   steer_vec2 p = world_pos(w, i);
+  if (settled && o->settle && (*settled = settles(w, i, p, body, near, m)))
+    preferred = wish = v2(0, 0); /* at rest: never held, never a detour */
   /* the pair plans to keep a little more than touching apart: at exactly
      touching, rounding and the step's discreteness leave shallow overlaps */
   double keep = 1 + o->margin;
@@ -101,7 +156,7 @@ static steer_vec2 orca_velocity(const steer_world *w, size_t i,
 steer_vec2 steer_agent_orca_velocity(const steer_world *w, size_t i,
                                      steer_vec2 preferred, const steer_orca *o,
                                      double dt) {
-  return orca_velocity(w, i, preferred, o, dt, preferred, NULL, 0);
+  return orca_velocity(w, i, preferred, o, dt, preferred, NULL, 0, NULL);
 }
 
 steer_vec2 orca_force(steer_world *w, size_t i, steer_vec2 f,
@@ -147,18 +202,21 @@ steer_vec2 orca_force_from(steer_world *w, size_t i, steer_vec2 preferred,
   double clock = w->orca_clock[i];
   /* the step's push asks a pusher's neighbors (orca_push_record) */
   int record = w->push_near && w->program[i]->pushes;
+  int settled = 0;
   if (!o->detour) {
-    safe = orca_velocity(w, i, preferred, o, dt, preferred, NULL, record);
+    safe = orca_velocity(w, i, preferred, o, dt, preferred, NULL, record,
+                         &settled);
   } else if (clock < 0) { /* on a detour: the thread of agent i writes it */
     steer_vec2 right = {DETOUR_COS * preferred.x + DETOUR_SIN * preferred.y,
                         DETOUR_COS * preferred.y - DETOUR_SIN * preferred.x};
     safe = orca_velocity(w, i, clock < -DETOUR_REST ? right : preferred, o, dt,
-                         preferred, NULL, record);
+                         preferred, NULL, record, &settled);
     w->orca_clock[i] = clock + dt < 0 ? clock + dt : 0;
   } else {
     int held;
     steer_vec2 wish = detour_wish(v, preferred, w->max_speed[i], dt);
-    safe = orca_velocity(w, i, preferred, o, dt, wish, &held, record);
+    safe = orca_velocity(w, i, preferred, o, dt, wish, &held, record,
+                         &settled);
     if (held)
       w->orca_clock[i] = clock + dt >= DETOUR_AFTER
                              ? -(DETOUR_TIME + DETOUR_REST)
@@ -166,6 +224,8 @@ steer_vec2 orca_force_from(steer_world *w, size_t i, steer_vec2 preferred,
     else if (clock != 0)
       w->orca_clock[i] = 0;
   }
+  /* seen by the neighbors from the next step on (step.c's moves) */
+  w->orca_settle_next[i] = (uint8_t)settled;
   steer_vec2 dv = v2_sub(safe, v);
   if (dv.x == 0 && dv.y == 0) return dv; /* 0 * (1 / dt) is NaN for tiny dt */
   steer_vec2 g = v2_scale(dv, 1 / dt);

@@ -265,7 +265,8 @@ static int orca_equal(const steer_orca *a, const steer_orca *b) {
          a->obstacle_time_horizon == b->obstacle_time_horizon &&
          a->neighbor_radius == b->neighbor_radius &&
          a->max_neighbors == b->max_neighbors && a->margin == b->margin &&
-         a->push == b->push && a->detour == b->detour;
+         a->push == b->push && a->detour == b->detour &&
+         a->settle == b->settle;
 }
 
 int steer_program_equal(const steer_program *a, const steer_program *b) {
@@ -293,7 +294,8 @@ steer_status steer_orca_check(const steer_orca *o) {
            (o->neighbor_radius < 0 || in_range(o->neighbor_radius, 0)) &&
            o->max_neighbors <= STEER_ORCA_MAX_NEIGHBORS &&
            o->margin >= 0 && o->margin <= 1 && o->push <= STEER_ORCA_MAX_PUSH &&
-           (o->detour == 0 || o->detour == 1);
+           (o->detour == 0 || o->detour == 1) &&
+           (o->settle == 0 || o->settle == 1);
   return ok ? STEER_OK : STEER_EINVAL;
 }
 

@@ -1,6 +1,6 @@
 /* snapshot.c - the complete state of a world as bytes, and back.
  *
- * Format (version 8, every number little-endian, doubles as IEEE-754 bits;
+ * Format (version 9, every number little-endian, doubles as IEEE-754 bits;
  * docs/SNAPSHOT.md describes it field by field): magic, version, world
  * definition, slots, paths, shared points, programs, agents, shapes (handle
  * slots, obstacles, walls), then a
@@ -19,12 +19,13 @@
 #include "world.h"
 
 #define MAGIC "STEERSNP"
-#define VERSION 8u
+#define VERSION 9u
 /* version 2 has no orca margin: read as 0; version 3 no push; version 4 no
    detour nor standstill clock (its worlds ran without: detour 0, clock 0);
    version 5 no personal space (avoid_agents ran without one: 0); version 6
    no table of shared points (each entry's own position: a point apiece);
-   version 7 no collide flag (programs) nor solid side (walls): read as 0 */
+   version 7 no collide flag (programs) nor solid side (walls): read as 0;
+   version 8 no orca settle (programs) nor settled flag (agents): 0 */
 #define OLDEST 2u
 
 /* ---- writing ------------------------------------------------------------ */
@@ -238,6 +239,8 @@ static void put_program(writer *wr, const steer_program *p,
 #define PUT_U32(v) put_u32(wr, v);
 #define PUT_CLOCK(v) put_f64(wr, v);
 #define PUT_REF(v)
+#define PUT_LATE(v) /* after the geometry: put_late_flags */
+#define PUT_NONE(v)
 #define PUT_COLUMN(name, type, snap) PUT_##snap(w->name[i])
 
 /* the geometry's handle slots, then obstacles and walls with
@@ -371,6 +374,12 @@ steer_status steer_world_snapshot(steer_world *w, steer_write_fn write,
       put_u32(&wr, (uint32_t)((const steer_program *)programs.items[k])->collide);
     for (size_t k = 0; k < w->geo.wall_count; k++)
       put_u32(&wr, w->geo.walls[k].solid_left);
+    /* version 9's: each program's orca settle, each agent's settled flag */
+    for (size_t k = 0; k < programs.count; k++) {
+      const steer_orca *o = steer_program_orca(programs.items[k]);
+      put_u32(&wr, (uint32_t)(o ? o->settle : 0));
+    }
+    for (size_t i = 0; i < w->count; i++) put_u32(&wr, w->orca_settled[i]);
     uint64_t sum = wr.hash;
     put_u64(&wr, sum);
     flush(&wr);
@@ -624,6 +633,7 @@ static void read_programs(reader *r, restoring *rs) {
       orca.push = push > STEER_ORCA_MAX_PUSH ? SIZE_MAX : (size_t)push;
       uint32_t detour = r->version > 4 ? get_u32(r) : 0;
       orca.detour = detour > 1 ? -1 : (int)detour;
+      orca.settle = 0; /* version 9: in the flags, last */
       if (steer_orca_check(&orca)) fail(r, "snapshot holds an invalid program");
     }
     size_t count = get_count(r, 8 * 18 + 8 + STEER_TAG_SIZE);
@@ -703,6 +713,8 @@ static int read_state(reader *r, steer_world *w, size_t i) {
 #define SNAP_BYTES_U32 4
 #define SNAP_BYTES_CLOCK 0 /* none before version 5 */
 #define SNAP_BYTES_REF 0
+#define SNAP_BYTES_LATE 0
+#define SNAP_BYTES_NONE 0
 #define COLUMN_SNAP_BYTES(name, type, snap) +SNAP_BYTES_##snap
 #define AGENT_SNAPSHOT_MIN ((0 AGENT_COLUMNS(COLUMN_SNAP_BYTES)) + 8 + 4)
 
@@ -713,6 +725,8 @@ static int read_state(reader *r, steer_world *w, size_t i) {
 #define GET_U32(dst) dst = get_u32(r);
 #define GET_CLOCK(dst) dst = r->version > 4 ? get_f64(r) : 0;
 #define GET_REF(dst) dst = NULL;
+#define GET_LATE(dst) dst = 0; /* read_late_flags, version 9 on */
+#define GET_NONE(dst) dst = 0;
 #define GET_COLUMN(name, type, snap) GET_##snap(w->name[i])
 
 static int read_agent(reader *r, restoring *rs, size_t i) {
@@ -913,6 +927,26 @@ static void read_world_body(reader *r, restoring *rs) {
   }
   for (size_t i = 0; i < w->count; i++)
     if (w->program[i] && w->program[i]->collide) w->collides = 1;
+  if (r->error || r->version < 9) return;
+  for (size_t k = 0; k < rs->program_count && !r->error; k++) {
+    uint32_t settle = get_u32(r);
+    steer_program *p = rs->programs[k];
+    const steer_orca *o = steer_program_orca(p);
+    if (settle > 1 || (settle && !o)) fail(r, "snapshot holds an invalid program");
+    if (r->error || !settle) continue;
+    steer_orca with = *o;
+    with.settle = 1;
+    if (steer_program_set_orca(p, &with))
+      fail(r, "snapshot holds an invalid program");
+  }
+  for (size_t i = 0; i < w->count && !r->error; i++) {
+    uint32_t settled = get_u32(r);
+    /* only an agent whose program settles can have settled */
+    const steer_orca *o = w->program[i] ? steer_program_orca(w->program[i]) : NULL;
+    if (settled > 1 || (settled && !(o && o->settle)))
+      fail(r, "snapshot holds an invalid agent");
+    w->orca_settled[i] = w->orca_settle_next[i] = (uint8_t)settled;
+  }
 }
 
 steer_world *steer_world_restore(const void *bytes, size_t n,

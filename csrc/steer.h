@@ -711,8 +711,15 @@ typedef struct steer_orca {
                     <= STEER_ORCA_MAX_PUSH; 0: none (the default) */
   int detour;    /* an agent held still by others for 2 s steers 60 degrees
                     right of its way for 4 s; 1 (the default) or 0 */
+  int settle;    /* agents that want one goal come to rest there, leaning
+                    on those nearer it (docs/API.md 18.1.4); 0 (the
+                    default) or 1 */
 } steer_orca;
 #define STEER_ORCA_MAX_PUSH 256
+
+/// Whether agent i's program's `orca.settle` has it at rest (as of the last
+/// step: docs/API.md 18.1.4).
+STEER_API int steer_agent_settled(const steer_world *w, size_t i);
 
 /// The defaults above.
 STEER_API steer_orca steer_orca_default(void);

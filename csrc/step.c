@@ -12,6 +12,7 @@
  * ranges of agents); each agent's work depends only on the snapshot and its
  * own state, so results do not depend on the number of threads. */
 #include <math.h>
+#include <string.h>
 
 #include "agent_program.h"
 #include "collide.h"
@@ -93,6 +94,11 @@ static void buffered_forces(void *ctx, int part) {
 static void buffered_moves(void *ctx, int part) {
   step_job *job = ctx;
   size_t from = job->cut[part], to = job->cut[part + 1];
+  /* ORCA's settle flags as the forces decided them: the neighbors read
+     them from the next step on (orca_agent.c) */
+  if (to > from) /* a world without agents has no columns */
+    memcpy(job->w->orca_settled + from, job->w->orca_settle_next + from,
+           to - from);
   crowd_integrate(job->w, from, to, job->w->forces + from, job->dt);
 }
 

@@ -291,6 +291,7 @@ static steer_id place(steer_world *w, const steer_agent_def *d,
   w->max_force[i] = d->max_force;
   w->radius[i] = d->radius;
   w->orca_clock[i] = 0;
+  w->orca_settled[i] = w->orca_settle_next[i] = 0;
   w->ext[i] = NULL;
   w->program[i] = NULL;
   states_clear(w, i);

@@ -70,7 +70,9 @@ typedef struct agent_ext {
    line here (a snapshotted one also bumps snapshot.c's VERSION and
    docs/SNAPSHOT.md). Snapshot kinds: F64 any number, SIZE a number >= 0,
    U32, REF a pointer snapshot.c writes with the agent's references, CLOCK
-   a finite number that versions before 5 lack (read as 0). */
+   a finite number that versions before 5 lack (read as 0), LATE a flag
+   written after the geometry (versions before 9 lack it: 0), NONE step
+   scratch, not kept (0 on restore). */
 #define AGENT_COLUMNS(X)                                          \
   X(x, double, F64)                                               \
   X(y, double, F64)                                               \
@@ -83,7 +85,9 @@ typedef struct agent_ext {
   X(ext, agent_ext *, REF)         /* cold state or NULL */       \
   X(program, steer_program *, REF) /* behavior program or NULL */ \
   X(slot_of, uint32_t, U32)        /* index -> slot */            \
-  X(group_bit, uint32_t, U32) /* 1 << group; 0: a ghost, no one's neighbor */
+  X(group_bit, uint32_t, U32) /* 1 << group; 0: a ghost, no one's neighbor */ \
+  X(orca_settled, uint8_t, LATE) /* ORCA's settle as the step began */ \
+  X(orca_settle_next, uint8_t, NONE) /* ... as the step decides */
 
 #define AGENT_COLUMN_POINTER(name, type, snap) type *name;
 /* bytes per agent over all columns */

@@ -140,7 +140,7 @@ static void check_entry_copy(const steer_entry *got, const steer_entry *e) {
 }
 
 /* ORCA parameters, now and then out of range (max_neighbors > 64, a margin
-   outside [0, 1], push > 256, detour other than 0 or 1). */
+   outside [0, 1], push > 256, detour or settle other than 0 or 1). */
 static int decode_orca(reader *r, steer_orca *o) {
   if (!(u8(r) & 1)) return 0;
   *o = steer_orca_default();
@@ -153,7 +153,11 @@ static int decode_orca(reader *r, steer_orca *o) {
   if (mask & 8) o->max_neighbors = u8(r) % 70;
   if (mask & 16) o->margin = num(r) / 64;
   if (mask & 32) o->push = (size_t)u8(r) * 2; /* up to 510: some too many */
-  if (mask & 64) o->detour = (int)(u8(r) % 5) - 1; /* -1 .. 3: some invalid */
+  if (mask & 64) { /* one byte for both: the corpus decodes as before */
+    uint8_t b = u8(r);
+    o->detour = (int)(b % 5) - 1;  /* -1 .. 3: some invalid */
+    o->settle = (int)(b >> 5) % 3; /* 0 .. 2: 2 invalid */
+  }
   return 1;
 }
 
@@ -162,14 +166,15 @@ static void set_orca(steer_program *p, const steer_orca *o) {
   int valid = o->max_neighbors <= STEER_ORCA_MAX_NEIGHBORS &&
               o->margin >= 0 && o->margin <= 1 &&
               o->push <= STEER_ORCA_MAX_PUSH &&
-              (o->detour == 0 || o->detour == 1);
+              (o->detour == 0 || o->detour == 1) &&
+              (o->settle == 0 || o->settle == 1);
   steer_status s = steer_program_set_orca(p, o);
   CHECK(s == (valid ? STEER_OK : STEER_EINVAL), "set_orca status %d", (int)s);
   const steer_orca *got = steer_program_orca(p);
   CHECK(valid ? got && got->max_neighbors == o->max_neighbors &&
                     got->time_horizon == o->time_horizon &&
                     got->margin == o->margin && got->push == o->push &&
-                    got->detour == o->detour
+                    got->detour == o->detour && got->settle == o->settle
               : got == NULL,
         "orca parameters read back");
 }
@@ -831,6 +836,11 @@ static void step_world(harness *h, double dt, int twin) {
   for (size_t i = 0; i < n; i++) {
     double ms = steer_agent_get(h->w, i, STEER_MAX_SPEED);
     check_bound("speed after a step", steer_agent_velocity(h->w, i), ms);
+    /* only an agent whose program settles comes to rest so (18.1.4) */
+    const steer_program *p = steer_agent_program(h->w, i);
+    const steer_orca *o = p ? steer_program_orca(p) : NULL;
+    CHECK(!steer_agent_settled(h->w, i) || (o && o->settle),
+          "agent %zu settled without orca.settle", i);
   }
   if (c) {
     pause_alloc(h);

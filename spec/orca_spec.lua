@@ -499,7 +499,8 @@ describe("orca in the step", function()
     for a in copy:agents() do first = first or a end
     local b = first:behaviors()
     assert.are.same({ time_horizon = 4, obstacle_time_horizon = 1.5,
-                      neighbor_radius = 8, max_neighbors = 7, margin = 0.3, push = 0, detour = true }, b.orca)
+                      neighbor_radius = 8, max_neighbors = 7, margin = 0.3, push = 0, detour = true,
+                      settle = false }, b.orca)
     assert.are.equal(2.5, b[2].time_horizon)
     assert.are.equal(6, b[2].radius)
   end)
@@ -801,7 +802,8 @@ describe("orca parameters", function()
     local a = world:add{}
     a:set_behaviors{ orca = true }
     assert.are.same({ time_horizon = 5, obstacle_time_horizon = 2,
-                      neighbor_radius = "auto", max_neighbors = 10, margin = 0.02, push = 0, detour = true }, a:behaviors().orca)
+                      neighbor_radius = "auto", max_neighbors = 10, margin = 0.02, push = 0, detour = true,
+                      settle = false }, a:behaviors().orca)
     a:set_behaviors{ orca = false }
     assert.is_nil(a:behaviors().orca)
   end)

@@ -51,6 +51,41 @@ describe('require "steer" without a loadable steer.core', function()
     has(out, "(require said: error loading module 'steer.core' from file '" .. other_so .. "'")
   end)
 
+  it("a second build in one Lua state: refused, where it would have taken over the first's types", function()
+    -- a copy of this build in another folder is another build to the loader
+    local dir = os.tmpname()
+    os.remove(dir)
+    assert(os.execute(("mkdir -p %s/steer && cp build/%s/steer/core.so %s/steer/"):format(dir, this, dir)))
+    local code = ([[
+package.cpath = "build/%s/?.so;;"
+local first = require "steer"
+local w = first.world{}
+w:add{ x = 1 }
+for k in pairs(package.loaded) do if k:match("^steer") then package.loaded[k] = nil end end
+package.cpath = %q
+local ok, err = pcall(require, "steer")
+if ok then print("LOADED") os.exit(1) end
+w:step(0.1) -- the first build's world still steps with its own methods
+assert(#w == 1)
+io.write(tostring(err))
+]]):format(this, dir .. "/?.so")
+    local ok, out = support.run_child(code)
+    os.execute(("rm -rf %s"):format(dir))
+    assert(ok, out)
+    has(out, "steer: another build of steer is already loaded in this Lua state; its types share their names")
+    has(out, "load steer from one place per Lua state")
+    -- the same build again (package.loaded cleared) loads
+    ok, out = support.run_child(([[
+package.cpath = "build/%s/?.so;;"
+require "steer"
+for k in pairs(package.loaded) do if k:match("^steer") then package.loaded[k] = nil end end
+local again = require "steer"
+io.write(type(again.world))
+]]):format(this))
+    assert(ok, out)
+    assert.matches("^function", out)
+  end)
+
   it("a file that is no shared object: another platform or damaged", function()
     local dir = os.tmpname()
     os.remove(dir)

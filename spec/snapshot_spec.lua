@@ -168,9 +168,11 @@ describe("snapshots", function()
   -- entries here keep those defaults, and come before any agent whose
   -- bytes could look the same)
   local function version6(s, slots, entries, programs)
-    assert.are.equal("\8\0\0\0", s:sub(9, 12))
-    -- version 8's flags, last (one u32 per program, per wall: none here)
-    s = s:sub(1, #s - 8 - 4 * (programs or entries)) .. s:sub(#s - 7)
+    assert.are.equal("\9\0\0\0", s:sub(9, 12))
+    -- version 8's flags, last (one u32 per program, per wall: none here),
+    -- then version 9's (one u32 per program, one per agent: as many as
+    -- the slots here)
+    s = s:sub(1, #s - 8 - 8 * (programs or entries) - 4 * slots) .. s:sub(#s - 7)
     local at = 12 + 32 + 12 + 8 * slots + 1
     assert.are.equal(("\0"):rep(16), s:sub(at, at + 15))
     local body = s:sub(13, at + 7) .. s:sub(at + 16, #s - 8)
@@ -290,7 +292,7 @@ describe("snapshots", function()
     local s = world:snapshot()
     local _, msg = steer.restore(forge(s, 9, "\255\0\0\0"))
     assert.are.equal("unsupported snapshot version", msg)
-    _, msg = steer.restore(forge(s, 9, "\9\0\0\0")) -- a later version
+    _, msg = steer.restore(forge(s, 9, "\10\0\0\0")) -- a later version
     assert.are.equal("unsupported snapshot version", msg)
     _, msg = steer.restore(forge(s, 9, "\1\0\0\0")) -- before orientation
     assert.are.equal("unsupported snapshot version", msg)

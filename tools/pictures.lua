@@ -613,6 +613,42 @@ function pictures.crowd_detour()
   c:save("crowd-orca-detour.svg")
 end
 
+-- 20 agents sent to one point with orca, without and with settle: their
+-- last 10 s of 40 and their bodies at the end
+function pictures.crowd_settle()
+  local panels, still = {}, {}
+  for panel, settle in ipairs({ false, true }) do
+    local world = steer.world{}
+    local program = steer.program{ { "arrive", target = { 10, 0 }, slowing_radius = 4, weight = 4 },
+      orca = { time_horizon = 1, settle = settle } }
+    local agents = {}
+    for k = 0, 19 do
+      agents[k + 1] = world:add{ x = -12 + (k % 4) * 2.2, y = -4.4 + math.floor(k / 4) * 2.2,
+        radius = 1, max_speed = 2 - (k % 3) * 0.2, max_force = 40, program = program }
+    end
+    for _ = 1, 30 / DT do world:step(DT) end
+    local trails = record(agents, 10 / DT, function() world:step(DT) end)
+    local n = 0
+    for _, a in ipairs(agents) do if a.speed > 0.05 then n = n + 1 end end
+    panels[panel], still[panel] = trails, n
+  end
+  local c = canvas("crowds: orca's settle",
+    ("20 agents (radius 1, max_speed 1.6-2) sent to one point (cross) with arrive and orca = { time_horizon = 1 }: their last 10 s of 40 and their bodies at the end. Above, settle = false: each keeps pressing for the goal and orca turns the pressure into slides round the others; %d of 20 still move at 40 s. Below, settle = true: one touching an agent nearer the goal and at rest rests too; %d of 20 move")
+      :format(still[1], still[2]), 44, 26, 16)
+  for panel, trails in ipairs(panels) do
+    local oy = panel == 1 and 6.5 or 19.5
+    for k, t in ipairs(trails) do
+      for _, p in ipairs(t) do p[1], p[2], p[4] = p[1] + 24, oy - p[2], -p[4] end
+      draw_trail(c, t, COLORS[(k - 1) % #COLORS + 1])
+      local e = t[#t]
+      c:circle(e[1], e[2], 1, "none", COLORS[(k - 1) % #COLORS + 1])
+    end
+    c:target(34, oy, COLORS[1])
+    c:label(1, oy - 5, panel == 1 and "settle = false" or "settle = true")
+  end
+  c:save("crowd-orca-settle.svg")
+end
+
 -- contain first in a priority program: wanderers kept in an arena, no clamp
 function pictures.contain()
   local world = steer.world{ seed = 7 }
@@ -635,6 +671,6 @@ function pictures.contain()
 end
 
 local order = { "seek", "flee", "arrive", "pursue", "wander", "avoid_obstacles", "contain",
-  "level_collide", "flocking", "follow", "nav_path", "nav_flow", "nav_clearance", "crowds", "crowd_push", "crowd_detour", "offset_pursuit", "follow_leader",
+  "level_collide", "flocking", "follow", "nav_path", "nav_flow", "nav_clearance", "crowds", "crowd_push", "crowd_detour", "crowd_settle", "offset_pursuit", "follow_leader",
   "formation", "formation_fit", "interpose", "hide", "queue", "turn_limit", "corridor", "groups" }
 for _, name in ipairs(order) do pictures[name]() end

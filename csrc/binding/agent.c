@@ -11,7 +11,8 @@ enum {
   F_ID = STEER_FIELD_COUNT, /* read-only ones follow the writable fields */
   F_SPEED,
   F_HEADING,
-  F_ALIVE
+  F_ALIVE,
+  F_SETTLED
 };
 
 /* Every field of a handle; a write must be a number of `kind` (read-only
@@ -45,6 +46,7 @@ static const struct field_name {
     {"speed", F_SPEED, NUM_ANY},
     {"heading", F_HEADING, NUM_ANY},
     {"alive", F_ALIVE, NUM_ANY},
+    {"settled", F_SETTLED, NUM_ANY},
     {NULL, 0, NUM_ANY}};
 
 /* The field whose code is `code`. */
@@ -121,6 +123,8 @@ static int a_index(lua_State *L) {
       lua_pushnumber(L, steer_agent_speed(a.w, a.i));
     else if (code == F_HEADING)
       lua_pushnumber(L, steer_agent_heading(a.w, a.i));
+    else if (code == F_SETTLED)
+      lua_pushboolean(L, steer_agent_settled(a.w, a.i));
     else if (turn_is_body_field(code))
       turn_push_field(L, &a, code);
     else

@@ -69,6 +69,21 @@ static int l_memory(lua_State *L) {
 
 MODULE_EXPORT int luaopen_steer_core(lua_State *L);
 
+/* The types' metatables are found by name in the registry, so a second,
+   different build of this module loaded into the same Lua state would fill
+   them with its own methods, which would then run on the first build's
+   worlds (another layout: a crash). Loading the same build again is fine. */
+static void one_build_per_state(lua_State *L) {
+  static const char build = 0; /* its address names this build */
+  lua_getfield(L, LUA_REGISTRYINDEX, "steer.core.build");
+  if (!lua_isnil(L, -1) && lua_touserdata(L, -1) != (void *)&build)
+    luaL_error(L, "steer.core: another build of steer is already loaded in "
+                  "this Lua state");
+  lua_pop(L, 1);
+  lua_pushlightuserdata(L, (void *)&build);
+  lua_setfield(L, LUA_REGISTRYINDEX, "steer.core.build");
+}
+
 int luaopen_steer_core(lua_State *L) {
   static const luaL_Reg constructors[] = {
       {"world", l_world_new},     {"path", l_path_new},
@@ -76,6 +91,7 @@ int luaopen_steer_core(lua_State *L) {
       {"navgrid", l_navgrid_new}, {"navgrid_from_map", l_navgrid_from_map},
       {"point", l_point_new},
       {NULL, NULL}};
+  one_build_per_state(L);
   open_hooks(L); /* the host's allocator stays as it is */
   open_id_iterators(L);
   open_world(L);

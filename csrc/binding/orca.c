@@ -14,7 +14,7 @@
 
 static const char *const orca_fields[] = {
     "time_horizon", "obstacle_time_horizon", "neighbor_radius",
-    "max_neighbors", "margin", "push", "detour", NULL};
+    "max_neighbors", "margin", "push", "detour", "settle", NULL};
 
 /* Raises for key, a field of none of the names in known (NULL-ended):
    "unknown field 'orca.horizn'", with "did you mean 'orca.horizon'?" when it
@@ -39,17 +39,18 @@ static void read_orca_field(lua_State *L, const char *key, const char *fname,
   /* orca_velocity's opts also take dt (read by the caller) */
   static const char *const opts[] = {
       "time_horizon", "obstacle_time_horizon", "neighbor_radius",
-      "max_neighbors", "margin", "push", "detour", "dt", NULL};
+      "max_neighbors", "margin", "push", "detour", "settle", "dt", NULL};
   /* before the value's type: a misspelt detour = true is a typo, not a
      wrong type */
   if (!known)
     unknown_field(L, key, strcmp(what, "opts") == 0 ? opts : orca_fields,
                   fname, argn, what);
-  if (strcmp(key, "detour") == 0) {
+  int detour = strcmp(key, "detour") == 0;
+  if (detour || strcmp(key, "settle") == 0) {
     if (!lua_isboolean(L, -1))
       arg_error(L, fname, argn, "%s: boolean expected, got %s", name,
                 arg_typename(L, -1));
-    o->detour = lua_toboolean(L, -1);
+    *(detour ? &o->detour : &o->settle) = lua_toboolean(L, -1);
     lua_pop(L, 1);
     return;
   }
@@ -122,7 +123,7 @@ int read_orca(lua_State *L, int idx, const char *fname, int argn,
 }
 
 void push_orca(lua_State *L, const steer_orca *o) {
-  lua_createtable(L, 0, 7);
+  lua_createtable(L, 0, 8);
   lua_pushnumber(L, o->time_horizon);
   lua_setfield(L, -2, "time_horizon");
   lua_pushnumber(L, o->obstacle_time_horizon);
@@ -140,6 +141,8 @@ void push_orca(lua_State *L, const steer_orca *o) {
   lua_setfield(L, -2, "push");
   lua_pushboolean(L, o->detour);
   lua_setfield(L, -2, "detour");
+  lua_pushboolean(L, o->settle);
+  lua_setfield(L, -2, "settle");
 }
 
 /* a:orca_velocity(vx, vy [, opts]) -> vx, vy: the safe velocity for a

@@ -72,7 +72,15 @@ local function advice(problem, love)
 end
 
 local loaded, core = pcall(require, "steer.core")
-if not loaded then error(advice(tostring(core), rawget(_G, "love")), 0) end
+if not loaded then
+  -- loaded, but refused: a different build is in this Lua state already
+  local twice = tostring(core):match("steer%.core: (another build of steer .*)")
+  if twice then
+    error(("steer: %s; its types share their names with this one's, so load steer from one"
+      .. " place per Lua state (clearing package.loaded does not unload a C module)."):format(twice), 0)
+  end
+  error(advice(tostring(core), rawget(_G, "love")), 0)
+end
 
 local steer = {}
 for k, v in pairs(core) do

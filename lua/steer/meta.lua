@@ -226,6 +226,7 @@ function Polygon:remove() end
 ---@field margin? number two agents plan to keep (r_i + r_j) * (1 + margin) apart, 0..1 (default 0.02; 0: the paper's ORCA)
 ---@field push? boolean|integer after each step, push bodies that overlap by more than 2% of r_i + r_j apart: this many sweeps, 0..256, and up to 4 times as many (at most 256) while pairs still deeper than 3% get less deep (true: 64; default false = 0)
 ---@field detour? boolean an agent other agents hold still for 2 s turns 60 degrees right of its way for 4 s, then rests 16 s (default true; false: the paper's ORCA)
+---@field settle? boolean agents sent to one goal (their first arrive entry's target) come to rest there: one touching an agent nearer the goal and at rest already rests too (default false; docs/API.md 18.1.4)
 ---@field dt? number a:orca_velocity only: the time to resolve an overlap in (default 1/60)
 
 ---A compiled program, shared by many agents (`steer.program`).
@@ -700,6 +701,7 @@ function World:columns() end
 ---@field speed number read-only: the length of the velocity
 ---@field heading number read-only: atan2(vy, vx)
 ---@field alive boolean read-only: false once removed
+---@field settled boolean read-only: its program's orca.settle had it at rest in the last step
 ---@field angle number facing in radians, kept in (-pi, pi]
 ---@field angular_velocity number rad/s
 ---@field max_turn_rate number rad/s (steer.limit: unlimited)

@@ -134,6 +134,11 @@ function M.check_agent(rec, h)
       tostring(h.id), V.show(x), V.show(y), rec.kind, rec.name)
   end
   if h.alive ~= true then return "live agent reads alive ~= true" end
+  if type(h.settled) ~= "boolean" then return "settled is not a boolean" end
+  if h.settled then -- only an agent whose program settles rests
+    local orca = h:behaviors() and h:behaviors().orca
+    if not (orca and orca.settle) then return "an agent settled without orca.settle" end
+  end
   return nil
 end
 

@@ -1056,6 +1056,7 @@ local function orca_args(F)
                 margin = F.rng:chance(0.5) and F.rng:range(0, 1) or nil,
                 push = F.rng:chance(0.3) and F.rng:int(0, 256) or nil }
     if F.rng:chance(0.3) then args[3].detour = F.rng:chance(0.5) end
+    if F.rng:chance(0.3) then args[3].settle = F.rng:chance(0.5) end
     if F.rng:chance(F.bad) then
       if F.rng:chance(0.5) then args[3].max_neighbors = 65 else args[3].margin = 2 end
       bad = bad or 3

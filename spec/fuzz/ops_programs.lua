@@ -58,10 +58,12 @@ function P.program(F, rec)
       max_neighbors = rng:int(0, 64), margin = rng:chance(0.5) and rng:range(0, 1) or nil,
       push = rng:chance(0.4) and (rng:chance(0.5) or rng:int(0, 256)) or nil }
     if type(prog.orca) == "table" and rng:chance(0.3) then prog.orca.detour = rng:chance(0.5) end
+    if type(prog.orca) == "table" and rng:chance(0.3) then prog.orca.settle = rng:chance(0.7) end
     if rng:chance(F.bad) then
       prog.orca = rng:pick({ { max_neighbors = 65 }, { time_horizon = 0 }, { horizon = 1 }, 3,
         { margin = -0.1 }, { margin = 1.5 }, { margin = 0 / 0 }, { push = 257 }, { push = 1.5 },
-        { push = -1 }, { push = "yes" }, { detour = 1 }, { detour = "no" } })
+        { push = -1 }, { push = "yes" }, { detour = 1 }, { detour = "no" }, { settle = 1 },
+        { settle = "yes" } })
       worse("invalid")
     end
   end
