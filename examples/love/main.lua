@@ -209,7 +209,7 @@ function love.keypressed(key)
     load_scene(index, debug_on)
   elseif key == "escape" then
     love.event.quit()
-  elseif current.key then -- the scene's own keys (scene 6: f, scene 7: f, scene 8: m and t)
+  elseif current.key then -- the scene's own keys (scene 6: f, scene 7: f, scene 8: m, t, g and s)
     current:key(key)
   end
 end

@@ -4,7 +4,10 @@
 -- collision) or separation only; key t turns ORCA's detour (section 18.1.3:
 -- agents held still for 2 s step aside to their right) off and on. The
 -- counter shows the pairs overlapping now and the deep overlaps (> 0.1)
--- since the switch.
+-- since the switch. Key g sends both crowds to one point (ORCA arrive,
+-- an RTS's "move here") and back to crossing; key s turns ORCA's settle
+-- (section 18.1.4: the crowd comes to rest at the point instead of milling
+-- round it) off and on.
 -- One program per crowd and mode, compiled once; world:step runs them.
 local steer = require "steer"
 local gfx = require "gfx"
@@ -14,6 +17,7 @@ local DOOR = { 20, 34 } -- the doorway's ends on the wall x = 48
 local PER_SIDE = 40
 local RADIUS = 0.8
 local MODES = { "orca", "orca + push", "avoid_agents", "separation" }
+local GATHER = { 72, 27 } -- where key g sends everyone
 
 local scene = {
   name = "crowds", title = "8 crowds", debug_default = false, test_frames = 600,
@@ -66,7 +70,7 @@ function scene.new(rng)
   self.world = steer.world{ bounds = { W, H }, cell_size = 4, seed = rng:random(1, 1e6) }
   self.world:add_wall{ x1 = 48, y1 = 0, x2 = 48, y2 = DOOR[1] }
   self.world:add_wall{ x1 = 48, y1 = DOOR[2], x2 = 48, y2 = H }
-  self.mode, self.detour = 1, true
+  self.mode, self.detour, self.settle, self.gathering = 1, true, true, false
   self:compile()
   self.agents = {}
   for k = 1, 2 * PER_SIDE do
@@ -87,13 +91,32 @@ function scene:compile()
     self.programs[1][k] = program(1, mode, self.detour, k)
     self.programs[-1][k] = program(-1, mode, self.detour, k)
   end
+  -- gathering: ORCA's arrive at one point, through the door, with settle or not
+  self.gather_program = steer.program{
+    { "arrive", target = GATHER, slowing_radius = 6, weight = 4 },
+    { "avoid_walls", feeler_length = 3, weight = 2 },
+    orca = { time_horizon = 2, obstacle_time_horizon = 1, detour = self.detour, settle = self.settle } }
+end
+
+-- every agent's program for the scene's state now
+function scene:assign()
+  for _, a in ipairs(self.agents) do
+    a:set_behaviors(self.gathering and self.gather_program
+      or self.programs[a.side][self.rng:random(0, 3)])
+  end
 end
 
 function scene:count() return #self.world end
 
 function scene:info()
+  if self.gathering then
+    local moving = 0
+    for _, a in ipairs(self.agents) do if a.speed > 0.3 then moving = moving + 1 end end
+    return ("[g] all to one point (orca)   [s] settle %s   moving %d of %d   overlapping pairs %d"):format(
+      self.settle and "on" or "off", moving, #self.agents, self.overlapping)
+  end
   local orca = MODES[self.mode]:match("^orca")
-  return ("[m] %s%s   overlapping pairs %d   deep (> 0.1) since switch %d"):format(
+  return ("[m] %s%s   [g] gather   overlapping pairs %d   deep (> 0.1) since switch %d"):format(
     MODES[self.mode], orca and ("   [t] detour " .. (self.detour and "on" or "off")) or "",
     self.overlapping, self.deep)
 end
@@ -103,11 +126,16 @@ function scene:key(key)
     self.detour = not self.detour
   elseif key == "m" then
     self.mode = self.mode % #MODES + 1
+    self.gathering = false
+  elseif key == "g" then
+    self.gathering = not self.gathering
+  elseif key == "s" then
+    self.settle = not self.settle
   else
     return
   end
   self:compile()
-  for _, a in ipairs(self.agents) do a:set_behaviors(self.programs[a.side][self.rng:random(0, 3)]) end
+  self:assign()
   self.deep = 0
 end
 
@@ -123,7 +151,7 @@ function scene:update(dt)
       end
     end
     -- through and at the far side: back to the start
-    if a.side * (a.x - 48) > 34 then self:spawn(a, a.side) end
+    if not self.gathering and a.side * (a.x - 48) > 34 then self:spawn(a, a.side) end
   end
   self.overlapping = now
 end
@@ -143,6 +171,10 @@ end
 function scene:draw()
   gfx.push(self.cam)
   local lg = love.graphics
+  if self.gathering then
+    lg.setColor(gfx.colors.wall)
+    lg.circle("line", GATHER[1], GATHER[2], 0.6, 12)
+  end
   lg.setColor(gfx.colors.wall)
   lg.setLineWidth(0.4)
   for s in self.world:walls() do lg.line(s.x1, s.y1, s.x2, s.y2) end
