@@ -184,6 +184,11 @@ describe("extra arguments to behaviour methods raise", function()
     local f = steer.formation{ anchor = b, shape = "line", count = 2 }
     assert.are.equal("bad argument #3 to 'formation' (no argument expected here, got number)",
       error_of(a.formation, a, f, 2, 9))
+    -- the arguments are checked in order: a bad region before an extra one
+    assert.are.equal("bad argument #1 to 'contain' (region {x1, y1, x2, y2}, polygon or steer.Path"
+      .. " expected, got string)", error_of(a.contain, a, "bad", 3, 9))
+    assert.are.equal("bad argument #2 to 'contain' (number expected, got string)",
+      error_of(a.contain, a, { -5, -5, 5, 5 }, "x", 9))
     assert.are.equal("bad argument #5 to 'query' (no argument expected here, got number)",
       error_of(w.query, w, 0, 0, 1, nil, 9))
   end)

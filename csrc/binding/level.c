@@ -1015,9 +1015,12 @@ steer_path *region_arg(lua_State *L, int idx, const char *fname, int argn,
 /* a:contain(region [, feeler_length]) -> fx, fy */
 static int a_contain(lua_State *L) {
   agent_ref a = check_agent(L, 1, "contain", 0);
-  double feeler = opt_nonneg(L, 3, "contain", 2, 3);
-  check_no_more(L, 4, "contain", 3); /* before region_arg pushes */
+  /* the arguments in order: a bad region is reported before an extra
+     argument; the region's path replaces it in its slot (kept alive) */
   steer_path *region = region_arg(L, 2, "contain", 1, "");
+  lua_replace(L, 2);
+  double feeler = opt_nonneg(L, 3, "contain", 2, 3);
+  check_no_more(L, 4, "contain", 3);
   size_t n = steer_path_count(region);
   steer_vec2 *pts = new_userdata(L, n * sizeof *pts);
   for (size_t k = 0; k < n; k++) pts[k] = steer_path_point(region, k);
