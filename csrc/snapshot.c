@@ -239,7 +239,7 @@ static void put_program(writer *wr, const steer_program *p,
 #define PUT_U32(v) put_u32(wr, v);
 #define PUT_CLOCK(v) put_f64(wr, v);
 #define PUT_REF(v)
-#define PUT_LATE(v) /* after the geometry: put_late_flags */
+#define PUT_LATE(v) /* after the geometry, in version 9's flags */
 #define PUT_NONE(v)
 #define PUT_COLUMN(name, type, snap) PUT_##snap(w->name[i])
 
@@ -725,7 +725,7 @@ static int read_state(reader *r, steer_world *w, size_t i) {
 #define GET_U32(dst) dst = get_u32(r);
 #define GET_CLOCK(dst) dst = r->version > 4 ? get_f64(r) : 0;
 #define GET_REF(dst) dst = NULL;
-#define GET_LATE(dst) dst = 0; /* read_late_flags, version 9 on */
+#define GET_LATE(dst) dst = 0; /* version 9's flags, read last */
 #define GET_NONE(dst) dst = 0;
 #define GET_COLUMN(name, type, snap) GET_##snap(w->name[i])
 
