@@ -277,12 +277,6 @@ static steer_vec2 slot_world(steer_pose anchor, steer_vec2 slot) {
 void steer_formation_set_fit(steer_formation *f, int fit) { f->fit = !!fit; }
 int steer_formation_fit(const steer_formation *f) { return f->fit; }
 
-/* Slot k's offset from the anchor in the world's axes. */
-static steer_vec2 slot_turned(steer_pose anchor, steer_vec2 slot) {
-  double c = cos(anchor.angle), s = sin(anchor.angle);
-  return v2(c * slot.x - s * slot.y, s * slot.x + c * slot.y);
-}
-
 /* The radius of the member holding slot k (0: none). */
 static double holder_radius(const steer_world *w, const steer_formation *f,
                             size_t k) {
@@ -302,7 +296,7 @@ steer_vec2 steer_formation_slot_position(const steer_world *w,
     anchor.position = v2(0, 0), anchor.angle = 0;
   steer_vec2 fitted;
   if (f->fit && formation_fit(w, anchor.position,
-                              slot_turned(anchor, f->slots[k]),
+                              tactics_to_world(anchor.angle, f->slots[k]),
                               holder_radius(w, f, k), &fitted))
     return v2_add(anchor.position, fitted);
   return slot_world(anchor, f->slots[k]);
@@ -517,8 +511,9 @@ steer_vec2 formation_force(const steer_world *w, size_t i,
   steer_vec2 slot = f->slots[k], fitted;
   /* the fitted slot back in the anchor's frame (untouched slots keep
      their own bits) */
-  if (f->fit && formation_fit(w, anchor.position, slot_turned(anchor, slot),
-                              w->radius[i], &fitted)) {
+  if (f->fit &&
+      formation_fit(w, anchor.position, tactics_to_world(anchor.angle, slot),
+                    w->radius[i], &fitted)) {
     double c = cos(anchor.angle), s = sin(anchor.angle);
     slot = v2(c * fitted.x + s * fitted.y, c * fitted.y - s * fitted.x);
   }

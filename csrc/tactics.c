@@ -48,11 +48,6 @@ static steer_vec2 seen(const steer_world *w, size_t i, steer_vec2 q) {
   return v2_add(p, world_offset(w, p, q));
 }
 
-/* The leader's frame: x along angle, y to its left. */
-static steer_vec2 to_world(double angle, steer_vec2 local) {
-  double c = cos(angle), s = sin(angle);
-  return v2(c * local.x - s * local.y, s * local.x + c * local.y);
-}
 
 /* arrive's desired velocity for the offset e to the target: full speed,
    slowing linearly inside slowing_radius */
@@ -74,7 +69,7 @@ steer_vec2 tactics_offset_pursuit(const steer_world *w, size_t i,
                                   double slowing_radius) {
   double max_speed = w->max_speed[i];
   steer_vec2 slot = v2_add(seen(w, i, leader.position),
-                           to_world(leader.angle, offset));
+                           tactics_to_world(leader.angle, offset));
   steer_vec2 e = v2_sub(slot, world_pos(w, i));
   /* Buckland's lookahead: the slot where it will be when reached */
   double closing = max_speed + v2_len(leader.velocity), d = v2_len(e);
@@ -99,7 +94,7 @@ steer_vec2 steer_agent_offset_pursuit(const steer_world *w, size_t i,
 steer_vec2 steer_agent_follow_leader(const steer_world *w, size_t i,
                                      steer_pose leader, double distance,
                                      double radius, double slowing_radius) {
-  steer_vec2 forward = to_world(leader.angle, v2(1, 0));
+  steer_vec2 forward = tactics_to_world(leader.angle, v2(1, 0));
   steer_vec2 left = v2(-forward.y, forward.x);
   steer_vec2 d = v2_sub(world_pos(w, i), seen(w, i, leader.position));
   steer_vec2 from_ahead = v2_sub(d, v2_scale(forward, distance));
@@ -219,7 +214,7 @@ static steer_vec2 queue_force(const steer_world *w, size_t i, double distance,
                               double fov, double slowing_radius) {
   steer_vec2 v = world_vel(w, i);
   steer_pose self = steer_agent_pose(w, i);
-  ahead_search s = {w, i, self.position, to_world(self.angle, v2(1, 0)),
+  ahead_search s = {w, i, self.position, tactics_to_world(self.angle, v2(1, 0)),
                     cos(fov * (3.14159265358979323846 / 360)), -1, 0, zero};
   steer_world_query(w, s.p.x, s.p.y, distance, (long)i, consider_ahead, &s);
   if (s.best < 0) return zero;

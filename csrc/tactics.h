@@ -7,6 +7,13 @@
 
 #include "world.h"
 
+/* A point of a leader's frame (x along angle, y to its left) in the
+   world's axes. */
+static inline steer_vec2 tactics_to_world(double angle, steer_vec2 local) {
+  double c = cos(angle), s = sin(angle);
+  return v2(c * local.x - s * local.y, s * local.x + c * local.y);
+}
+
 /* Is b one of the behaviors of this file (and formation.c)? */
 static inline int tactics_behavior(steer_behavior b) {
   return b >= STEER_OFFSET_PURSUIT && b <= STEER_QUEUE;
