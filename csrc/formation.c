@@ -187,6 +187,12 @@ void steer_formation_release(steer_formation *f) {
 steer_target steer_formation_anchor(const steer_formation *f) {
   return f->anchor;
 }
+
+void steer_formation_set_anchor(steer_formation *f, steer_target anchor) {
+  target_retain(&anchor); /* first: the new anchor may be the old one */
+  target_release(&f->anchor);
+  f->anchor = anchor;
+}
 size_t steer_formation_slot_count(const steer_formation *f) {
   return f->slot_count;
 }

@@ -829,6 +829,11 @@ STEER_API steer_formation *steer_formation_create(steer_target anchor,
 STEER_API void steer_formation_retain(steer_formation *f);
 STEER_API void steer_formation_release(steer_formation *f);
 STEER_API steer_target steer_formation_anchor(const steer_formation *f);
+/// Moves the formation onto a new anchor (a point or an agent target of
+/// the members' world; docs/API.md 17.3). Members keep their slots
+/// (steer_formation_reassign reassigns them).
+STEER_API void steer_formation_set_anchor(steer_formation *f,
+                                          steer_target anchor);
 STEER_API size_t steer_formation_slot_count(const steer_formation *f);
 STEER_API steer_vec2 steer_formation_slot(const steer_formation *f, size_t k);
 /// Members (agents whose program has a formation entry naming f) in the

@@ -200,6 +200,14 @@ static void op_tactics(reader *r, harness *h) {
       steer_point_set(shared, num(r), num(r));
       assigned_now = 0; /* an anchor that moved: slots keep until a reassign */
     }
+    if ((what & 48) == 48) { /* a new anchor (a leader promoted) */
+      steer_target to = tactics_target(r, w, n, shared);
+      steer_formation_set_anchor(f, to);
+      steer_target now = steer_formation_anchor(f);
+      CHECK(memcmp(&now, &to, sizeof now) == 0, /* to was zeroed first */
+            "set_anchor: the anchor is not the one set");
+      assigned_now = 0; /* members keep their slots until a reassign */
+    }
     if (what % 4 == 3 && n > 1) { /* remove an agent */
       size_t members = steer_formation_member_count(f);
       CHECK(steer_world_remove(w, steer_world_id_at(w, i)) == STEER_OK, "remove");

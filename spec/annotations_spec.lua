@@ -152,7 +152,7 @@ for _, name in ipairs{ "steer.World:remove", "steer.World:clear_obstacles",
     "steer.DebugView:set_force", "steer.DebugView:draw_agent",
     "steer.DebugView:draw_geometry", "steer.DebugView:draw",
     "steer.Obstacle:remove", "steer.Wall:remove", "steer.Polygon:remove",
-    "steer.Formation:set_fit" } do
+    "steer.Formation:set_fit", "steer.Formation:set_anchor" } do
   NO_RESULT[name] = true
 end
 

@@ -24,10 +24,38 @@ void *binding_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
 
 /* ---- types -------------------------------------------------------------- */
 
+/* t.key = v on a type of methods only (a world, a path, a formation...):
+   Lua's own error would only say that a userdata cannot be indexed, and
+   LuaJIT's not even which type; point to the setter when there is one. */
+static int methods_only_newindex(lua_State *L) {
+  const char *key = lua_type(L, 2) == LUA_TSTRING ? lua_tostring(L, 2) : NULL;
+  lua_getmetatable(L, 1);
+  lua_getfield(L, -1, "__name");
+  const char *mt = lua_tostring(L, -1);
+  if (!key)
+    return luaL_error(L, "cannot set a %s key of %s: it has no fields",
+                      arg_typename(L, 2), mt);
+  lua_getfield(L, -2, "__index");
+  int setter = 0;
+  if (lua_istable(L, -1)) {
+    lua_pushfstring(L, "set_%s", key);
+    lua_rawget(L, -2);
+    setter = lua_isfunction(L, -1);
+  }
+  if (setter)
+    return luaL_error(L, "cannot set field '%s' of %s: it has no fields; "
+                      "call :set_%s(...)", key, mt, key);
+  return luaL_error(L, "cannot set field '%s' of %s: it has no fields "
+                    "(its methods are listed in docs/API.md)", key, mt);
+}
+
 void new_type(lua_State *L, const char *name) {
   luaL_newmetatable(L, name);
   lua_pushstring(L, name);
   lua_setfield(L, -2, "__name"); /* 5.1 and LuaJIT do not set it */
+  /* types with fields (agents, shapes, points) set their own */
+  lua_pushcfunction(L, methods_only_newindex);
+  lua_setfield(L, -2, "__newindex");
 }
 
 /* ---- handles ------------------------------------------------------------- */

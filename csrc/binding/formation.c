@@ -287,6 +287,59 @@ static int f_slot_position(lua_State *L) {
                                                    (size_t)k - 1));
 }
 
+/* f:set_anchor(anchor): an agent of the members' world (not a member: it
+   would chase its own slot), a steer.SharedPoint, {x, y}, {x =, y =} or
+   x, y; members keep their slots (f:reassign() reassigns them) */
+static int f_set_anchor(lua_State *L) {
+  lformation *lf = check_formation(L, 1, "set_anchor", 0);
+  steer_target t;
+  memset(&t, 0, sizeof t);
+  int used = 1;
+  steer_point *shared = test_point(L, 2);
+  if (luaL_testudata(L, 2, AGENT_MT)) {
+    agent_ref r = check_agent(L, 2, "set_anchor", 1);
+    if (r.box != lf->box)
+      arg_error(L, "set_anchor", 1, "anchor belongs to another world");
+    for (size_t k = 0; k < steer_formation_member_count(lf->f); k++)
+      if (steer_formation_member(lf->f, k) == r.id)
+        arg_error(L, "set_anchor", 1,
+                  "the agent is a member of this formation (it would chase "
+                  "its own slot): give it a program without the formation "
+                  "entry first");
+    t.kind = STEER_TARGET_AGENT;
+    t.agent = r.id;
+  } else if (shared) {
+    t.kind = STEER_TARGET_SHARED;
+    t.shared = shared;
+  } else if (lua_istable(L, 2) || lua_type(L, 2) == LUA_TNUMBER) {
+    t.point = check_point(L, 2, NULL, "set_anchor", 1, &used);
+    validate_num(L, t.point.x, 0, "set_anchor", 1, "anchor x");
+    validate_num(L, t.point.y, 0, "set_anchor", 1, "anchor y");
+    t.kind = STEER_TARGET_POINT;
+  } else {
+    type_error(L, 2, "set_anchor", 1,
+               "steer.Agent, steer.SharedPoint, {x, y}, {x =, y =} or x, y");
+  }
+  check_no_more(L, 2 + used, "set_anchor", 1 + used);
+  steer_formation_set_anchor(lf->f, t);
+  return 0;
+}
+
+/* f:anchor() -> the anchor agent (a removed one too), or x, y of the
+   anchor point (a shared point's position now) */
+static int f_anchor(lua_State *L) {
+  lformation *lf = check_formation(L, 1, "anchor", 0);
+  check_no_more(L, 2, "anchor", 1);
+  steer_target t = steer_formation_anchor(lf->f);
+  if (t.kind == STEER_TARGET_AGENT) {
+    lua_getuservalue(L, 1);
+    push_agent(L, -1, lf->box, t.agent);
+    return 1;
+  }
+  if (t.kind == STEER_TARGET_SHARED) return push_vec(L, steer_point_get(t.shared));
+  return push_vec(L, t.point);
+}
+
 /* f:set_fit(on): slots moved onto free ground (17.3) or taken as given */
 static int f_set_fit(lua_State *L) {
   lformation *lf = check_formation(L, 1, "set_fit", 0);
@@ -482,7 +535,8 @@ void open_tactics(lua_State *L) {
       {"slot_of", f_slot_of},   {"members", f_members},
       {"reassign", f_reassign}, {"slot_position", f_slot_position},
       {"slot", f_slot},         {"set_fit", f_set_fit},
-      {"fits", f_fits},         {NULL, NULL}};
+      {"fits", f_fits},         {"set_anchor", f_set_anchor},
+      {"anchor", f_anchor},     {NULL, NULL}};
   static const luaL_Reg meta[] = {{"__gc", f_gc},
                                   {"__len", f_len},
                                   {"__tostring", f_tostring},

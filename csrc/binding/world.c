@@ -514,7 +514,21 @@ static int w_ids(lua_State *L) {
 typedef struct columns {
   const double *column[COLUMNS]; /* per column: the copied array, or */
   double fixed[COLUMNS];         /* NULL and this value (NaN: not given) */
+  double spread;                 /* the disc agents are spread over, or 0 */
+  size_t count;
 } columns;
+
+/* Agent k of n spread evenly over a disc of radius r (a sunflower
+   spiral: equal areas per agent, no two on one point): its offset from
+   its own x, y. Agents added on one point would never part under
+   separation, which ignores a neighbor on the agent's own point. */
+static steer_vec2 spread_offset(size_t k, size_t n, double r) {
+  const double golden_angle = 2.39996322972865332; /* pi (3 - sqrt 5) */
+  double d = r * sqrt(((double)k + 0.5) / (double)n);
+  double a = golden_angle * (double)k;
+  steer_vec2 v = {d * cos(a), d * sin(a)};
+  return v;
+}
 
 static void column_def(void *ud, size_t k, steer_agent_def *d) {
   const columns *c = ud;
@@ -528,6 +542,11 @@ static void column_def(void *ud, size_t k, steer_agent_def *d) {
       *slots[f] = v;
     else
       turn_def_set(d, f - DEF_FIELDS, v);
+  }
+  if (c->spread > 0) {
+    steer_vec2 o = spread_offset(k, c->count, c->spread);
+    d->x += o.x;
+    d->y += o.y;
   }
 }
 
@@ -582,6 +601,9 @@ static int w_add_many(lua_State *L) {
   int arrays = 0;
   double n = -1;
   if (opt_field(L, 2, "n")) n = field_number(L, NUM_NONNEG, "add_many", 1, "n");
+  c.spread = 0;
+  if (opt_field(L, 2, "spread"))
+    c.spread = field_number(L, NUM_NONNEG, "add_many", 1, "spread");
   for (int f = 0; f < COLUMNS; f++) {
     c.column[f] = NULL;
     c.fixed[f] = 0.0 / 0.0; /* NaN: not given */
@@ -609,13 +631,17 @@ static int w_add_many(lua_State *L) {
   while (lua_next(L, 2)) {
     lua_pop(L, 1);
     if (is_field_key(L, -1)) continue;
-    if (lua_type(L, -1) == LUA_TSTRING && strcmp(lua_tostring(L, -1), "n") == 0)
+    if (lua_type(L, -1) == LUA_TSTRING && (strcmp(lua_tostring(L, -1), "n") == 0 ||
+                                           strcmp(lua_tostring(L, -1), "spread") == 0))
       continue;
     check_misspelling(L, -1, "add_many");
+    if (lua_type(L, -1) == LUA_TSTRING && is_typo(lua_tostring(L, -1), "spread"))
+      arg_error(L, "add_many", 1, "unknown field '%s': did you mean 'spread'?",
+                lua_tostring(L, -1));
     if (lua_type(L, -1) != LUA_TSTRING)
       arg_error(L, "add_many", 1, "unexpected %s key", arg_typename(L, -1));
     arg_error(L, "add_many", 1, "unknown field '%s' (columns: the fields of "
-              "world:add; n)", lua_tostring(L, -1));
+              "world:add; n, spread)", lua_tostring(L, -1));
   }
   if (n < 0) arg_error(L, "add_many", 1, "give n or columns of values");
   if (n != (double)(size_t)n || n > 67108864.0) /* 2^26: a world's slots */
@@ -647,6 +673,16 @@ static int w_add_many(lua_State *L) {
     }
     check_sequence(L, table_at[f], count, column_name(f));
     copy += count;
+  }
+  c.count = count;
+  /* a spread position must stay a number steer takes (it sums two) */
+  for (size_t k = 0; c.spread > 0 && k < count; k++) {
+    steer_agent_def d;
+    column_def(&c, k, &d);
+    if (!(fabs(d.x) <= STEER_LIMIT && fabs(d.y) <= STEER_LIMIT))
+      arg_error(L, "add_many", 1,
+                "field 'spread': %.14g puts agent %d beyond 1e150", c.spread,
+                (int)k + 1);
   }
   steer_program *p = NULL;
   if (!lua_isnoneornil(L, 3)) p = program_arg(L, 3, box, "add_many", 2);

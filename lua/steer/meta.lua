@@ -649,11 +649,12 @@ function World:velocities(into) end
 ---@field group? integer|integer[] 0..31
 ---@field ghost? boolean|boolean[]
 ---@field turn_velocity? boolean|boolean[]
+---@field spread? number the agents spread over a disc of this radius around their x, y (a sunflower spiral; default 0)
 
 ---Adds many agents at once from columns of values, all given `behaviors`
 ---(a program table or steer.Program) if any. Checks every value first and
 ---adds all or none; makes no handles (use world:agents() or world:get). Any
----key but the columns and n raises (no own data here).
+---key but the columns, n and spread raises (no own data here).
 ---@param spec steer.AddManySpec
 ---@param behaviors? table|steer.Program
 ---@return integer added
@@ -1194,6 +1195,19 @@ function Formation:set_fit(on) end
 ---Whether the slots are fitted to the level.
 ---@return boolean
 function Formation:fits() end
+
+---Moves the formation onto a new anchor: an agent of the members' world that
+---is no member, a steer.SharedPoint, {x, y}, {x =, y =} or x, y. Members keep
+---their slots (f:reassign() reassigns them).
+---@param anchor steer.Agent|steer.SharedPoint|number[]|{x: number, y: number}|number
+---@param y? number when anchor is x
+function Formation:set_anchor(anchor, y) end
+
+---The anchor agent (a removed one too), or x, y of the anchor point (a
+---shared point's position now).
+---@return steer.Agent|number
+---@return number? y
+function Formation:anchor() end
 
 ---Slot k (1-based) in the anchor's frame, as given.
 ---@param k integer

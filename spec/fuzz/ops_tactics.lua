@@ -239,6 +239,35 @@ function T.list(F, ops_helpers)
     if fits ~= f.fit then F:fail(("f:fits() gave %s, expected %s"):format(tostring(fits), tostring(f.fit))) end
     F:call("f:slot_of", f.f.slot_of, { f.f, V.any(F.rng, G.pools(F)) }, 2, nil, { name = "slot_of" })
     F:call("f:reassign", f.f.reassign, { f.f }, 1, true, { name = "reassign" })
+    -- a new anchor: a live agent of the world that is no member, or a
+    -- point; a member, a removed agent or garbage raises and changes nothing
+    if F.rng:chance(0.3) then
+      local to, valid
+      if F.rng:chance(0.6) and #rec.live > 0 then
+        to = F.rng:pick(rec.live)
+        valid = true
+        for _, m in ipairs(f.f:members()) do if m == to then valid = false end end
+      elseif F.rng:chance(0.5) then
+        to, valid = { G.near(F, rec) }, true
+      else
+        to = V.any(F.rng, G.pools(F))
+      end
+      local before = { f.f:anchor() }
+      local ok = F:call("f:set_anchor", f.f.set_anchor, { f.f, to }, 2, valid, { name = "set_anchor", argn = 1 })
+      if ok then
+        -- (a shared point is no agent: the model keeps a table for it)
+        f.anchor = (type(to) == "userdata" and rec.alive[to]) and to or {}
+        local now = f.f:anchor()
+        if f.anchor == to and now ~= to then F:fail("f:anchor() is not the agent just set") end
+        if valid and type(to) == "table" then
+          local x, y = f.f:anchor()
+          if x ~= to[1] or y ~= to[2] then F:fail("f:anchor() is not the point just set") end
+        end
+      else
+        local after = { f.f:anchor() }
+        if after[1] ~= before[1] or after[2] ~= before[2] then F:fail("a refused f:set_anchor changed the anchor") end
+      end
+    end
     check_formation(F, f)
   end)
 

@@ -206,6 +206,7 @@ function T.list(F, O)
         for k = 1, n do cols[name][k] = value(kind) end
       end
     end
+    if rng:chance(0.3) then cols.spread = value("nonneg") end -- a disc, not one point
     local before = {}
     for _, id in ipairs(rec.w:ids()) do before[id] = true end
     local ok = F:call(rec.name .. ":add_many", F.wmethods.add_many, { rec.w, cols }, 2, valid,
