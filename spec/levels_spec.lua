@@ -106,6 +106,35 @@ describe("world:raycast", function()
     assert.has_error(function() w:raycast(0, 0, 1, math.huge) end)
   end)
 
+  it("takes each end as an agent or a point, leaving out an agent at the start", function()
+    local w = steer.world{}
+    w:add_wall{ x1 = 5, y1 = -5, x2 = 5, y2 = 5 }
+    local tower = w:add{ x = 0, y = 0, radius = 1 }
+    local creep = w:add{ x = 10, y = 0, radius = 0.5 }
+    local want = { 0.5, 5, 0, -1, 0, "wall" }
+    for _, ends in ipairs{ { tower, creep }, { { 0, 0 }, { x = 10, y = 0 } },
+                           { steer.point(0, 0), creep }, { 0, 0, creep }, { tower, 10, 0 } } do
+      local f, hx, hy, nx, ny, kind = w:raycast((table.unpack or unpack)(ends))
+      assert.are.same(want, { f, hx, hy, nx, ny, kind })
+    end
+    -- agents: the tower itself (the start) is left out, the creep is hit
+    local f, hx, _, _, _, kind, h = w:raycast(tower, creep, { agents = true, walls = false })
+    assert.are.same({ 0.95, 9.5, "agent" }, { f, hx, kind })
+    assert.are.equal(creep, h)
+    -- from a point on the tower, the tower is in the way (as before)
+    assert.are.equal(tower, select(7, w:raycast(0, 0, creep, { agents = true })))
+    -- ignore names another agent: then the start agent counts
+    assert.are.equal(tower, select(7, w:raycast(tower, creep, { agents = true, ignore = creep })))
+    -- the filter's argument number follows the ends
+    assert.matches("bad argument #3 to 'raycast' %(table expected, got number%)",
+      select(2, pcall(w.raycast, w, tower, creep, 5)))
+    assert.matches("bad argument #5 to 'raycast' %(unknown filter field 'wals'%)",
+      select(2, pcall(w.raycast, w, 0, 0, 1, 1, { wals = true })))
+    assert.matches("bad argument #2 to 'raycast' %(agent belongs to another world%)",
+      select(2, pcall(w.raycast, w, tower, steer.world{}:add{ x = 1, y = 1 })))
+    assert.matches("bad argument #1 to 'raycast' %(number, steer.Agent", select(2, pcall(w.raycast, w, "a", creep)))
+  end)
+
   it("sees geometry across a torus seam", function()
     local w = steer.world{ bounds = { 100, 100 }, wrap = true }
     local wall = w:add_wall{ x1 = 98, y1 = 40, x2 = 104, y2 = 40 }

@@ -457,6 +457,62 @@ describe("world:nearest", function()
     end)
   end
 
+  for _, kind in ipairs{ "free", "torus" } do
+    it("visible = true equals a brute-force scan with world:line_of_sight (" .. kind .. ")", function()
+      local W, H = 200, 120
+      local w = steer.world(kind == "free" and {} or { bounds = { W, H }, wrap = true })
+      local rnd = support.random(kind == "free" and 17 or 18)
+      for _ = 1, 200 do w:add{ x = math.floor(rnd(0, W)), y = math.floor(rnd(0, H)) } end
+      for _ = 1, 60 do -- walls and rocks, some across the seam
+        local x, y, a = rnd(0, W), rnd(0, H), rnd(0, 2 * math.pi)
+        w:add_wall{ x1 = x, y1 = y, x2 = x + 25 * math.cos(a), y2 = y + 25 * math.sin(a) }
+        w:add_obstacle{ x = rnd(0, W), y = rnd(0, H), radius = rnd(1, 6) }
+      end
+      local agents = {}
+      for a in w:agents() do agents[#agents + 1] = a end
+      local hidden = 0
+      for k = 1, 150 do
+        local r = ({ 10, 40, 80, 500 })[k % 4 + 1]
+        local centre = agents[math.floor(rnd(1, #agents + 1))]
+        local got, d = w:nearest(centre, r, { visible = true })
+        local want, want_d2
+        for a in w:agents() do
+          if a ~= centre then
+            local dx, dy = support.brute_offset(kind, W, H, centre.x, centre.y, a)
+            local d2 = dx * dx + dy * dy
+            if d2 <= r * r and w:line_of_sight(centre, a) and
+               (not want or d2 < want_d2 or (d2 == want_d2 and a.id < want.id)) then
+              want, want_d2 = a, d2
+            end
+          end
+        end
+        assert.are.equal(want, got, "query " .. k)
+        if want then assert.are.equal(math.sqrt(want_d2), d) end
+        if got ~= w:nearest(centre, r) then hidden = hidden + 1 end
+      end
+      -- the walls hide the nearest agent often enough to tell the two apart
+      assert.is_true(hidden > 10, hidden .. " queries where the nearest agent is hidden")
+    end)
+  end
+
+  it("visible = true skips agents behind a wall; errors", function()
+    local w = steer.world{}
+    local a = w:add{ x = 0, y = 0 }
+    local b = w:add{ x = 3, y = 0 }
+    local c = w:add{ x = 0, y = 5 }
+    w:add_wall{ x1 = 1, y1 = -1, x2 = 1, y2 = 1 }    -- between a and b
+    assert.are.equal(b, (w:nearest(a, 10)))
+    local got, d = w:nearest(a, 10, { visible = true })
+    assert.are.equal(c, got)
+    assert.are.equal(5, d)
+    w:add_obstacle{ x = 0, y = 2.5, radius = 0.5 }    -- and a rock before c
+    assert.is_nil(w:nearest(a, 10, { visible = true }))
+    assert.are.equal(b, (w:nearest(a, 10, { visible = false })))
+    assert.matches("bad argument #3 to 'nearest' %(field 'visible': boolean expected, got number%)",
+      select(2, pcall(w.nearest, w, a, 10, { visible = 1 })))
+    assert.matches("did you mean 'visible'", select(2, pcall(w.nearest, w, a, 10, { visibel = true })))
+  end)
+
   it("hand cases: ties, the centre agent, other worlds, fov, errors", function()
     local w = steer.world{}
     local a = w:add{ x = 0, y = 0 }

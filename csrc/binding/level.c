@@ -727,74 +727,6 @@ static int w_segments(lua_State *L) {
 
 /* ---- queries ---------------------------------------------------------------- */
 
-/* world:raycast(x1, y1, x2, y2 [, filter]) -> fraction, hit_x, hit_y,
-   normal_x, normal_y, kind, handle | nil */
-static int w_raycast(lua_State *L) {
-  lworld *box = check_world(L, 1, "raycast", 0);
-  steer_vec2 a, b;
-  a.x = check_num(L, 2, "raycast", 1);
-  a.y = check_num(L, 3, "raycast", 2);
-  b.x = check_num(L, 4, "raycast", 3);
-  b.y = check_num(L, 5, "raycast", 4);
-  unsigned kinds = STEER_RAY_WALLS | STEER_RAY_OBSTACLES;
-  steer_id ignore = 0;
-  if (!lua_isnoneornil(L, 6)) {
-    if (!lua_istable(L, 6)) type_error(L, 6, "raycast", 5, "table");
-    static const char *const keys[] = {"walls", "obstacles", "agents", NULL};
-    lua_pushnil(L);
-    while (lua_next(L, 6)) {
-      const char *key = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : "";
-      int k = field_code(keys, key);
-      if (k >= 0) {
-        if (!lua_isboolean(L, -1))
-          arg_error(L, "raycast", 5, "field '%s': boolean expected, got %s",
-                    key, arg_typename(L, -1));
-        if (lua_toboolean(L, -1))
-          kinds |= 1u << k;
-        else
-          kinds &= ~(1u << k);
-      } else if (strcmp(key, "ignore") == 0) {
-        lagent *ag = luaL_testudata(L, -1, AGENT_MT);
-        if (!ag)
-          arg_error(L, "raycast", 5, "field 'ignore': steer.Agent expected, got %s",
-                    arg_typename(L, -1));
-        if (ag->box != box)
-          arg_error(L, "raycast", 5, "field 'ignore': agent belongs to another world");
-        if (steer_world_index(live_world(L, box, "raycast"), ag->id) < 0)
-          arg_error(L, "raycast", 5, "field 'ignore': agent has been removed");
-        ignore = ag->id;
-      } else {
-        arg_error(L, "raycast", 5, "unknown filter field '%s'",
-                  lua_type(L, -2) == LUA_TSTRING ? key : arg_typename(L, -2));
-      }
-      lua_pop(L, 1);
-    }
-  }
-  steer_ray_hit hit;
-  steer_world *w = live_world(L, box, "raycast");
-  if (!steer_world_raycast(w, a, b, kinds, ignore, &hit)) {
-    lua_pushnil(L);
-    return 1;
-  }
-  /* the shape's kind now: the pushes below may run a finalizer */
-  int shape_kind = hit.kind == STEER_HIT_AGENT
-                       ? 0 : (int)steer_world_shape(w, hit.shape, NULL);
-  lua_pushnumber(L, hit.fraction);
-  lua_pushnumber(L, hit.point.x);
-  lua_pushnumber(L, hit.point.y);
-  lua_pushnumber(L, hit.normal.x);
-  lua_pushnumber(L, hit.normal.y);
-  static const char *const hit_names[] = {"none", "wall", "obstacle", "agent"};
-  lua_pushstring(L, hit_names[hit.kind]);
-  lua_getuservalue(L, 1);
-  if (hit.kind == STEER_HIT_AGENT)
-    push_agent(L, -1, box, hit.agent);
-  else
-    push_shape_kind(L, -1, box, hit.shape, shape_kind);
-  lua_remove(L, -2);
-  return 7;
-}
-
 /* An end point at idx: an agent of this world, a steer.SharedPoint (where
    it is now), {x, y}, {x =, y =} or two numbers; returns the stack slots
    it took. */
@@ -833,6 +765,77 @@ static int read_end(lua_State *L, int idx, lworld *box, const char *fname,
   p->x = check_num(L, idx, fname, idx - 1);
   p->y = check_num(L, idx + 1, fname, idx);
   return 2;
+}
+
+/* world:raycast(x1, y1, x2, y2 [, filter]), or each end an agent or a
+   point as line_of_sight takes them -> fraction, hit_x, hit_y, normal_x,
+   normal_y, kind, handle | nil. An agent at the start is left out (the
+   filter's ignore, unless it names another). */
+static int w_raycast(lua_State *L) {
+  lworld *box = check_world(L, 1, "raycast", 0);
+  steer_vec2 a, b;
+  lagent *from = luaL_testudata(L, 2, AGENT_MT);
+  int used = read_end(L, 2, box, "raycast", &a);
+  int at = 2 + used; /* the filter's stack slot */
+  at += read_end(L, at, box, "raycast", &b);
+  unsigned kinds = STEER_RAY_WALLS | STEER_RAY_OBSTACLES;
+  steer_id ignore = from ? from->id : 0; /* live: read_end checked it */
+  int argn = at - 1;
+  if (!lua_isnoneornil(L, at)) {
+    if (!lua_istable(L, at)) type_error(L, at, "raycast", argn, "table");
+    static const char *const keys[] = {"walls", "obstacles", "agents", NULL};
+    lua_pushnil(L);
+    while (lua_next(L, at)) {
+      const char *key = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : "";
+      int k = field_code(keys, key);
+      if (k >= 0) {
+        if (!lua_isboolean(L, -1))
+          arg_error(L, "raycast", argn, "field '%s': boolean expected, got %s",
+                    key, arg_typename(L, -1));
+        if (lua_toboolean(L, -1))
+          kinds |= 1u << k;
+        else
+          kinds &= ~(1u << k);
+      } else if (strcmp(key, "ignore") == 0) {
+        lagent *ag = luaL_testudata(L, -1, AGENT_MT);
+        if (!ag)
+          arg_error(L, "raycast", argn, "field 'ignore': steer.Agent expected, got %s",
+                    arg_typename(L, -1));
+        if (ag->box != box)
+          arg_error(L, "raycast", argn, "field 'ignore': agent belongs to another world");
+        if (steer_world_index(live_world(L, box, "raycast"), ag->id) < 0)
+          arg_error(L, "raycast", argn, "field 'ignore': agent has been removed");
+        ignore = ag->id;
+      } else {
+        arg_error(L, "raycast", argn, "unknown filter field '%s'",
+                  lua_type(L, -2) == LUA_TSTRING ? key : arg_typename(L, -2));
+      }
+      lua_pop(L, 1);
+    }
+  }
+  steer_ray_hit hit;
+  steer_world *w = live_world(L, box, "raycast");
+  if (!steer_world_raycast(w, a, b, kinds, ignore, &hit)) {
+    lua_pushnil(L);
+    return 1;
+  }
+  /* the shape's kind now: the pushes below may run a finalizer */
+  int shape_kind = hit.kind == STEER_HIT_AGENT
+                       ? 0 : (int)steer_world_shape(w, hit.shape, NULL);
+  lua_pushnumber(L, hit.fraction);
+  lua_pushnumber(L, hit.point.x);
+  lua_pushnumber(L, hit.point.y);
+  lua_pushnumber(L, hit.normal.x);
+  lua_pushnumber(L, hit.normal.y);
+  static const char *const hit_names[] = {"none", "wall", "obstacle", "agent"};
+  lua_pushstring(L, hit_names[hit.kind]);
+  lua_getuservalue(L, 1);
+  if (hit.kind == STEER_HIT_AGENT)
+    push_agent(L, -1, box, hit.agent);
+  else
+    push_shape_kind(L, -1, box, hit.shape, shape_kind);
+  lua_remove(L, -2);
+  return 7;
 }
 
 /* world:line_of_sight(a, b): each end an agent or a point -> boolean (no

@@ -381,17 +381,20 @@ static int w_query(lua_State *L) {
 typedef struct nearest_hit {
   const steer_world *w;
   steer_vec2 centre;
+  int visible; /* only agents the centre sees (world:line_of_sight) */
   double d2;
   steer_id id; /* 0: none yet */
 } nearest_hit;
 
 static int nearer(void *ud, size_t index) {
   nearest_hit *h = ud;
-  steer_vec2 d = steer_world_offset(h->w, h->centre,
-                                    steer_agent_position(h->w, index));
+  steer_vec2 p = steer_agent_position(h->w, index);
+  steer_vec2 d = steer_world_offset(h->w, h->centre, p);
   double d2 = d.x * d.x + d.y * d.y;
   steer_id id = steer_world_id_at(h->w, index);
-  if (!h->id || d2 < h->d2 || (d2 == h->d2 && id < h->id)) {
+  /* the sight line last: only for an agent that would be the nearest */
+  if ((!h->id || d2 < h->d2 || (d2 == h->d2 && id < h->id)) &&
+      (!h->visible || steer_world_line_of_sight(h->w, h->centre, p))) {
     h->d2 = d2;
     h->id = id;
   }
@@ -416,7 +419,18 @@ static int w_nearest(lua_State *L) {
     exclude = steer_world_index(w, self->id); /* live: check_point said so */
     facing = steer_agent_get(w, (size_t)exclude, STEER_ANGLE);
   }
-  query_filter f = turn_read_filter(L, at + 1, "nearest", at, facing);
+  static const char *const options[] = {"groups", "fov", "angle", "visible",
+                                        NULL};
+  query_filter f = turn_read_filter_of(L, at + 1, "nearest", at, facing, options);
+  int visible = 0;
+  if (lua_istable(L, at + 1)) {
+    raw_field(L, at + 1, "visible");
+    if (!lua_isnil(L, -1) && !lua_isboolean(L, -1))
+      arg_error(L, "nearest", at, "field 'visible': boolean expected, got %s",
+                arg_typename(L, -1));
+    visible = lua_toboolean(L, -1);
+    lua_pop(L, 1);
+  }
   check_no_more(L, at + 2, "nearest", at + 1);
   /* reading the filter may run Lua (an __index): resolve again */
   w = live_world(L, box, "nearest");
@@ -424,7 +438,7 @@ static int w_nearest(lua_State *L) {
   /* on a torus, the centre's image near the origin (the offset from it
      is exact): offsets from a centre far outside lose every digit */
   c = steer_world_offset(w, (steer_vec2){0, 0}, c);
-  nearest_hit h = {w, c, 0, 0};
+  nearest_hit h = {w, c, visible, 0, 0};
   steer_world_query_filtered(w, c.x, c.y, r, exclude, f.groups, f.fov,
                              f.angle, nearer, &h);
   if (!h.id) {

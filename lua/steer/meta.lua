@@ -24,6 +24,10 @@
 ---@field fov? number view cone in degrees, (0, 360] (default 360)
 ---@field angle? number world:query: the cone's direction in radians (default 0; a:neighbors uses the agent's angle)
 
+---world:nearest's filter: a NeighborFilter, and whether the centre must see the agent.
+---@class steer.NearestFilter: steer.NeighborFilter
+---@field visible? boolean only agents the centre sees (world:line_of_sight: no wall or obstacle between; default false)
+
 ---Which neighbors a flocking method counts: its program entry's filter.
 ---@class steer.FlockFilter
 ---@field groups? integer[] groups 0..31 that count (default all)
@@ -505,11 +509,12 @@ function World:query(x, y, radius, filter) end
 
 ---The agent world:query(centre, radius, filter) would yield nearest the centre, and its
 ---distance; nil when there is none. A centre that is an agent of this world is left out
----(a filter's fov turns with its facing). Ties go to the lower id.
----@overload fun(self: steer.World, x: number, y: number, radius: number, filter?: steer.NeighborFilter): steer.Agent?, number?
+---(a filter's fov turns with its facing). Ties go to the lower id. `visible = true`:
+---the nearest the centre sees (world:line_of_sight).
+---@overload fun(self: steer.World, x: number, y: number, radius: number, filter?: steer.NearestFilter): steer.Agent?, number?
 ---@param centre steer.Agent|steer.Point|steer.SharedPoint
 ---@param radius number
----@param filter? steer.NeighborFilter only these groups, within this view cone
+---@param filter? steer.NearestFilter only these groups, within this view cone, in sight
 ---@return steer.Agent? agent
 ---@return number? distance
 function World:nearest(centre, radius, filter) end
@@ -562,7 +567,10 @@ function World:clear_obstacles() end
 function World:clear_walls() end
 
 ---The nearest hit on the segment (x1, y1) -> (x2, y2) (on a torus: to the
----nearest image of the end), or nil. Allocates no table.
+---nearest image of the end), or nil. Allocates no table. Each end may also be
+---an agent, a shared point or a table point (as line_of_sight takes them); an
+---agent at the start is left out of the hits.
+---@overload fun(self: steer.World, a: steer.Agent|steer.SharedPoint|steer.Point, b: steer.Agent|steer.SharedPoint|steer.Point, filter?: steer.RayFilter): number?, number, number, number, number, "wall"|"obstacle"|"agent", steer.Wall|steer.Polygon|steer.Obstacle|steer.Agent
 ---@param x1 number
 ---@param y1 number
 ---@param x2 number

@@ -443,11 +443,22 @@ local function op_nearest(F)
   local x, y = G.near(F, rec)
   local r, okr = G.radius(F)
   local args = a and { rec.w, a, r } or { rec.w, x, y, r }
+  -- visible: only agents the centre sees (world:line_of_sight)
+  local visible = okr and F.rng:chance(0.3)
+  if visible then args[#args + 1] = { visible = true } end
   local ok, res = F:call(rec.name .. ":nearest", F.wmethods.nearest, args, #args,
     okr, { name = "nearest", argn = not okr and (a and 2 or 3) or nil })
   if not ok then return end
   if a then x, y = a.x, a.y end
   local want, n = M.brute_query(rec, x, y, r, a)
+  if visible then
+    local seen = {}
+    n = 0
+    for h in pairs(want) do
+      if rec.w:line_of_sight(x, y, h) then seen[h], n = true, n + 1 end
+    end
+    want = seen
+  end
   local got, d = res[1], res[2]
   if got == nil then
     if n > 0 then F:fail(("nearest finds none of the %d agents within %s"):format(n, V.show(r))) end

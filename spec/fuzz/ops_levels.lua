@@ -273,6 +273,7 @@ local function op_shape_field(F)
     local own = key == "name" or key == "team"
       or (kind == "obstacle" and (key == "x1" or key == "y1" or key == "x2" or key == "y2"))
       or (kind ~= "obstacle" and (key == "x" or key == "y" or key == "radius"))
+      or (kind == "polygon" and (key == "x1" or key == "y1" or key == "x2" or key == "y2"))
     if ok and alive and type(r[1]) == "number" and not V.finite(r[1]) and not own then
       F:fail("a shape field read is not finite")
     end
@@ -377,8 +378,24 @@ local function op_raycast(F)
     args[rng:int(2, 5)] = V.any(rng, G.pools(F))
     valid = nil
   end
-  local ok, r = F:call(rec.name .. ":raycast", rec.w.raycast, args, 6, valid, { name = "raycast" })
-  if ok and r[1] ~= nil then L.check_hit(F, r) end
+  -- an agent as the start (then left out of the hits, unless ignore names
+  -- another) or as the end: the ends' other forms
+  local from
+  if valid and #rec.live > 0 and rng:chance(0.3) then
+    from = rng:pick(rec.live)
+    table.remove(args, 2)
+    args[2] = from
+  elseif valid and #rec.live > 0 and rng:chance(0.2) then
+    args[4], args[5] = rng:pick(rec.live), args[6]
+    args[6] = nil
+  end
+  local ok, r = F:call(rec.name .. ":raycast", rec.w.raycast, args, #args, valid, { name = "raycast" })
+  if ok and r[1] ~= nil then
+    L.check_hit(F, r)
+    local f = args[#args]
+    local other = type(f) == "table" and f.ignore ~= nil
+    if from and r[7] == from and not other then F:fail("raycast hit the agent it starts from") end
+  end
 end
 
 --- A ray cast's hit r (its seven results, r[1] not nil): a fraction in
