@@ -4,8 +4,8 @@
  * A feeler query in a geo_index works out a cell range, looks up one to four
  * cells and passes over the entries it met in an earlier cell: a fixed cost
  * per query even when nothing is near. A halo keeps, for each cell of a
- * uniform grid, every item whose box grown by `reach` meets the cell, in one
- * contiguous run: a query whose box lies within `reach` of a point needs
+ * uniform grid, every item whose shape comes within `reach` of the cell, in
+ * one contiguous run: a query whose box lies within `reach` of a point needs
  * the point's cell (a floor per axis), one run, no dedup. Runs are longer
  * than a geo_index cell's (the reach is in them).
  *
@@ -52,13 +52,18 @@ typedef struct geo_halo {
 typedef void (*geo_halo_item_fn)(const void *owner, size_t k, geo_box *b,
                                  double v[4]);
 
+/* What an item's four numbers are: a segment's ends (ax, ay, bx, by), or
+   a disc's centre and radius (x, y, r, 0). */
+typedef enum { GEO_HALO_SEGMENT, GEO_HALO_DISC } geo_halo_shape;
+
 /* Builds h for items 0..n-1, each in every cell of size about `cell` that
-   its box grown by `reach` meets (on a torus of width x height when wrap).
-   Returns 0 when it gave up (out of memory, or too many entries: then the
-   queries keep the index). */
+   its shape comes within `reach` of (on a torus of width x height when
+   wrap). Returns 0 when it gave up (out of memory, or too many entries:
+   then the queries keep the index). */
 int geo_halo_build(geo_halo *h, steer_allocator *a, size_t n,
-                   geo_halo_item_fn item, const void *owner, double reach,
-                   double cell, int wrap, double width, double height);
+                   geo_halo_item_fn item, geo_halo_shape kind,
+                   const void *owner, double reach, double cell, int wrap,
+                   double width, double height);
 /* The shapes changed: queries stop reading h until it is built again. */
 static inline void geo_halo_drop(geo_halo *h) {
   h->live = 0;

@@ -119,20 +119,31 @@ static int avoid_pair(steer_world *w, const steer_program *p, size_t q,
   char felt[BATCH_MAX];
   for (int j = 0; j < c; j++) ox[j] = oy[j] = -0.0;
   if (!batch_avoid_pair(w, p, q, view, fx, fy, ox, oy, felt)) return 0;
+  /* the winners and the rest parted without a branch (where walls and
+     obstacles are dense, who speaks is not predictable), then the winners
+     decided */
+  int won[BATCH_MAX], nw = 0, l = *left;
+  size_t won_at[BATCH_MAX];
+  steer_vec2 wf[BATCH_MAX];
   for (int j = 0; j < c; j++) {
-    int k = consult[j];
-    size_t at = q;
-    steer_vec2 f = v2(fx[j], fy[j]);
-    STEER_ASSERT(felt[j] == !priority_speaks(f));
-    if (felt[j]) {
-      at = q + 1;
-      f = v2(ox[j], oy[j]);
-      if (!priority_speaks(f)) {
-        pending[(*left)++] = k; /* in place: consult is pending */
-        continue;
-      }
-    }
-    out[k] = priority_win(p, v->states[k], at, f, w->max_force[v->index[k]]);
+    STEER_ASSERT(felt[j] == !priority_speaks(v2(fx[j], fy[j])));
+    int o = felt[j] != 0, k = consult[j];
+    /* the obstacles' force when the walls were quiet: a pointer select */
+    const double *x = o ? ox : fx, *y = o ? oy : fy;
+    steer_vec2 f = v2(x[j], y[j]);
+    int speaks = priority_speaks(f);
+    wf[nw] = f;
+    won[nw] = k;
+    won_at[nw] = q + (size_t)o;
+    nw += speaks;
+    pending[l] = k; /* in place: consult is pending (read above) */
+    l += !speaks;
+  }
+  *left = l;
+  for (int i = 0; i < nw; i++) {
+    int k = won[i];
+    out[k] = priority_win(p, v->states[k], won_at[i], wf[i],
+                          w->max_force[v->index[k]]);
     decided[k] = 1;
   }
   return 1;
@@ -204,14 +215,23 @@ void batch_priority(steer_world *w, const steer_program *p,
       continue;
     }
     batch_entry(w, p, q, view, fx, fy);
+    /* the winners and the rest parted without a branch, as in avoid_pair */
+    int won[BATCH_MAX], nw = 0;
+    steer_vec2 wf[BATCH_MAX];
     for (int j = 0; j < c; j++) {
       int k = consult[j];
       steer_vec2 f = v2(fx[j], fy[j]);
-      if (!priority_speaks(f)) {
-        pending[left++] = k; /* in place when consult is pending */
-        continue;
-      }
-      out[k] = priority_win(p, v->states[k], q, f, w->max_force[v->index[k]]);
+      int speaks = priority_speaks(f);
+      wf[nw] = f;
+      won[nw] = k;
+      nw += speaks;
+      pending[left] = k; /* in place when consult is pending (read above) */
+      left += !speaks;
+    }
+    for (int i = 0; i < nw; i++) {
+      int k = won[i];
+      out[k] = priority_win(p, v->states[k], q, wf[i],
+                            w->max_force[v->index[k]]);
       decided[k] = 1;
     }
     m = left;

@@ -510,6 +510,58 @@ static void long_rays(void) {
   geometry_free(&g);
 }
 
+/* Halos list an item only in the cells its shape comes within reach of
+   (geo_halo.c): feelers as long as the halos allow, their middles
+   anywhere in a cell, against brute force. A filter 20% too tight fails
+   hundreds of these. */
+static void halo_reach(const layout *L, int items, int batches) {
+  geometry g;
+  steer_allocator a = {test_alloc, NULL, 0};
+  geometry_init(&g, &a, L->cell, L->wrap, L->w, L->h);
+  uint64_t *handles = malloc(sizeof(uint64_t) * (size_t)(items + 8));
+  size_t nh = 0;
+  for (int i = 0; i < items; i++) add_random(&g, L, handles, &nh);
+  enum { N = 45 };
+  double len = uniform(0.5, 15), rad = uniform(0, 2), ext = uniform(0, 1);
+  steer_vec2 p[N], v[N], walls[N], obstacles[N];
+  double length[N], radius[N], extra[N], max_force[N];
+  long bad_w = 0, bad_o = 0, asked = 0;
+  for (int b = 0; b < batches; b++) {
+    for (int k = 0; k < N; k++) {
+      p[k] = random_point(L);
+      if (g.wrap) p[k] = geometry_inside(&g, p[k]);
+      double ang = uniform(0, 6.283185307179586);
+      v[k] = v2(cos(ang) * 2, sin(ang) * 2);
+      /* most at the full reach the halos are built for */
+      length[k] = unit() < 0.7 ? len : uniform(0, len);
+      radius[k] = unit() < 0.7 ? rad : uniform(0, rad);
+      extra[k] = unit() < 0.7 ? ext : uniform(0, ext);
+      max_force[k] = 1;
+    }
+    geometry_avoid_walls_many(&g, N, p, v, length, walls);
+    geometry_avoid_obstacles_many(&g, N, p, v, radius, extra, max_force, len,
+                                  obstacles);
+    if (b == 0) { /* the wants are noted: build the halos */
+      geometry_prepare(&g);
+      geometry_prepare(&g);
+      continue;
+    }
+    if (!g.wall_halo.live || !g.obstacle_halo.live) break; /* given up */
+    for (int k = 0; k < N; k++) {
+      bad_w += !same_vec(walls[k], brute_walls(&g, p[k], v[k], length[k]));
+      bad_o += !same_vec(obstacles[k],
+                         brute_obstacles(&g, p[k], v[k], radius[k], extra[k],
+                                         max_force[k], len));
+      asked++;
+    }
+  }
+  CHECK(bad_w == 0 && bad_o == 0,
+        "%s: halo runs at full reach, %ld walls and %ld obstacles of %ld "
+        "feelers differ from brute force", L->name, bad_w, bad_o, asked);
+  free(handles);
+  geometry_free(&g);
+}
+
 /* A window that lines cells up badly: a compact level, then a column of
    items far below it whose cells land on the same few slots (rows 2^k
    apart). The table must notice the long probe runs and hash instead;
@@ -876,6 +928,8 @@ int main(void) {
   contain_regions();
   huge_numbers();
   failures();
+  for (size_t i = 0; i < sizeof layouts / sizeof *layouts; i++)
+    for (int l = 0; l < 3; l++) halo_reach(&layouts[i], 40 + 10 * l, 300);
   CHECK(fused_checked > 100, "walls then obstacles at once: %d batches",
         fused_checked);
   return oracle_report();
