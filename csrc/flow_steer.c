@@ -66,8 +66,9 @@ static void lane_blend(const flow_cell *a, const flow_cell *b, __m128d wn,
   *bw = pair_select(on, _mm_add_pd(*bw, wn), *bw);
 }
 
-/* Agents k and k + 1 on the common path: inside the grid on reachable
-   non-goal cells, a blend neither cancelling out nor tiny, no clamp's rare
+/* Agents k and k + 1 on the common path: inside the grid (not on its far
+   edges, which the scalar code folds into the last column and row) on
+   reachable non-goal cells, a blend neither cancelling out nor tiny, no clamp's rare
    branch. Returns 0, writing nothing, when either lane leaves it. */
 static int pair_force(const steer_flowfield *f, const double *px,
                       const double *py, const double *vx, const double *vy,

@@ -443,32 +443,56 @@ static void compute(steer_flowfield *f, flow_scratch *s) {
   f->version = g->version;
 }
 
-static int scratch_alloc(flow_scratch *s, const steer_navgrid *g) {
-  size_t cells = g->cells;
+/* The scratch's size: 14 bytes per cell and the map (scratch_carve). */
+static size_t scratch_bytes(const steer_navgrid *g) {
   size_t map = ((size_t)g->width + 2) * ((size_t)g->height + 2) + 16;
-  s->bytes = cells * (sizeof(flow_link) + sizeof(int32_t) + 1) + map;
-  char *block = steer_alloc(NULL, 0, s->bytes);
-  if (!block) return 0;
+  return g->cells * (sizeof(flow_link) + sizeof(int32_t) + 1) + map;
+}
+
+/* Points the scratch's parts into block (scratch_bytes long). */
+static void scratch_carve(flow_scratch *s, void *block, const steer_navgrid *g) {
+  size_t cells = g->cells;
+  s->bytes = scratch_bytes(g);
   s->link = (flow_link *)block;
   s->heap = (int32_t *)(s->link + cells);
   s->tag = (uint8_t *)(s->heap + cells);
   s->map = s->tag + cells + 8; /* slack for reading eight at a time */
+}
+
+/* The scratch of one computation: the field's own when it keeps one, else
+   a block of its own (scratch_free gives it back). */
+static int scratch_alloc(flow_scratch *s, const steer_flowfield *f) {
+  void *block = f->scratch;
+  if (!block) block = steer_alloc(NULL, 0, scratch_bytes(f->grid));
+  if (!block) return 0;
+  scratch_carve(s, block, f->grid);
   return 1;
 }
 
-static void scratch_free(flow_scratch *s) {
-  steer_alloc(s->link, s->bytes, 0);
+static void scratch_free(flow_scratch *s, const steer_flowfield *f) {
+  if ((void *)s->link != f->scratch) steer_alloc(s->link, s->bytes, 0);
 }
 
 static void field_free(steer_flowfield *f) {
   size_t cells = f->grid->cells;
   if (f->cells) steer_alloc(f->cells, cells * sizeof(flow_cell), 0);
   if (f->blend) steer_alloc(f->blend, cells, 0);
-  if (f->goals) steer_alloc(f->goals, f->goal_count * sizeof(steer_vec2), 0);
+  if (f->goals) steer_alloc(f->goals, f->goal_room * sizeof(steer_vec2), 0);
   if (f->goal_cells)
-    steer_alloc(f->goal_cells, f->goal_count * sizeof(int32_t), 0);
+    steer_alloc(f->goal_cells, f->goal_room * sizeof(int32_t), 0);
+  if (f->scratch) steer_alloc(f->scratch, f->scratch_bytes, 0);
   steer_navgrid_release(f->grid);
   steer_alloc(f, sizeof *f, 0);
+}
+
+/* Copies the goals in and finds their cells. */
+static void place_goals(steer_flowfield *f, const steer_vec2 *goals,
+                        size_t n) {
+  for (size_t q = 0; q < n; q++) {
+    f->goals[q] = goals[q];
+    f->goal_cells[q] = (int32_t)nav_cell_index(f->grid, goals[q]);
+  }
+  f->goal_count = n;
 }
 
 steer_flowfield *steer_flowfield_create(steer_navgrid *g,
@@ -480,7 +504,7 @@ steer_flowfield *steer_flowfield_create(steer_navgrid *g,
   f->refs = 1;
   f->grid = g;
   steer_navgrid_retain(g);
-  f->goal_count = n;
+  f->goal_room = n;
   size_t cells = g->cells;
   flow_scratch s;
   f->cells = steer_alloc(NULL, 0, cells * sizeof(flow_cell));
@@ -490,16 +514,13 @@ steer_flowfield *steer_flowfield_create(steer_navgrid *g,
     f->goal_cells = steer_alloc(NULL, 0, n * sizeof(int32_t));
   }
   if (!f->cells || !f->blend || (n && (!f->goals || !f->goal_cells)) ||
-      !scratch_alloc(&s, g)) {
+      !scratch_alloc(&s, f)) {
     field_free(f);
     return NULL;
   }
-  for (size_t q = 0; q < n; q++) {
-    f->goals[q] = goals[q];
-    f->goal_cells[q] = (int32_t)nav_cell_index(g, goals[q]);
-  }
+  place_goals(f, goals, n);
   compute(f, &s);
-  scratch_free(&s);
+  scratch_free(&s, f);
   return f;
 }
 
@@ -519,9 +540,47 @@ int steer_flowfield_stale(const steer_flowfield *f) {
 
 steer_status steer_flowfield_update(steer_flowfield *f) {
   flow_scratch s;
-  if (!scratch_alloc(&s, f->grid)) return STEER_ENOMEM;
+  if (!scratch_alloc(&s, f)) return STEER_ENOMEM;
   compute(f, &s);
-  scratch_free(&s);
+  scratch_free(&s, f);
+  return STEER_OK;
+}
+
+steer_status steer_flowfield_set_goals(steer_flowfield *f,
+                                       const steer_vec2 *goals, size_t n) {
+  if (n > SIZE_MAX / sizeof(steer_vec2)) return STEER_ENOMEM;
+  /* everything that may fail first, so that failing changes nothing */
+  int grow = n > f->goal_room;
+  steer_vec2 *points = f->goals;
+  int32_t *cells = f->goal_cells;
+  if (grow) {
+    points = steer_alloc(NULL, 0, n * sizeof(steer_vec2));
+    cells = steer_alloc(NULL, 0, n * sizeof(int32_t));
+  }
+  /* a field whose goals move is recomputed often: it keeps its scratch */
+  void *scratch = f->scratch;
+  if (!scratch) scratch = steer_alloc(NULL, 0, scratch_bytes(f->grid));
+  if ((grow && (!points || !cells)) || !scratch) {
+    if (grow && points) steer_alloc(points, n * sizeof(steer_vec2), 0);
+    if (grow && cells) steer_alloc(cells, n * sizeof(int32_t), 0);
+    if (scratch && scratch != f->scratch)
+      steer_alloc(scratch, scratch_bytes(f->grid), 0);
+    return STEER_ENOMEM;
+  }
+  if (grow) {
+    if (f->goals) steer_alloc(f->goals, f->goal_room * sizeof(steer_vec2), 0);
+    if (f->goal_cells)
+      steer_alloc(f->goal_cells, f->goal_room * sizeof(int32_t), 0);
+    f->goals = points;
+    f->goal_cells = cells;
+    f->goal_room = n;
+  }
+  f->scratch = scratch;
+  f->scratch_bytes = scratch_bytes(f->grid);
+  place_goals(f, goals, n);
+  flow_scratch s;
+  scratch_alloc(&s, f); /* the field's own: cannot fail */
+  compute(f, &s);
   return STEER_OK;
 }
 
@@ -533,7 +592,7 @@ int flow_sample(const steer_flowfield *f, steer_vec2 p, steer_vec2 *dir,
   const int W = g->width;
   steer_vec2 q = nav_grid_coords(g, p);
   *dist = -1;
-  if (!(q.x >= 0 && q.y >= 0 && q.x < W && q.y < g->height)) {
+  if (!nav_in_grid(g, q)) {
     /* outside: toward the centre of the nearest cell */
     *cell = -1;
     double tx = fmin(fmax(q.x, 0.5), W - 0.5);
@@ -544,7 +603,7 @@ int flow_sample(const steer_flowfield *f, steer_vec2 p, steer_vec2 *dir,
     *dir = v2_normalize(v2_sub(t, p));
     return -1;
   }
-  int x = (int)q.x, y = (int)q.y; /* q >= 0: truncation is floor */
+  int x = nav_column(q.x, W), y = nav_column(q.y, g->height);
   long c = (long)y * W + x;
   *cell = c;
   const flow_cell *fc = f->cells;

@@ -73,9 +73,9 @@ void steer_navgrid_set_cost(steer_navgrid *g, int cx, int cy, double c) {
 
 long nav_cell_index(const steer_navgrid *g, steer_vec2 p) {
   steer_vec2 q = nav_grid_coords(g, p);
-  /* comparisons first: q may be far beyond what an int holds */
-  if (!(q.x >= 0 && q.y >= 0 && q.x < g->width && q.y < g->height)) return -1;
-  return (long)floor(q.y) * g->width + (long)floor(q.x);
+  if (!nav_in_grid(g, q)) return -1;
+  return (long)nav_column(q.y, g->height) * g->width +
+         nav_column(q.x, g->width);
 }
 
 int steer_navgrid_cell_of(const steer_navgrid *g, steer_vec2 p, int *cx,

@@ -61,11 +61,17 @@ struct steer_flowfield {
   steer_navgrid *grid; /* retained */
   uint64_t version;    /* the grid's version it was computed from */
   size_t goal_count;
+  size_t goal_room;    /* goals and goal_cells have room for this many */
   steer_vec2 *goals;   /* world points */
   int32_t *goal_cells; /* their cells, -1 when outside the grid */
   int reachable_any;   /* some cell reaches a goal */
   flow_cell *cells;
   uint8_t *blend;      /* per cell: bit k, neighbor k joins a bilinear blend */
+  /* the computation's scratch (scratch_bytes long), kept from the first
+     set_goals on: goals that move are recomputed every few frames; NULL
+     before */
+  void *scratch;
+  size_t scratch_bytes;
 };
 
 /* Is cell (cx, cy) inside the grid? */
@@ -74,12 +80,28 @@ static inline int nav_inside(const steer_navgrid *g, long cx, long cy) {
 }
 
 /* The continuous cell coordinates of world point p: cell (cx, cy) covers
-   [cx, cx + 1) x [cy, cy + 1). May be huge, never NaN. */
+   [cx, cx + 1) x [cy, cy + 1), and the last column and row their far edge
+   too (nav_in_grid). May be huge, never NaN. */
 static inline steer_vec2 nav_grid_coords(const steer_navgrid *g, steer_vec2 p) {
   steer_vec2 q;
   q.x = (p.x - g->origin.x) / g->cell_size;
   q.y = (p.y - g->origin.y) / g->cell_size;
   return q;
+}
+
+/* Is grid point q in the grid? The grid is closed, [0, W] x [0, H]: a
+   world clamps agents into its closed bounds, so one pushed against the
+   far edge of a grid of the world's size stands on it, in the last
+   column or row. Comparisons only: q may be far beyond an int. */
+static inline int nav_in_grid(const steer_navgrid *g, steer_vec2 q) {
+  return q.x >= 0 && q.y >= 0 && q.x <= g->width && q.y <= g->height;
+}
+
+/* The column (or row) of a coordinate c in [0, n] (nav_in_grid): its
+   floor, the far edge n in the last one. */
+static inline int nav_column(double c, int n) {
+  int k = (int)c; /* c >= 0: truncation is floor */
+  return k < n ? k : n - 1;
 }
 
 /* The cells a bilinear sample of field f blends at offset (u, v) from the

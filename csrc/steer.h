@@ -876,7 +876,10 @@ STEER_API steer_world *steer_world_restore(const void *bytes, size_t n,
 /* ------------------------------------------------------------------------ */
 /* Navigation on tile grids (navgrid.c, navmap.c, astar.c, flowfield.c,     */
 /* flow_steer.c). Cell (cx, cy), both from 0, covers [ox + cx s,            */
-/* ox + (cx + 1) s) x [oy + cy s, oy + (cy + 1) s). A cell's cost is 0      */
+/* ox + (cx + 1) s) x [oy + cy s, oy + (cy + 1) s); the grid is closed: the */
+/* far edges x = ox + width s and y = oy + height s belong to the last      */
+/* column and row (a world's closed bounds of the same size hold agents     */
+/* there); beyond them is outside. A cell's cost is 0                       */
 /* (blocked) or in [1, STEER_NAV_MAX_COST]: the price of entering it, times */
 /* 1 for a straight move and sqrt(2) for a diagonal one. A diagonal move    */
 /* needs both cells beside it passable (no corner cutting). Grids and flow  */
@@ -967,7 +970,8 @@ typedef struct steer_flowfield steer_flowfield;
 
 /// A field toward the goals (world points; those outside the grid or on
 /// blocked cells reach nothing). 17 bytes per cell, plus 14 per cell while
-/// it is computed. NULL when memory runs out.
+/// it is computed (kept from the first steer_flowfield_set_goals on). NULL
+/// when memory runs out.
 STEER_API steer_flowfield *steer_flowfield_create(steer_navgrid *g,
                                                   const steer_vec2 *goals,
                                                   size_t n);
@@ -980,6 +984,14 @@ STEER_API int steer_flowfield_stale(const steer_flowfield *f);
 /// (steer_world_snapshot returns STEER_EINVAL while a program follows a field:
 /// fields are not saved.)
 STEER_API steer_status steer_flowfield_update(steer_flowfield *f);
+/// Gives the field new goals (as steer_flowfield_create's) and recomputes it
+/// in place, as steer_flowfield_update: programs following it follow the new
+/// goals from their next step. The first call keeps the computation's 14
+/// bytes per cell, and the goals' room only grows, so that moving the goals
+/// every frame allocates nothing. STEER_ENOMEM changes nothing.
+STEER_API steer_status steer_flowfield_set_goals(steer_flowfield *f,
+                                                 const steer_vec2 *goals,
+                                                 size_t n);
 /// The cost (world units) from the cell of p to the nearest goal; -1 when p
 /// is outside the grid, on a blocked cell or cannot reach any goal.
 STEER_API double steer_flowfield_distance(const steer_flowfield *f, steer_vec2 p);

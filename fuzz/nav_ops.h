@@ -2,9 +2,10 @@
  * fuzz_core.c): a random grid (1x1 to 16x16, all blocked to all open,
  * costs up to 1e9), paths between random points checked against a brute
  * force Dijkstra, a flow field toward random goals (outside the grid and
- * on blocked cells too) with set_cost, staleness and update, and the flow
- * force on the harness's agents. The process-wide allocator may fail:
- * STEER_ENOMEM must then leave the grid and the field as they were. */
+ * on blocked cells too) with set_cost, staleness, update and goals moved
+ * (set_goals), and the flow force on the harness's agents. The
+ * process-wide allocator may fail: STEER_ENOMEM must then leave the grid
+ * and the field as they were. */
 
 #define NAV_MAX_SIDE 16
 #define NAV_MAX_CELLS (NAV_MAX_SIDE * NAV_MAX_SIDE)
@@ -131,6 +132,47 @@ static void nav_distances(const steer_flowfield *f, const steer_navgrid *g,
       out[y * W + x] = steer_flowfield_distance(f, steer_navgrid_center_of(g, x, y));
 }
 
+/* The goals move (steer_flowfield_set_goals), a few times: the field then
+   equals a new one toward the same goals, cell for cell; a failure
+   (STEER_ENOMEM) changes nothing. The flow force stays bounded. */
+static void nav_check_set_goals(reader *r, harness *h, steer_navgrid *g,
+                                steer_flowfield *f) {
+  int W = steer_navgrid_width(g), H = steer_navgrid_height(g);
+  double before[NAV_MAX_CELLS], after[NAV_MAX_CELLS], fresh[NAV_MAX_CELLS];
+  for (int round = 0, rounds = u8(r) % 4; round < rounds; round++) {
+    steer_vec2 goals[5];
+    size_t n = 1 + u8(r) % 5;
+    for (size_t k = 0; k < n; k++) goals[k] = nav_point(r, g);
+    nav_distances(f, g, before);
+    int stale = steer_flowfield_stale(f);
+    steer_status s = steer_flowfield_set_goals(f, goals, n);
+    DEBUG("set_goals: %zu goals%s\n", n, s == STEER_ENOMEM ? ": ENOMEM" : "");
+    nav_distances(f, g, after);
+    if (s == STEER_ENOMEM) {
+      CHECK(global_alloc.odds != 0, "set_goals: ENOMEM from a working allocator");
+      CHECK(steer_flowfield_stale(f) == stale &&
+                memcmp(before, after, sizeof(double) * (size_t)(W * H)) == 0,
+            "set_goals: a failed call changed the field");
+      continue;
+    }
+    CHECK(s == STEER_OK && !steer_flowfield_stale(f), "set_goals: status %d", (int)s);
+    steer_flowfield *made = steer_flowfield_create(g, goals, n);
+    if (made) {
+      nav_distances(made, g, fresh);
+      CHECK(memcmp(fresh, after, sizeof(double) * (size_t)(W * H)) == 0,
+            "set_goals: the field differs from a new one toward its goals");
+      steer_flowfield_release(made);
+    }
+    for (size_t i = 0; i < h->n && i < 4; i++) {
+      long k = steer_world_index(h->w, h->ag[i].id);
+      if (k < 0) continue;
+      steer_vec2 force = steer_agent_flow(h->w, (size_t)k, f, nonneg(r));
+      check_bound("flow force after set_goals", force,
+                  steer_agent_get(h->w, (size_t)k, STEER_MAX_FORCE));
+    }
+  }
+}
+
 static void nav_check_field(reader *r, harness *h, steer_navgrid *g,
                             double *cost) {
   int W = steer_navgrid_width(g), H = steer_navgrid_height(g);
@@ -179,6 +221,7 @@ static void nav_check_field(reader *r, harness *h, steer_navgrid *g,
     for (int k = 0; k < W * H; k++)
       if (cost[k] <= 0) CHECK(after[k] == -1, "flow update: a blocked cell has a distance");
   }
+  nav_check_set_goals(r, h, g, f);
   steer_flowfield_release(f);
 }
 

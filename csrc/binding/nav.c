@@ -491,58 +491,69 @@ static int is_point_table(lua_State *L, int idx) {
   return named;
 }
 
-/* Goal k of nav:flow's list, at the top of the stack: an agent (of any
-   world), a steer.SharedPoint, {x, y} or {x =, y =}. The messages name
-   the goal. */
-static steer_vec2 list_goal(lua_State *L, int k) {
+/* Goal k of a list of goals (nav:flow, f:set_goals: fname), at the top of
+   the stack: an agent (of any world), a steer.SharedPoint, {x, y} or
+   {x =, y =}. The messages name the goal. */
+static steer_vec2 list_goal(lua_State *L, int k, const char *fname) {
   int idx = lua_gettop(L);
   steer_vec2 p = {0, 0};
   if (lua_istable(L, idx)) {
     char buf[128];
     const char *problem = table_point(L, idx, &p, buf);
-    if (problem) arg_error(L, "flow", 1, "goal %d: %s", k, problem);
+    if (problem) arg_error(L, fname, 1, "goal %d: %s", k, problem);
     return p;
   }
   lagent *a = luaL_testudata(L, idx, AGENT_MT);
   if (a && !a->box->w)
-    arg_error(L, "flow", 1, "goal %d: world is closed", k);
+    arg_error(L, fname, 1, "goal %d: world is closed", k);
   if (a && steer_world_index(a->box->w, a->id) < 0)
-    arg_error(L, "flow", 1, "goal %d: agent has been removed", k);
+    arg_error(L, fname, 1, "goal %d: agent has been removed", k);
   if (!a && !test_point(L, idx))
-    arg_error(L, "flow", 1,
+    arg_error(L, fname, 1,
               "goal %d: steer.Agent, steer.SharedPoint, {x, y} or {x =, y =} "
               "expected, got %s",
               k, arg_typename(L, idx));
   int used;
-  return nav_point(L, idx, "flow", 1, &used);
+  return nav_point(L, idx, fname, 1, &used);
+}
+
+/* The goals of nav:flow and f:set_goals (fname), from stack index 2 on
+   (argument 1): one point in any form, or a list of them, each inside
+   grid g. Returns them and their number in *n: `one` for a single goal,
+   else a buffer left on the stack. */
+static steer_vec2 *read_goals(lua_State *L, steer_navgrid *g,
+                              const char *fname, steer_vec2 *one, size_t *n) {
+  int cx, cy;
+  if (lua_istable(L, 2) && !is_point_table(L, 2)) {
+    *n = lua_rawlen(L, 2);
+    if (*n == 0) arg_error(L, fname, 1, "at least one goal expected");
+    steer_vec2 *goals = new_userdata(L, *n * sizeof *goals);
+    for (size_t k = 0; k < *n; k++) {
+      lua_rawgeti(L, 2, (int)k + 1);
+      goals[k] = list_goal(L, (int)k + 1, fname);
+      lua_pop(L, 1);
+      if (!steer_navgrid_cell_of(g, goals[k], &cx, &cy))
+        arg_error(L, fname, 1, "goal %d (%.14g, %.14g) is outside the grid",
+                  (int)k + 1, goals[k].x, goals[k].y);
+    }
+    return goals;
+  }
+  /* read before anything is pushed: a missing argument is "no value" */
+  int used;
+  *one = nav_point(L, 2, fname, 1, &used);
+  if (!steer_navgrid_cell_of(g, *one, &cx, &cy))
+    arg_error(L, fname, 1, "goal (%.14g, %.14g) is outside the grid", one->x,
+              one->y);
+  *n = 1;
+  return one;
 }
 
 /* nav:flow(point) or nav:flow{ point, point, ... } -> steer.FlowField */
 static int g_flow(lua_State *L) {
   steer_navgrid *g = check_navgrid(L, 1, "flow");
-  size_t n = 1;
-  steer_vec2 one, *goals = &one;
-  int cx, cy;
-  if (lua_istable(L, 2) && !is_point_table(L, 2)) {
-    n = lua_rawlen(L, 2);
-    if (n == 0) return arg_error(L, "flow", 1, "at least one goal expected");
-    goals = new_userdata(L, n * sizeof *goals); /* above the arguments */
-    for (size_t k = 0; k < n; k++) {
-      lua_rawgeti(L, 2, (int)k + 1);
-      goals[k] = list_goal(L, (int)k + 1);
-      lua_pop(L, 1);
-      if (!steer_navgrid_cell_of(g, goals[k], &cx, &cy))
-        arg_error(L, "flow", 1, "goal %d (%.14g, %.14g) is outside the grid",
-                  (int)k + 1, goals[k].x, goals[k].y);
-    }
-  } else {
-    /* read before anything is pushed: a missing argument is "no value" */
-    int used;
-    one = nav_point(L, 2, "flow", 1, &used);
-    if (!steer_navgrid_cell_of(g, one, &cx, &cy))
-      arg_error(L, "flow", 1, "goal (%.14g, %.14g) is outside the grid",
-                one.x, one.y);
-  }
+  steer_vec2 one;
+  size_t n;
+  steer_vec2 *goals = read_goals(L, g, "flow", &one, &n);
   allow_allocation(L);
   lflowfield *h = push_flowfield_handle(L);
   h->f = steer_flowfield_create(g, goals, n);
@@ -610,6 +621,21 @@ static int f_update(lua_State *L) {
   return 1;
 }
 
+/* f:set_goals(point) or f:set_goals{ point, point, ... } -> f, recomputed
+   in place toward the new goals (nav:flow's forms and checks); a bad goal
+   raises before the field changes */
+static int f_set_goals(lua_State *L) {
+  steer_flowfield *f = self_field(L, "set_goals");
+  steer_vec2 one;
+  size_t n;
+  steer_vec2 *goals = read_goals(L, steer_flowfield_grid(f), "set_goals",
+                                 &one, &n);
+  allow_allocation(L);
+  check_status(L, steer_flowfield_set_goals(f, goals, n));
+  lua_settop(L, 1);
+  return 1;
+}
+
 /* f:grid() -> the grid's handle: the one the game holds, if any */
 static int f_grid(lua_State *L) {
   push_navgrid(L, steer_flowfield_grid(self_field(L, "grid")));
@@ -669,7 +695,8 @@ void open_nav(lua_State *L) {
   static const luaL_Reg field_methods[] = {
       {"distance", f_distance}, {"direction", f_direction},
       {"stale", f_stale},       {"update", f_update},
-      {"grid", f_grid},         {NULL, NULL}};
+      {"set_goals", f_set_goals}, {"grid", f_grid},
+      {NULL, NULL}};
   static const luaL_Reg field_meta[] = {
       {"__gc", f_gc}, {"__tostring", f_tostring}, {NULL, NULL}};
   open_type(L, NAVGRID_MT, grid_meta, grid_methods);

@@ -796,6 +796,22 @@ static int set_tactics_target(lua_State *L, compiling *c, agent_ref *a,
   return 0;
 }
 
+/* set_target of a flow entry: another steer.FlowField (an agent changes
+   fields; f:set_goals moves every follower's goals at once) */
+static int set_flow_target(lua_State *L, compiling *c, agent_ref *a,
+                           size_t k) {
+  steer_target t;
+  memset(&t, 0, sizeof t);
+  t.kind = STEER_TARGET_FLOW;
+  t.field = test_flowfield(L, 3);
+  if (!t.field)
+    compile_error(c, "takes a steer.FlowField, got %s", arg_typename(L, 3),
+                  "");
+  check_no_more(L, 4, "set_target", 3);
+  check_status(L, steer_agent_set_target(a->w, a->i, k, t));
+  return 0;
+}
+
 /* a:set_target(which, target) or a:set_target(which, x, y): the target
    forms of programs */
 static int a_set_target(lua_State *L) {
@@ -807,6 +823,7 @@ static int a_set_target(lua_State *L) {
                  behavior_names[e->behavior], 0, 0, 0};
   if (e->behavior == STEER_FORMATION || e->behavior == STEER_INTERPOSE)
     return set_tactics_target(L, &c, &a, k, e->behavior);
+  if (e->behavior == STEER_FLOW) return set_flow_target(L, &c, &a, k);
   if (!has_word(behavior_params[e->behavior], "target"))
     compile_error(&c, "takes no target", "", "");
   /* a point as x, y takes two arguments, any other target one; a path may

@@ -903,8 +903,9 @@ function Agent:set_behaviors(program) end
 ---An interpose entry takes its two ends: `a:set_target(k, a, b)`, each end an
 ---agent, a point, or two numbers (`a:set_target(k, 0, 0, 4, 0)`). A path may
 ---come with nav:path's length and cost: `a:set_target("chase", nav:path(a, b))`.
+---A flow entry takes a steer.FlowField only: `a:set_target("chase", field)`.
 ---@param which steer.Which
----@param target steer.Target|number
+---@param target steer.Target|steer.FlowField|number
 ---@param y? number
 ---@overload fun(self: steer.Agent, which: steer.Which, x: number, y: number)
 ---@overload fun(self: steer.Agent, which: steer.Which, path: steer.Path, length: number, cost: number)
@@ -998,7 +999,9 @@ function NavGrid:set_cost(cx, cy, c) end
 ---@return number
 function NavGrid:cost(cx, cy) end
 
----The cell holding a world point, or nil outside the grid. The point takes
+---The cell holding a world point, or nil outside the grid. The grid is closed:
+---its far edges (x = origin + width * cell_size, the same for y) are in the
+---last column and row, where a world of the grid's size holds agents. The point takes
 ---every form (x, y numbers, an agent of any world, a steer.point, `{x, y}`,
 ---`{x = x, y = y}`), as in every navigation call.
 ---@param x number|steer.Agent|steer.SharedPoint|steer.Point
@@ -1082,6 +1085,16 @@ function FlowField:stale() end
 ---Recomputes the field from the grid's costs now.
 ---@return steer.FlowField self
 function FlowField:update() end
+
+---Moves the field's goals and recomputes it in place (as `f:update()`): the goals
+---in every form `nav:flow` takes, one point (x, y, an agent, a steer.point,
+---`{x, y}`, `{x = x, y = y}`) or a list of one-value points. Agents following
+---the field follow the new goals at once; their programs are untouched. A bad
+---goal raises and leaves the field as it was.
+---@param x number|steer.Agent|steer.SharedPoint|steer.Point|(steer.Agent|steer.SharedPoint|steer.Point)[]
+---@param y? number
+---@return steer.FlowField self
+function FlowField:set_goals(x, y) end
 
 ---The field's grid: the same handle the grid was made as (`f:grid() == nav`).
 ---@return steer.NavGrid

@@ -8,9 +8,11 @@
  * reachable cells, the blend masks by their definitions). Random grids with
  * blocked cells, cell costs above 1 (whole, fractional, far apart), several
  * goals (outside, blocked, repeated), thin and 1x1 and all-blocked grids,
- * updates after set_cost, a failed update, and the Moving AI maps of
- * ../shared/nav when present. Prints "N passed, N failed"; exits nonzero on
- * a failure. Built by mk/flowfield.mk, run by spec/flowfield_oracle_spec.lua. */
+ * updates after set_cost, a failed update, goals moved (set_goals: a failed
+ * one, none allocating once there is room; goals on the far edges), and the
+ * Moving AI maps of ../shared/nav when present. Prints "N passed, N
+ * failed"; exits nonzero on a failure. Built by mk/flowfield.mk, run by
+ * spec/flowfield_oracle_spec.lua. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,6 +29,7 @@ static uint32_t next(void) {
 static double unit(void) { return next() / 16777216.0; }
 
 static int fail_next; /* the allocator fails while set */
+static long allocations; /* every allocation asked for */
 static void *test_alloc(void *ud, void *p, size_t o, size_t n) {
   (void)ud;
   (void)o;
@@ -34,6 +37,7 @@ static void *test_alloc(void *ud, void *p, size_t o, size_t n) {
     free(p);
     return NULL;
   }
+  allocations++;
   return fail_next ? NULL : realloc(p, n);
 }
 
@@ -277,6 +281,72 @@ static void compare(const steer_flowfield *f, const ref_field *r,
         first < 0 ? 0 : r->blend[first]);
 }
 
+/* Random goals around the grid of g: some outside, some on the far edges
+   and corner (inside: the grid is closed), some on one cell twice. */
+static void random_goals(const steer_navgrid *g, steer_vec2 *goals, size_t n) {
+  double s = g->cell_size, W = g->width * s, H = g->height * s;
+  steer_vec2 o = g->origin;
+  for (size_t q = 0; q < n; q++) {
+    goals[q] = v2(o.x + (unit() * 1.2 - 0.1) * W, o.y + (unit() * 1.2 - 0.1) * H);
+    switch (next() % 8) {
+    case 0: goals[q].x = o.x + W; break;
+    case 1: goals[q].y = o.y + H; break;
+    case 2: goals[q] = v2(o.x + W, o.y + H); break;
+    case 3: if (q > 0) goals[q] = goals[q - 1]; break;
+    default: break;
+    }
+  }
+}
+
+/* steer_flowfield_set_goals: a failure (before the field keeps its scratch)
+   changes nothing; then the field equals the reference toward the new
+   goals, and moving goals that need no more room allocates nothing. */
+static void check_set_goals(steer_flowfield *f, const steer_vec2 *goals,
+                            size_t n, const char *what) {
+  const steer_navgrid *g = f->grid;
+  int W = g->width, H = g->height;
+  size_t bytes = (size_t)W * H * sizeof(flow_cell);
+  flow_cell *before = malloc(bytes);
+  memcpy(before, f->cells, bytes);
+  steer_vec2 moved[6];
+  size_t m = 1 + next() % 6;
+  random_goals(g, moved, m);
+  fail_next = 1;
+  steer_status st = steer_flowfield_set_goals(f, moved, m);
+  fail_next = 0;
+  CHECK(st == STEER_ENOMEM && memcmp(before, f->cells, bytes) == 0 &&
+            f->goal_count == n &&
+            memcmp(f->goals, goals, n * sizeof *goals) == 0 && !f->scratch,
+        "%s: a failed set_goals changed the field", what);
+  free(before);
+  for (int round = 0; round < 3; round++) {
+    if (round > 0) m = 1 + next() % f->goal_room; /* room enough */
+    random_goals(g, moved, m);
+    long allocated = allocations;
+    CHECK(steer_flowfield_set_goals(f, moved, m) == STEER_OK,
+          "%s: set_goals", what);
+    CHECK(round == 0 || allocations == allocated,
+          "%s: set_goals allocated %ld times", what, allocations - allocated);
+    for (size_t q = 0; q < m; q++) {
+      steer_vec2 p = nav_grid_coords(g, moved[q]);
+      int in = p.x >= 0 && p.y >= 0 && p.x <= W && p.y <= H;
+      /* the far edges are in the last column and row */
+      long want = !in ? -1
+                  : (long)(p.y < H ? (int)p.y : H - 1) * W +
+                        (p.x < W ? (int)p.x : W - 1);
+      CHECK(f->goal_cells[q] == want, "%s: goal %zu in cell %d, not %ld",
+            what, q, f->goal_cells[q], want);
+    }
+    ref_field r;
+    reference(g->cost, W, H, f->goal_cells, m, &r);
+    compare(f, &r, what);
+    ref_free(&r);
+  }
+  long allocated = allocations;
+  CHECK(steer_flowfield_update(f) == STEER_OK && allocations == allocated,
+        "%s: an update after set_goals allocated", what);
+}
+
 /* The field toward goals on grid g, against the reference; brute force
    checks the reference on small grids. Then a few costs change and an
    update must agree again. */
@@ -314,6 +384,7 @@ static void check_grid(steer_navgrid *g, const steer_vec2 *goals, size_t n,
         "%s: a failed update changed the field", what);
   free(before);
   free(blend);
+  check_set_goals(f, goals, n, what);
   steer_flowfield_release(f);
 }
 
@@ -344,12 +415,7 @@ static void random_grids(int count) {
     steer_navgrid *g = steer_navgrid_create(W, H, s, v2(-2, 3), cost);
     size_t n = 1 + next() % 5;
     steer_vec2 goals[5];
-    for (size_t q = 0; q < n; q++) {
-      /* some outside the grid, some on one cell twice */
-      goals[q] = v2(-2 + (unit() * 1.2 - 0.1) * W * s,
-                    3 + (unit() * 1.2 - 0.1) * H * s);
-      if (q > 0 && next() % 4 == 0) goals[q] = goals[q - 1];
-    }
+    random_goals(g, goals, n);
     snprintf(what, sizeof what, "random grid %d (%dx%d, costs %d)", t, W, H,
              kind);
     check_grid(g, goals, n, W * H <= 600, what);

@@ -8,6 +8,7 @@
 local V = require "fuzz.values"
 local G = require "fuzz.gen"
 
+local unpack = table.unpack or unpack
 local N = {}
 local MAX_NAVS = 4
 local SQRT2 = math.sqrt(2)
@@ -170,12 +171,27 @@ local function op_cost(F)
   end
 end
 
--- A world point around the grid: inside, outside, huge, or hostile.
+-- A world point around the grid: inside, outside, huge, or hostile; some
+-- on the far edges (in the grid: it is closed) or on its corner.
 local function point_arg(F, rec)
   local rng = F.rng
   if rng:chance(F.bad) then return V.any(rng, G.pools(F)), V.num(rng) end
   if rng:chance(0.1) then return V.num(rng), V.num(rng) end
-  return rec.ox + rng:range(-0.2, 1.2) * rec.W * rec.cs, rec.oy + rng:range(-0.2, 1.2) * rec.H * rec.cs
+  local x = rec.ox + rng:range(-0.2, 1.2) * rec.W * rec.cs
+  local y = rec.oy + rng:range(-0.2, 1.2) * rec.H * rec.cs
+  local edge = rng:int(1, 10)
+  if edge == 1 or edge == 3 then x = rec.ox + rec.W * rec.cs end
+  if edge == 2 or edge == 3 then y = rec.oy + rec.H * rec.cs end
+  return x, y
+end
+
+-- The cell of world point (x, y) by the mirror: cell (cx, cy) covers
+-- [cx, cx + 1) x [cy, cy + 1) in grid units, the far edges in the last
+-- column and row; nil outside.
+local function mirror_cell(rec, x, y)
+  local qx, qy = (x - rec.ox) / rec.cs, (y - rec.oy) / rec.cs
+  if not (qx >= 0 and qy >= 0 and qx <= rec.W and qy <= rec.H) then return nil end
+  return math.min(math.floor(qx), rec.W - 1), math.min(math.floor(qy), rec.H - 1)
 end
 
 -- An agent standing at (x, y) in a world of the nav ops' own (a point may
@@ -235,10 +251,16 @@ end
 
 local function op_cells(F)
   local rec = some_nav(F)
-  local p, used, bad = point_form(F, rec)
+  local p, used, bad, x, y = point_form(F, rec)
   local args, n = with_point(rec.nav, p, used)
   local ok, r = F:call("nav:cell_of", rec.nav.cell_of, args, n, not bad, { name = "cell_of", argn = bad })
-  if not ok or r[1] == nil then return end
+  if not ok then return end
+  local mx, my = mirror_cell(rec, x, y)
+  if r[1] ~= mx or r[2] ~= my then
+    F:fail(("nav:cell_of(%s, %s) is %s, %s; the mirror says %s, %s"):format(V.show(x), V.show(y),
+      V.show(r[1]), V.show(r[2]), V.show(mx), V.show(my)))
+  end
+  if r[1] == nil then return end
   local cx, cy = r[1], r[2]
   if cx < 0 or cy < 0 or cx >= rec.W or cy >= rec.H then F:fail("cell_of outside the grid") end
   local ok2, c = F:call("nav:center_of", rec.nav.center_of, { rec.nav, cx, cy }, 3, true,
@@ -333,26 +355,49 @@ local function op_path(F)
   end
 end
 
-local function op_flow(F)
-  local rec, rng = some_nav(F), F.rng
-  local args, n, valid
+-- The goals of nav:flow and f:set_goals after self: one point in any
+-- form, or a list of them (agents, steer.points, {x, y}, {x =, y =}).
+-- Returns the arguments, their number and whether they are valid (inside
+-- the grid by the mirror; nil: perhaps).
+local function goals_args(F, rec, self)
+  local rng = F.rng
   if rng:chance(0.5) then
     local p, used, bad, x, y = point_form(F, rec)
-    args, n = with_point(rec.nav, p, used)
-    valid = not bad and rec.nav:cell_of(x, y) ~= nil
-  else
-    -- a list of goals: agents, steer.points, {x, y}, {x =, y =}
-    local goals = {}
-    valid = true
-    for k = 1, rng:int(0, 4) do
-      local p, _, bad, x, y = point_form(F, rec, true)
-      goals[k] = p[1]
-      valid = valid and not bad and rec.nav:cell_of(x, y) ~= nil
-    end
-    if rng:chance(F.bad) then goals[#goals + 1] = V.any(rng, G.pools(F)); valid = nil end
-    if #goals == 0 then valid = false end
-    args, n = { rec.nav, goals }, 2
+    local args, n = with_point(self, p, used)
+    return args, n, not bad and mirror_cell(rec, x, y) ~= nil
   end
+  local goals, valid = {}, true
+  for k = 1, rng:int(0, 4) do
+    local p, _, bad, x, y = point_form(F, rec, true)
+    goals[k] = p[1]
+    valid = valid and not bad and mirror_cell(rec, x, y) ~= nil
+  end
+  if rng:chance(F.bad) then goals[#goals + 1] = V.any(rng, G.pools(F)); valid = nil end
+  if #goals == 0 then valid = false end
+  return { self, goals }, 2, valid
+end
+
+-- Every cell's distance (false where nil), to compare two fields.
+local function field_distances(rec, f)
+  local out = {}
+  for cy = 0, rec.H - 1 do
+    for cx = 0, rec.W - 1 do
+      local x, y = rec.nav:center_of(cx, cy)
+      out[#out + 1] = f:distance(x, y) or false
+    end
+  end
+  return out
+end
+
+local function same_list(a, b)
+  if #a ~= #b then return false end
+  for k = 1, #a do if a[k] ~= b[k] then return false end end
+  return true
+end
+
+local function op_flow(F)
+  local rec = some_nav(F)
+  local args, n, valid = goals_args(F, rec, rec.nav)
   -- every refusal is about argument 1 (the list, or the point's x)
   local ok, r = F:call("nav:flow", rec.nav.flow, args, n, valid,
     { name = "flow", argn = valid == false and n == 2 and 1 or nil })
@@ -384,6 +429,32 @@ local function op_update(F)
   if ok and f:stale() then F:fail("a field is stale after f:update()") end
 end
 
+-- f:set_goals: the goals of nav:flow; the field afterwards equals a new
+-- nav:flow toward them, and a refusal leaves it as it was.
+local function op_set_goals(F)
+  local rec = some_nav(F)
+  if #rec.fields == 0 then return op_flow(F) end
+  local f = F.rng:pick(rec.fields)
+  local before = field_distances(rec, f)
+  local stale = f:stale()
+  local args, n, valid = goals_args(F, rec, f)
+  local ok, r = F:call("f:set_goals", f.set_goals, args, n, valid,
+    { name = "set_goals", argn = valid == false and n == 2 and 1 or nil })
+  if not ok then
+    if not same_list(before, field_distances(rec, f)) or f:stale() ~= stale then
+      F:fail("a refused f:set_goals changed the field")
+    end
+    return
+  end
+  if r[1] ~= f then F:fail("f:set_goals does not return the field") end
+  if f:stale() then F:fail("a field is stale after f:set_goals") end
+  args[1] = rec.nav
+  local fresh = rec.nav.flow(unpack(args, 1, n))
+  if not same_list(field_distances(rec, fresh), field_distances(rec, f)) then
+    F:fail("f:set_goals differs from nav:flow toward the same goals")
+  end
+end
+
 -- Agents following a field in a world of their own.
 local function op_follow(F)
   local rec, rng = some_nav(F), F.rng
@@ -409,6 +480,17 @@ local function op_follow(F)
     if not ok then return end
   end
   if agents[1]:behaviors()[1].field ~= f then F:fail("a:behaviors() does not give the field back") end
+  -- one agent changes fields (a:set_target takes a steer.FlowField only)
+  if rng:chance(0.5) then
+    local is_field = rng:chance(0.8)
+    local g = is_field and rng:pick(rec.fields) or V.any(rng, G.pools(F))
+    local tok = F:call("a:set_target", agents[1].set_target, { agents[1], 1, g }, 3, is_field or nil,
+      { name = "set_target" })
+    if tok and agents[1]:behaviors()[1].field ~= g then F:fail("a:set_target did not change the field") end
+    if #agents > 1 and agents[2]:behaviors()[1].field ~= f then
+      F:fail("a:set_target changed another agent's field")
+    end
+  end
   local sok = F:call("world:step", w.step, { w, rng:pick({ 0.05, 0.1, 1 }) }, 2, true, { name = "step" })
   if sok then
     for _, h in ipairs(agents) do
@@ -430,6 +512,7 @@ function N.list(F)
     { name = "nav:path", weight = 1.5, run = op_path },
     { name = "nav:flow", weight = 1, run = op_flow },
     { name = "f:update", weight = 0.5, run = op_update },
+    { name = "f:set_goals", weight = 1, run = op_set_goals },
     { name = "a:flow", weight = 1, run = op_follow },
   }
 end
