@@ -87,6 +87,7 @@ void steer_world_destroy(steer_world *w) {
               w->near_seeds_cap * NEAREST_SEEDS * sizeof(uint32_t), 0);
   world_alloc(w, w->shape_cells.block, w->shape_cells.bytes, 0);
   world_alloc(w, w->push_pairs, w->push_pairs_cap * sizeof(push_pair), 0);
+  world_alloc(w, w->push_shapes, w->push_shapes_cap, 0);
   world_alloc(w, w->push_near_buf, w->push_near_cap * sizeof(push_near), 0);
   collide_free(w);
   pool_destroy(w->pool);

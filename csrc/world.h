@@ -167,6 +167,8 @@ struct steer_world {
   shape_cells shape_cells; /* ORCA's shapes near each cell (orca_cells.c) */
   push_pair *push_pairs;   /* step scratch of ORCA's push (orca_push.c) */
   size_t push_pairs_cap;
+  void *push_shapes;       /* the push's shapes near each agent (orca_push.c) */
+  size_t push_shapes_cap;  /* in bytes */
   /* during a step: each pusher's near bodies at its start; NULL outside
      it, or when the step cannot tell (orca_push_prepare) */
   push_near *push_near;

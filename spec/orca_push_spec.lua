@@ -80,8 +80,11 @@ describe("orca.push", function()
     near(c.x, 3.759375, 1e-12, "c.x")
     -- a chain of 12 needs more than four sweeps: push = 1 stops at four
     -- with a pair still 0.19 deep; push = 64 goes on until the ends are at
-    -- their half-radius limit (every pair 1/6 deep: 11 gaps share 20.3 + 0.5)
-    local worst = {}
+    -- their half-radius limit and the sweeps no longer gain (PUSH_GAIN):
+    -- the first pair 0.1647 deep, the others 0.103-0.104. (Sweeping on,
+    -- as before the stall rule, only moved depth back into the first pair:
+    -- 1/6 there, 0.1033 elsewhere.)
+    local worst, ends = {}, {}
     for _, push in ipairs{ 1, 64 } do
       local w2 = steer.world{}
       local p2 = { { "seek", target = { 0, 0 } }, orca = { push = push } }
@@ -90,9 +93,44 @@ describe("orca.push", function()
       w2:step(0.25)
       worst[push] = 0
       for k = 1, 11 do worst[push] = math.max(worst[push], 2 - (agents[k + 1].x - agents[k].x)) end
+      ends[push] = { agents[1].x, agents[12].x - 11 * 1.8 }
     end
     assert.is_true(worst[1] > 0.19, "four sweeps at most: " .. worst[1])
-    near(worst[64], 1 / 6, 1e-6, "push = 64")
+    near(worst[64], 0.16473857760984, 1e-9, "push = 64")
+    near(ends[64][1], -0.5, 1e-12, "push = 64: the first end at its limit")
+    near(ends[64][2], 0.5, 1e-12, "push = 64: the last end at its limit")
+  end)
+
+  it("stops sweeping a crowd that cannot part once the sweeps stop gaining", function()
+    -- 36 bodies of radius 1 in a 6 x 6 world (room for about 9): no sweep
+    -- parts them, and a step sweeping until push ran out cost 2-3x the
+    -- sweeps asked for. Within PUSH_WINDOW (8) sweeps of no gain the push
+    -- ends: asking for 16, 64 or 256 sweeps moves every body the same
+    local function box(push)
+      local w = steer.world{ bounds = { 6, 6 } }
+      local program = { { "seek", target = { 0, 0 } }, orca = { push = push } }
+      local agents = {}
+      for k = 0, 35 do
+        agents[#agents + 1] = still(w, 0.5 + k % 6 + 0.01 * k, 0.5 + math.floor(k / 6), 1, program)
+      end
+      w:step(0.25)
+      local xy = {}
+      for _, a in ipairs(agents) do xy[#xy + 1] = a.x; xy[#xy + 1] = a.y end
+      return xy
+    end
+    local at16 = box(16)
+    for _, push in ipairs{ 64, 256 } do
+      local xy = box(push)
+      for k = 1, #xy do assert.are.equal(at16[k], xy[k], ("push = %d, coordinate %d"):format(push, k)) end
+    end
+    -- the sweeps it made still parted what they could: bodies moved, inside
+    local moved = 0
+    for k = 1, 72, 2 do
+      local x0 = 0.5 + ((k - 1) / 2) % 6 + 0.01 * ((k - 1) / 2)
+      if math.abs(at16[k] - x0) > 0.1 then moved = moved + 1 end
+      assert.is_true(at16[k] >= 0 and at16[k] <= 6 and at16[k + 1] >= 0 and at16[k + 1] <= 6)
+    end
+    assert.is_true(moved >= 20, "bodies moved along x: " .. moved)
   end)
 
   it("a pair held deep elsewhere does not stop the sweeps that part a chain", function()
