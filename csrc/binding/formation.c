@@ -44,6 +44,37 @@ static const char *const formation_keys[] = {"anchor", "slots", "shape",
                                              "spacing", "count", "world",
                                              "fit", NULL};
 
+/* The anchor at idx, for steer.formation and f:set_anchor (fname, argn):
+   an agent of world *box (of any world when *box is NULL, which then
+   becomes its world), a steer.SharedPoint (retained by the formation) or
+   {x, y} / {x =, y =}; 0 when idx holds none of these. */
+static int anchor_at(lua_State *L, int idx, lworld **box, const char *fname,
+                     int argn, steer_target *t) {
+  memset(t, 0, sizeof *t);
+  steer_point *shared = test_point(L, idx);
+  if (luaL_testudata(L, idx, AGENT_MT)) {
+    agent_ref r = check_agent(L, idx, fname, argn);
+    if (*box && *box != r.box)
+      arg_error(L, fname, argn, "anchor belongs to another world");
+    *box = r.box;
+    t->kind = STEER_TARGET_AGENT;
+    t->agent = r.id;
+  } else if (shared) {
+    t->kind = STEER_TARGET_SHARED;
+    t->shared = shared;
+  } else if (lua_istable(L, idx)) {
+    char buf[128];
+    const char *problem = table_point(L, idx, &t->point, buf);
+    if (problem) arg_error(L, fname, argn, "anchor %s", problem);
+    validate_num(L, t->point.x, 0, fname, argn, "anchor");
+    validate_num(L, t->point.y, 0, fname, argn, "anchor");
+    t->kind = STEER_TARGET_POINT;
+  } else {
+    return 0;
+  }
+  return 1;
+}
+
 static int l_formation(lua_State *L) {
   if (!lua_istable(L, 1)) type_error(L, 1, "formation", 1, "table");
   lua_pushnil(L);
@@ -65,40 +96,20 @@ static int l_formation(lua_State *L) {
   if (!lua_isnil(L, -1)) box = check_world(L, -1, "formation", 1);
   int world_idx = lua_gettop(L);
   lua_getfield(L, 1, "anchor");
-  lagent *a = luaL_testudata(L, -1, AGENT_MT);
-  steer_point *shared = test_point(L, -1);
-  if (a) {
-    agent_ref r = check_agent(L, -1, "formation", 1);
-    if (box && box != r.box)
-      arg_error(L, "formation", 1, "anchor belongs to another world");
-    box = r.box;
-    anchor.kind = STEER_TARGET_AGENT;
-    anchor.agent = r.id;
+  if (!anchor_at(L, lua_gettop(L), &box, "formation", 1, &anchor))
+    arg_error(L, "formation", 1,
+              "anchor must be an agent, a steer.point, {x, y} or {x =, y =}, "
+              "got %s",
+              arg_typename(L, -1));
+  if (anchor.kind == STEER_TARGET_AGENT) {
     lua_getuservalue(L, -1);
     lua_replace(L, world_idx); /* the env */
-  } else if (lua_istable(L, -1) || shared) {
-    if (shared) { /* retained by the formation */
-      anchor.kind = STEER_TARGET_SHARED;
-      anchor.shared = shared;
-    } else {
-      char buf[128];
-      const char *problem = table_point(L, -1, &anchor.point, buf);
-      if (problem) arg_error(L, "formation", 1, "anchor %s", problem);
-      for (int k = 0; k < 2; k++)
-        validate_num(L, k ? anchor.point.y : anchor.point.x, 0, "formation", 1,
-                     "anchor");
-      anchor.kind = STEER_TARGET_POINT;
-    }
+  } else {
     if (!box)
       arg_error(L, "formation", 1,
                 "a formation anchored at a point needs world = (a steer.World)");
     lua_getuservalue(L, world_idx);
     lua_replace(L, world_idx);
-  } else {
-    arg_error(L, "formation", 1,
-              "anchor must be an agent, a steer.point, {x, y} or {x =, y =}, "
-              "got %s",
-              arg_typename(L, -1));
   }
   lua_pop(L, 1);
   /* the slots: listed, or a shape */
@@ -293,29 +304,21 @@ static int f_slot_position(lua_State *L) {
 static int f_set_anchor(lua_State *L) {
   lformation *lf = check_formation(L, 1, "set_anchor", 0);
   steer_target t;
-  memset(&t, 0, sizeof t);
+  lworld *box = lf->box;
   int used = 1;
-  steer_point *shared = test_point(L, 2);
-  if (luaL_testudata(L, 2, AGENT_MT)) {
-    agent_ref r = check_agent(L, 2, "set_anchor", 1);
-    if (r.box != lf->box)
-      arg_error(L, "set_anchor", 1, "anchor belongs to another world");
-    for (size_t k = 0; k < steer_formation_member_count(lf->f); k++)
-      if (steer_formation_member(lf->f, k) == r.id)
+  if (anchor_at(L, 2, &box, "set_anchor", 1, &t)) {
+    for (size_t k = 0; t.kind == STEER_TARGET_AGENT &&
+                       k < steer_formation_member_count(lf->f); k++)
+      if (steer_formation_member(lf->f, k) == t.agent)
         arg_error(L, "set_anchor", 1,
                   "the agent is a member of this formation (it would chase "
                   "its own slot): give it a program without the formation "
                   "entry first");
-    t.kind = STEER_TARGET_AGENT;
-    t.agent = r.id;
-  } else if (shared) {
-    t.kind = STEER_TARGET_SHARED;
-    t.shared = shared;
-  } else if (lua_istable(L, 2) || lua_type(L, 2) == LUA_TNUMBER) {
-    t.point = check_point(L, 2, NULL, "set_anchor", 1, &used);
-    validate_num(L, t.point.x, 0, "set_anchor", 1, "anchor x");
-    validate_num(L, t.point.y, 0, "set_anchor", 1, "anchor y");
+  } else if (lua_type(L, 2) == LUA_TNUMBER) {
+    t.point.x = check_num(L, 2, "set_anchor", 1);
+    t.point.y = check_num(L, 3, "set_anchor", 2);
     t.kind = STEER_TARGET_POINT;
+    used = 2;
   } else {
     type_error(L, 2, "set_anchor", 1,
                "steer.Agent, steer.SharedPoint, {x, y}, {x =, y =} or x, y");
