@@ -199,11 +199,16 @@ steer_vec2 entry_avoid(steer_world *w, size_t i, const steer_entry *e,
 
 steer_vec2 entry_path(const steer_world *w, size_t i, const steer_entry *e,
                       entry_state *es) {
+  size_t wp = es->waypoint;
+  steer_vec2 f;
   if (e->path_radius >= 0)
-    return corridor_force(w, i, e->target.path, &es->waypoint, e->path_radius,
-                          e->look_ahead, e->slowing_radius);
-  return path_force(w, i, e->target.path, &es->waypoint, e->arrival_radius,
-                    e->slowing_radius, e->behavior != STEER_SEEK);
+    f = corridor_force(w, i, e->target.path, &wp, e->path_radius,
+                       e->look_ahead, e->slowing_radius);
+  else
+    f = path_force(w, i, e->target.path, &wp, e->arrival_radius,
+                   e->slowing_radius, e->behavior != STEER_SEEK);
+  es->waypoint = (uint32_t)wp;
+  return f;
 }
 
 /* The unweighted force of entry k for agent i. */
@@ -321,7 +326,7 @@ static steer_vec2 combine_dither(steer_world *w, size_t i, program_state *s,
     if (chance < 1 && !(roll < chance)) continue;
     steer_vec2 f = weighted_force(w, i, k, s, walk, stats);
     if (!priority_speaks(f)) continue;
-    s->winner = (long)k;
+    s->winner = (int32_t)k;
     return v2_clamp(f, w->max_force[i]);
   }
   s->winner = -1;

@@ -120,7 +120,7 @@ steer_status steer_agent_set_path_index(steer_world *w, size_t i, size_t k) {
       const steer_target *t = &p->entries[q].target;
       if (t->kind != STEER_TARGET_PATH) continue;
       if (k >= steer_path_count(t->path)) return STEER_EINVAL;
-      s->entries[q].waypoint = k;
+      s->entries[q].waypoint = (uint32_t)k;
       return STEER_OK;
     }
   return STEER_EINVAL;

@@ -12,7 +12,9 @@ struct steer_path {
 };
 
 steer_path *steer_path_create(const steer_vec2 *points, size_t n, int loop) {
-  if (n == 0 || n > (SIZE_MAX - sizeof(steer_path)) / sizeof(steer_vec2))
+  /* states keep waypoints in 32 bits (program.h) */
+  if (n == 0 || n > UINT32_MAX ||
+      n > (SIZE_MAX - sizeof(steer_path)) / sizeof(steer_vec2))
     return NULL;
   steer_path *path = steer_alloc(NULL, 0, sizeof *path + n * sizeof(steer_vec2));
   if (!path) return NULL;

@@ -158,7 +158,9 @@ steer_program *program_make(const steer_allocator *from,
                             steer_combine combine, double smoothing,
                             double hold, const steer_entry *entries,
                             size_t n) {
-  if (n > (SIZE_MAX - sizeof(steer_program)) / sizeof(steer_entry))
+  /* states keep entry numbers in 32 bits (program.h) */
+  if (n > INT32_MAX ||
+      n > (SIZE_MAX - sizeof(steer_program)) / sizeof(steer_entry))
     return NULL;
   steer_allocator a = {from->fn, from->ud, 0}; /* counts this program only */
   steer_program *p = alloc_bytes(&a, NULL, 0, program_bytes(n));

@@ -689,14 +689,16 @@ static int read_state(reader *r, steer_world *w, size_t i) {
   s->has_smoothed = get_flag(r);
   s->smoothed.x = get_f64(r);
   s->smoothed.y = get_f64(r);
-  s->held = (long)(int64_t)get_u64(r);
+  int64_t held = (int64_t)get_u64(r);
   s->hold_left = get_f64(r);
   s->held_force.x = get_f64(r);
   s->held_force.y = get_f64(r);
-  s->winner = (long)(int64_t)get_u64(r);
-  if (s->held < -1 || s->held >= (long)p->count || s->winner < -1 ||
-      s->winner >= (long)p->count)
+  int64_t winner = (int64_t)get_u64(r);
+  if (held < -1 || held >= (int64_t)p->count || winner < -1 ||
+      winner >= (int64_t)p->count)
     return fail(r, "snapshot holds an invalid program state");
+  s->held = (int32_t)held;
+  s->winner = (int32_t)winner;
   for (size_t k = 0; k < p->count; k++) {
     const steer_target *t = &p->entries[k].target;
     s->entries[k].waypoint =
