@@ -312,7 +312,7 @@ static steer_vec2 combine_priority(steer_world *w, size_t i, double dt,
     steer_vec2 f = weighted_force(w, i, k, s, walk, stats);
     if (priority_speaks(f)) return priority_win(p, s, k, f, max_force);
   }
-  return priority_silent(s, holding, dt);
+  return priority_silent(p, s, holding, dt);
 }
 
 static steer_vec2 combine_dither(steer_world *w, size_t i, program_state *s,
@@ -377,11 +377,12 @@ steer_vec2 program_force(steer_world *w, size_t i, double dt,
   if (p->smoothing >= 0) {
     /* stored state: within the limit (a force clamped to a max_force of
        STEER_LIMIT, or the lerp, can round one ulp past it) */
-    s->smoothed = v2_limit(s->has_smoothed
-                               ? steer_lerp(s->smoothed, f, p->smoothing)
+    state_memory *m = state_memory_of(s, p);
+    m->smoothed = v2_limit(s->has_smoothed
+                               ? steer_lerp(m->smoothed, f, p->smoothing)
                                : f);
     s->has_smoothed = 1;
-    f = s->smoothed;
+    f = m->smoothed;
   }
   if (p->has_orca) f = orca_force(w, i, f, &p->orca, dt);
   return f;

@@ -38,26 +38,42 @@ struct steer_program {
   steer_entry entries[];
 };
 
-/* What one agent remembers about one entry of its program. Small on
-   purpose: the sort copies every agent's state each step, and 32-bit
-   numbers took the level program's state from 136 bytes to 88 (paths hold
-   at most 2^32 - 1 points, programs 2^31 - 1 entries: path.c, program.c). */
+/* What one agent remembers about one entry of its program. */
 typedef struct entry_state {
   uint32_t waypoint; /* path targets: the 0-based waypoint it heads for */
   int32_t active;    /* avoidance with hysteresis: switched on last time */
 } entry_state;
 
-/* What one agent remembers about its program. */
+/* What one agent remembers about its program. Small on purpose: the sort
+   copies every agent's state each step. 32-bit numbers (paths hold at most
+   2^32 - 1 points, programs 2^31 - 1 entries: path.c, program.c) and the
+   smoothing's and hold's memory kept only by programs that smooth or hold
+   (state_memory) took the level program's state from 136 bytes to 48. */
 typedef struct program_state {
   uint32_t size;        /* bytes in use; 0: a slot without a state */
   int32_t has_smoothed;
-  steer_vec2 smoothed;
   int32_t held;         /* priority: entry keeping control, -1 none */
   int32_t winner;       /* last priority/dither winner, -1 none */
-  double hold_left;     /* seconds it still keeps control */
-  steer_vec2 held_force;
   entry_state entries[];
 } program_state;
+
+/* ... and after its entries, when program_remembers. */
+typedef struct state_memory {
+  steer_vec2 smoothed;
+  double hold_left;     /* seconds the held entry still keeps control */
+  steer_vec2 held_force;
+} state_memory;
+
+static inline int program_remembers(const steer_program *p) {
+  return p->smoothing >= 0 || p->hold > 0;
+}
+
+/* The memory of state s of program p (program_remembers(p)). */
+static inline state_memory *state_memory_of(const program_state *s,
+                                            const steer_program *p) {
+  return (state_memory *)(void *)((char *)(uintptr_t)s + sizeof *s +
+                                  p->count * sizeof(entry_state));
+}
 
 /* Priority's rule, kept here so that both combiners (agent_program.c, an
    agent at a time; program_priority.c, a batch at a time) give the same
@@ -71,7 +87,7 @@ static inline int priority_speaks(steer_vec2 f) {
    need not be read for it (they would wait for memory); */
 static inline int priority_holding(const steer_program *p,
                                    const program_state *s) {
-  return p->hold > 0 && s->held >= 0 && s->hold_left > 0;
+  return p->hold > 0 && s->held >= 0 && state_memory_of(s, p)->hold_left > 0;
 }
 /* entry k spoke with force f: it wins, clamped, and holds control for
    p->hold seconds; */
@@ -81,18 +97,23 @@ static inline steer_vec2 priority_win(const steer_program *p,
   f = v2_limit(v2_clamp(f, max_force)); /* held: stored state */
   s->winner = (int32_t)k;
   s->held = (int32_t)k;
-  s->hold_left = p->hold;
-  s->held_force = f;
+  if (p->hold > 0) {
+    state_memory *m = state_memory_of(s, p);
+    m->hold_left = p->hold;
+    m->held_force = f;
+  }
   return f;
 }
 /* no entry spoke: an entry holding control (when the step began) keeps
    its last force, else there is none. */
-static inline steer_vec2 priority_silent(program_state *s, int holding,
+static inline steer_vec2 priority_silent(const steer_program *p,
+                                         program_state *s, int holding,
                                          double dt) {
   if (holding) {
-    s->hold_left -= dt;
+    state_memory *m = state_memory_of(s, p);
+    m->hold_left -= dt;
     s->winner = s->held;
-    return s->held_force;
+    return m->held_force;
   }
   s->winner = -1;
   return v2(0, 0);

@@ -238,5 +238,5 @@ void batch_priority(steer_world *w, const steer_program *p,
   }
   /* the others: no entry they consulted spoke */
   for (int k = 0; k < n; k++)
-    if (!decided[k]) out[k] = priority_silent(v->states[k], holding[k], dt);
+    if (!decided[k]) out[k] = priority_silent(p, v->states[k], holding[k], dt);
 }

@@ -295,15 +295,19 @@ static void put_agent(writer *wr, const steer_world *w, size_t i,
   const program_state *s = world_state(w, i);
   put_u32(wr, s != NULL);
   if (!s) return;
+  const steer_program *p = w->program[i];
+  /* a program that neither smooths nor holds keeps no memory: zeros */
+  state_memory none = {{0, 0}, 0, {0, 0}};
+  const state_memory *m = program_remembers(p) ? state_memory_of(s, p) : &none;
   put_u32(wr, (uint32_t)s->has_smoothed);
-  put_f64(wr, s->smoothed.x);
-  put_f64(wr, s->smoothed.y);
+  put_f64(wr, m->smoothed.x);
+  put_f64(wr, m->smoothed.y);
   put_u64(wr, (uint64_t)(int64_t)s->held);
-  put_f64(wr, s->hold_left);
-  put_f64(wr, s->held_force.x);
-  put_f64(wr, s->held_force.y);
+  put_f64(wr, m->hold_left);
+  put_f64(wr, m->held_force.x);
+  put_f64(wr, m->held_force.y);
   put_u64(wr, (uint64_t)(int64_t)s->winner);
-  size_t entries = w->program[i]->count;
+  size_t entries = p->count;
   for (size_t k = 0; k < entries; k++) {
     put_u64(wr, s->entries[k].waypoint);
     put_u32(wr, (uint32_t)s->entries[k].active);
@@ -686,13 +690,14 @@ static int read_state(reader *r, steer_world *w, size_t i) {
   if (states_reserve(w, w->capacity, state_bytes(p)))
     return fail(r, "not enough memory");
   program_state *s = states_start(w, i, p);
+  state_memory read, *m = program_remembers(p) ? state_memory_of(s, p) : &read;
   s->has_smoothed = get_flag(r);
-  s->smoothed.x = get_f64(r);
-  s->smoothed.y = get_f64(r);
+  m->smoothed.x = get_f64(r);
+  m->smoothed.y = get_f64(r);
   int64_t held = (int64_t)get_u64(r);
-  s->hold_left = get_f64(r);
-  s->held_force.x = get_f64(r);
-  s->held_force.y = get_f64(r);
+  m->hold_left = get_f64(r);
+  m->held_force.x = get_f64(r);
+  m->held_force.y = get_f64(r);
   int64_t winner = (int64_t)get_u64(r);
   if (held < -1 || held >= (int64_t)p->count || winner < -1 ||
       winner >= (int64_t)p->count)

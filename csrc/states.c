@@ -5,7 +5,8 @@
 #include "states.h"
 
 size_t state_bytes(const steer_program *p) {
-  return sizeof(program_state) + p->count * sizeof(entry_state);
+  return sizeof(program_state) + p->count * sizeof(entry_state) +
+         (program_remembers(p) ? sizeof(state_memory) : 0);
 }
 
 steer_status states_reserve(steer_world *w, size_t cap, size_t bytes) {
