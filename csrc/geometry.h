@@ -261,6 +261,9 @@ typedef struct geo_hit {
   steer_vec2 a, b; /* what was hit: a wall's ends or a circle's centre and
                       (b.x) radius, at the image hit */
   steer_vec2 point, normal; /* filled by geo_hit_finish */
+  const struct geometry *geo; /* with ignore: whose shapes */
+  uint64_t ignore;            /* a shape's handle the ray passes through
+                                 (0: none) */
 } geo_hit;
 
 /* The ray from s to s + d. On a torus s lies inside it and d is at most

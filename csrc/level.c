@@ -106,8 +106,17 @@ static void ray_agents(const steer_world *w, const geo_ray *r, long ignore,
 
 int steer_world_raycast(const steer_world *w, steer_vec2 a, steer_vec2 b,
                         unsigned kinds, steer_id ignore, steer_ray_hit *out) {
+  return steer_world_raycast_ignoring(w, a, b, kinds, ignore, 0, out);
+}
+
+int steer_world_raycast_ignoring(const steer_world *w, steer_vec2 a,
+                                 steer_vec2 b, unsigned kinds,
+                                 steer_id ignore, steer_shape ignore_shape,
+                                 steer_ray_hit *out) {
   geo_ray r = geometry_ray(&w->geo, a, b);
   geo_hit hit = geo_hit_none();
+  hit.geo = &w->geo;
+  hit.ignore = ignore_shape;
   geometry_raycast(&w->geo, &r, kinds, &hit);
   if (kinds & STEER_RAY_AGENTS)
     ray_agents(w, &r, ignore ? steer_world_index(w, ignore) : -1, &hit);

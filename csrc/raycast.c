@@ -18,12 +18,22 @@ geo_hit geo_hit_none(void) {
   return h;
 }
 
+/* Is the wall or obstacle `index` part of the shape the ray ignores? */
+static int ignored(const geo_hit *hit, int kind, size_t index) {
+  const geometry *g = hit->geo;
+  if (kind == GEO_HIT_WALL) return g->walls[index].handle == hit->ignore;
+  if (kind == GEO_HIT_OBSTACLE) return g->obstacles[index].handle == hit->ignore;
+  return 0;
+}
+
 void geo_hit_offer(geo_hit *hit, double fraction, int kind, size_t index,
                    steer_vec2 a, steer_vec2 b) {
   if (fraction > hit->fraction) return;
   if (fraction == hit->fraction &&
       (kind > hit->kind || (kind == hit->kind && index >= hit->index)))
     return;
+  /* looked at only for a hit that would be the best (few) */
+  if (hit->ignore && ignored(hit, kind, index)) return;
   hit->fraction = fraction;
   hit->kind = kind;
   hit->index = index;

@@ -404,6 +404,15 @@ typedef struct steer_ray_hit {
 STEER_API int steer_world_raycast(const steer_world *w, steer_vec2 a, steer_vec2 b,
                                   unsigned kinds, steer_id ignore,
                                   steer_ray_hit *hit);
+/// steer_world_raycast that also passes through every wall and obstacle of
+/// shape `ignore_shape` (an obstacle's, a wall's or a polygon's handle; 0:
+/// none; a removed shape's handle names nothing): a tower's own polygon, a
+/// door the caller treats as open.
+STEER_API int steer_world_raycast_ignoring(const steer_world *w, steer_vec2 a,
+                                           steer_vec2 b, unsigned kinds,
+                                           steer_id ignore,
+                                           steer_shape ignore_shape,
+                                           steer_ray_hit *hit);
 /// 1 when no wall or obstacle lies on the segment a -> b.
 STEER_API int steer_world_line_of_sight(const steer_world *w, steer_vec2 a,
                                         steer_vec2 b);

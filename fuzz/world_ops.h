@@ -569,7 +569,19 @@ static void op_level(reader *r, harness *h) {
     steer_ray_hit hit;
     unsigned kinds = u8(r) & 7;
     steer_id ignore = h->n ? h->ag[u8(r) % h->n].id : 0;
-    if (steer_world_raycast(h->w, a, b, kinds, ignore, &hit)) {
+    /* a shape the ray passes through: a wall's (or polygon's), an
+       obstacle's, or none */
+    size_t walls = steer_world_wall_count(h->w);
+    size_t obstacles = steer_world_obstacle_count(h->w);
+    uint8_t pick = u8(r);
+    steer_shape skip = (pick & 1) && walls
+                           ? steer_world_wall_shape(h->w, pick % walls)
+                       : (pick & 2) && obstacles
+                           ? steer_world_obstacle_shape(h->w, pick % obstacles)
+                           : 0;
+    if (steer_world_raycast_ignoring(h->w, a, b, kinds, ignore, skip, &hit)) {
+      CHECK(hit.kind == STEER_HIT_AGENT || hit.shape != skip,
+            "the ignored shape was hit");
       CHECK(hit.fraction >= 0 && hit.fraction <= 1 && finite2(hit.point) &&
                 finite2(hit.normal) && fabs(len2d(hit.normal) - 1) < 1e-9,
             "ray hit at %g", hit.fraction);

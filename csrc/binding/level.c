@@ -767,6 +767,59 @@ static int read_end(lua_State *L, int idx, lworld *box, const char *fname,
   return 2;
 }
 
+/* One thing a ray passes through (raycast's filter field 'ignore', at
+   idx): an agent into *agent, a shape into *shape. */
+static void read_ignored(lua_State *L, int idx, lworld *box, int argn,
+                         steer_id *agent, steer_shape *shape) {
+  lagent *ag = luaL_testudata(L, idx, AGENT_MT);
+  lshape *sh = ag ? NULL : test_shape(L, idx);
+  if (!ag && !sh)
+    arg_error(L, "raycast", argn,
+              "field 'ignore': steer.Agent, steer.Obstacle, steer.Wall, "
+              "steer.Polygon or a list of them expected, got %s",
+              arg_typename(L, idx));
+  steer_world *w = live_world(L, box, "raycast");
+  if ((ag ? ag->box : sh->box) != box)
+    arg_error(L, "raycast", argn, "field 'ignore': %s belongs to another world",
+              ag ? "agent" : "shape");
+  if (ag) {
+    if (steer_world_index(w, ag->id) < 0)
+      arg_error(L, "raycast", argn, "field 'ignore': agent has been removed");
+    *agent = ag->id;
+    return;
+  }
+  if (steer_world_shape(w, sh->h, NULL) == STEER_SHAPE_NONE)
+    arg_error(L, "raycast", argn, "field 'ignore': shape has been removed");
+  *shape = sh->h;
+}
+
+/* raycast's filter field 'ignore' (at idx): an agent, a shape, or a list
+   of at most one of each. */
+static void read_ignore(lua_State *L, int idx, lworld *box, int argn,
+                        steer_id *agent, steer_shape *shape) {
+  if (!lua_istable(L, idx)) {
+    read_ignored(L, idx, box, argn, agent, shape);
+    return;
+  }
+  size_t n = lua_rawlen(L, idx);
+  int agents = 0, shapes = 0;
+  for (size_t k = 1; k <= n; k++) {
+    lua_rawgeti(L, idx, (lua_Integer)k);
+    steer_id a = 0;
+    steer_shape h = 0;
+    read_ignored(L, lua_gettop(L), box, argn, &a, &h);
+    agents += a != 0;
+    shapes += h != 0;
+    if (agents > 1 || shapes > 1)
+      arg_error(L, "raycast", argn,
+                "field 'ignore': at most one agent and one shape, got two %s",
+                a ? "agents" : "shapes");
+    if (a) *agent = a;
+    if (h) *shape = h;
+    lua_pop(L, 1);
+  }
+}
+
 /* world:raycast(x1, y1, x2, y2 [, filter]), or each end an agent or a
    point as line_of_sight takes them -> fraction, hit_x, hit_y, normal_x,
    normal_y, kind, handle | nil. An agent at the start is left out (the
@@ -780,6 +833,7 @@ static int w_raycast(lua_State *L) {
   at += read_end(L, at, box, "raycast", &b);
   unsigned kinds = STEER_RAY_WALLS | STEER_RAY_OBSTACLES;
   steer_id ignore = from ? from->id : 0; /* live: read_end checked it */
+  steer_shape ignore_shape = 0;
   int argn = at - 1;
   if (!lua_isnoneornil(L, at)) {
     if (!lua_istable(L, at)) type_error(L, at, "raycast", argn, "table");
@@ -797,15 +851,7 @@ static int w_raycast(lua_State *L) {
         else
           kinds &= ~(1u << k);
       } else if (strcmp(key, "ignore") == 0) {
-        lagent *ag = luaL_testudata(L, -1, AGENT_MT);
-        if (!ag)
-          arg_error(L, "raycast", argn, "field 'ignore': steer.Agent expected, got %s",
-                    arg_typename(L, -1));
-        if (ag->box != box)
-          arg_error(L, "raycast", argn, "field 'ignore': agent belongs to another world");
-        if (steer_world_index(live_world(L, box, "raycast"), ag->id) < 0)
-          arg_error(L, "raycast", argn, "field 'ignore': agent has been removed");
-        ignore = ag->id;
+        read_ignore(L, lua_gettop(L), box, argn, &ignore, &ignore_shape);
       } else {
         arg_error(L, "raycast", argn, "unknown filter field '%s'",
                   lua_type(L, -2) == LUA_TSTRING ? key : arg_typename(L, -2));
@@ -815,7 +861,8 @@ static int w_raycast(lua_State *L) {
   }
   steer_ray_hit hit;
   steer_world *w = live_world(L, box, "raycast");
-  if (!steer_world_raycast(w, a, b, kinds, ignore, &hit)) {
+  if (!steer_world_raycast_ignoring(w, a, b, kinds, ignore, ignore_shape,
+                                    &hit)) {
     lua_pushnil(L);
     return 1;
   }

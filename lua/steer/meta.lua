@@ -166,7 +166,7 @@ function Polygon:remove() end
 ---@field walls? boolean default true
 ---@field obstacles? boolean default true
 ---@field agents? boolean default false
----@field ignore? steer.Agent an agent the ray passes through (its caster)
+---@field ignore? steer.Agent|steer.Obstacle|steer.Wall|steer.Polygon|(steer.Agent|steer.Obstacle|steer.Wall|steer.Polygon)[] what the ray passes through: its caster, a tower's own polygon (a list: at most one agent and one shape)
 
 ---A containment region: {x1, y1, x2, y2} (a box from two corners), a polygon
 ---{x1, y1, x2, y2, x3, y3, ...} (flat, at least 3 points), a list of points

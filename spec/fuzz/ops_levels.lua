@@ -368,6 +368,13 @@ local function op_raycast(F)
     if rng:chance(0.5) then f.obstacles = rng:chance(0.5) end
     if rng:chance(0.5) then f.agents = rng:chance(0.5) end
     if rng:chance(0.3) and #rec.live > 0 then f.ignore = rng:pick(rec.live) end
+    -- a shape it passes through (alone, or listed with the agent); a
+    -- removed one raises
+    local shape = rng:chance(0.3) and some_shape(F, rec)
+    if shape then
+      f.ignore = f.ignore and { f.ignore, shape } or shape
+      if not shape.alive then valid = nil end
+    end
     if rng:chance(F.bad * 3) then
       f[rng:pick({ "walls", "agents", "ignore", "wals" })] = V.any(rng, G.pools(F))
       valid = nil
@@ -395,6 +402,9 @@ local function op_raycast(F)
     local f = args[#args]
     local other = type(f) == "table" and f.ignore ~= nil
     if from and r[7] == from and not other then F:fail("raycast hit the agent it starts from") end
+    local ig = type(f) == "table" and f.ignore
+    local ig_shape = type(ig) == "table" and ig[#ig] or ig
+    if ig_shape and r[7] == ig_shape then F:fail("raycast hit the shape it ignores") end
   end
 end
 
