@@ -13,10 +13,11 @@
  * of cell x lies at 2x + 1 and the square of cell b spans [2b, 2b + 2];
  * along one axis the centre of x is 2|x - b| - 1 from that square (0 when
  * x = b). Twice the distance, squared, is then an integer below 2^36, exact
- * in int64_t and in a double. */
-#include <math.h>
+ * in int64_t and in a double, and so is its comparison with the radius.
+ * Only whether a cell is nearer than the radius matters, so parabolas that
+ * never come below it are left out of the envelope. */
 #include <stdint.h>
-#include <string.h>
+#include "invariant.h"
 #include "navgrid.h"
 
 #define NO_BLOCKED_CELL INT64_MAX
@@ -32,7 +33,9 @@ static int64_t axis_sq(int64_t apart) {
    an integer lies at least 1 / den from one, and the division's rounding
    error, below 2^-53 |num / den| < 2^-16 / den, cannot cross it. */
 static int64_t floor_div(int64_t num, int64_t den) {
-  return (int64_t)floor((double)num / (double)den);
+  double q = (double)num / (double)den;
+  int64_t t = (int64_t)q; /* toward zero; floor() is a library call */
+  return (double)t > q ? t - 1 : t;
 }
 
 /* The scratch of one computation, one block: per column, the rows of the
@@ -139,6 +142,7 @@ static void column_heights(const steer_navgrid *g, int y, double limit,
 
 steer_navgrid *steer_navgrid_inflated(const steer_navgrid *g, double radius,
                                       int edges) {
+  STEER_ASSERT(radius >= 0 && STEER_IN_LIMIT(radius));
   steer_navgrid *out = steer_navgrid_create(g->width, g->height, g->cell_size,
                                             g->origin, g->cost);
   if (!out) return NULL;
