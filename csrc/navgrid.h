@@ -1,6 +1,6 @@
 /* navgrid.h - navigation grids, their A* search state and flow fields
- * (internal to navgrid.c, navmap.c, navsight.c, astar.c, flowfield.c,
- * flow_steer.c). */
+ * (internal to navgrid.c, navmap.c, navsight.c, navinflate.c, astar.c,
+ * flowfield.c, flow_steer.c). */
 #ifndef STEER_NAVGRID_H
 #define STEER_NAVGRID_H
 

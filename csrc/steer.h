@@ -883,17 +883,16 @@ STEER_API steer_world *steer_world_restore(const void *bytes, size_t n,
                                  const char **error);
 
 /* ------------------------------------------------------------------------ */
-/* Navigation on tile grids (navgrid.c, navmap.c, astar.c, flowfield.c,     */
-/* flow_steer.c). Cell (cx, cy), both from 0, covers [ox + cx s,            */
-/* ox + (cx + 1) s) x [oy + cy s, oy + (cy + 1) s); the grid is closed: the */
-/* far edges x = ox + width s and y = oy + height s belong to the last      */
+/* Navigation on tile grids (navgrid.c, navmap.c, navinflate.c, astar.c,    */
+/* flowfield.c, flow_steer.c). Cell (cx, cy), both from 0, covers [ox + cx  */
+/* s, ox + (cx + 1) s) x [oy + cy s, oy + (cy + 1) s); the grid is closed:  */
+/* the far edges x = ox + width s and y = oy + height s belong to the last  */
 /* column and row (a world's closed bounds of the same size hold agents     */
-/* there); beyond them is outside. A cell's cost is 0                       */
-/* (blocked) or in [1, STEER_NAV_MAX_COST]: the price of entering it, times */
-/* 1 for a straight move and sqrt(2) for a diagonal one. A diagonal move    */
-/* needs both cells beside it passable (no corner cutting). Grids and flow  */
-/* fields are reference counted; a field retains its grid, a program its    */
-/* fields.                                                                  */
+/* there); beyond them is outside. A cell's cost is 0 (blocked) or in [1,   */
+/* STEER_NAV_MAX_COST]: the price of entering it, times 1 for a straight    */
+/* move and sqrt(2) for a diagonal one. A diagonal move needs both cells    */
+/* beside it passable (no corner cutting). Grids and flow fields are        */
+/* reference counted; a field retains its grid, a program its fields.       */
 
 typedef struct steer_navgrid steer_navgrid;
 
@@ -933,6 +932,15 @@ STEER_API void steer_navgrid_set_cost(steer_navgrid *g, int cx, int cy, double c
 STEER_API int steer_navgrid_cell_of(const steer_navgrid *g, steer_vec2 p,
                                     int *cx, int *cy);
 STEER_API steer_vec2 steer_navgrid_center_of(const steer_navgrid *g, int cx, int cy);
+/// A new grid of g's size, cell size and origin for a unit of the given
+/// radius (world units, >= 0): a cell whose centre lies closer than radius
+/// to the square of a blocked cell is blocked, and with edges so is one
+/// whose centre lies closer than radius to the grid's outside edge; the
+/// other cells keep their costs. g is unchanged; radius 0 gives a copy. An
+/// exact Euclidean distance transform: O(cells) time and O(width) scratch
+/// whatever the radius. NULL when memory runs out.
+STEER_API steer_navgrid *steer_navgrid_inflated(const steer_navgrid *g,
+                                                double radius, int edges);
 
 /// Why steer_navgrid_path found no path.
 typedef enum steer_nav_failure {

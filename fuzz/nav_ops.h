@@ -1,7 +1,8 @@
 /* nav_ops.h - navigation grids, paths and flow fields (part of
  * fuzz_core.c): a random grid (1x1 to 16x16, all blocked to all open,
  * costs up to 1e9), paths between random points checked against a brute
- * force Dijkstra, a flow field toward random goals (outside the grid and
+ * force Dijkstra, an inflated copy (steer_navgrid_inflated) against a
+ * brute force, a flow field toward random goals (outside the grid and
  * on blocked cells too) with set_cost, staleness, update and goals moved
  * (set_goals), and the flow force on the harness's agents. The
  * process-wide allocator may fail: STEER_ENOMEM must then leave the grid
@@ -225,6 +226,55 @@ static void nav_check_field(reader *r, harness *h, steer_navgrid *g,
   steer_flowfield_release(f);
 }
 
+/* steer_navgrid_inflated with a radius of a few cells (half and whole
+   cells, hairs beside them, anything) or any number of the domain, edges
+   or not: the new grid has g's shape, its cells match a brute force
+   written from the definition (an open cell is blocked when its centre is
+   closer than the radius to a blocked cell's square, or with edges to the
+   grid's outside), g is unchanged. NULL only from a failing allocator. */
+static void nav_check_inflated(reader *r, steer_navgrid *g, const double *cost) {
+  int W = steer_navgrid_width(g), H = steer_navgrid_height(g);
+  double s = steer_navgrid_cell_size(g);
+  double cells;
+  switch (u8(r) % 4) {
+  case 0: cells = (u8(r) % 8) * 0.5; break;
+  case 1: cells = (u8(r) % 8) * 0.5 * (u8(r) & 1 ? 1 + 1e-12 : 1 - 1e-12); break;
+  case 2: cells = u16(r) / 4096.0; break;
+  default: cells = nonneg(r) / s; break;
+  }
+  double radius = fmin(cells * s, STEER_LIMIT);
+  int edges = u8(r) & 1;
+  steer_navgrid *big = steer_navgrid_inflated(g, radius, edges);
+  DEBUG("inflated by %g (edges %d)%s\n", radius, edges, big ? "" : ": NULL");
+  for (int k = 0; k < W * H; k++)
+    CHECK(steer_navgrid_cost(g, k % W, k / W) == cost[k], "inflated: g changed");
+  if (!big) {
+    CHECK(global_alloc.odds != 0, "inflated: NULL from a working allocator");
+    return;
+  }
+  steer_vec2 o = steer_navgrid_origin(g), bo = steer_navgrid_origin(big);
+  CHECK(steer_navgrid_width(big) == W && steer_navgrid_height(big) == H &&
+            steer_navgrid_cell_size(big) == s && bo.x == o.x && bo.y == o.y,
+        "inflated: another shape");
+  double rc = radius / s;
+  for (int k = 0; k < W * H; k++) {
+    double x = k % W + 0.5, y = k / W + 0.5, want = cost[k];
+    for (int j = 0; j < W * H && want > 0; j++) {
+      if (cost[j] > 0) continue;
+      double bx = j % W, by = j / W;
+      double dx = fmax(fmax(bx - x, 0), x - bx - 1);
+      double dy = fmax(fmax(by - y, 0), y - by - 1);
+      if (dx * dx + dy * dy < rc * rc) want = 0;
+    }
+    double e = fmin(fmin(x, W - x), fmin(y, H - y));
+    if (edges && e * e < rc * rc) want = 0;
+    CHECK(steer_navgrid_cost(big, k % W, k / W) == want,
+          "inflated: cell %d costs %g, brute force %g (radius %.17g cells)", k,
+          steer_navgrid_cost(big, k % W, k / W), want, rc);
+  }
+  steer_navgrid_release(big);
+}
+
 static void op_nav(reader *r, harness *h) {
   int W = 1 + u8(r) % NAV_MAX_SIDE, H = 1 + u8(r) % NAV_MAX_SIDE;
   double cost[NAV_MAX_CELLS];
@@ -243,6 +293,7 @@ static void op_nav(reader *r, harness *h) {
     return;
   }
   for (int k = 0, n = 1 + u8(r) % 4; k < n; k++) nav_check_path(r, g, cost);
+  nav_check_inflated(r, g, cost);
   nav_check_field(r, h, g, cost);
   nav_check_path(r, g, cost); /* after set_cost */
   steer_navgrid_release(g);

@@ -37,7 +37,7 @@ build = {
         "csrc/crowd.c", "csrc/crowd_quad.c", "csrc/flat.c", "csrc/flocking.c",
         "csrc/flow_steer.c", "csrc/flowfield.c", "csrc/formation.c", "csrc/formation_fit.c", "csrc/geo_halo.c", "csrc/geo_index.c",
         "csrc/geo_sides.c", "csrc/geometry.c", "csrc/grid.c", "csrc/level.c", "csrc/navgrid.c",
-        "csrc/navmap.c", "csrc/navsight.c", "csrc/nearest.c", "csrc/neighbors.c", "csrc/obstacles.c",
+        "csrc/navinflate.c", "csrc/navmap.c", "csrc/navsight.c", "csrc/nearest.c", "csrc/neighbors.c", "csrc/obstacles.c",
         "csrc/orca.c", "csrc/orca_agent.c", "csrc/orca_batch.c", "csrc/orca_cells.c",
         "csrc/orca_push.c", "csrc/orca_quad.c", "csrc/orca_shapes.c", "csrc/orientation.c",
         "csrc/path.c", "csrc/point.c", "csrc/program.c", "csrc/program_batch.c",

@@ -1,6 +1,7 @@
 -- Tile levels' pictures (called by tools/pictures.lua with its helpers): a
--- crowd in a tile room without and with `collide`, and nav:path through a
--- tile maze without and with `clearance`. The worlds are in pixels (24 px
+-- crowd in a tile room without and with `collide`, nav:path through a
+-- tile maze without and with `clearance`, and through rooms on a grid and
+-- on its nav:inflated copy. The worlds are in pixels (24 px
 -- tiles, as a game's); the pictures are drawn in tiles.
 return function(pictures, h)
   local steer, canvas, COLORS, num = h.steer, h.canvas, h.colors, h.num
@@ -215,5 +216,110 @@ return function(pictures, h)
         panel == 1 and RED or "#3a4050")
     end
     c:save("nav-clearance.svg")
+  end
+
+  -- ---- nav:inflated: a grid for big units ------------------------------------------
+
+  local ROOMS = {
+    "######################",
+    "#..........#.........#",
+    "#..........#.........#",
+    "#....................#",
+    "#..........#.........#",
+    "#...####...#...###...#",
+    "#...#......#.........#",
+    "#..........#.........#",
+    "#....................#",
+    "#....................#",
+    "#....................#",
+    "######################",
+  }
+
+  function pictures.nav_inflated()
+    local solid, W, H = tiles_of(ROOMS)
+    local nav = steer.navgrid{ width = W, height = H, cell_size = T, solid = solid }
+    local r = 15 -- the big unit's radius in px: 30 px across, wider than a 24 px door
+    local big_nav = nav:inflated(r)
+    local p1, p2 = { 3.5 * T, 2.5 * T }, { 17.5 * T, 2.5 * T }
+    local function gap(x, y) -- from (x, y) px to the nearest wall tile's square
+      local best = math.huge
+      for row = 0, H - 1 do
+        for col = 0, W - 1 do
+          if solid[row * W + col + 1] ~= 0 then
+            local dx = math.max(col * T - x, 0, x - (col + 1) * T)
+            local dy = math.max(row * T - y, 0, y - (row + 1) * T)
+            best = math.min(best, math.sqrt(dx * dx + dy * dy))
+          end
+        end
+      end
+      return best
+    end
+    local panels = {}
+    for panel, grid in ipairs({ nav, big_nav }) do
+      local path, length = assert(grid:path(p1, p2))
+      local pts, samples, closest, grazing = {}, {}, math.huge, 0
+      for k = 1, #path do pts[k] = { path:point(k) } end
+      for k = 1, #pts - 1 do
+        local ax, ay, bx, by = pts[k][1], pts[k][2], pts[k + 1][1], pts[k + 1][2]
+        local n = math.max(1, math.ceil(math.sqrt((bx - ax) ^ 2 + (by - ay) ^ 2)))
+        for i = 0, n do
+          local x, y = ax + (bx - ax) * i / n, ay + (by - ay) * i / n
+          local d = gap(x, y)
+          closest = math.min(closest, d)
+          if d < r then grazing = grazing + 1 end
+          samples[#samples + 1] = { x, y, d }
+        end
+      end
+      panels[panel] = { pts = pts, samples = samples, closest = closest, grazing = grazing,
+        length = length }
+    end
+    local left, right = panels[1], panels[2]
+    local c = canvas("nav:inflated: a grid for big units",
+      ("a unit of radius %d px (30 px across) in rooms of 24 px tiles with doors 1 and 3 tiles wide. Left, nav:path on the tile grid: the shortest path (%.0f px) takes the 1-tile doors, where the unit's body overlaps the walls (red) along %d px. Right, on nav:inflated(%d): every cell whose centre is nearer than %d px to a wall is blocked too (light), so the path (%.0f px) goes by the 3-tile doors and keeps %.1f px from every wall. An exact distance transform, O(cells) whatever the radius")
+        :format(r, left.length, left.grazing, r, r, right.length, right.closest),
+      2 * W + 1, H + 1, 20)
+    for panel, p in ipairs(panels) do
+      local ox, oy = (panel - 1) * (W + 1), 1
+      local function at(x, y) return x / T + ox, y / T + oy end
+      if panel == 2 then -- the cells the inflation blocks
+        for row = 0, H - 1 do
+          for col = 0, W - 1 do
+            if big_nav:cost(col, row) == 0 and solid[row * W + col + 1] == 0 then
+              c:raw(('<rect x="%s" y="%s" width="%s" height="%s" fill="#d5dae6"/>'):format(
+                c:x(ox + col), c:y(oy + row), num(c.s), num(c.s)))
+            end
+          end
+        end
+      end
+      draw_tiles(c, solid, W, H, ox, oy)
+      local band = {}
+      for k, q in ipairs(p.pts) do band[k] = { at(q[1], q[2]) } end
+      c:raw('<g opacity="0.22">')
+      c:polyline(band, COLORS[2], 2 * r / T * c.s)
+      c:raw("</g>")
+      for i = 1, #p.samples, 12 do
+        local q = p.samples[i]
+        local x, y = at(q[1], q[2])
+        if q[3] >= r then ring(c, x, y, r / T, "#7fb0e4", 1) end
+      end
+      for i = 1, #p.samples, 3 do
+        local q = p.samples[i]
+        if q[3] < r then
+          local x, y = at(q[1], q[2])
+          ring(c, x, y, r / T, RED, 1)
+        end
+      end
+      c:polyline(band, COLORS[2], 2)
+      for _, q in ipairs(band) do c:dot(q[1], q[2], 3, COLORS[2]) end
+      local sx, sy = at(p1[1], p1[2])
+      ring(c, sx, sy, 0.3, "#1d2230", 1.5)
+      c:label(sx - 0.25, sy + 0.95, "p1", "#1d2230")
+      local gx, gy = at(p2[1], p2[2])
+      c:target(gx, gy, "#1d2230")
+      c:label(gx - 0.35, gy + 0.95, "p2", "#1d2230")
+      c:label(ox + 0.3, 0.75, panel == 1 and "nav:path(p1, p2)"
+        or ("nav:inflated(%d):path(p1, p2)"):format(r), panel == 1 and RED or "#3a4050")
+    end
+    c:save("nav-inflated.svg")
   end
 end

@@ -562,6 +562,51 @@ static int g_flow(lua_State *L) {
   return 1;
 }
 
+/* nav:inflated(radius [, { edges = true }]) -> a new steer.NavGrid for a
+   unit of that radius (world units): the blocked cells grown by it, and
+   with edges the grid's outside edge too. The grid is unchanged. */
+static int g_inflated(lua_State *L) {
+  steer_navgrid *g = check_navgrid(L, 1, "inflated");
+  if (lua_type(L, 2) != LUA_TNUMBER)
+    arg_error(L, "inflated", 1, "radius: number expected, got %s",
+              arg_typename(L, 2));
+  double radius = validate_num(L, lua_tonumber(L, 2), NUM_NONNEG, "inflated",
+                               1, "radius");
+  int edges = 1;
+  if (!lua_isnoneornil(L, 3)) {
+    if (!lua_istable(L, 3)) type_error(L, 3, "inflated", 2, "table");
+    static const char *const options[] = {"edges", NULL};
+    lua_pushnil(L);
+    while (lua_next(L, 3)) {
+      const char *key = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : NULL;
+      if (!key || strcmp(key, "edges") != 0) {
+        const char *meant = key ? typo_of(key, options) : NULL;
+        if (meant)
+          arg_error(L, "inflated", 2,
+                    "unknown option '%s': did you mean '%s'?", key, meant);
+        arg_error(L, "inflated", 2, "unknown option '%s': expected 'edges'",
+                  key ? key : arg_typename(L, -2));
+      }
+      lua_pop(L, 1);
+    }
+    raw_field(L, 3, "edges");
+    if (!lua_isnil(L, -1)) {
+      if (lua_type(L, -1) != LUA_TBOOLEAN)
+        arg_error(L, "inflated", 2, "'edges' must be a boolean, got %s",
+                  arg_typename(L, -1));
+      edges = lua_toboolean(L, -1);
+    }
+    lua_pop(L, 1);
+  }
+  check_no_more(L, 4, "inflated", 3);
+  allow_allocation(L);
+  lnavgrid *h = push_navgrid_handle(L);
+  h->g = steer_navgrid_inflated(g, radius, edges);
+  if (!h->g) return luaL_error(L, "not enough memory");
+  handle_cache_set(L, NAVGRID_HANDLES, h->g);
+  return 1;
+}
+
 static int g_gc(lua_State *L) {
   lnavgrid *h = luaL_testudata(L, 1, NAVGRID_MT);
   if (h) {
@@ -689,7 +734,7 @@ void open_nav(lua_State *L) {
       {"path", g_path},         {"flow", g_flow},
       {"size", g_size},         {"cell_size", g_cell_size},
       {"origin", g_origin},     {"memory", g_memory},
-      {NULL, NULL}};
+      {"inflated", g_inflated}, {NULL, NULL}};
   static const luaL_Reg grid_meta[] = {
       {"__gc", g_gc}, {"__tostring", g_tostring}, {NULL, NULL}};
   static const luaL_Reg field_methods[] = {

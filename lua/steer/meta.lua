@@ -1040,6 +1040,20 @@ function NavGrid:path(from, to, options) end
 ---@return steer.FlowField
 function NavGrid:flow(x, y) end
 
+---Options of NavGrid:inflated.
+---@class steer.InflateOptions
+---@field edges? boolean the grid's outside edge counts as blocked (default true)
+
+---A new grid for a unit of the given radius (world units, >= 0): every cell
+---whose centre lies closer than radius to a blocked cell's square (and, with
+---`edges`, to the grid's outside edge) is blocked; the others keep their
+---costs. Same size, cell size and origin; this grid is unchanged; radius 0
+---gives a copy. O(cells) whatever the radius.
+---@param radius number
+---@param options? steer.InflateOptions
+---@return steer.NavGrid
+function NavGrid:inflated(radius, options) end
+
 ---Width and height in cells.
 ---@return integer width
 ---@return integer height

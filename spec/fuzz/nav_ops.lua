@@ -1,5 +1,5 @@
 --- The fuzzer's navigation operations (steer.navgrid, navgrid_from_map,
--- the NavGrid and FlowField methods, a:flow and the flow entry): random
+-- the NavGrid and FlowField methods, nav:inflated, a:flow and the flow entry): random
 -- grids (1x1, all blocked, random costs), goals on blocked cells and
 -- outside, hostile arguments. Grids are mirrored here (their costs); small
 -- ones are checked against a brute-force Dijkstra. Flow-following agents
@@ -455,6 +455,84 @@ local function op_set_goals(F)
   end
 end
 
+-- nav:inflated: a radius in cells (exact boundaries and hairs beside them,
+-- anything, huge) or a bad one, the edges option or a bad one. The new
+-- grid has the old one's shape; on small grids its costs match a brute
+-- force (every open cell against every blocked cell and the edge); the
+-- old grid and its fields do not change. The new grid joins the mirror.
+local function op_inflated(F)
+  local rec, rng = some_nav(F), F.rng
+  local cells = rng:pick({ 0, 0.5, 1, 1.5, math.sqrt(2) / 2, math.sqrt(2.5), 2, rng:range(0, 4),
+    rng:range(0, 12), 1e9 })
+  if rng:chance(0.3) then cells = cells * rng:pick({ 1 + 1e-12, 1 - 1e-12 }) end
+  local radius = math.min(cells * rec.cs, 1e150)
+  if rng:chance(0.05) then radius = rng:pick({ 1e150, 0 }) end
+  local opts, edges = nil, true
+  if rng:chance(0.6) then
+    edges = rng:chance(0.5)
+    opts = { edges = edges }
+  end
+  local valid, argn, pattern = true, nil, nil
+  if rng:chance(F.bad) then
+    radius = rng:pick({ -1, 0 / 0, math.huge, -math.huge, 1e151, "1", {}, true })
+    valid, argn, pattern = false, 1, "radius: "
+  elseif rng:chance(F.bad) then
+    opts = rng:pick({ { edges = 1 }, { edge = true }, { corners = false }, 5, "edges" })
+    valid, argn = false, 2
+  elseif rng:chance(F.bad) then
+    opts = { edges = V.any(rng, G.pools(F)) }
+    valid, argn = nil, nil
+  end
+  local before = {}
+  for k = 1, rec.W * rec.H do before[k] = rec.nav:cost((k - 1) % rec.W, math.floor((k - 1) / rec.W)) end
+  local stale = {}
+  for k, f in ipairs(rec.fields) do stale[k] = f:stale() end
+  local ok, r = F:call("nav:inflated", rec.nav.inflated, { rec.nav, radius, opts }, 3, valid,
+    { name = "inflated", argn = argn, pattern = pattern })
+  for k = 1, rec.W * rec.H do
+    if rec.nav:cost((k - 1) % rec.W, math.floor((k - 1) / rec.W)) ~= before[k] then
+      F:fail("nav:inflated changed the original grid")
+    end
+  end
+  for k, f in ipairs(rec.fields) do
+    if f:stale() ~= stale[k] then F:fail("nav:inflated changed a field's staleness") end
+  end
+  if not ok then return end
+  if valid == nil then edges = opts.edges ~= false end
+  local big = r[1]
+  local w, h = big:size()
+  local ox, oy = big:origin()
+  if w ~= rec.W or h ~= rec.H or big:cell_size() ~= rec.cs or ox ~= rec.ox + 0.0 or oy ~= rec.oy + 0.0 then
+    F:fail("nav:inflated: the new grid's shape differs")
+  end
+  local cost = {}
+  for k = 1, w * h do cost[k] = big:cost((k - 1) % w, math.floor((k - 1) / w)) end
+  if w * h <= 64 then
+    local rr = radius / rec.cs
+    for k = 1, w * h do
+      local x, y = (k - 1) % w + 0.5, math.floor((k - 1) / w) + 0.5
+      local want = before[k]
+      if want ~= 0 then
+        for j = 1, w * h do
+          if before[j] == 0 then
+            local bx, by = (j - 1) % w, math.floor((j - 1) / w)
+            local dx = math.max(bx - x, 0, x - bx - 1)
+            local dy = math.max(by - y, 0, y - by - 1)
+            if dx * dx + dy * dy < rr * rr then want = 0 end
+          end
+        end
+        local e = math.min(x, y, w - x, h - y)
+        if edges and e * e < rr * rr then want = 0 end
+      end
+      if cost[k] ~= want then
+        F:fail(("nav:inflated(%s): cell %d costs %s, brute force %s"):format(V.show(radius), k - 1,
+          V.show(cost[k]), V.show(want)))
+      end
+    end
+  end
+  track(F, big, w, h, cost, rec.cs, rec.ox, rec.oy)
+end
+
 -- Agents following a field in a world of their own.
 local function op_follow(F)
   local rec, rng = some_nav(F), F.rng
@@ -514,6 +592,7 @@ function N.list(F)
     { name = "f:update", weight = 0.5, run = op_update },
     { name = "f:set_goals", weight = 1, run = op_set_goals },
     { name = "a:flow", weight = 1, run = op_follow },
+    { name = "nav:inflated", weight = 0.7, run = op_inflated },
   }
 end
 
