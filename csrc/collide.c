@@ -9,8 +9,9 @@
  *      slides along that wall (up to COLLIDE_SWEEPS walls); the velocity
  *      into each wall met is removed;
  *   2. escape: a centre on the solid side (the left) of the nearest
- *      one-sided wall (walls_from_tiles), within COLLIDE_ESCAPE radii of
- *      it, is inside a solid: it is put on the open side, one radius out;
+ *      one-sided wall (walls_from_tiles, a convex polygon's edge), within
+ *      COLLIDE_ESCAPE radii of it, is inside a solid: it is put on the open
+ *      side, one radius out;
  *   3. push out: a body overlapping a wall (centre nearer than its radius to
  *      the segment's nearest point) or an obstacle is put at exactly its
  *      radius from it, deepest contact first, a few times (corners).
@@ -324,6 +325,24 @@ static int add_shape(steer_world *w, size_t *n, geo_box q, geo_box box,
   return 1;
 }
 
+/* Wall s as the pass sees it, its ends into *a, *b: one-sided, solid on
+   the left of a -> b, when it is (walls_from_tiles) or when it is an edge
+   of a convex closed polygon (solid inside: geo_sides.c, the side ORCA
+   takes), turned so; two-sided otherwise. A body inside a tower built on
+   it then escapes as from a tile wall. */
+static uint32_t wall_kind(const geometry *g, const geo_wall *s, steer_vec2 *a,
+                          steer_vec2 *b) {
+  *a = s->a;
+  *b = s->b;
+  if (s->solid_left) return SHAPE_ONE_SIDED;
+  uint32_t side = g->slots[geo_handle_slot(s->handle)].side;
+  if (side == GEO_SOLID_RIGHT) {
+    *a = s->b;
+    *b = s->a;
+  }
+  return side == GEO_TWO_SIDED ? SHAPE_WALL : SHAPE_ONE_SIDED;
+}
+
 /* The walls and obstacles whose boxes meet box q; 0 when out of memory. */
 static int gather(steer_world *w, geo_box q, size_t *count) {
   const geometry *g = &w->geo;
@@ -333,8 +352,9 @@ static int gather(steer_world *w, geo_box q, size_t *count) {
     geo_cursor_init(&c, &g->wall_index, q, g->wall_count);
     for (int32_t k; (k = geo_cursor_next(&c)) >= 0;) {
       const geo_wall *s = &g->walls[k];
-      uint32_t kind = s->solid_left ? SHAPE_ONE_SIDED : SHAPE_WALL;
-      if (!add_shape(w, &n, q, geo_wall_box(s), s->a, s->b, (uint32_t)k, kind))
+      steer_vec2 a, b;
+      uint32_t kind = wall_kind(g, s, &a, &b);
+      if (!add_shape(w, &n, q, geo_wall_box(s), a, b, (uint32_t)k, kind))
         return 0;
     }
   }

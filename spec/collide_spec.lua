@@ -131,6 +131,35 @@ describe("collide", function()
     end
   end)
 
+  it("lets a creep out of a convex tower built on it (either winding), keeps concave ones as walls", function()
+    -- a 16 x 16 tower around (50, 40); the creep (radius 4) 3 from its
+    -- right edge x = 58, 11 from the left one: out to the right, one radius
+    -- from the edge
+    for _, pts in ipairs{ { 42, 32, 58, 32, 58, 48, 42, 48 },    -- counter-clockwise
+                          { 42, 32, 42, 48, 58, 48, 58, 32 } } do -- clockwise
+      local world = steer.world{ bounds = { 120, 72 } }
+      local a = world:add{ x = 55, y = 40, radius = 4, max_speed = 40, max_force = 120,
+                           program = { collide = true, { "wander" } } }
+      world:add_polygon(pts)
+      world:step(1 / 60)
+      near(a.x, 62, 1e-9, "x")
+      for _ = 1, 300 do
+        world:step(1 / 60)
+        assert.is_false(a.x > 42 and a.x < 58 and a.y > 32 and a.y < 48)
+      end
+    end
+    -- an L-shaped (concave) tower's edges stay two-sided: it cannot tell in
+    -- from out, and keeps a creep inside in
+    local world = steer.world{ bounds = { 120, 72 } }
+    local a = world:add{ x = 45, y = 35, radius = 2, max_speed = 40, max_force = 120,
+                         program = { collide = true, { "seek", target = { 100, 60 } } } }
+    world:add_polygon{ 40, 30, 60, 30, 60, 38, 50, 38, 50, 50, 40, 50 }
+    for _ = 1, 120 do
+      world:step(1 / 30)
+      assert.is_true(a.x > 40 and a.x < 60 and a.y > 30 and a.y < 50)
+    end
+  end)
+
   it("does nothing to agents without it", function()
     local world = steer.world{}
     world:add_wall{ x1 = 10, y1 = -10, x2 = 10, y2 = 10 }
