@@ -49,6 +49,12 @@ function scene:set_goal(x, y)
   local cx, cy = self.nav:cell_of(x, y)
   if not cx or self.nav:cost(cx, cy) == 0 then return false end
   self.goal = {x, y}
+  if self.field then
+    -- a click moves the goal: the field is worked out again in place, and
+    -- the agents' programs (their ORCA clocks, their smoothing) run on
+    self.field:set_goals(x, y)
+    return true
+  end
   self.field = self.nav:flow(x, y)
   self.program = steer.program{
     -- ORCA keeps the bodies off the maze's walls (and off each other):
