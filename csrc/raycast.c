@@ -8,7 +8,11 @@
 geo_ray geometry_ray(const geometry *g, steer_vec2 a, steer_vec2 b) {
   geo_ray r;
   r.s = geometry_inside(g, a);
-  r.d = geo_offset(g, a, b);
+  /* on a torus, between both ends' images inside it: b - a from an end far
+     outside (1e95) loses the other end's every digit, and the ray would
+     point anywhere (world:nearest's `visible` took its sight lines from
+     the centre's image, and disagreed) */
+  r.d = geo_offset(g, r.s, geometry_inside(g, b));
   return r;
 }
 

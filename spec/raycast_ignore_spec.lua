@@ -1,5 +1,6 @@
 -- world:raycast's filter `ignore` naming a shape: the ray passes through a
--- tower's own polygon, a wall or an obstacle, as if it were not there.
+-- tower's own polygon, a wall or an obstacle, as if it were not there. And
+-- on a torus a ray runs between its ends' images however far out they are.
 
 local steer = require "steer"
 
@@ -101,5 +102,27 @@ describe("world:raycast ignoring a shape", function()
       err_of(w.raycast, w, 0, 0, 1, 1, { ignore = rock2 }))
     assert.matches("%(field 'ignore': steer.Agent, steer.Obstacle, steer.Wall, steer.Polygon or a list of them expected, got string%)",
       err_of(w.raycast, w, 0, 0, 1, 1, { ignore = { rock, "x" } }))
+  end)
+end)
+
+describe("world:raycast on a torus", function()
+  it("on a torus, runs between the ends' images however far outside they are given", function()
+    -- (5, 1e20) is (5, 0) on a 100 x 100 torus: 1e20 is a multiple of 100;
+    -- the offset 45 - 1e20 would keep none of the 45
+    local w = steer.world{ bounds = { 100, 100 }, wrap = true }
+    local wall = w:add_wall{ x1 = 0, y1 = 40, x2 = 10, y2 = 40 }
+    local f, hx, hy, nx, ny, kind, h = w:raycast(5, 1e20, 5, 45)
+    assert.are.same({ 40 / 45, 5, 40, 0, -1, "wall" }, { f, hx, hy, nx, ny, kind })
+    assert.are.equal(wall, h)
+    f, hx, hy, nx, ny, kind = w:raycast(5, 45, 5, 1e20)
+    assert.are.same({ 5 / 45, 5, 40, 0, 1, "wall" }, { f, hx, hy, nx, ny, kind })
+    assert.is_false(w:line_of_sight(5, 1e20, 5, 45))
+    assert.is_true(w:line_of_sight(5, 1e20, 5, 30))
+    -- world:nearest's `visible` agrees: the agent behind the wall is not seen
+    local behind = w:add{ x = 5, y = 45 }
+    assert.are.equal(behind, w:nearest(5, 1e20, 50))
+    assert.is_nil(w:nearest(5, 1e20, 50, { visible = true }))
+    local near = w:add{ x = 5, y = 30 }
+    assert.are.equal(near, w:nearest(5, 1e20, 50, { visible = true }))
   end)
 end)
