@@ -191,6 +191,8 @@ steer_program *program_make(const steer_allocator *from,
 steer_program *steer_program_create(steer_combine combine, double smoothing,
                                     double hold, const steer_entry *entries,
                                     size_t n) {
+  /* above 1 the lerp extrapolates, and an infinite one makes 0 * inf */
+  if (!(smoothing <= 1)) return NULL;
   steer_allocator process = alloc_process();
   return program_make(&process, combine, smoothing, hold, entries, n);
 }

@@ -654,8 +654,8 @@ STEER_API steer_vec2 steer_agent_flock(const steer_world *w, size_t i,
 /// Copies the entries (retaining their paths). smoothing in (0, 1] (1: no
 /// smoothing, smaller: smoother) or < 0 for none (read back as -1); not
 /// checked: 0 keeps the first force for good, as older programs could (their
-/// snapshots restore so). hold >= 0 (priority only). NULL when memory runs
-/// out.
+/// snapshots restore so). hold >= 0 (priority only). NULL when smoothing is
+/// NaN or above 1, or when memory runs out.
 STEER_API steer_program *steer_program_create(steer_combine combine, double smoothing,
                                     double hold, const steer_entry *entries,
                                     size_t n);

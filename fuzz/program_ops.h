@@ -101,10 +101,12 @@ static steer_entry decode_entry(reader *r, const harness *h) {
 }
 
 static double smoothing(reader *r) {
-  static const double some[] = {0, 1, 0.5, 0.3, 1e-300, -0.0, 5e-324};
+  /* the last three are refused */
+  static const double some[] = {0, 1, 0.5, 0.3, 1e-300, -0.0, 5e-324,
+                                1.0000000000000002, INFINITY, NAN};
   switch (u8(r) % 4) {
   case 0: return -1;
-  case 1: return some[u8(r) % 7];
+  case 1: return some[u8(r) % 10];
   case 2: return u8(r) / 255.0;
   default: return -positive(r); /* any negative: none */
   }
@@ -190,6 +192,10 @@ static void op_program(reader *r, harness *h) {
   int with_orca = decode_orca(r, &orca);
   size_t slot = u8(r) % SLOTS;
   steer_program *p = steer_program_create(combine, smooth, hold, e, n);
+  if (!(smooth <= 1)) { /* refused, whatever the allocator does */
+    CHECK(p == NULL, "smoothing %g taken", smooth);
+    return;
+  }
   if (!p) {
     CHECK(global_alloc.odds != 0, "program_create failed, allocators do not");
     return;

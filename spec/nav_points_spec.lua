@@ -113,7 +113,7 @@ describe("nav:path with point forms", function()
     -- the options follow the points: argument 3 after two one-slot points
     assert.are.equal("bad argument #3 to 'path' (unknown option 'smoth': did you mean 'smooth'?)",
       error_of(nav.path, nav, a, { 2, 2 }, { smoth = true }))
-    assert.are.equal("bad argument #3 to 'path' (unknown option 'fast')",
+    assert.are.equal("bad argument #3 to 'path' (unknown option 'fast': expected 'smooth', 'diagonal' or 'clearance')",
       error_of(nav.path, nav, a, { 2, 2 }, { fast = true }))
     assert.are.equal("bad argument #4 to 'path' ('smooth' must be a boolean, got number)",
       error_of(nav.path, nav, 1, 1, a, { smooth = 1 }))

@@ -125,9 +125,13 @@ describe("steer.navgrid", function()
     assert.matches("missing 'width'", error_of(steer.navgrid, { height = 2 }))
     assert.matches("'height' must be an integer", error_of(steer.navgrid, { width = 2, height = 1.5 }))
     assert.matches("'width' must be an integer in %[1, 65536%]", error_of(steer.navgrid, { width = 0, height = 2 }))
-    assert.matches("unknown field 'costs'%)", error_of(steer.navgrid, { width = 1, height = 1, costs = {} }))
+    assert.matches("unknown field 'costs': expected 'width', 'height', 'cell_size', 'origin', 'cost' or 'solid'%)", error_of(steer.navgrid, { width = 1, height = 1, costs = {} }))
     assert.matches("unknown field 'cellsize': did you mean 'cell_size'%?", error_of(steer.navgrid, { width = 1, height = 1, cellsize = 1 }))
-    assert.matches("unknown field 'size'%)", error_of(steer.navgrid, { width = 1, height = 1, size = 1 }))
+    assert.matches("unknown field 'size': expected 'width'.-'solid'%)", error_of(steer.navgrid, { width = 1, height = 1, size = 1 }))
+    -- a key that is not a name: its type, and the names expected
+    assert.matches("unknown field 'number': expected 'width'.-'solid'%)", error_of(steer.navgrid, { width = 1, height = 1, 7 }))
+    assert.matches("bad argument #3 to 'path' %(unknown option 'number': expected 'smooth', 'diagonal' or 'clearance'%)",
+      error_of(steer.navgrid{ width = 2, height = 1 }.path, steer.navgrid{ width = 2, height = 1 }, { 1, 1 }, { 2, 1 }, { true }))
     assert.matches("'cost' has 3 entries", error_of(steer.navgrid, { width = 2, height = 2, cost = { 1, 1, 1 } }))
     assert.matches("cost%[2%]: cost must be 0 %(blocked%) or in %[1, 1e9%]",
       error_of(steer.navgrid, { width = 2, height = 1, cost = { 1, 0.5 } }))

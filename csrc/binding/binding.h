@@ -145,12 +145,17 @@ void nav_mark_tiles(lua_State *L, int idx);
 /* The first of the names in known (NULL-ended) that key misspells
    (is_typo), or NULL. */
 const char *typo_of(const char *key, const char *const known[]);
-/* Raises "unknown field 'lop': expected 'loop'" for a string key of the option
-   table at idx that is not in known (NULL-ended), or "unknown field 'Loop':
-   did you mean 'loop'?" when it is a likely misspelling of one (is_typo).
-   Other keys (a path's points) are the caller's. */
 /* "'a', 'b' or 'c'" of a NULL-terminated list, in buf (cap bytes). */
 const char *quoted_names(const char *const names[], char *buf, size_t cap);
+/* The keys of the table at idx against known (NULL-ended): an unknown one
+   raises "unknown <word> 'key'" with the name it is a typo of, or the
+   names expected; keys that are not strings raise too when strict, else
+   they are passed over. */
+void check_names(lua_State *L, int idx, const char *const known[],
+                 const char *word, int strict, const char *fname, int argn);
+/* check_names for fields, not strict: "unknown field 'lop': expected
+   'loop'", or "unknown field 'Loop': did you mean 'loop'?"; keys that are
+   not strings (a path's points) are the caller's. */
 void check_keys(lua_State *L, int idx, const char *const known[],
                 const char *fname, int argn);
 

@@ -304,23 +304,29 @@ const char *quoted_names(const char *const names[], char *buf, size_t cap) {
   return buf;
 }
 
-void check_keys(lua_State *L, int idx, const char *const known[],
-                const char *fname, int argn) {
+void check_names(lua_State *L, int idx, const char *const known[],
+                 const char *word, int strict, const char *fname, int argn) {
   idx = lua_absindex(L, idx);
   lua_pushnil(L);
   while (lua_next(L, idx)) { /* raw: runs no code of the caller's */
     lua_pop(L, 1);
-    if (lua_type(L, -1) != LUA_TSTRING) continue; /* points, for steer.path */
-    const char *key = lua_tostring(L, -1);
+    int named = lua_type(L, -1) == LUA_TSTRING;
+    if (!named && !strict) continue; /* points, for steer.path */
+    const char *key = named ? lua_tostring(L, -1) : arg_typename(L, -1);
     int k = 0;
-    while (known[k] && strcmp(key, known[k]) != 0) k++;
-    if (known[k]) continue;
-    const char *meant = typo_of(key, known);
+    while (named && known[k] && strcmp(key, known[k]) != 0) k++;
+    if (named && known[k]) continue;
+    const char *meant = named ? typo_of(key, known) : NULL;
     if (meant)
-      arg_error(L, fname, argn, "unknown field '%s': did you mean '%s'?", key,
-                meant);
+      arg_error(L, fname, argn, "unknown %s '%s': did you mean '%s'?", word,
+                key, meant);
     char list[160];
-    arg_error(L, fname, argn, "unknown field '%s': expected %s", key,
+    arg_error(L, fname, argn, "unknown %s '%s': expected %s", word, key,
               quoted_names(known, list, sizeof list));
   }
+}
+
+void check_keys(lua_State *L, int idx, const char *const known[],
+                const char *fname, int argn) {
+  check_names(L, idx, known, "field", 0, fname, argn);
 }

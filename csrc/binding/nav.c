@@ -231,24 +231,7 @@ static double *read_cells(lua_State *L, int idx, const char *key,
    cost = { row-major flat array } or solid = { tiles } } */
 int l_navgrid_new(lua_State *L) {
   if (!lua_istable(L, 1)) type_error(L, 1, "navgrid", 1, "table");
-  lua_pushnil(L);
-  while (lua_next(L, 1)) {
-    int known = 0;
-    if (lua_type(L, -2) == LUA_TSTRING)
-      for (int k = 0; navgrid_keys[k]; k++)
-        if (strcmp(lua_tostring(L, -2), navgrid_keys[k]) == 0) known = 1;
-    if (!known) {
-      const char *key = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2)
-                                                       : NULL;
-      const char *meant = key ? typo_of(key, navgrid_keys) : NULL;
-      if (meant)
-        arg_error(L, "navgrid", 1, "unknown field '%s': did you mean '%s'?",
-                  key, meant);
-      arg_error(L, "navgrid", 1, "unknown field '%s'",
-                key ? key : arg_typename(L, -2));
-    }
-    lua_pop(L, 1);
-  }
+  check_names(L, 1, navgrid_keys, "field", 1, "navgrid", 1);
   int w = table_int(L, "width", 1, STEER_NAV_MAX_SIDE, 0);
   int h = table_int(L, "height", 1, STEER_NAV_MAX_SIDE, 0);
   if ((double)w * h > STEER_NAV_MAX_CELLS)
@@ -430,21 +413,7 @@ static int g_path(lua_State *L) {
     if (!lua_istable(L, at)) type_error(L, at, "path", at - 1, "table");
     static const char *const options[] = {"smooth", "diagonal", "clearance",
                                           NULL};
-    lua_pushnil(L);
-    while (lua_next(L, at)) {
-      const char *key = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : NULL;
-      int known = 0;
-      for (int k = 0; key && options[k]; k++) known |= !strcmp(key, options[k]);
-      if (!known) {
-        const char *meant = key ? typo_of(key, options) : NULL;
-        if (meant)
-          arg_error(L, "path", at - 1,
-                    "unknown option '%s': did you mean '%s'?", key, meant);
-        arg_error(L, "path", at - 1, "unknown option '%s'",
-                  key ? key : arg_typename(L, -2));
-      }
-      lua_pop(L, 1);
-    }
+    check_names(L, at, options, "option", 1, "path", at - 1);
     smooth = opt_flag(L, at, at - 1, "smooth", 0);
     diagonal = opt_flag(L, at, at - 1, "diagonal", 1);
     raw_field(L, at, "clearance");
@@ -576,19 +545,7 @@ static int g_inflated(lua_State *L) {
   if (!lua_isnoneornil(L, 3)) {
     if (!lua_istable(L, 3)) type_error(L, 3, "inflated", 2, "table");
     static const char *const options[] = {"edges", NULL};
-    lua_pushnil(L);
-    while (lua_next(L, 3)) {
-      const char *key = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : NULL;
-      if (!key || strcmp(key, "edges") != 0) {
-        const char *meant = key ? typo_of(key, options) : NULL;
-        if (meant)
-          arg_error(L, "inflated", 2,
-                    "unknown option '%s': did you mean '%s'?", key, meant);
-        arg_error(L, "inflated", 2, "unknown option '%s': expected 'edges'",
-                  key ? key : arg_typename(L, -2));
-      }
-      lua_pop(L, 1);
-    }
+    check_names(L, 3, options, "option", 1, "inflated", 2);
     raw_field(L, 3, "edges");
     if (!lua_isnil(L, -1)) {
       if (lua_type(L, -1) != LUA_TBOOLEAN)
