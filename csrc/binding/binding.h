@@ -17,9 +17,10 @@
    env[ENV_WORLD] = the world userdata itself, env[ENV_HANDLES] = weak
    id -> handle cache, env[ENV_DATA] = id -> the agent's own Lua table,
    env[ENV_REMOVED] = weak handle -> the own table of a removed agent (read
-   only, kept while the game holds the handle).
+   only, kept while the game holds the handle), env[ENV_SHAPES] = the level's
+   handle caches (level.c, made on first use).
    Every agent handle carries env as its user value, which pins the world. */
-enum { ENV_WORLD = 1, ENV_HANDLES, ENV_DATA, ENV_REMOVED };
+enum { ENV_WORLD = 1, ENV_HANDLES, ENV_DATA, ENV_REMOVED, ENV_SHAPES };
 
 typedef struct lworld {
   steer_world *w;     /* NULL once the world is closed */

@@ -14,10 +14,14 @@
   ((i) > 0 || (i) <= LUA_REGISTRYINDEX ? (i) : lua_gettop(L) + (i) + 1)
 /* LuaJIT has these 5.2 names but plain Lua 5.1 does not: ours serve both */
 #define luaL_setfuncs compat_setfuncs
-#define luaL_testudata compat_testudata
 void compat_setfuncs(lua_State *L, const luaL_Reg *l, int nup);
-void *compat_testudata(lua_State *L, int i, const char *tname);
 #endif
+
+/* luaL_testudata, with the metatable looked up by the name's address (the
+   same answer: each address is tied to its name's metatable on first use;
+   5.1 has no luaL_testudata of its own) */
+#define luaL_testudata steer_testudata
+void *steer_testudata(lua_State *L, int i, const char *tname);
 
 #if LUA_VERSION_NUM >= 504
 #define new_userdata(L, size) lua_newuserdatauv((L), (size), 1)

@@ -13,7 +13,7 @@
 #define POLYGON_MT "steer.Polygon"
 
 /* A handle. Its user value is the world's env (which pins the world);
-   env.shapes = { [1] = weak handle -> userdata cache, [2] = handle -> the
+   env[ENV_SHAPES] = { [1] = weak handle -> userdata cache, [2] = handle -> the
    game's own data table }. */
 typedef struct lshape {
   lworld *box;
@@ -24,10 +24,10 @@ static const char *const kind_names[] = {"removed", "obstacle", "wall",
                                          "polygon"};
 static const char *const kind_mt[] = {NULL, OBSTACLE_MT, WALL_MT, POLYGON_MT};
 
-/* Pushes env.shapes[part] (creating env.shapes on first use). */
+/* Pushes env[ENV_SHAPES][part] (creating it on first use). */
 static void push_shapes(lua_State *L, int env, int part) {
   env = lua_absindex(L, env);
-  lua_getfield(L, env, "shapes");
+  lua_rawgeti(L, env, ENV_SHAPES);
   if (lua_isnil(L, -1)) {
     lua_pop(L, 1);
     lua_createtable(L, 2, 0);
@@ -40,7 +40,7 @@ static void push_shapes(lua_State *L, int env, int part) {
     lua_newtable(L);
     lua_rawseti(L, -2, 2);
     lua_pushvalue(L, -1);
-    lua_setfield(L, env, "shapes");
+    lua_rawseti(L, env, ENV_SHAPES);
   }
   lua_rawgeti(L, -1, part);
   lua_remove(L, -2);
@@ -732,6 +732,11 @@ static int w_segments(lua_State *L) {
    it took. */
 static int read_end(lua_State *L, int idx, lworld *box, const char *fname,
                     steer_vec2 *p) {
+  if (lua_type(L, idx) == LUA_TNUMBER) { /* the common form first */
+    p->x = check_num(L, idx, fname, idx - 1);
+    p->y = check_num(L, idx + 1, fname, idx);
+    return 2;
+  }
   steer_point *shared = test_point(L, idx);
   if (shared) {
     *p = steer_point_get(shared);
@@ -760,11 +765,8 @@ static int read_end(lua_State *L, int idx, lworld *box, const char *fname,
     }
     return 1;
   }
-  if (lua_type(L, idx) != LUA_TNUMBER)
-    type_error(L, idx, fname, idx - 1, POINT_FORMS);
-  p->x = check_num(L, idx, fname, idx - 1);
-  p->y = check_num(L, idx + 1, fname, idx);
-  return 2;
+  type_error(L, idx, fname, idx - 1, POINT_FORMS);
+  return 0; /* not reached */
 }
 
 /* One thing a ray passes through (raycast's filter field 'ignore', at
