@@ -335,7 +335,7 @@ static uint32_t wall_kind(const geometry *g, const geo_wall *s, steer_vec2 *a,
   *a = s->a;
   *b = s->b;
   if (s->solid_left) return SHAPE_ONE_SIDED;
-  uint32_t side = g->slots[geo_handle_slot(s->handle)].side;
+  uint32_t side = geo_wall_side(g, s);
   if (side == GEO_SOLID_RIGHT) {
     *a = s->b;
     *b = s->a;

@@ -181,13 +181,19 @@ geo_side geo_polygon_side_of(const geometry *g, uint64_t handle);
 /* Every polygon's side worked out again from its edges (restoring):
    STEER_OK or STEER_ENOMEM. */
 steer_status geo_sides_adopt(geometry *g);
+/* The solid side of wall s (geo_side: its polygon's, worked out by
+   geo_sides.c; two-sided for walls of their own). */
+static inline uint32_t geo_wall_side(const geometry *g, const geo_wall *s) {
+  return g->slots[geo_handle_slot(s->handle)].side;
+}
+
 /* Given a and b, wall k's ends as offsets from a point: is that point on
    the wall's solid side (a convex polygon's edge, the point inside the
    edge's line)? Such an edge faces away from it: ORCA leaves it to the
    polygon's other edges. */
 static inline int geo_wall_faces_away(const geometry *g, size_t k,
                                       steer_vec2 a, steer_vec2 b) {
-  uint32_t side = g->slots[geo_handle_slot(g->walls[k].handle)].side;
+  uint32_t side = geo_wall_side(g, &g->walls[k]);
   double c = v2_cross(a, b); /* > 0: the point is left of a -> b */
   return (side == GEO_SOLID_LEFT && c > 0) ||
          (side == GEO_SOLID_RIGHT && c < 0);

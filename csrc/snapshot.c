@@ -19,7 +19,7 @@
 #include "world.h"
 
 #define MAGIC "STEERSNP"
-#define VERSION 9u
+#define VERSION 10u
 /* version 2 has no orca margin: read as 0; version 3 no push; version 4 no
    detour nor standstill clock (its worlds ran without: detour 0, clock 0);
    version 5 no personal space (avoid_agents ran without one: 0); version 6
@@ -168,15 +168,23 @@ static steer_status collect(steer_world *w, refs *paths, refs *points,
   }
   for (size_t k = 0; k < programs->count; k++) {
     const steer_program *p = programs->items[k];
-    for (size_t e = 0; e < p->count; e++)
-      if (p->entries[e].target.kind == STEER_TARGET_FLOW)
-        return STEER_EINVAL; /* flow fields are not saved */
-      else if (p->entries[e].target.kind == STEER_TARGET_PATH &&
-          ref_add(w, paths, p->entries[e].target.path, NULL))
+    for (size_t e = 0; e < p->count; e++) {
+      const steer_entry *en = &p->entries[e];
+      if (en->target.kind == STEER_TARGET_FLOW ||
+          en->behavior == STEER_FORMATION ||
+          en->target.kind == STEER_TARGET_FORMATION)
+        return STEER_EINVAL; /* flow fields and formations are not saved */
+      if (en->target.kind == STEER_TARGET_PATH &&
+          ref_add(w, paths, en->target.path, NULL))
         return STEER_ENOMEM;
-      else if (p->entries[e].target.kind == STEER_TARGET_SHARED &&
-               ref_add(w, points, p->entries[e].target.shared, NULL))
+      if (en->target.kind == STEER_TARGET_SHARED &&
+          ref_add(w, points, en->target.shared, NULL))
         return STEER_ENOMEM;
+      /* interpose's second end */
+      if (en->other.kind == STEER_TARGET_SHARED &&
+          ref_add(w, points, en->other.shared, NULL))
+        return STEER_ENOMEM;
+    }
   }
   return STEER_OK;
 }
@@ -229,6 +237,16 @@ static void put_program(writer *wr, const steer_program *p,
     put_f64(wr, e->look_ahead);
     put_u64(wr, (uint64_t)(int64_t)e->start);
     put_f64(wr, e->personal_space);
+    /* version 10: the tactics' parameters and interpose's second end */
+    put_f64(wr, e->offset.x);
+    put_f64(wr, e->offset.y);
+    put_f64(wr, e->distance);
+    int other_shared = e->other.kind == STEER_TARGET_SHARED;
+    put_u32(wr, (uint32_t)e->other.kind);
+    put_f64(wr, other_shared ? 0 : e->other.point.x);
+    put_f64(wr, other_shared ? 0 : e->other.point.y);
+    put_u64(wr, e->other.agent);
+    put_u64(wr, other_shared ? ref_index(points, e->other.shared) : 0);
   }
 }
 
@@ -319,7 +337,6 @@ steer_status steer_world_snapshot(steer_world *w, steer_write_fn write,
   refs paths = {NULL, 0, 0, NULL, 0}, points = {NULL, 0, 0, NULL, 0};
   refs programs = {NULL, 0, 0, NULL, 0};
   steer_status status = STEER_OK;
-  if (tactics_in_world(w)) return STEER_EINVAL; /* not snapshotted yet */
   /* the restored world sorts its agents by cell: so does this one, so both
      walk neighbors in the same order from here on; sorted first, paths and
      programs are numbered in the order the agents are written */
@@ -553,11 +570,38 @@ static steer_point *entry_point(reader *r, restoring *rs, uint64_t number,
   return rs->points[number - 1];
 }
 
+/* Version 10's tail of an entry: the tactics' offset and distance, and
+   interpose's second end (a point, an agent, a shared point or none). */
+static void read_tactics(reader *r, restoring *rs, steer_entry *e) {
+  e->offset.x = get_f64(r);
+  e->offset.y = get_f64(r);
+  e->distance = get_size(r);
+  uint32_t kind = get_u32(r);
+  steer_vec2 at;
+  at.x = get_f64(r);
+  at.y = get_f64(r);
+  uint64_t agent = get_u64(r), point = get_u64(r);
+  if (kind != STEER_TARGET_NONE && kind != STEER_TARGET_POINT &&
+      kind != STEER_TARGET_AGENT && kind != STEER_TARGET_SHARED) {
+    fail(r, "snapshot holds an invalid entry");
+    return;
+  }
+  e->other.kind = (steer_target_kind)kind;
+  e->other.point = at;
+  e->other.agent = agent;
+  if (kind == STEER_TARGET_SHARED) /* released by the caller */
+    e->other.shared = entry_point(r, rs, point, at);
+  else if (point != 0)
+    fail(r, "snapshot holds an invalid entry");
+}
+
 static void read_entry(reader *r, restoring *rs, steer_entry *e) {
   uint32_t behavior = get_u32(r), kind = get_u32(r);
-  /* flow fields are never saved (collect refuses them), nor tactics */
+  /* flow fields and formations are never saved (collect refuses them);
+     before version 10 no tactics entry either */
   if (behavior >= STEER_BEHAVIOR_COUNT || kind > STEER_TARGET_SHARED ||
-      kind == STEER_TARGET_FLOW || tactics_behavior((steer_behavior)behavior))
+      kind == STEER_TARGET_FLOW || behavior == STEER_FORMATION ||
+      (r->version < 10 && tactics_behavior((steer_behavior)behavior)))
     fail(r, "snapshot holds an unknown behavior or target");
   *e = steer_entry_default((steer_behavior)(behavior % STEER_BEHAVIOR_COUNT));
   e->target.kind = (steer_target_kind)kind;
@@ -605,6 +649,7 @@ static void read_entry(reader *r, restoring *rs, steer_entry *e) {
     e->personal_space = get_size(r);
   else if (e->behavior == STEER_AVOID_AGENTS)
     e->personal_space = 0;
+  if (r->version > 9) read_tactics(r, rs, e);
   if (falloff >= STEER_FALLOFF_COUNT || !(e->fov > 0 && e->fov <= 360) ||
       e->start < STEER_START_NEAREST || e->start > (long)SLOT_MAX)
     fail(r, "snapshot holds an invalid entry");
@@ -659,9 +704,12 @@ static void read_programs(reader *r, restoring *rs) {
                  : steer_program_create((steer_combine)combine,
                                         smoothing < 0 ? -1 : smoothing, hold,
                                         entries, count);
-    for (size_t e = 0; e < count; e++) /* the program holds its own */
+    for (size_t e = 0; e < count; e++) { /* the program holds its own */
       if (entries[e].target.kind == STEER_TARGET_SHARED)
         steer_point_release(entries[e].target.shared);
+      if (entries[e].other.kind == STEER_TARGET_SHARED)
+        steer_point_release(entries[e].other.shared);
+    }
     world_alloc(rs->w, entries, bytes, 0);
     if (p && turn) steer_program_set_turn(p, (steer_turn)turn);
     if (!r->error && !p) fail(r, "not enough memory");

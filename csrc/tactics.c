@@ -267,10 +267,3 @@ steer_vec2 tactics_entry_force(const steer_world *w, size_t i,
   default: return zero;
   }
 }
-
-int tactics_in_world(const steer_world *w) {
-  for (size_t i = 0; i < w->count; i++)
-    for (size_t k = 0; w->program[i] && k < w->program[i]->count; k++)
-      if (tactics_behavior(w->program[i]->entries[k].behavior)) return 1;
-  return 0;
-}

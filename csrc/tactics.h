@@ -33,9 +33,6 @@ steer_vec2 tactics_entry_force(const steer_world *w, size_t i,
 steer_vec2 formation_force(const steer_world *w, size_t i,
                            const steer_formation *f, double slowing_radius);
 
-/* Does any agent's program have a tactics entry? (Snapshots refuse
-   those worlds: formations and the tactics parameters are not kept.) */
-int tactics_in_world(const steer_world *w);
 
 /* The offset pursuit of docs/API.md 17.1 toward the point `offset` (ahead,
    left) in leader's frame; shared by follow_leader and formations. */

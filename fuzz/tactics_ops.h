@@ -1,6 +1,7 @@
 /* tactics_ops.h - the group and tactical behaviors (docs/API.md section
- * 17) in a scratch world of their own: snapshots refuse worlds with these
- * entries, so the main world's snapshot-based checks never see them.
+ * 17) in a scratch world of their own: snapshots refuse worlds with a
+ * formation entry, so the main world's snapshot-based checks never see
+ * these entries; this op snapshots its own world at the end instead.
  *
  * op_tactics (op 0xFD) decodes a world (free, torus or clamped, allocations failing
  * on demand), up to TACTICS_AGENTS agents, obstacles, a formation (an
@@ -13,7 +14,9 @@
  * leaves and reassign assign; members keep their slots while they move,
  * so a step may leave a better assignment untaken); every force is finite and
  * within max_force; every method form agrees with its entry; steps keep
- * every agent finite; removals leave the formation. */
+ * every agent finite; removals leave the formation; a snapshot refuses a
+ * world with a formation entry, and otherwise restores to the same bytes
+ * and steps on as the world does, bit for bit. */
 
 #define TACTICS_AGENTS 12
 
@@ -133,6 +136,49 @@ static void tactics_check_formation(steer_world *w, steer_formation *f,
   if (placed == 0) best = 0;
   CHECK(total <= best * (1 + 1e-9) + 1e-300, "assignment total %.17g > optimum %.17g",
         total, best);
+}
+
+/* Does an agent of w run a formation entry (which snapshots refuse)? */
+static int tactics_has_formation(steer_world *w) {
+  for (size_t i = 0; i < steer_world_count(w); i++) {
+    const steer_program *p = steer_agent_program(w, i);
+    for (size_t k = 0; p && k < steer_program_count(p); k++)
+      if (steer_program_entry(p, k)->behavior == STEER_FORMATION) return 1;
+  }
+  return 0;
+}
+
+/* Snapshots keep the tactics entries but formation's (version 10):
+   restore(snapshot(w)) snapshots to the same bytes and steps on as w. */
+static void tactics_check_snapshot(steer_world *w) {
+  global_alloc.paused++;
+  bytes s1 = {NULL, 0, 0, 0}, s2 = {NULL, 0, 0, 0};
+  steer_status s = steer_world_snapshot(w, bytes_write, &s1);
+  if (tactics_has_formation(w)) {
+    CHECK(s == STEER_EINVAL, "snapshot of a world with a formation: %d", (int)s);
+  } else {
+    CHECK(s == STEER_OK, "snapshot of tactics: %d", (int)s);
+    const char *err = NULL;
+    steer_world *c = steer_world_restore(s1.p, s1.n, NULL, NULL, &err);
+    CHECK(c != NULL, "restore of a tactics snapshot refused: %s", err);
+    CHECK(steer_world_snapshot(c, bytes_write, &s2) == STEER_OK, "snapshot");
+    CHECK(bytes_equal(&s1, &s2), "tactics: restore(s) snapshots differently at byte %zu",
+          bytes_diff(&s1, &s2));
+    for (int k = 0; k < 2; k++) {
+      CHECK(steer_world_step(w, 0.05) == STEER_OK, "step");
+      CHECK(steer_world_step(c, 0.05) == STEER_OK, "step");
+      for (size_t i = 0; i < steer_world_count(w); i++) {
+        steer_vec2 p = steer_agent_position(w, i), q = steer_agent_position(c, i);
+        steer_vec2 v = steer_agent_velocity(w, i), u = steer_agent_velocity(c, i);
+        CHECK(p.x == q.x && p.y == q.y && v.x == u.x && v.y == u.y,
+              "tactics: the restored world's agent %zu steps apart", i);
+      }
+    }
+    steer_world_destroy(c);
+  }
+  bytes_free(&s1);
+  bytes_free(&s2);
+  global_alloc.paused--;
 }
 
 static void op_tactics(reader *r, harness *h) {
@@ -297,6 +343,9 @@ static void op_tactics(reader *r, harness *h) {
     tactics_check_formation(w, f, assigned_now);
     fails.paused--;
   }
+  fails.paused++;
+  tactics_check_snapshot(w);
+  fails.paused--;
   steer_world_destroy(w);
   steer_formation_release(f);
   steer_point_release(shared); /* ours; the last reference when f held it */

@@ -274,17 +274,19 @@ describe("messages say what they got (rev_crowd #11)", function()
       error_of(a.neighbors, a, 1, { fov = "wide" }))
   end)
 
-  it("the snapshot refusal reads like the flow field's, with the right article", function()
+  it("snapshots keep offset_pursuit, interpose and hide entries (refused before version 10)", function()
     local w = steer.world{}
     local l = w:add{}
     local a = w:add{}
-    a:set_behaviors{ { "offset_pursuit", target = l, offset = { -1, 0 } } }
-    assert.are.equal("calling 'snapshot' on bad self (agent 2 has an 'offset_pursuit' entry, which "
-      .. "snapshots cannot hold: group and tactical behaviors are not saved yet)", error_of(w.snapshot, w))
-    a:set_behaviors{ { "interpose", between = { l, { 1, 1 } } } }
-    assert.matches("has an 'interpose' entry", error_of(w.snapshot, w))
-    a:set_behaviors{ { "hide", target = l } }
-    assert.matches("has a 'hide' entry", error_of(w.snapshot, w))
+    for _, e in ipairs{ { "offset_pursuit", target = l, offset = { -1, 0 } },
+                        { "interpose", between = { l, { 1, 1 } } },
+                        { "hide", target = l } } do
+      a:set_behaviors{ e }
+      local got = assert(steer.restore(w:snapshot())):get(2):behaviors()[1]
+      assert.are.equal(e[1], got[1])
+      assert.are.same(a:behaviors()[1].offset, got.offset)
+      assert.are.equal(a:behaviors()[1].distance, got.distance)
+    end
   end)
 end)
 

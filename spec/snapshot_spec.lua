@@ -168,6 +168,7 @@ describe("snapshots", function()
   -- entries here keep those defaults, and come before any agent whose
   -- bytes could look the same)
   local function version6(s, slots, entries, programs)
+    s = support.before_tactics(s, entries) -- first as version 9 wrote it
     assert.are.equal("\9\0\0\0", s:sub(9, 12))
     -- version 8's flags, last (one u32 per program, per wall: none here),
     -- then version 9's (one u32 per program, one per agent: as many as
@@ -292,7 +293,7 @@ describe("snapshots", function()
     local s = world:snapshot()
     local _, msg = steer.restore(forge(s, 9, "\255\0\0\0"))
     assert.are.equal("unsupported snapshot version", msg)
-    _, msg = steer.restore(forge(s, 9, "\10\0\0\0")) -- a later version
+    _, msg = steer.restore(forge(s, 9, "\11\0\0\0")) -- a later version
     assert.are.equal("unsupported snapshot version", msg)
     _, msg = steer.restore(forge(s, 9, "\1\0\0\0")) -- before orientation
     assert.are.equal("unsupported snapshot version", msg)

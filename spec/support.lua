@@ -287,4 +287,24 @@ function support.forge(s, pos, bytes)
   return body .. support.fnv(body)
 end
 
+--- Version-10 snapshot s as version 9 wrote it (checksum recomputed when
+-- the interpreter can): each of its `entries` entries without version 10's
+-- tail. The entries must not be tactics entries: their tail is then the
+-- defaults, offset (0, 0), distance 3, no second end (60 bytes, no other
+-- place of a snapshot holds them; asserted by count).
+function support.before_tactics(s, entries)
+  assert(s:sub(9, 12) == "\10\0\0\0", "a version-10 snapshot expected")
+  local tail = ("\0"):rep(16) .. "\0\0\0\0\0\0\8\64" .. ("\0"):rep(36)
+  local body, parts, at = s:sub(13, #s - 8), {}, 1
+  while true do
+    local hit = body:find(tail, at, true)
+    if not hit then break end
+    parts[#parts + 1] = body:sub(at, hit - 1)
+    at = hit + #tail
+  end
+  assert(#parts == entries, ("%d entry tails found, %d expected"):format(#parts, entries))
+  local v9 = s:sub(1, 8) .. "\9\0\0\0" .. table.concat(parts) .. body:sub(at)
+  return v9 .. (support.fnv and support.fnv(v9) or s:sub(#s - 7))
+end
+
 return support

@@ -148,13 +148,12 @@ local function entry(F, rec)
   return e, verdict
 end
 
---- Does a world of rec refuse snapshots (an agent runs a tactics entry)?
+--- Does a world of rec refuse snapshots (an agent runs a formation entry)?
 function T.refuses_snapshot(rec)
   for _, h in ipairs(rec.live) do
     local ok, prog = pcall(h.behaviors, h)
     for _, e in ipairs(ok and prog or {}) do
-      if ({ offset_pursuit = 1, follow_leader = 1, formation = 1, interpose = 1,
-            hide = 1, queue = 1 })[e[1]] then return true end
+      if e[1] == "formation" then return true end -- the other tactics are kept
     end
   end
   return false
