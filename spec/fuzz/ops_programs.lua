@@ -201,17 +201,25 @@ function P.check_shared_points(F, rec, w2)
     local b2 = b1 and w2:get(h.id):behaviors()
     if b1 and not b2 then F:fail("restore(snapshot()): agent " .. tostring(h.id) .. " lost its behaviors") end
     for k, e in ipairs(b1 or {}) do
-      local t, t2 = e.target, b2[k].target
-      if G.is_shared_point(F, t) then
-        if not G.is_shared_point(F, t2) or rawequal(t, t2) or t2.x ~= t.x or t2.y ~= t.y then
-          F:fail(("restore(snapshot()): agent %s entry %d's shared point is %s, saved %s"):format(
-            tostring(h.id), k, tostring(t2), tostring(t)))
+      -- the target, and interpose's two ends (kept since snapshot version 10)
+      local ends = { { e.target, b2[k].target } }
+      if type(e.between) == "table" and type(b2[k].between) == "table" then
+        ends[2] = { e.between[1], b2[k].between[1] }
+        ends[3] = { e.between[2], b2[k].between[2] }
+      end
+      for _, pair in ipairs(ends) do
+        local t, t2 = pair[1], pair[2]
+        if G.is_shared_point(F, t) then
+          if not G.is_shared_point(F, t2) or rawequal(t, t2) or t2.x ~= t.x or t2.y ~= t.y then
+            F:fail(("restore(snapshot()): agent %s entry %d's shared point is %s, saved %s"):format(
+              tostring(h.id), k, tostring(t2), tostring(t)))
+          end
+          if (to[t] or t2) ~= t2 or (from[t2] or t) ~= t then
+            F:fail(("restore(snapshot()): agent %s entry %d: shared points restored apart or joined"):format(
+              tostring(h.id), k))
+          end
+          to[t], from[t2] = t2, t
         end
-        if (to[t] or t2) ~= t2 or (from[t2] or t) ~= t then
-          F:fail(("restore(snapshot()): agent %s entry %d: shared points restored apart or joined"):format(
-            tostring(h.id), k))
-        end
-        to[t], from[t2] = t2, t
       end
     end
   end
