@@ -373,8 +373,6 @@ void geo_cursor_init(geo_cursor *c, const geo_index *x, geo_box q,
   c->i = c->j = 0;
   c->cell = 0;
   c->count = count;
-  c->sx0 = c->sy0 = c->snx = c->sny = 0; /* nothing walked */
-  c->skip_large = 0;
   geo_index_axis(x, 0, q.x0, q.x1, &c->x0, &c->nx);
   geo_index_axis(x, 1, q.y0, q.y1, &c->y0, &c->ny);
   if (!x->entries)
@@ -383,24 +381,13 @@ void geo_cursor_init(geo_cursor *c, const geo_index *x, geo_box q,
     c->phase = (double)c->nx * c->ny > (double)count + 8 ? 3 : 0;
 }
 
-void geo_cursor_next_box(geo_cursor *c, const geo_cursor *prev, geo_box q) {
-  geo_cursor was = *prev; /* c may be prev */
-  geo_cursor_init(c, was.x, q, was.count);
-  if (was.phase == 3 || c->phase == 3) return; /* scans: nothing to skip */
-  c->sx0 = was.x0;
-  c->sy0 = was.y0;
-  c->snx = was.nx;
-  c->sny = was.ny;
-  c->skip_large = 1;
-}
-
 size_t geo_cursor_next_run(geo_cursor *c, const geo_item **items) {
   const geo_index *x = c->x;
   while (c->phase == 0) {
     if (c->j >= c->ny) {
       c->phase = 1;
       c->skip = 0;
-      if (c->skip_large || !x->large_count) break;
+      if (!x->large_count) break;
       *items = x->large;
       return x->large_count;
     }
@@ -412,10 +399,6 @@ size_t geo_cursor_next_run(geo_cursor *c, const geo_item **items) {
       c->i = 0;
       c->j++;
     }
-    if (c->snx > 0 && (int64_t)cx - c->sx0 >= 0 &&
-        (int64_t)cx - c->sx0 < c->snx && (int64_t)cy - c->sy0 >= 0 &&
-        (int64_t)cy - c->sy0 < c->sny)
-      continue; /* walked by the previous box */
     const geo_cell *cell = geo_index_cell(x, cx, cy);
     if (cell) {
       *items = geo_cell_items(x, cell);

@@ -253,15 +253,10 @@ typedef struct geo_cursor {
   int phase;              /* 0 cells, 1 large list, 2 done, 3 every item */
   size_t cell;            /* scan: the next item */
   size_t count;           /* items, for the scan */
-  int32_t sx0, sy0, snx, sny; /* cells walked already (snx = 0: none) */
-  int skip_large;         /* the large list was walked already */
 } geo_cursor;
 
 void geo_cursor_init(geo_cursor *c, const geo_index *x, geo_box q,
                      size_t count);
-/* The same for the next box of a march (a ray's chunks): the cells and the
-   large list that `prev` walked are not walked again. */
-void geo_cursor_next_box(geo_cursor *c, const geo_cursor *prev, geo_box q);
 /* The next candidate, or -1 once the walk is over. */
 int32_t geo_cursor_next(geo_cursor *c);
 /* The next run of candidates, their shapes inline: returns how many, 0

@@ -312,9 +312,6 @@ void geo_ray_circle_images(const geometry *g, const geo_ray *r, geo_box q,
    finished: see geo_hit_finish). */
 void geometry_raycast(const geometry *g, const geo_ray *r, unsigned kinds,
                       geo_hit *hit);
-/* How a ray is cut into pieces of about two cells (ray casts march them and
-   stop once a hit lies before the next one). */
-size_t geometry_ray_chunks(const geometry *g, const geo_ray *r);
 
 /* ---- tile maps (tiles.c; containment: contain.h) ------------------------- */
 

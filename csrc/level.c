@@ -73,16 +73,27 @@ size_t steer_walls_from_tiles(const unsigned char *solid, size_t w, size_t h,
 
 /* ---- ray casts ------------------------------------------------------------ */
 
-/* The agents on the ray, marched a chunk at a time like the geometry (each
-   chunk's disc grown by the widest agent radius), until a hit lies before
-   the next chunk. */
+#define CHUNK_CELLS 1.0   /* a chunk spans about this many cells */
+#define CHUNKS_MAX 4096   /* longer rays are one chunk */
+
+/* How many pieces a ray is cut into, of about CHUNK_CELLS of the walls'
+   cells each. */
+static size_t ray_chunks(const steer_world *w, const geo_ray *r) {
+  const geo_index *x = &w->geo.wall_index;
+  double cells = fmax(fabs(r->d.x) * x->inv_x, fabs(r->d.y) * x->inv_y);
+  double n = ceil(cells / CHUNK_CELLS);
+  return n >= 1 && n <= CHUNKS_MAX ? (size_t)n : 1;
+}
+
+/* The agents on the ray, a chunk at a time (each chunk's disc grown by the
+   widest agent radius), until a hit lies before the next chunk. */
 static void ray_agents(const steer_world *w, const geo_ray *r, long ignore,
                        geo_hit *hit) {
   if (w->count == 0) return;
   double widest = 0;
   for (size_t i = 0; i < w->count; i++)
     if (w->radius[i] > widest) widest = w->radius[i];
-  size_t n = geometry_ray_chunks(&w->geo, r);
+  size_t n = ray_chunks(w, r);
   steer_vec2 from = r->s;
   for (size_t k = 0; k < n; k++) {
     double t1 = k + 1 == n ? 1 : (double)(k + 1) / (double)n;

@@ -84,8 +84,25 @@ static void check_span(lua_State *L, lworld *box, steer_vec2 a, steer_vec2 b,
   if (problem) arg_error(L, fname, argn, "%s%s", where, problem);
 }
 
-/* The same for a shape of the live world box->w (its kind read first). */
+/* The same for a shape of the live world box->w. Its kind (a lookup in
+   the world's handles, cold after a ray cast) is read only to make a new
+   handle, before anything is allocated; looking the cache up allocates
+   nothing. */
 static void push_shape(lua_State *L, int env, lworld *box, steer_shape h) {
+  env = lua_absindex(L, env);
+  lua_rawgeti(L, env, ENV_SHAPES);
+  if (lua_istable(L, -1)) {
+    lua_rawgeti(L, -1, 1);
+    lua_pushinteger(L, (lua_Integer)h);
+    lua_rawget(L, -2);
+    if (!lua_isnil(L, -1)) { /* shapes, cache, handle */
+      lua_replace(L, -3);
+      lua_pop(L, 1);
+      return;
+    }
+    lua_pop(L, 2);
+  }
+  lua_pop(L, 1);
   push_shape_kind(L, env, box, h, (int)steer_world_shape(box->w, h, NULL));
 }
 
@@ -868,9 +885,14 @@ static int w_raycast(lua_State *L) {
     lua_pushnil(L);
     return 1;
   }
-  /* the shape's kind now: the pushes below may run a finalizer */
-  int shape_kind = hit.kind == STEER_HIT_AGENT
-                       ? 0 : (int)steer_world_shape(w, hit.shape, NULL);
+  /* the handle first, while the world is live (making one may run a
+     finalizer that closes it); the seven results are the top seven */
+  lua_getuservalue(L, 1);
+  if (hit.kind == STEER_HIT_AGENT)
+    push_agent(L, -1, box, hit.agent);
+  else
+    push_shape(L, -1, box, hit.shape);
+  int handle = lua_gettop(L);
   lua_pushnumber(L, hit.fraction);
   lua_pushnumber(L, hit.point.x);
   lua_pushnumber(L, hit.point.y);
@@ -878,12 +900,7 @@ static int w_raycast(lua_State *L) {
   lua_pushnumber(L, hit.normal.y);
   static const char *const hit_names[] = {"none", "wall", "obstacle", "agent"};
   lua_pushstring(L, hit_names[hit.kind]);
-  lua_getuservalue(L, 1);
-  if (hit.kind == STEER_HIT_AGENT)
-    push_agent(L, -1, box, hit.agent);
-  else
-    push_shape_kind(L, -1, box, hit.shape, shape_kind);
-  lua_remove(L, -2);
+  lua_pushvalue(L, handle);
   return 7;
 }
 

@@ -474,8 +474,8 @@ static void random_level(const layout *L, int items, int edits) {
   free(handles);
 }
 
-/* A ray longer than the march's chunk limit (4,096 cells) is one chunk:
-   thousands of cell runs in one walk, gathered a batch at a time. */
+/* A ray along thousands of cells (fewer than the items: marched column by
+   column, not scanned), and the same rays going left. */
 static void long_rays(void) {
   geometry g;
   steer_allocator a = {test_alloc, NULL, 0};
@@ -487,17 +487,11 @@ static void long_rays(void) {
     geometry_add_obstacle(&g, uniform(0, 6000), uniform(-3, 3),
                           uniform(0.01, 0.3), NULL);
   }
-  for (int q = 0; q < 100; q++) {
-    /* along row 0 (y in 0..1): 5,000 cells, one chunk, walked cell by
-       cell (fewer cells than items: no scan) */
+  for (int q = 0; q < 200; q++) {
+    /* along row 0 (y in 0..1): 5,000 cells */
     steer_vec2 s = v2(uniform(0, 10), uniform(0.1, 0.9));
     steer_vec2 e = v2(uniform(5000, 5010), uniform(0.1, 0.9));
-    geo_ray r = geometry_ray(&g, s, e);
-    geo_cursor c;
-    geo_cursor_init(&c, &g.wall_index, geo_box_around(s, e, 0), g.wall_count);
-    CHECK(geometry_ray_chunks(&g, &r) == 1 && c.phase == 0,
-          "long ray: one chunk of cells (%zu chunks, phase %d)",
-          geometry_ray_chunks(&g, &r), c.phase);
+    geo_ray r = q % 2 ? geometry_ray(&g, s, e) : geometry_ray(&g, e, s);
     unsigned kinds = 1 + (unsigned)q % 3;
     geo_hit h1 = no_hit(), h2 = no_hit();
     geometry_raycast(&g, &r, kinds, &h1);
@@ -507,6 +501,88 @@ static void long_rays(void) {
     CHECK(same_hit(&h1, &h2), "long ray %d: %d #%zu at %.17g vs brute %d #%zu",
           q, h1.kind, h1.index, h1.fraction, h2.kind, h2.index);
   }
+  geometry_free(&g);
+}
+
+/* Shapes and short rays beyond the free cells' clamp (2^29 cells out),
+   where every item shares the last cell: the march must not look for
+   cells that are not there. */
+static void far_rays(void) {
+  geometry g;
+  steer_allocator a = {test_alloc, NULL, 0};
+  geometry_init(&g, &a, 5, 0, 0, 0);
+  const double X = 3e9, Y = -4e9; /* 6e8 and -8e8 cells */
+  for (int i = 0; i < 200; i++) {
+    double x = X + uniform(0, 200), y = Y + uniform(0, 200);
+    if (i % 2)
+      geometry_add_wall(&g, v2(x, y), v2(x + uniform(-6, 6), y + uniform(-6, 6)), NULL);
+    else
+      geometry_add_obstacle(&g, x, y, uniform(0.5, 3), NULL);
+  }
+  for (int q = 0; q < 500; q++) {
+    steer_vec2 s = v2(X + uniform(0, 200), Y + uniform(0, 200));
+    steer_vec2 e = v2_add(s, v2(uniform(-30, 30), uniform(-30, 30)));
+    geo_ray r = geometry_ray(&g, s, e);
+    unsigned kinds = 1 + (unsigned)q % 3;
+    geo_hit h1 = no_hit(), h2 = no_hit();
+    geometry_raycast(&g, &r, kinds, &h1);
+    brute_raycast(&g, &r, kinds, &h2);
+    geo_hit_finish(&r, &h1);
+    geo_hit_finish(&r, &h2);
+    CHECK(same_hit(&h1, &h2), "far ray %d: %d #%zu at %.17g vs brute %d #%zu",
+          q, h1.kind, h1.index, h1.fraction, h2.kind, h2.index);
+  }
+  geometry_free(&g);
+}
+
+/* Rays and shapes on the cells' lines: ends on cell corners and edges,
+   rays along a line of cells, through corners, in all eight directions
+   and of length 0; walls along the lines, circles centred on corners.
+   The march's columns and rows meet the items' cells exactly there. */
+static void grid_rays(const layout *L) {
+  geometry g;
+  steer_allocator a = {test_alloc, NULL, 0};
+  geometry_init(&g, &a, L->cell, L->wrap, L->w, L->h);
+  double c = L->cell, span = L->w > 0 ? L->w : 60;
+  int lines = (int)(span / c * 2); /* half-cell lines over the level */
+#define ON_GRID(k) ((double)(k) * c * 0.5 - (L->w > 0 ? 0 : 30))
+  for (int i = 0; i < 150; i++) {
+    steer_vec2 p = v2(ON_GRID((int)uniform(0, lines)), ON_GRID((int)uniform(0, lines)));
+    if (unit() < 0.5) {
+      int dx = (int)uniform(-3, 4), dy = unit() < 0.5 ? 0 : (int)uniform(-3, 4);
+      if (unit() < 0.5) { int t = dx; dx = dy; dy = t; }
+      geometry_add_wall(&g, p, v2(p.x + dx * c * 0.5, p.y + dy * c * 0.5), NULL);
+    } else {
+      geometry_add_obstacle(&g, p.x, p.y, (double)(int)uniform(0, 3) * c * 0.5,
+                            NULL);
+    }
+  }
+  for (int q = 0; q < 3000; q++) {
+    steer_vec2 s = v2(ON_GRID((int)uniform(0, lines)), ON_GRID((int)uniform(0, lines)));
+    int len = (int)uniform(0, 12), dir = (int)uniform(0, 8);
+    static const int dirs[8][2] = {{1, 0}, {1, 1}, {0, 1}, {-1, 1},
+                                   {-1, 0}, {-1, -1}, {0, -1}, {1, -1}};
+    steer_vec2 e = v2(s.x + dirs[dir][0] * len * c * 0.5,
+                      s.y + dirs[dir][1] * len * c * 0.5);
+    if (q % 4 == 3) /* a knight's move: through corners now and then */
+      e = v2(s.x + dirs[dir][0] * len * c, s.y + dirs[(dir + 2) % 8][1] * len * c * 0.5);
+    geo_ray r = geometry_ray(&g, s, e);
+    unsigned kinds = 1 + (unsigned)q % 3;
+    geo_hit h1 = no_hit(), h2 = no_hit(), h3 = no_hit();
+    geometry_raycast(&g, &r, kinds, &h1);
+    brute_raycast(&g, &r, kinds, &h2);
+    geometry scalar = g;
+    scalar.quad = 0;
+    geometry_raycast(&scalar, &r, kinds, &h3);
+    geo_hit_finish(&r, &h1);
+    geo_hit_finish(&r, &h2);
+    geo_hit_finish(&r, &h3);
+    CHECK(same_hit(&h1, &h2) && same_hit(&h3, &h2),
+          "%s grid ray (%g %g)-(%g %g): %d #%zu at %.17g vs brute %d #%zu at %.17g",
+          L->name, s.x, s.y, e.x, e.y, h1.kind, h1.index, h1.fraction, h2.kind,
+          h2.index, h2.fraction);
+  }
+#undef ON_GRID
   geometry_free(&g);
 }
 
@@ -920,9 +996,11 @@ int main(void) {
   hand_cases();
   probe_runs();
   long_rays();
+  far_rays();
   for (size_t i = 0; i < sizeof layouts / sizeof *layouts; i++) {
     random_level(&layouts[i], 60, 200);
     random_level(&layouts[i], 600, 300);
+    grid_rays(&layouts[i]);
   }
   tile_maps();
   contain_regions();
