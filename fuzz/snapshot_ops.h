@@ -44,6 +44,24 @@ static void check_program_sane(const steer_program *p) {
    restore to the same bytes; it steps (and steers) without NaN and with
    every agent inside it; agents can still be added and removed. ra is its
    allocator's state (held off for the round trip). */
+/* w's snapshot, restored, snapshots to the same bytes; returns the
+   restored world (the caller destroys it; allocation failures are the
+   caller's to pause). */
+static steer_world *restored_same_bytes(steer_world *w, const char *what) {
+  bytes s1 = {NULL, 0, 0, 0}, s2 = {NULL, 0, 0, 0};
+  CHECK(steer_world_snapshot(w, bytes_write, &s1) == STEER_OK, "%s: snapshot", what);
+  const char *err = NULL;
+  steer_world *again = steer_world_restore(s1.p, s1.n, NULL, NULL, &err);
+  CHECK(again != NULL, "%s: its snapshot is refused: %s", what, err);
+  CHECK(steer_world_snapshot(again, bytes_write, &s2) == STEER_OK,
+        "%s: snapshot of the restored world", what);
+  CHECK(bytes_equal(&s1, &s2), "%s: restore(snapshot(w)) differs from w at byte %zu",
+        what, bytes_diff(&s1, &s2));
+  bytes_free(&s1);
+  bytes_free(&s2);
+  return again;
+}
+
 static void check_restored(steer_world *w, alloc_state *ra, double dt) {
   steer_world_def def = steer_world_get_def(w);
   CHECK(def.cell_size > 0 && def.width >= 0 && def.height >= 0 &&
@@ -79,17 +97,7 @@ static void check_restored(steer_world *w, alloc_state *ra, double dt) {
   /* normalised by one round trip, it then stays the same */
   ra->paused++;
   global_alloc.paused++;
-  bytes s1 = {NULL, 0, 0, 0}, s2 = {NULL, 0, 0, 0};
-  CHECK(steer_world_snapshot(w, bytes_write, &s1) == STEER_OK, "snapshot");
-  const char *err = NULL;
-  steer_world *again = steer_world_restore(s1.p, s1.n, NULL, NULL, &err);
-  CHECK(again != NULL, "a restored world's snapshot is refused: %s", err);
-  CHECK(steer_world_snapshot(again, bytes_write, &s2) == STEER_OK, "snapshot");
-  CHECK(bytes_equal(&s1, &s2), "restore(snapshot(w)) differs from w at byte %zu",
-        bytes_diff(&s1, &s2));
-  steer_world_destroy(again);
-  bytes_free(&s1);
-  bytes_free(&s2);
+  steer_world_destroy(restored_same_bytes(w, "a restored world"));
   ra->paused--;
   global_alloc.paused--;
 

@@ -530,8 +530,10 @@ describe("formations (17.3)", function()
       { anchor = leader, slots = {}, shape = "line", count = 1 }))
     assert.matches("count must be an integer", error_of(steer.formation,
       { anchor = leader, shape = "line", count = 1.5 }))
-    assert.matches("unknown field 'spacin'", error_of(steer.formation,
+    assert.matches("unknown field 'spacin': did you mean 'spacing'%?", error_of(steer.formation,
       { anchor = leader, shape = "line", count = 2, spacin = 1 }))
+    assert.matches("unknown field 'colour': expected 'anchor', 'slots', 'shape', 'spacing', 'count', 'world' or 'fit'",
+      error_of(steer.formation, { anchor = leader, shape = "line", count = 2, colour = 1 }))
     assert.matches("slot 2", error_of(steer.formation, { anchor = leader, slots = { { 0, 0 }, { 1 } } }))
     local f = steer.formation{ anchor = leader, shape = "line", count = 2 }
     assert.matches("another world", error_of(stranger.set_behaviors, stranger,

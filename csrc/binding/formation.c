@@ -77,17 +77,7 @@ static int anchor_at(lua_State *L, int idx, lworld **box, const char *fname,
 
 static int l_formation(lua_State *L) {
   if (!lua_istable(L, 1)) type_error(L, 1, "formation", 1, "table");
-  lua_pushnil(L);
-  while (lua_next(L, 1)) {
-    int known = 0;
-    for (int k = 0; formation_keys[k] && lua_type(L, -2) == LUA_TSTRING; k++)
-      known |= strcmp(lua_tostring(L, -2), formation_keys[k]) == 0;
-    if (!known)
-      arg_error(L, "formation", 1, "unknown field '%s'",
-                lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2)
-                                               : arg_typename(L, -2));
-    lua_pop(L, 1);
-  }
+  check_names(L, 1, formation_keys, "field", 1, "formation", 1);
   /* the anchor, and the world it pins */
   steer_target anchor;
   memset(&anchor, 0, sizeof anchor);
