@@ -506,6 +506,38 @@ void formation_retarget(steer_world *w, size_t i,
   formation_program_switch(w, i, NULL, p);
 }
 
+steer_status formation_restore_members(steer_world *w, steer_formation *f,
+                                       const steer_id *ids, const long *slots,
+                                       size_t n) {
+  if (f->count) return STEER_EINVAL;
+  size_t naming = 0; /* the agents whose programs name f */
+  for (size_t i = 0; i < w->count; i++) naming += names(w->program[i], f);
+  if (naming != n) return STEER_EINVAL;
+  memset(f->taken, 0, f->slot_count);
+  for (size_t m = 0; m < n; m++) {
+    long i = steer_world_index(w, ids[m]);
+    if (i < 0 || !names(w->program[i], f) || slots[m] < -1 ||
+        slots[m] >= (long)f->slot_count ||
+        (slots[m] >= 0 && f->taken[slots[m]]))
+      return STEER_EINVAL;
+    if (slots[m] >= 0) f->taken[slots[m]] = 1;
+  }
+  if (members_reserve(f, n)) return STEER_ENOMEM;
+  for (size_t m = 0; m < n; m++) { /* as joins, in their order */
+    size_t at = by_id_place(f, ids[m]);
+    if (at < m && f->members[f->by_id[at]] == ids[m]) {
+      f->count = 0; /* a repeated id: nothing kept */
+      return STEER_EINVAL;
+    }
+    memmove(f->by_id + at + 1, f->by_id + at, (m - at) * sizeof *f->by_id);
+    f->by_id[at] = m;
+    f->members[m] = ids[m];
+    f->slot_of[m] = slots[m];
+    f->count++;
+  }
+  return STEER_OK;
+}
+
 /* ---- the force ------------------------------------------------------------ */
 
 steer_vec2 formation_force(const steer_world *w, size_t i,

@@ -28,6 +28,15 @@ void formation_program_switch(steer_world *w, size_t i,
    formation target now in the program (room reserved). */
 void formation_retarget(steer_world *w, size_t i, const steer_target *before);
 
+/* A restored formation's members (snapshot.c), as they were saved: ids in
+   join order holding slots (-1: none), nothing reassigned. STEER_EINVAL
+   (nothing changed) unless f has no members yet, the ids are distinct
+   agents of w that are exactly the agents whose programs name f, and the
+   slots are distinct and f's; STEER_ENOMEM. */
+steer_status formation_restore_members(steer_world *w, steer_formation *f,
+                                       const steer_id *ids, const long *slots,
+                                       size_t n);
+
 /* Slot `offset` (in the world's axes, from the anchor at `anchor`) moved
    onto ground a member of `radius` can stand on: out of the obstacles it
    lies in, then back to the anchor's side of the first wall between them

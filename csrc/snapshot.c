@@ -1,16 +1,18 @@
 /* snapshot.c - the complete state of a world as bytes, and back.
  *
- * Format (version 9, every number little-endian, doubles as IEEE-754 bits;
+ * Format (version 11, every number little-endian, doubles as IEEE-754 bits;
  * docs/SNAPSHOT.md describes it field by field): magic, version, world
- * definition, slots, paths, shared points, programs, agents, shapes (handle
- * slots, obstacles, walls), then a
- * 64-bit FNV-1a checksum of everything before it. Restoring checks every
+ * definition, slots, paths, shared points, formations, programs, agents,
+ * shapes (handle slots, obstacles, walls), later versions' flags and the
+ * formations' members, then a 64-bit FNV-1a checksum of everything before
+ * it. Restoring checks every
  * count, index and number, so a corrupt or truncated snapshot is refused
  * with a message, never trusted.
  */
 #include <float.h>
 #include <math.h>
 #include <string.h>
+#include "formation.h"
 #include "orca.h"
 #include "orientation.h"
 #include "tactics.h"
@@ -19,13 +21,14 @@
 #include "world.h"
 
 #define MAGIC "STEERSNP"
-#define VERSION 10u
+#define VERSION 11u
 /* version 2 has no orca margin: read as 0; version 3 no push; version 4 no
    detour nor standstill clock (its worlds ran without: detour 0, clock 0);
    version 5 no personal space (avoid_agents ran without one: 0); version 6
    no table of shared points (each entry's own position: a point apiece);
    version 7 no collide flag (programs) nor solid side (walls): read as 0;
-   version 8 no orca settle (programs) nor settled flag (agents): 0 */
+   version 8 no orca settle (programs) nor settled flag (agents): 0;
+   version 9 no tactics entries, version 10 no formations */
 #define OLDEST 2u
 
 /* ---- writing ------------------------------------------------------------ */
@@ -157,7 +160,8 @@ static void ref_free(steer_world *w, refs *r) {
    of agent i's program (one lookup per agent, neighbors sharing one program
    skip even that). */
 static steer_status collect(steer_world *w, refs *paths, refs *points,
-                            refs *programs, size_t *program_of) {
+                            refs *formations, refs *programs,
+                            size_t *program_of) {
   for (size_t i = 0; i < w->count; i++) {
     if (i > 0 && w->program[i] == w->program[i - 1])
       program_of[i] = program_of[i - 1];
@@ -170,10 +174,22 @@ static steer_status collect(steer_world *w, refs *paths, refs *points,
     const steer_program *p = programs->items[k];
     for (size_t e = 0; e < p->count; e++) {
       const steer_entry *en = &p->entries[e];
-      if (en->target.kind == STEER_TARGET_FLOW ||
-          en->behavior == STEER_FORMATION ||
-          en->target.kind == STEER_TARGET_FORMATION)
-        return STEER_EINVAL; /* flow fields and formations are not saved */
+      if (en->target.kind == STEER_TARGET_FLOW)
+        return STEER_EINVAL; /* flow fields are not saved */
+      if ((en->behavior == STEER_FORMATION) !=
+          (en->target.kind == STEER_TARGET_FORMATION))
+        return STEER_EINVAL; /* no such program from the API */
+      if (en->target.kind == STEER_TARGET_FORMATION) {
+        steer_formation *f = en->target.formation;
+        steer_target anchor = steer_formation_anchor(f);
+        if (anchor.kind != STEER_TARGET_NONE && anchor.kind != STEER_TARGET_POINT &&
+            anchor.kind != STEER_TARGET_AGENT && anchor.kind != STEER_TARGET_SHARED)
+          return STEER_EINVAL; /* an anchor the API never sets */
+        if (ref_add(w, formations, f, NULL) ||
+            (anchor.kind == STEER_TARGET_SHARED &&
+             ref_add(w, points, anchor.shared, NULL)))
+          return STEER_ENOMEM;
+      }
       if (en->target.kind == STEER_TARGET_PATH &&
           ref_add(w, paths, en->target.path, NULL))
         return STEER_ENOMEM;
@@ -189,8 +205,28 @@ static steer_status collect(steer_world *w, refs *paths, refs *points,
   return STEER_OK;
 }
 
+/* A formation: its anchor (a shared point by its number), fit and slots;
+   its members come last (steer_world_snapshot). */
+static void put_formation(writer *wr, const steer_formation *f,
+                          const refs *points) {
+  steer_target a = steer_formation_anchor(f);
+  int shared = a.kind == STEER_TARGET_SHARED;
+  put_u32(wr, (uint32_t)a.kind);
+  put_f64(wr, shared ? 0 : a.point.x);
+  put_f64(wr, shared ? 0 : a.point.y);
+  put_u64(wr, a.agent);
+  put_u64(wr, shared ? ref_index(points, a.shared) : 0);
+  put_u32(wr, (uint32_t)steer_formation_fit(f));
+  put_u64(wr, steer_formation_slot_count(f));
+  for (size_t k = 0; k < steer_formation_slot_count(f); k++) {
+    put_f64(wr, steer_formation_slot(f, k).x);
+    put_f64(wr, steer_formation_slot(f, k).y);
+  }
+}
+
 static void put_program(writer *wr, const steer_program *p,
-                        const refs *paths, const refs *points) {
+                        const refs *paths, const refs *points,
+                        const refs *formations) {
   put_u32(wr, (uint32_t)p->combine);
   put_f64(wr, p->smoothing);
   put_f64(wr, p->hold);
@@ -216,8 +252,11 @@ static void put_program(writer *wr, const steer_program *p,
     put_f64(wr, shared ? 0 : e->target.point.x);
     put_f64(wr, shared ? 0 : e->target.point.y);
     put_u64(wr, e->target.agent);
+    /* a path's number, or (version 11) a formation's */
     put_u64(wr, e->target.kind == STEER_TARGET_PATH
                     ? ref_index(paths, e->target.path)
+                : e->target.kind == STEER_TARGET_FORMATION
+                    ? ref_index(formations, e->target.formation)
                     : 0);
     put_u64(wr, shared ? ref_index(points, e->target.shared) : 0);
     put_f64(wr, e->weight);
@@ -335,7 +374,7 @@ static void put_agent(writer *wr, const steer_world *w, size_t i,
 steer_status steer_world_snapshot(steer_world *w, steer_write_fn write,
                                   void *ud) {
   refs paths = {NULL, 0, 0, NULL, 0}, points = {NULL, 0, 0, NULL, 0};
-  refs programs = {NULL, 0, 0, NULL, 0};
+  refs programs = {NULL, 0, 0, NULL, 0}, formations = {NULL, 0, 0, NULL, 0};
   steer_status status = STEER_OK;
   /* the restored world sorts its agents by cell: so does this one, so both
      walk neighbors in the same order from here on; sorted first, paths and
@@ -346,7 +385,7 @@ steer_status steer_world_snapshot(steer_world *w, steer_write_fn write,
       !(program_of = world_alloc(w, NULL, 0, w->count * sizeof(size_t))))
     status = STEER_ENOMEM;
   if (status == STEER_OK)
-    status = collect(w, &paths, &points, &programs, program_of);
+    status = collect(w, &paths, &points, &formations, &programs, program_of);
   if (status == STEER_OK) {
     writer wr;
     wr.write = write;
@@ -383,9 +422,13 @@ steer_status steer_world_snapshot(steer_world *w, steer_write_fn write,
       put_f64(&wr, at.x);
       put_f64(&wr, at.y);
     }
+    /* version 11: the formations (their members last) */
+    put_u64(&wr, formations.count);
+    for (size_t k = 0; k < formations.count; k++)
+      put_formation(&wr, formations.items[k], &points);
     put_u64(&wr, programs.count);
     for (size_t k = 0; k < programs.count; k++)
-      put_program(&wr, programs.items[k], &paths, &points);
+      put_program(&wr, programs.items[k], &paths, &points, &formations);
     put_u64(&wr, w->count);
     for (size_t i = 0; i < w->count; i++)
       put_agent(&wr, w, i, &paths, program_of[i]);
@@ -401,6 +444,16 @@ steer_status steer_world_snapshot(steer_world *w, steer_write_fn write,
       put_u32(&wr, (uint32_t)(o ? o->settle : 0));
     }
     for (size_t i = 0; i < w->count; i++) put_u32(&wr, w->orca_settled[i]);
+    /* version 11's: each formation's members in join order, their slots */
+    for (size_t k = 0; k < formations.count; k++) {
+      const steer_formation *f = formations.items[k];
+      put_u64(&wr, steer_formation_member_count(f));
+      for (size_t m = 0; m < steer_formation_member_count(f); m++) {
+        steer_id id = steer_formation_member(f, m);
+        put_u64(&wr, id);
+        put_u64(&wr, (uint64_t)(int64_t)steer_formation_slot_of(f, id));
+      }
+    }
     uint64_t sum = wr.hash;
     put_u64(&wr, sum);
     flush(&wr);
@@ -408,6 +461,7 @@ steer_status steer_world_snapshot(steer_world *w, steer_write_fn write,
   }
   ref_free(w, &paths);
   ref_free(w, &points);
+  ref_free(w, &formations);
   ref_free(w, &programs);
   world_alloc(w, program_of, program_of ? w->count * sizeof(size_t) : 0, 0);
   return status;
@@ -503,16 +557,27 @@ typedef struct restoring {
   size_t point_count, point_cap;
   steer_program **programs;
   size_t program_count, program_cap;
+  steer_formation **formations; /* version 11 on */
+  size_t formation_count, formation_cap;
 } restoring;
 
-static void read_paths(reader *r, restoring *rs) {
-  size_t n = get_count(r, 12 + 16);
-  if (r->error) return;
-  if (world_grow(rs->w, (void **)&rs->paths, sizeof(steer_path *),
-                 &rs->path_cap, n ? n : 1)) {
+/* A table's count (records of at least `record` bytes each) with room for
+   that many items in *items (of `size` bytes, *cap of them); 0 once
+   restoring has failed. */
+static size_t read_table(reader *r, restoring *rs, void **items, size_t size,
+                         size_t *cap, size_t record) {
+  size_t n = get_count(r, record);
+  if (r->error) return 0;
+  if (world_grow(rs->w, items, size, cap, n ? n : 1)) {
     fail(r, "not enough memory");
-    return;
+    return 0;
   }
+  return n;
+}
+
+static void read_paths(reader *r, restoring *rs) {
+  size_t n = read_table(r, rs, (void **)&rs->paths, sizeof(steer_path *),
+                        &rs->path_cap, 12 + 16);
   for (size_t k = 0; k < n && !r->error; k++) {
     size_t points = get_count(r, 16);
     int loop = get_flag(r);
@@ -536,13 +601,10 @@ static void read_paths(reader *r, restoring *rs) {
 
 /* Version 7 on: the shared points the programs' entries name by number. */
 static void read_points(reader *r, restoring *rs) {
-  size_t n = r->version > 6 ? get_count(r, 16) : 0;
-  if (r->error) return;
-  if (world_grow(rs->w, (void **)&rs->points, sizeof(steer_point *),
-                 &rs->point_cap, n ? n : 1)) {
-    fail(r, "not enough memory");
-    return;
-  }
+  size_t n = r->version > 6 ? read_table(r, rs, (void **)&rs->points,
+                                          sizeof(steer_point *),
+                                          &rs->point_cap, 16)
+                             : 0;
   for (size_t k = 0; k < n && !r->error; k++) {
     double x = get_f64(r), y = get_f64(r);
     steer_point *point = r->error ? NULL : steer_point_create(x, y);
@@ -568,6 +630,81 @@ static steer_point *entry_point(reader *r, restoring *rs, uint64_t number,
   }
   steer_point_retain(rs->points[number - 1]);
   return rs->points[number - 1];
+}
+
+/* Version 11 on: the formations the programs' entries name by number,
+   their members left for the end (read_members). */
+static void read_formations(reader *r, restoring *rs) {
+  size_t n = r->version > 10 ? read_table(r, rs, (void **)&rs->formations,
+                                           sizeof(steer_formation *),
+                                           &rs->formation_cap, 4 + 16 + 16 + 4 + 8)
+                              : 0;
+  for (size_t k = 0; k < n && !r->error; k++) {
+    steer_target anchor;
+    memset(&anchor, 0, sizeof anchor);
+    uint32_t kind = get_u32(r);
+    anchor.point.x = get_f64(r);
+    anchor.point.y = get_f64(r);
+    anchor.agent = get_u64(r);
+    uint64_t point = get_u64(r);
+    int fit = get_flag(r);
+    size_t slots = get_count(r, 16);
+    if (!r->error && (slots > STEER_FORMATION_MAX_SLOTS ||
+                      (kind != STEER_TARGET_NONE && kind != STEER_TARGET_POINT &&
+                       kind != STEER_TARGET_AGENT && kind != STEER_TARGET_SHARED) ||
+                      (kind != STEER_TARGET_SHARED && point != 0)))
+      fail(r, "snapshot holds an invalid formation");
+    if (r->error) return;
+    anchor.kind = (steer_target_kind)kind;
+    if (kind == STEER_TARGET_SHARED) {
+      anchor.shared = entry_point(r, rs, point, anchor.point);
+      if (r->error) return;
+    }
+    steer_vec2 *at = world_alloc(rs->w, NULL, 0, (slots ? slots : 1) * sizeof(steer_vec2));
+    if (!at) fail(r, "not enough memory");
+    for (size_t q = 0; at && q < slots; q++) {
+      at[q].x = get_f64(r);
+      at[q].y = get_f64(r);
+    }
+    steer_formation *f = r->error ? NULL : steer_formation_create(anchor, at, slots);
+    if (at) world_alloc(rs->w, at, (slots ? slots : 1) * sizeof(steer_vec2), 0);
+    if (kind == STEER_TARGET_SHARED) steer_point_release(anchor.shared); /* f holds its own */
+    if (!r->error && !f) fail(r, "not enough memory");
+    if (f) {
+      steer_formation_set_fit(f, fit);
+      rs->formations[rs->formation_count++] = f;
+    }
+  }
+}
+
+/* Version 11's tail: each formation's members in join order and their
+   slots, checked against the agents' programs. */
+static void read_members(reader *r, restoring *rs) {
+  for (size_t k = 0; k < rs->formation_count && !r->error; k++) {
+    size_t n = get_count(r, 16);
+    if (r->error) return;
+    if (n > rs->w->count) {
+      fail(r, "snapshot holds inconsistent formation members");
+      return;
+    }
+    size_t bytes = (n ? n : 1) * (sizeof(steer_id) + sizeof(long));
+    steer_id *ids = world_alloc(rs->w, NULL, 0, bytes);
+    if (!ids) {
+      fail(r, "not enough memory");
+      return;
+    }
+    long *slots = (long *)(ids + (n ? n : 1));
+    for (size_t m = 0; m < n; m++) {
+      ids[m] = get_u64(r);
+      slots[m] = (long)(int64_t)get_u64(r);
+    }
+    steer_status s = r->error ? STEER_OK
+                              : formation_restore_members(rs->w, rs->formations[k],
+                                                          ids, slots, n);
+    world_alloc(rs->w, ids, bytes, 0);
+    if (s == STEER_ENOMEM) fail(r, "not enough memory");
+    if (s == STEER_EINVAL) fail(r, "snapshot holds inconsistent formation members");
+  }
 }
 
 /* Version 10's tail of an entry: the tactics' offset and distance, and
@@ -597,11 +734,14 @@ static void read_tactics(reader *r, restoring *rs, steer_entry *e) {
 
 static void read_entry(reader *r, restoring *rs, steer_entry *e) {
   uint32_t behavior = get_u32(r), kind = get_u32(r);
-  /* flow fields and formations are never saved (collect refuses them);
-     before version 10 no tactics entry either */
-  if (behavior >= STEER_BEHAVIOR_COUNT || kind > STEER_TARGET_SHARED ||
-      kind == STEER_TARGET_FLOW || behavior == STEER_FORMATION ||
-      (r->version < 10 && tactics_behavior((steer_behavior)behavior)))
+  /* flow fields are never saved (collect refuses them); before version 10
+     no tactics entry either, before 11 no formation; a formation entry
+     and only it names a formation */
+  if (behavior >= STEER_BEHAVIOR_COUNT || kind > STEER_TARGET_FORMATION ||
+      kind == STEER_TARGET_FLOW ||
+      (behavior == STEER_FORMATION) != (kind == STEER_TARGET_FORMATION) ||
+      (r->version < 10 && tactics_behavior((steer_behavior)behavior)) ||
+      (r->version < 11 && behavior == STEER_FORMATION))
     fail(r, "snapshot holds an unknown behavior or target");
   *e = steer_entry_default((steer_behavior)(behavior % STEER_BEHAVIOR_COUNT));
   e->target.kind = (steer_target_kind)kind;
@@ -615,6 +755,13 @@ static void read_entry(reader *r, restoring *rs, steer_entry *e) {
       fail(r, "snapshot refers to a missing path");
     else
       e->target.path = rs->paths[path - 1];
+  } else if (kind == STEER_TARGET_FORMATION) {
+    if (path == 0 || path > rs->formation_count)
+      fail(r, "snapshot refers to a missing formation");
+    else
+      e->target.formation = rs->formations[path - 1];
+  } else if (path != 0) {
+    fail(r, "snapshot holds an invalid entry"); /* a number, no path */
   }
   if (kind == STEER_TARGET_SHARED) /* released by the caller */
     e->target.shared = entry_point(r, rs, point, e->target.point);
@@ -656,13 +803,8 @@ static void read_entry(reader *r, restoring *rs, steer_entry *e) {
 }
 
 static void read_programs(reader *r, restoring *rs) {
-  size_t n = get_count(r, 32);
-  if (r->error) return;
-  if (world_grow(rs->w, (void **)&rs->programs, sizeof(steer_program *),
-                 &rs->program_cap, n ? n : 1)) {
-    fail(r, "not enough memory");
-    return;
-  }
+  size_t n = read_table(r, rs, (void **)&rs->programs, sizeof(steer_program *),
+                        &rs->program_cap, 32);
   for (size_t k = 0; k < n && !r->error; k++) {
     uint32_t combine = get_u32(r);
     double smoothing = get_f64(r), hold = get_size(r);
@@ -953,6 +1095,7 @@ static void read_world_body(reader *r, restoring *rs) {
   }
   read_paths(r, rs);
   read_points(r, rs);
+  read_formations(r, rs);
   read_programs(r, rs);
   size_t n = get_count(r, AGENT_SNAPSHOT_MIN);
   if (r->error) return;
@@ -1002,6 +1145,7 @@ static void read_world_body(reader *r, restoring *rs) {
       fail(r, "snapshot holds an invalid agent");
     w->orca_settled[i] = w->orca_settle_next[i] = (uint8_t)settled;
   }
+  if (!r->error && r->version > 10) read_members(r, rs);
 }
 
 steer_world *steer_world_restore(const void *bytes, size_t n,
@@ -1046,7 +1190,7 @@ steer_world *steer_world_restore(const void *bytes, size_t n,
     return NULL;
   }
   restoring rs = {steer_world_create(&def), NULL, 0, 0, NULL, 0, 0,
-                  NULL, 0, 0};
+                  NULL, 0, 0, NULL, 0, 0};
   if (!rs.w) {
     *error = "not enough memory";
     return NULL;
@@ -1060,9 +1204,12 @@ steer_world *steer_world_restore(const void *bytes, size_t n,
     steer_point_release(rs.points[k]);
   for (size_t k = 0; k < rs.program_count; k++)
     steer_program_release(rs.programs[k]);
+  for (size_t k = 0; k < rs.formation_count; k++)
+    steer_formation_release(rs.formations[k]);
   world_alloc(rs.w, rs.paths, rs.path_cap * sizeof(void *), 0);
   world_alloc(rs.w, rs.points, rs.point_cap * sizeof(void *), 0);
   world_alloc(rs.w, rs.programs, rs.program_cap * sizeof(void *), 0);
+  world_alloc(rs.w, rs.formations, rs.formation_cap * sizeof(void *), 0);
   if (r.error) {
     steer_world_destroy(rs.w);
     *error = r.error;

@@ -873,8 +873,8 @@ STEER_API steer_vec2 steer_agent_formation(const steer_world *w, size_t i,
    docs/SNAPSHOT.md). Restoring continues bit-identically. */
 typedef int (*steer_write_fn)(void *ud, const void *bytes, size_t n);
 /// Writes the snapshot through `write` (a nonzero return aborts: EINVAL).
-/// EINVAL too while a program follows a flow field or has a formation entry
-/// (neither is saved yet); the other tactics entries are kept.
+/// EINVAL too while a program follows a flow field (not saved yet); tactics
+/// entries and formations (members and slots) are kept.
 STEER_API steer_status steer_world_snapshot(steer_world *w, steer_write_fn write,
                                   void *ud);
 /// A new world from a snapshot, or NULL with *error set to a message

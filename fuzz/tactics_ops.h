@@ -138,39 +138,48 @@ static void tactics_check_formation(steer_world *w, steer_formation *f,
         total, best);
 }
 
-/* Does an agent of w run a formation entry (which snapshots refuse)? */
-static int tactics_has_formation(steer_world *w) {
-  for (size_t i = 0; i < steer_world_count(w); i++) {
-    const steer_program *p = steer_agent_program(w, i);
-    for (size_t k = 0; p && k < steer_program_count(p); k++)
-      if (steer_program_entry(p, k)->behavior == STEER_FORMATION) return 1;
+/* Agent i's formation entries in w and in its restored copy c name
+   formations with the same members, in the same order, in the same slots
+   (snapshot version 11). */
+static void tactics_same_formations(steer_world *w, steer_world *c, size_t i) {
+  const steer_program *p = steer_agent_program(w, i), *q = steer_agent_program(c, i);
+  CHECK(!p == !q && (!p || steer_program_count(p) == steer_program_count(q)),
+        "tactics: agent %zu's restored program differs", i);
+  for (size_t k = 0; p && k < steer_program_count(p); k++) {
+    const steer_formation *f = steer_program_entry(p, k)->target.formation;
+    const steer_formation *g = steer_program_entry(q, k)->target.formation;
+    if (steer_program_entry(p, k)->behavior != STEER_FORMATION) continue;
+    size_t n = steer_formation_member_count(f);
+    CHECK(g != f && steer_formation_member_count(g) == n,
+          "tactics: agent %zu's formation restored with %zu members of %zu", i,
+          steer_formation_member_count(g), n);
+    for (size_t m = 0; m < n; m++) {
+      steer_id id = steer_formation_member(f, m);
+      CHECK(steer_formation_member(g, m) == id &&
+                steer_formation_slot_of(g, id) == steer_formation_slot_of(f, id),
+            "tactics: formation member %zu restored apart", m);
+    }
   }
-  return 0;
 }
 
-/* Snapshots keep the tactics entries but formation's (version 10):
-   restore(snapshot(w)) snapshots to the same bytes and steps on as w. */
+/* Snapshots keep the tactics entries (version 10) and formations (11):
+   restore(snapshot(w)) snapshots to the same bytes, holds the same
+   formations' members and steps on as w. */
 static void tactics_check_snapshot(steer_world *w) {
   global_alloc.paused++;
-  if (tactics_has_formation(w)) {
-    bytes s1 = {NULL, 0, 0, 0};
-    steer_status s = steer_world_snapshot(w, bytes_write, &s1);
-    CHECK(s == STEER_EINVAL, "snapshot of a world with a formation: %d", (int)s);
-    bytes_free(&s1);
-  } else {
-    steer_world *c = restored_same_bytes(w, "tactics");
-    for (int k = 0; k < 2; k++) {
-      CHECK(steer_world_step(w, 0.05) == STEER_OK, "step");
-      CHECK(steer_world_step(c, 0.05) == STEER_OK, "step");
-      for (size_t i = 0; i < steer_world_count(w); i++) {
-        steer_vec2 p = steer_agent_position(w, i), q = steer_agent_position(c, i);
-        steer_vec2 v = steer_agent_velocity(w, i), u = steer_agent_velocity(c, i);
-        CHECK(p.x == q.x && p.y == q.y && v.x == u.x && v.y == u.y,
-              "tactics: the restored world's agent %zu steps apart", i);
-      }
+  steer_world *c = restored_same_bytes(w, "tactics");
+  for (size_t i = 0; i < steer_world_count(w); i++) tactics_same_formations(w, c, i);
+  for (int k = 0; k < 2; k++) {
+    CHECK(steer_world_step(w, 0.05) == STEER_OK, "step");
+    CHECK(steer_world_step(c, 0.05) == STEER_OK, "step");
+    for (size_t i = 0; i < steer_world_count(w); i++) {
+      steer_vec2 p = steer_agent_position(w, i), q = steer_agent_position(c, i);
+      steer_vec2 v = steer_agent_velocity(w, i), u = steer_agent_velocity(c, i);
+      CHECK(p.x == q.x && p.y == q.y && v.x == u.x && v.y == u.y,
+            "tactics: the restored world's agent %zu steps apart", i);
     }
-    steer_world_destroy(c);
   }
+  steer_world_destroy(c);
   global_alloc.paused--;
 }
 

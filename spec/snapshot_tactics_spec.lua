@@ -1,7 +1,8 @@
 -- Snapshots keep the tactical entries (docs/API.md 9 and 17.7; snapshot
 -- version 10): offset_pursuit, follow_leader, interpose (both ends: agents,
 -- points, shared points), hide and queue restore with their parameters, and
--- a restored world continues bit for bit. Formations are still refused.
+-- a restored world continues bit for bit. Formations too (version 11):
+-- their anchor, slots, fit and members in join order with their slots.
 local steer = require "steer"
 local support = require "support"
 local error_of = support.error_of
@@ -98,12 +99,138 @@ describe("snapshots keep the tactical entries", function()
     assert.are.same(state_of(fresh), state_of(c))
   end)
 
-  it("formations are still refused", function()
-    local w = steer.world{}
-    local l = w:add{}
-    local a = w:add{}
-    a:set_behaviors{ { "formation", formation = steer.formation{ anchor = l, slots = { { -1, 0 } } } } }
-    assert.matches("has a 'formation' entry, which snapshots cannot hold: formations are not saved yet",
-      error_of(w.snapshot, w))
+end)
+
+--- The members' ids of f in join order, each with its slot (0: none).
+local function membership(f)
+  local t = {}
+  for k, a in ipairs(f:members()) do t[k] = { a.id, f:slot_of(a) or 0 } end
+  return t
+end
+
+--- A formation world: a wandering leader (or `anchor`), `n` members of a
+-- wedge of `slots` slots, and a wall the slots fit around.
+local function formation_world(n, slots, anchor, fit)
+  local w = steer.world{ bounds = { 200, 200 } }
+  w:add_wall{ x1 = 60, y1 = 20, x2 = 60, y2 = 180 }
+  local l = w:add{ x = 50, y = 100, vx = 1, max_speed = 2 }
+  l:set_behaviors{ { "wander" } }
+  local f = steer.formation{ anchor = anchor or l, shape = "wedge", count = slots,
+    spacing = 2, fit = fit, world = w }
+  for k = 1, n do
+    w:add{ x = 10 + (k * 37) % 90, y = 20 + (k * 53) % 160, max_speed = 3, max_force = 4 }
+      :set_behaviors{ { "formation", formation = f }, { "wander", weight = 0.1 } }
+  end
+  return w, f, l
+end
+
+describe("snapshots keep formations (version 11)", function()
+  it("restore every member in its slot and continue bit for bit", function()
+    local w, f = formation_world(6, 5) -- one member without a slot
+    for _ = 1, 10 do w:step(0.1) end
+    local s = w:snapshot()
+    local c = assert(steer.restore(s))
+    assert.are.equal(s, c:snapshot())
+    local f2 = c:get(f:members()[1].id):behaviors()[1].formation
+    assert.are.equal(6, #f2:members())
+    assert.are.same(membership(f), membership(f2))
+    local none = 0
+    for _, m in ipairs(membership(f2)) do none = none + (m[2] == 0 and 1 or 0) end
+    assert.are.equal(1, none)
+    for k = 1, 5 do assert.are.same({ f:slot_position(k) }, { f2:slot_position(k) }) end
+    assert.are.equal(f:fits(), f2:fits())
+    for _ = 1, 40 do
+      w:step(0.1)
+      c:step(0.1)
+    end
+    assert.are.same(state_of(w), state_of(c))
+    assert.are.same(membership(f), membership(f2))
+  end)
+
+  it("keep a greedy formation's slots as they are (no reassignment on restore)", function()
+    -- beyond 32 members a leaver frees its slot and nobody moves: the saved
+    -- slots are not what assigning them anew would give
+    local w, f = formation_world(40, 40)
+    for _ = 1, 5 do w:step(0.1) end
+    for k = 1, 6 do w:remove(f:members()[k * 3]) end
+    local before = membership(f)
+    local c = assert(steer.restore(w:snapshot()))
+    local f2 = c:get(before[1][1]):behaviors()[1].formation
+    assert.are.same(before, membership(f2))
+    -- a newcomer joins both alike: the same free slot, the same trades
+    for _, world in ipairs{ w, c } do
+      world:add{ x = 5, y = 5, max_speed = 3 }:set_behaviors{ { "formation",
+        formation = world == w and f or f2 } }
+    end
+    assert.are.same(membership(f), membership(f2))
+    for _ = 1, 20 do
+      w:step(0.1)
+      c:step(0.1)
+    end
+    assert.are.same(state_of(w), state_of(c))
+  end)
+
+  it("keep a point anchor and fit = false, and a shared point anchor shared", function()
+    local w, f = formation_world(3, 3, { 20, 40 }, false)
+    local c = assert(steer.restore(w:snapshot()))
+    local f2 = c:get(f:members()[1].id):behaviors()[1].formation
+    assert.are.same({ 20, 40 }, { f2:anchor() })
+    assert.is_false(f2:fits())
+    -- one steer.point both the anchor and a seek target
+    local p = steer.point(30, 30)
+    local w3, g = formation_world(3, 3, p)
+    w3:add{ x = 1, y = 1 }:set_behaviors{ { "seek", target = p } }
+    local c3 = assert(steer.restore(w3:snapshot()))
+    local g2 = c3:get(g:members()[1].id):behaviors()[1].formation
+    local seeker
+    for a in c3:agents() do
+      local b = a:behaviors()
+      if b and b[1][1] == "seek" then seeker = a end
+    end
+    local q = seeker:behaviors()[1].target
+    assert.are.same({ 30, 30 }, { q.x, q.y })
+    q.x, q.y = 70, 90 -- moves the restored anchor, not the original
+    assert.are.same({ 70, 90 }, { g2:anchor() })
+    assert.are.same({ 30, 30 }, { g:anchor() })
+  end)
+
+  it("refuse members that do not match the programs", function()
+    if not support.fnv then return pending("forging needs 64-bit integers (Lua 5.4, LuaJIT)") end
+    if not string.pack then return pending("writing the bytes needs string.pack (Lua 5.3+)") end
+    local w, f = formation_world(3, 3)
+    local s = w:snapshot()
+    -- the members come last before the checksum: count, then (id, slot) pairs
+    local tail = #s - 8 - (8 + 3 * 16) + 1
+    assert.are.equal(3, (string.unpack("<I8", s, tail)))
+    local ids = {}
+    for k = 1, 3 do ids[k] = string.unpack("<I8", s, tail + 8 + 16 * (k - 1)) end
+    assert.are.same({ f:members()[1].id, f:members()[2].id, f:members()[3].id }, ids)
+    local function member_at(k, id, slot)
+      return support.forge(s, tail + 8 + 16 * (k - 1), string.pack("<I8i8", id, slot))
+    end
+    local l = f:anchor()
+    local cases = {
+      member_at(2, ids[1], f:slot_of(f:members()[1]) - 1), -- a member twice
+      member_at(3, l.id, 0), -- the leader names no formation
+      member_at(3, 999, 0), -- no such agent
+      member_at(1, ids[1], f:slot_of(f:members()[2]) - 1), -- two in one slot
+      member_at(1, ids[1], 3), -- slot 4 of 3
+      member_at(1, ids[1], -2),
+    }
+    for k, bad in ipairs(cases) do
+      local c, msg = steer.restore(bad)
+      assert.is_nil(c, "case " .. k)
+      assert.are.equal("snapshot holds inconsistent formation members", msg, "case " .. k)
+    end
+    -- fewer members than agents naming it
+    local fewer = s:sub(1, tail - 1) .. string.pack("<I8", 2) .. s:sub(tail + 8, tail + 8 + 32 - 1)
+    fewer = fewer .. support.fnv(fewer)
+    local c, msg = steer.restore(fewer)
+    assert.is_nil(c)
+    assert.are.equal("snapshot holds inconsistent formation members", msg)
+    -- a version-10 snapshot holds no formation
+    c, msg = steer.restore(support.forge(s, 9, "\10\0\0\0"))
+    assert.is_nil(c)
+    assert.is_string(msg)
   end)
 end)

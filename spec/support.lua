@@ -287,12 +287,38 @@ function support.forge(s, pos, bytes)
   return body .. support.fnv(body)
 end
 
---- Version-10 snapshot s as version 9 wrote it (checksum recomputed when
--- the interpreter can): each of its `entries` entries without version 10's
--- tail. The entries must not be tactics entries: their tail is then the
--- defaults, offset (0, 0), distance 3, no second end (60 bytes, no other
--- place of a snapshot holds them; asserted by count).
+--- Version-11 snapshot s of a world without formations as version 10 wrote
+-- it (checksum recomputed when the interpreter can): without the empty
+-- table of formations after the shared points (its members, at the end,
+-- are then none either).
+function support.before_formations(s)
+  assert(s:sub(9, 12) == "\11\0\0\0", "a version-11 snapshot expected")
+  local function u64(at) -- a small count, little-endian
+    local v = 0
+    for k = 7, 0, -1 do v = v * 256 + s:byte(at + k) end
+    return v
+  end
+  -- magic, version, definition (8 + 4 + 8 + 8 + 4 bytes), then the slots,
+  -- the paths and the shared points
+  local at = 13 + 32
+  at = at + 12 + 8 * u64(at)
+  local paths = u64(at)
+  at = at + 8
+  for _ = 1, paths do at = at + 12 + 16 * u64(at) end
+  at = at + 8 + 16 * u64(at)
+  assert(s:sub(at, at + 7) == ("\0"):rep(8), "a world without formations expected")
+  local v10 = s:sub(1, 8) .. "\10\0\0\0" .. s:sub(13, at - 1) .. s:sub(at + 8, #s - 8)
+  return v10 .. (support.fnv and support.fnv(v10) or s:sub(#s - 7))
+end
+
+--- Version-10 (or 11, without formations) snapshot s as version 9 wrote it
+-- (checksum recomputed when the interpreter can): each of its `entries`
+-- entries without version 10's tail. The entries must not be tactics
+-- entries: their tail is then the defaults, offset (0, 0), distance 3, no
+-- second end (60 bytes, no other place of a snapshot holds them; asserted
+-- by count).
 function support.before_tactics(s, entries)
+  if s:sub(9, 12) == "\11\0\0\0" then s = support.before_formations(s) end
   assert(s:sub(9, 12) == "\10\0\0\0", "a version-10 snapshot expected")
   local tail = ("\0"):rep(16) .. "\0\0\0\0\0\0\8\64" .. ("\0"):rep(36)
   local body, parts, at = s:sub(13, #s - 8), {}, 1

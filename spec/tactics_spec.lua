@@ -745,15 +745,16 @@ describe("tactics programs", function()
 end)
 
 describe("tactics and snapshots (17.7)", function()
-  it("refuses to snapshot a world running a formation, with a message", function()
+  it("snapshots a world running a formation (spec/snapshot_tactics_spec.lua)", function()
     local w = steer.world{}
     local l = w:add{}
     local f = steer.formation{ anchor = l, slots = { { -1, 0 } } }
     local a = w:add{}
     a:set_behaviors{ { "formation", formation = f } }
-    assert.are.equal("calling 'snapshot' on bad self (agent 2 has a 'formation' entry, which snapshots "
-      .. "cannot hold: formations are not saved yet)", error_of(w.snapshot, w))
-    a:set_behaviors{ { "queue" } } -- the other tactics are kept (spec/snapshot_tactics_spec.lua)
-    assert.is_string(w:snapshot())
+    local c = assert(steer.restore(w:snapshot()))
+    local f2 = c:get(a.id):behaviors()[1].formation
+    assert.are.equal(1, f2:slot_of(c:get(a.id)))
+    assert.are.equal(l.id, f2:anchor().id)
+    assert.is_false(rawequal(f, f2)) -- the restored world's own
   end)
 end)

@@ -242,9 +242,6 @@ extern const luaL_Reg tactics_functions[]; /* steer.formation */
    messages ("" or a program's "entry 2 ('formation'): "). */
 steer_target formation_target(lua_State *L, int idx, lworld **world,
                               const char *fname, int argn, const char *where);
-/* Raises a clear error when an agent's program has a formation entry:
-   snapshots do not keep formations yet. */
-void formation_refuse_snapshot(lua_State *L, steer_world *w);
 /* Pushes a handle of formation f of world box (env: the world's env). */
 void push_formation(lua_State *L, int env, lworld *box, steer_formation *f);
 

@@ -492,21 +492,6 @@ static int a_formation(lua_State *L) {
   return push_vec(L, steer_agent_formation(a.w, a.i, lf->f, slowing));
 }
 
-void formation_refuse_snapshot(lua_State *L, steer_world *w) {
-  size_t n = steer_world_count(w);
-  for (size_t i = 0; i < n; i++) {
-    const steer_program *p = steer_agent_program(w, i);
-    size_t entries = p ? steer_program_count(p) : 0;
-    for (size_t k = 0; k < entries; k++)
-      if (steer_program_entry(p, k)->behavior == STEER_FORMATION)
-        /* the form of the flow field's refusal (world:snapshot's self) */
-        arg_error(L, "snapshot", 0,
-                  "agent %d has a 'formation' entry, which snapshots cannot "
-                  "hold: formations are not saved yet",
-                  (int)steer_world_id_at(w, i));
-  }
-}
-
 const luaL_Reg tactics_functions[] = {{"formation", l_formation},
                                       {NULL, NULL}};
 

@@ -20,7 +20,6 @@ static int add_bytes(void *ud, const void *bytes, size_t n) {
 
 static int w_snapshot(lua_State *L) {
   lworld *box = check_world(L, 1, "snapshot", 0);
-  formation_refuse_snapshot(L, live_world(L, box, "snapshot"));
   owned_block *b = push_owned_block(L);
   /* room for as much as last time: no copying while the block grows */
   if (box->snapshot_size && !owned_reserve(b, box->snapshot_size + 4096))

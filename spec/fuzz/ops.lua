@@ -1002,7 +1002,9 @@ local function apply_post(F, rec, h, args, res)
   end
   local ex, ey = M.contain(rec, px, py)
   local vtol = 1e-12 * (G.len(b.vx, b.vy) + G.len(fx, fy) * dt + h.max_speed) + 1e-300
-  local ptol = 1e-12 * (G.len(b.x, b.y) + G.len(vx, vy) * dt) + 1e-300
+  -- the velocity's own rounding moves the position too: 1 - 0.999999994
+  -- (a unit force against a unit velocity) keeps the error of its terms
+  local ptol = 1e-12 * (G.len(b.x, b.y) + G.len(vx, vy) * dt) + vtol * dt + 1e-300
   local dx, dy = M.offset(rec, ex, ey, h.x, h.y)
   local near_edge = rec.kind == "clamp" and (math.abs(px) < ptol * 2 or math.abs(px - rec.W) < ptol * 2
     or math.abs(py) < ptol * 2 or math.abs(py - rec.H) < ptol * 2)

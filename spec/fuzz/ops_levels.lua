@@ -403,7 +403,12 @@ local function op_raycast(F)
     local other = type(f) == "table" and f.ignore ~= nil
     if from and r[7] == from and not other then F:fail("raycast hit the agent it starts from") end
     local ig = type(f) == "table" and f.ignore
-    local ig_shape = type(ig) == "table" and ig[#ig] or ig
+    local ig_shape = ig
+    if type(ig) == "table" then -- raw: a hostile value may trap (an unsure call)
+      local n = 0
+      while rawget(ig, n + 1) ~= nil do n = n + 1 end
+      ig_shape = rawget(ig, n)
+    end
     if ig_shape and r[7] == ig_shape then F:fail("raycast hit the shape it ignores") end
   end
 end

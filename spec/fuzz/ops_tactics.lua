@@ -148,17 +148,6 @@ local function entry(F, rec)
   return e, verdict
 end
 
---- Does a world of rec refuse snapshots (an agent runs a formation entry)?
-function T.refuses_snapshot(rec)
-  for _, h in ipairs(rec.live) do
-    local ok, prog = pcall(h.behaviors, h)
-    for _, e in ipairs(ok and prog or {}) do
-      if e[1] == "formation" then return true end -- the other tactics are kept
-    end
-  end
-  return false
-end
-
 function T.list(F, ops_helpers)
   O = ops_helpers
   local probe = F.steer.world{}:add{}
