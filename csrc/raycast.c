@@ -127,10 +127,15 @@ void geo_image_range(const geometry *g, double q0, double q1, double b0,
   *hi = b <= mid + 2 ? b : mid + 2;
 }
 
-/* The ray against the images of wall k from a to b that can meet box q. */
+/* The ray against the images of wall k from a to b that can meet box q
+   (just the wall off a torus). */
 static void ray_wall_images(const geometry *g, const geo_ray *r, geo_box q,
                             steer_vec2 a, steer_vec2 b, size_t k,
                             geo_hit *hit) {
+  if (!g->wrap) {
+    ray_segment(r, a, b, k, hit);
+    return;
+  }
   geo_wall s = {a, b, 0, 0};
   geo_box box = geo_wall_box(&s);
   double x0, x1, y0, y1;
@@ -263,14 +268,10 @@ GEO_HOT void ray_entries(const geometry *g, const geo_ray *r, geo_box whole,
       ray_walls_quad(r, it, n, skip, hit);
       return;
     }
-    for (size_t e = 0; e < n; e++) {
-      if (it[e].seen & skip) continue;
-      steer_vec2 a = v2(it[e].v[0], it[e].v[1]), b = v2(it[e].v[2], it[e].v[3]);
-      if (!g->wrap)
-        ray_segment(r, a, b, (size_t)it[e].item, hit);
-      else
-        ray_wall_images(g, r, whole, a, b, (size_t)it[e].item, hit);
-    }
+    for (size_t e = 0; e < n; e++)
+      if (!(it[e].seen & skip))
+        ray_wall_images(g, r, whole, v2(it[e].v[0], it[e].v[1]),
+                        v2(it[e].v[2], it[e].v[3]), (size_t)it[e].item, hit);
   } else {
     for (size_t e = 0; e < n; e++)
       if (!(it[e].seen & skip))
@@ -285,12 +286,8 @@ GEO_HOT void ray_entries(const geometry *g, const geo_ray *r, geo_box whole,
 static void ray_scan(const geometry *g, const geo_ray *r, geo_box whole,
                      int kind, geo_hit *hit) {
   if (kind == GEO_HIT_WALL) {
-    for (size_t k = 0; k < g->wall_count; k++) {
-      if (!g->wrap)
-        ray_segment(r, g->walls[k].a, g->walls[k].b, k, hit);
-      else
-        ray_wall_images(g, r, whole, g->walls[k].a, g->walls[k].b, k, hit);
-    }
+    for (size_t k = 0; k < g->wall_count; k++)
+      ray_wall_images(g, r, whole, g->walls[k].a, g->walls[k].b, k, hit);
   } else {
     for (size_t k = 0; k < g->obstacle_count; k++) {
       const geo_obstacle *o = &g->obstacles[k];
