@@ -418,17 +418,26 @@ void steer_formation_reassign(steer_world *w, steer_formation *f) {
   reassign(w, f);
 }
 
+/* Member `id` (not one yet) last in join order, holding `slot` (room
+   reserved); returns 0 when it is a member already. */
+static int add_member(steer_formation *f, steer_id id, long slot) {
+  size_t at = by_id_place(f, id), m = f->count;
+  if (at < m && f->members[f->by_id[at]] == id) return 0;
+  memmove(f->by_id + at + 1, f->by_id + at, (m - at) * sizeof *f->by_id);
+  f->by_id[at] = m;
+  f->members[m] = id;
+  f->slot_of[m] = slot;
+  f->count++;
+  return 1;
+}
+
 steer_status steer_formation_join(steer_world *w, steer_formation *f,
                                   size_t i) {
   steer_id id = steer_world_id_at(w, i);
   if (member_index(f, id) >= 0) return STEER_OK;
   if (members_reserve(f, f->count + 1)) return STEER_ENOMEM;
-  size_t at = by_id_place(f, id), m = f->count;
-  memmove(f->by_id + at + 1, f->by_id + at, (m - at) * sizeof *f->by_id);
-  f->by_id[at] = m;
-  f->members[m] = id;
-  f->slot_of[m] = -1;
-  f->count++;
+  size_t m = f->count;
+  add_member(f, id, -1);
   if (f->count <= STEER_FORMATION_OPTIMAL || !place_slots(w, f)) {
     reassign(w, f);
   } else { /* greedy: the newcomer takes the nearest free slot, then
@@ -523,18 +532,11 @@ steer_status formation_restore_members(steer_world *w, steer_formation *f,
     if (slots[m] >= 0) f->taken[slots[m]] = 1;
   }
   if (members_reserve(f, n)) return STEER_ENOMEM;
-  for (size_t m = 0; m < n; m++) { /* as joins, in their order */
-    size_t at = by_id_place(f, ids[m]);
-    if (at < m && f->members[f->by_id[at]] == ids[m]) {
+  for (size_t m = 0; m < n; m++) /* as joins, in their order */
+    if (!add_member(f, ids[m], slots[m])) {
       f->count = 0; /* a repeated id: nothing kept */
       return STEER_EINVAL;
     }
-    memmove(f->by_id + at + 1, f->by_id + at, (m - at) * sizeof *f->by_id);
-    f->by_id[at] = m;
-    f->members[m] = ids[m];
-    f->slot_of[m] = slots[m];
-    f->count++;
-  }
   return STEER_OK;
 }
 
