@@ -205,17 +205,24 @@ static steer_status collect(steer_world *w, refs *paths, refs *points,
   return STEER_OK;
 }
 
-/* A formation: its anchor (a shared point by its number), fit and slots;
-   its members come last (steer_world_snapshot). */
+/* An end (interpose's second one, a formation's anchor): a target that is
+   none, a point, an agent or a shared point, written as its kind, point
+   (0, 0 for a shared point), agent id and shared point's number. */
+static void put_end(writer *wr, const steer_target *t, const refs *points) {
+  int shared = t->kind == STEER_TARGET_SHARED;
+  put_u32(wr, (uint32_t)t->kind);
+  put_f64(wr, shared ? 0 : t->point.x);
+  put_f64(wr, shared ? 0 : t->point.y);
+  put_u64(wr, t->agent);
+  put_u64(wr, shared ? ref_index(points, t->shared) : 0);
+}
+
+/* A formation: its anchor, fit and slots; its members come last
+   (steer_world_snapshot). */
 static void put_formation(writer *wr, const steer_formation *f,
                           const refs *points) {
-  steer_target a = steer_formation_anchor(f);
-  int shared = a.kind == STEER_TARGET_SHARED;
-  put_u32(wr, (uint32_t)a.kind);
-  put_f64(wr, shared ? 0 : a.point.x);
-  put_f64(wr, shared ? 0 : a.point.y);
-  put_u64(wr, a.agent);
-  put_u64(wr, shared ? ref_index(points, a.shared) : 0);
+  steer_target anchor = steer_formation_anchor(f);
+  put_end(wr, &anchor, points);
   put_u32(wr, (uint32_t)steer_formation_fit(f));
   put_u64(wr, steer_formation_slot_count(f));
   for (size_t k = 0; k < steer_formation_slot_count(f); k++) {
@@ -280,12 +287,7 @@ static void put_program(writer *wr, const steer_program *p,
     put_f64(wr, e->offset.x);
     put_f64(wr, e->offset.y);
     put_f64(wr, e->distance);
-    int other_shared = e->other.kind == STEER_TARGET_SHARED;
-    put_u32(wr, (uint32_t)e->other.kind);
-    put_f64(wr, other_shared ? 0 : e->other.point.x);
-    put_f64(wr, other_shared ? 0 : e->other.point.y);
-    put_u64(wr, e->other.agent);
-    put_u64(wr, other_shared ? ref_index(points, e->other.shared) : 0);
+    put_end(wr, &e->other, points);
   }
 }
 
@@ -632,6 +634,32 @@ static steer_point *entry_point(reader *r, restoring *rs, uint64_t number,
   return rs->points[number - 1];
 }
 
+/* put_end's end into *t: `invalid` is the message for a kind no end has,
+   or a point number on another kind than a shared point. A shared point
+   comes with a reference the caller releases. 0 once restoring has
+   failed. */
+static int read_end(reader *r, restoring *rs, steer_target *t,
+                    const char *invalid) {
+  uint32_t kind = get_u32(r);
+  steer_vec2 at;
+  at.x = get_f64(r);
+  at.y = get_f64(r);
+  uint64_t agent = get_u64(r), point = get_u64(r);
+  if (kind != STEER_TARGET_NONE && kind != STEER_TARGET_POINT &&
+      kind != STEER_TARGET_AGENT && kind != STEER_TARGET_SHARED) {
+    fail(r, invalid);
+    return 0;
+  }
+  t->kind = (steer_target_kind)kind;
+  t->point = at;
+  t->agent = agent;
+  if (kind == STEER_TARGET_SHARED)
+    t->shared = entry_point(r, rs, point, at);
+  else if (point != 0)
+    fail(r, invalid);
+  return !r->error;
+}
+
 /* Version 11 on: the formations the programs' entries name by number,
    their members left for the end (read_members). */
 static void read_formations(reader *r, restoring *rs) {
@@ -642,33 +670,23 @@ static void read_formations(reader *r, restoring *rs) {
   for (size_t k = 0; k < n && !r->error; k++) {
     steer_target anchor;
     memset(&anchor, 0, sizeof anchor);
-    uint32_t kind = get_u32(r);
-    anchor.point.x = get_f64(r);
-    anchor.point.y = get_f64(r);
-    anchor.agent = get_u64(r);
-    uint64_t point = get_u64(r);
+    if (!read_end(r, rs, &anchor, "snapshot holds an invalid formation")) return;
     int fit = get_flag(r);
     size_t slots = get_count(r, 16);
-    if (!r->error && (slots > STEER_FORMATION_MAX_SLOTS ||
-                      (kind != STEER_TARGET_NONE && kind != STEER_TARGET_POINT &&
-                       kind != STEER_TARGET_AGENT && kind != STEER_TARGET_SHARED) ||
-                      (kind != STEER_TARGET_SHARED && point != 0)))
+    if (!r->error && slots > STEER_FORMATION_MAX_SLOTS)
       fail(r, "snapshot holds an invalid formation");
-    if (r->error) return;
-    anchor.kind = (steer_target_kind)kind;
-    if (kind == STEER_TARGET_SHARED) {
-      anchor.shared = entry_point(r, rs, point, anchor.point);
-      if (r->error) return;
-    }
-    steer_vec2 *at = world_alloc(rs->w, NULL, 0, (slots ? slots : 1) * sizeof(steer_vec2));
-    if (!at) fail(r, "not enough memory");
+    steer_vec2 *at = r->error ? NULL
+                              : world_alloc(rs->w, NULL, 0,
+                                            (slots ? slots : 1) * sizeof(steer_vec2));
+    if (!r->error && !at) fail(r, "not enough memory");
     for (size_t q = 0; at && q < slots; q++) {
       at[q].x = get_f64(r);
       at[q].y = get_f64(r);
     }
     steer_formation *f = r->error ? NULL : steer_formation_create(anchor, at, slots);
     if (at) world_alloc(rs->w, at, (slots ? slots : 1) * sizeof(steer_vec2), 0);
-    if (kind == STEER_TARGET_SHARED) steer_point_release(anchor.shared); /* f holds its own */
+    if (anchor.kind == STEER_TARGET_SHARED)
+      steer_point_release(anchor.shared); /* f holds its own */
     if (!r->error && !f) fail(r, "not enough memory");
     if (f) {
       steer_formation_set_fit(f, fit);
@@ -713,23 +731,8 @@ static void read_tactics(reader *r, restoring *rs, steer_entry *e) {
   e->offset.x = get_f64(r);
   e->offset.y = get_f64(r);
   e->distance = get_size(r);
-  uint32_t kind = get_u32(r);
-  steer_vec2 at;
-  at.x = get_f64(r);
-  at.y = get_f64(r);
-  uint64_t agent = get_u64(r), point = get_u64(r);
-  if (kind != STEER_TARGET_NONE && kind != STEER_TARGET_POINT &&
-      kind != STEER_TARGET_AGENT && kind != STEER_TARGET_SHARED) {
-    fail(r, "snapshot holds an invalid entry");
-    return;
-  }
-  e->other.kind = (steer_target_kind)kind;
-  e->other.point = at;
-  e->other.agent = agent;
-  if (kind == STEER_TARGET_SHARED) /* released by the caller */
-    e->other.shared = entry_point(r, rs, point, at);
-  else if (point != 0)
-    fail(r, "snapshot holds an invalid entry");
+  /* a shared point is released by the caller */
+  read_end(r, rs, &e->other, "snapshot holds an invalid entry");
 }
 
 static void read_entry(reader *r, restoring *rs, steer_entry *e) {
