@@ -46,29 +46,50 @@ static void push_shapes(lua_State *L, int env, int part) {
   lua_remove(L, -2);
 }
 
-/* Pushes the handle userdata of shape h of the given kind; env is the
-   world's env. Never reads box->w: allocating may run a finalizer that
-   closes the world. */
+/* Pushes shape h's handle from the cache and returns 1, or pushes nothing
+   and returns 0; env is the world's env. Allocates nothing. */
+static int push_cached_shape(lua_State *L, int env, steer_shape h) {
+  lua_rawgeti(L, env, ENV_SHAPES);
+  if (lua_istable(L, -1)) {
+    lua_rawgeti(L, -1, 1);
+    lua_pushinteger(L, (lua_Integer)h);
+    lua_rawget(L, -2);
+    if (!lua_isnil(L, -1)) { /* shapes, cache, handle */
+      lua_replace(L, -3);
+      lua_pop(L, 1);
+      return 1;
+    }
+    lua_pop(L, 2);
+  }
+  lua_pop(L, 1);
+  return 0;
+}
+
+/* Pushes a new handle userdata of shape h of the given kind, cached; env
+   (absolute) is the world's env. Never reads box->w: allocating may run a
+   finalizer that closes the world. */
+static void new_shape_handle(lua_State *L, int env, lworld *box,
+                             steer_shape h, int kind) {
+  push_shapes(L, env, 1);
+  lshape *s = new_userdata(L, sizeof *s);
+  s->box = box;
+  s->h = h;
+  luaL_getmetatable(L, kind_mt[kind]);
+  lua_setmetatable(L, -2);
+  lua_pushvalue(L, env);
+  lua_setuservalue(L, -2);
+  lua_pushinteger(L, (lua_Integer)h);
+  lua_pushvalue(L, -2);
+  lua_rawset(L, -4);
+  lua_remove(L, -2);
+}
+
+/* Pushes the handle userdata of shape h of the given kind: the cached one,
+   or a new one. */
 static void push_shape_kind(lua_State *L, int env, lworld *box,
                             steer_shape h, int kind) {
   env = lua_absindex(L, env);
-  push_shapes(L, env, 1);
-  lua_pushinteger(L, (lua_Integer)h);
-  lua_rawget(L, -2);
-  if (lua_isnil(L, -1)) {
-    lua_pop(L, 1);
-    lshape *s = new_userdata(L, sizeof *s);
-    s->box = box;
-    s->h = h;
-    luaL_getmetatable(L, kind_mt[kind]);
-    lua_setmetatable(L, -2);
-    lua_pushvalue(L, env);
-    lua_setuservalue(L, -2);
-    lua_pushinteger(L, (lua_Integer)h);
-    lua_pushvalue(L, -2);
-    lua_rawset(L, -4);
-  }
-  lua_remove(L, -2);
+  if (!push_cached_shape(L, env, h)) new_shape_handle(L, env, box, h, kind);
 }
 
 /* On a torus a wall spans at most the world on each axis (a longer one
@@ -90,20 +111,8 @@ static void check_span(lua_State *L, lworld *box, steer_vec2 a, steer_vec2 b,
    nothing. */
 static void push_shape(lua_State *L, int env, lworld *box, steer_shape h) {
   env = lua_absindex(L, env);
-  lua_rawgeti(L, env, ENV_SHAPES);
-  if (lua_istable(L, -1)) {
-    lua_rawgeti(L, -1, 1);
-    lua_pushinteger(L, (lua_Integer)h);
-    lua_rawget(L, -2);
-    if (!lua_isnil(L, -1)) { /* shapes, cache, handle */
-      lua_replace(L, -3);
-      lua_pop(L, 1);
-      return;
-    }
-    lua_pop(L, 2);
-  }
-  lua_pop(L, 1);
-  push_shape_kind(L, env, box, h, (int)steer_world_shape(box->w, h, NULL));
+  if (!push_cached_shape(L, env, h))
+    new_shape_handle(L, env, box, h, (int)steer_world_shape(box->w, h, NULL));
 }
 
 static lshape *test_shape(lua_State *L, int idx) {
