@@ -14,6 +14,16 @@ local function state_of(w)
   return t
 end
 
+--- Steps worlds a and b alike `steps` times; then they hold the same agents
+-- in the same states.
+local function step_alike(a, b, steps)
+  for _ = 1, steps do
+    a:step(0.1)
+    b:step(0.1)
+  end
+  assert.are.same(state_of(a), state_of(b))
+end
+
 --- A level with a leader that wanders and one follower per tactical entry
 -- (each with a little wander, so that they move apart).
 local function tactics_world(shared)
@@ -45,11 +55,7 @@ describe("snapshots keep the tactical entries", function()
     local s = w:snapshot()
     local c = assert(steer.restore(s))
     assert.are.equal(s, c:snapshot())
-    for _ = 1, 40 do
-      w:step(0.1)
-      c:step(0.1)
-    end
-    assert.are.same(state_of(w), state_of(c))
+    step_alike(w, c, 40)
     assert.are.equal(w:snapshot(), c:snapshot())
   end)
 
@@ -92,11 +98,7 @@ describe("snapshots keep the tactical entries", function()
     -- moving it moves both agents' ends: they steer as in a world built so
     first.x, first.y = 70, 20
     local fresh = tactics_world(steer.point(70, 20))
-    for _ = 1, 20 do
-      c:step(0.1)
-      fresh:step(0.1)
-    end
-    assert.are.same(state_of(fresh), state_of(c))
+    step_alike(fresh, c, 20)
   end)
 
 end)
@@ -139,11 +141,7 @@ describe("snapshots keep formations (version 11)", function()
     assert.are.equal(1, none)
     for k = 1, 5 do assert.are.same({ f:slot_position(k) }, { f2:slot_position(k) }) end
     assert.are.equal(f:fits(), f2:fits())
-    for _ = 1, 40 do
-      w:step(0.1)
-      c:step(0.1)
-    end
-    assert.are.same(state_of(w), state_of(c))
+    step_alike(w, c, 40)
     assert.are.same(membership(f), membership(f2))
   end)
 
@@ -163,11 +161,7 @@ describe("snapshots keep formations (version 11)", function()
         formation = world == w and f or f2 } }
     end
     assert.are.same(membership(f), membership(f2))
-    for _ = 1, 20 do
-      w:step(0.1)
-      c:step(0.1)
-    end
-    assert.are.same(state_of(w), state_of(c))
+    step_alike(w, c, 20)
   end)
 
   it("keep a point anchor and fit = false, and a shared point anchor shared", function()
