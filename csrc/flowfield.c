@@ -656,3 +656,21 @@ steer_vec2 steer_flowfield_direction(const steer_flowfield *f, steer_vec2 p) {
   if (!f->reachable_any) dir.x = dir.y = 0;
   return dir;
 }
+
+/* ---- snapshots ---------------------------------------------------------- */
+
+int flow_cells_valid(const steer_flowfield *f) {
+  const steer_navgrid *g = f->grid;
+  for (int y = 0; y < g->height; y++)
+    for (int x = 0; x < g->width; x++) {
+      size_t c = (size_t)y * g->width + x;
+      const flow_cell *fc = &f->cells[c];
+      if (!(fc->dist == -1 || fc->dist >= 0) || !(fabsf(fc->dx) <= 1) ||
+          !(fabsf(fc->dy) <= 1))
+        return 0;
+      for (int k = 0; k < 8; k++)
+        if ((f->blend[c] >> k & 1) && !nav_inside(g, x + nav_dx[k], y + nav_dy[k]))
+          return 0;
+    }
+  return 1;
+}

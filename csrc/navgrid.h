@@ -143,6 +143,13 @@ long nav_cell_index(const steer_navgrid *g, steer_vec2 p);
 int nav_segment_clear(const steer_navgrid *g, steer_vec2 a, steer_vec2 b,
                       double r, double max_cost);
 
+/* Snapshots (snapshot.c): are f's cells and blend masks, written into it
+   as a stale field was saved, what a computation can leave? Every
+   distance -1 or at least 0, every direction part finite within [-1, 1],
+   and no blend bit naming a neighbor outside the grid (flow_sample reads
+   the neighbors a bit names). */
+int flow_cells_valid(const steer_flowfield *f);
+
 /* The eight moves in a fixed order (straight first): dx, dy. */
 extern const int nav_dx[8], nav_dy[8];
 

@@ -1,8 +1,9 @@
 /* snapshot.c - the complete state of a world as bytes, and back.
  *
- * Format (version 11, every number little-endian, doubles as IEEE-754 bits;
+ * Format (version 12, every number little-endian, doubles as IEEE-754 bits;
  * docs/SNAPSHOT.md describes it field by field): magic, version, world
- * definition, slots, paths, shared points, formations, programs, agents,
+ * definition, slots, paths, shared points, formations, navigation grids
+ * and flow fields, programs, agents,
  * shapes (handle slots, obstacles, walls), later versions' flags and the
  * formations' members, then a 64-bit FNV-1a checksum of everything before
  * it. Restoring checks every
@@ -13,6 +14,7 @@
 #include <math.h>
 #include <string.h>
 #include "formation.h"
+#include "navgrid.h"
 #include "orca.h"
 #include "orientation.h"
 #include "tactics.h"
@@ -21,7 +23,7 @@
 #include "world.h"
 
 #define MAGIC "STEERSNP"
-#define VERSION 11u
+#define VERSION 12u
 /* version 2 has no orca margin: read as 0; version 3 no push; version 4 no
    detour nor standstill clock (its worlds ran without: detour 0, clock 0);
    version 5 no personal space (avoid_agents ran without one: 0); version 6
@@ -155,13 +157,14 @@ static void ref_free(steer_world *w, refs *r) {
   world_alloc(w, r->slots, r->slot_count * sizeof(ref_slot), 0);
 }
 
-/* The distinct programs, the distinct paths of programs and a:follow, and
-   the distinct shared points of programs; program_of[i] receives the number
+/* The distinct programs, the distinct paths of programs and a:follow, the
+   distinct shared points, formations and flow fields of programs and the
+   fields' grids; program_of[i] receives the number
    of agent i's program (one lookup per agent, neighbors sharing one program
    skip even that). */
 static steer_status collect(steer_world *w, refs *paths, refs *points,
-                            refs *formations, refs *programs,
-                            size_t *program_of) {
+                            refs *formations, refs *grids, refs *flows,
+                            refs *programs, size_t *program_of) {
   for (size_t i = 0; i < w->count; i++) {
     if (i > 0 && w->program[i] == w->program[i - 1])
       program_of[i] = program_of[i - 1];
@@ -174,8 +177,10 @@ static steer_status collect(steer_world *w, refs *paths, refs *points,
     const steer_program *p = programs->items[k];
     for (size_t e = 0; e < p->count; e++) {
       const steer_entry *en = &p->entries[e];
-      if (en->target.kind == STEER_TARGET_FLOW)
-        return STEER_EINVAL; /* flow fields are not saved */
+      if (en->target.kind == STEER_TARGET_FLOW &&
+          (ref_add(w, flows, en->target.field, NULL) ||
+           ref_add(w, grids, en->target.field->grid, NULL)))
+        return STEER_ENOMEM;
       if ((en->behavior == STEER_FORMATION) !=
           (en->target.kind == STEER_TARGET_FORMATION))
         return STEER_EINVAL; /* no such program from the API */
@@ -231,9 +236,48 @@ static void put_formation(writer *wr, const steer_formation *f,
   }
 }
 
+/* A flow field's navigation grid: its size, cell, origin, version (so
+   that a field stale before is stale after) and costs. */
+static void put_grid(writer *wr, const steer_navgrid *g) {
+  put_u32(wr, (uint32_t)g->width);
+  put_u32(wr, (uint32_t)g->height);
+  put_f64(wr, g->cell_size);
+  put_f64(wr, g->origin.x);
+  put_f64(wr, g->origin.y);
+  put_u64(wr, g->version);
+  for (size_t c = 0; c < g->cells; c++) put_f64(wr, g->cost[c]);
+}
+
+/* A flow field: its grid's number, version and goals. A field computed
+   from its grid's costs as they are is computed again when restored (the
+   same search on the same numbers: the same cells); a stale one, computed
+   from costs since changed, is written cell by cell. */
+static void put_flow(writer *wr, const steer_flowfield *f, const refs *grids) {
+  put_u64(wr, ref_index(grids, f->grid));
+  put_u64(wr, f->version);
+  put_u64(wr, f->goal_count);
+  for (size_t q = 0; q < f->goal_count; q++) {
+    put_f64(wr, f->goals[q].x);
+    put_f64(wr, f->goals[q].y);
+  }
+  int stale = steer_flowfield_stale(f);
+  put_u32(wr, (uint32_t)stale);
+  if (!stale) return;
+  put_u32(wr, (uint32_t)f->reachable_any);
+  for (size_t c = 0; c < f->grid->cells; c++) {
+    uint32_t dx, dy;
+    memcpy(&dx, &f->cells[c].dx, 4);
+    memcpy(&dy, &f->cells[c].dy, 4);
+    put_f64(wr, f->cells[c].dist);
+    put_u32(wr, dx);
+    put_u32(wr, dy);
+  }
+  put_bytes(wr, f->blend, f->grid->cells);
+}
+
 static void put_program(writer *wr, const steer_program *p,
                         const refs *paths, const refs *points,
-                        const refs *formations) {
+                        const refs *formations, const refs *flows) {
   put_u32(wr, (uint32_t)p->combine);
   put_f64(wr, p->smoothing);
   put_f64(wr, p->hold);
@@ -259,11 +303,13 @@ static void put_program(writer *wr, const steer_program *p,
     put_f64(wr, shared ? 0 : e->target.point.x);
     put_f64(wr, shared ? 0 : e->target.point.y);
     put_u64(wr, e->target.agent);
-    /* a path's number, or (version 11) a formation's */
+    /* a path's number, or (version 11) a formation's, (12) a flow field's */
     put_u64(wr, e->target.kind == STEER_TARGET_PATH
                     ? ref_index(paths, e->target.path)
                 : e->target.kind == STEER_TARGET_FORMATION
                     ? ref_index(formations, e->target.formation)
+                : e->target.kind == STEER_TARGET_FLOW
+                    ? ref_index(flows, e->target.field)
                     : 0);
     put_u64(wr, shared ? ref_index(points, e->target.shared) : 0);
     put_f64(wr, e->weight);
@@ -377,6 +423,7 @@ steer_status steer_world_snapshot(steer_world *w, steer_write_fn write,
                                   void *ud) {
   refs paths = {NULL, 0, 0, NULL, 0}, points = {NULL, 0, 0, NULL, 0};
   refs programs = {NULL, 0, 0, NULL, 0}, formations = {NULL, 0, 0, NULL, 0};
+  refs grids = {NULL, 0, 0, NULL, 0}, flows = {NULL, 0, 0, NULL, 0};
   steer_status status = STEER_OK;
   /* the restored world sorts its agents by cell: so does this one, so both
      walk neighbors in the same order from here on; sorted first, paths and
@@ -387,7 +434,8 @@ steer_status steer_world_snapshot(steer_world *w, steer_write_fn write,
       !(program_of = world_alloc(w, NULL, 0, w->count * sizeof(size_t))))
     status = STEER_ENOMEM;
   if (status == STEER_OK)
-    status = collect(w, &paths, &points, &formations, &programs, program_of);
+    status = collect(w, &paths, &points, &formations, &grids, &flows,
+                     &programs, program_of);
   if (status == STEER_OK) {
     writer wr;
     wr.write = write;
@@ -428,9 +476,14 @@ steer_status steer_world_snapshot(steer_world *w, steer_write_fn write,
     put_u64(&wr, formations.count);
     for (size_t k = 0; k < formations.count; k++)
       put_formation(&wr, formations.items[k], &points);
+    /* version 12: the flow fields' grids, then the fields */
+    put_u64(&wr, grids.count);
+    for (size_t k = 0; k < grids.count; k++) put_grid(&wr, grids.items[k]);
+    put_u64(&wr, flows.count);
+    for (size_t k = 0; k < flows.count; k++) put_flow(&wr, flows.items[k], &grids);
     put_u64(&wr, programs.count);
     for (size_t k = 0; k < programs.count; k++)
-      put_program(&wr, programs.items[k], &paths, &points, &formations);
+      put_program(&wr, programs.items[k], &paths, &points, &formations, &flows);
     put_u64(&wr, w->count);
     for (size_t i = 0; i < w->count; i++)
       put_agent(&wr, w, i, &paths, program_of[i]);
@@ -464,6 +517,8 @@ steer_status steer_world_snapshot(steer_world *w, steer_write_fn write,
   ref_free(w, &paths);
   ref_free(w, &points);
   ref_free(w, &formations);
+  ref_free(w, &grids);
+  ref_free(w, &flows);
   ref_free(w, &programs);
   world_alloc(w, program_of, program_of ? w->count * sizeof(size_t) : 0, 0);
   return status;
@@ -561,6 +616,10 @@ typedef struct restoring {
   size_t program_count, program_cap;
   steer_formation **formations; /* version 11 on */
   size_t formation_count, formation_cap;
+  steer_navgrid **grids; /* version 12 on: the flow fields' grids */
+  size_t grid_count, grid_cap;
+  steer_flowfield **flows; /* ... and the fields */
+  size_t flow_count, flow_cap;
 } restoring;
 
 /* A table's count (records of at least `record` bytes each) with room for
@@ -695,6 +754,101 @@ static void read_formations(reader *r, restoring *rs) {
   }
 }
 
+/* Version 12 on: the flow fields' navigation grids (put_grid), their costs
+   as set_cost allows them. */
+static void read_grids(reader *r, restoring *rs) {
+  size_t n = r->version > 11 ? read_table(r, rs, (void **)&rs->grids,
+                                           sizeof(steer_navgrid *),
+                                           &rs->grid_cap, 4 + 4 + 24 + 8 + 8)
+                              : 0;
+  for (size_t k = 0; k < n && !r->error; k++) {
+    uint32_t width = get_u32(r), height = get_u32(r);
+    double cell = get_f64(r);
+    steer_vec2 origin;
+    origin.x = get_f64(r);
+    origin.y = get_f64(r);
+    uint64_t version = get_u64(r);
+    if (r->error) return;
+    if (width < 1 || height < 1 || width > STEER_NAV_MAX_SIDE ||
+        height > STEER_NAV_MAX_SIDE ||
+        (uint64_t)width * height > STEER_NAV_MAX_CELLS || !(cell > 0)) {
+      fail(r, "snapshot holds an invalid navigation grid");
+      return;
+    }
+    size_t cells = (size_t)width * height;
+    if (cells > r->left / 8) { /* before allocating for them */
+      fail(r, "snapshot is truncated");
+      return;
+    }
+    steer_navgrid *g =
+        steer_navgrid_create((int)width, (int)height, cell, origin, NULL);
+    if (!g) {
+      fail(r, "not enough memory");
+      return;
+    }
+    rs->grids[rs->grid_count++] = g;
+    for (size_t c = 0; c < cells && !r->error; c++) {
+      double cost = get_f64(r);
+      if (!(cost == 0 || (cost >= 1 && cost <= STEER_NAV_MAX_COST)))
+        fail(r, "snapshot holds an invalid navigation grid");
+      g->cost[c] = cost;
+    }
+    g->version = version;
+  }
+}
+
+/* Version 12 on: the flow fields (put_flow), each computed again from its
+   grid, or a stale one's cells as written, checked (flow_cells_valid). */
+static void read_flows(reader *r, restoring *rs) {
+  size_t n = r->version > 11 ? read_table(r, rs, (void **)&rs->flows,
+                                           sizeof(steer_flowfield *),
+                                           &rs->flow_cap, 8 + 8 + 8 + 4)
+                              : 0;
+  for (size_t k = 0; k < n && !r->error; k++) {
+    uint64_t grid = get_u64(r), version = get_u64(r);
+    size_t goals = get_count(r, 16);
+    if (!r->error && (grid == 0 || grid > rs->grid_count))
+      fail(r, "snapshot refers to a missing navigation grid");
+    if (r->error) return;
+    steer_navgrid *g = rs->grids[grid - 1];
+    steer_vec2 *at = world_alloc(rs->w, NULL, 0, (goals ? goals : 1) * sizeof(steer_vec2));
+    if (!at) {
+      fail(r, "not enough memory");
+      return;
+    }
+    for (size_t q = 0; q < goals; q++) {
+      at[q].x = get_f64(r);
+      at[q].y = get_f64(r);
+    }
+    int stale = get_flag(r);
+    steer_flowfield *f = r->error ? NULL : steer_flowfield_create(g, at, goals);
+    world_alloc(rs->w, at, (goals ? goals : 1) * sizeof(steer_vec2), 0);
+    if (!r->error && !f) fail(r, "not enough memory");
+    if (!f) return;
+    rs->flows[rs->flow_count++] = f;
+    /* a fresh field was computed from the grid's version, a stale one not */
+    if (stale == (version == g->version)) {
+      fail(r, "snapshot holds an invalid flow field");
+      return;
+    }
+    if (!stale) continue;
+    f->reachable_any = get_flag(r);
+    for (size_t c = 0; c < g->cells && !r->error; c++) {
+      uint32_t dx = 0, dy = 0;
+      f->cells[c].dist = get_f64(r);
+      dx = get_u32(r);
+      dy = get_u32(r);
+      memcpy(&f->cells[c].dx, &dx, 4);
+      memcpy(&f->cells[c].dy, &dy, 4);
+    }
+    const unsigned char *blend = take(r, g->cells);
+    if (blend) memcpy(f->blend, blend, g->cells);
+    f->version = version;
+    if (!r->error && !flow_cells_valid(f))
+      fail(r, "snapshot holds an invalid flow field");
+  }
+}
+
 /* Version 11's tail: each formation's members in join order and their
    slots, checked against the agents' programs. */
 static void read_members(reader *r, restoring *rs) {
@@ -737,11 +891,10 @@ static void read_tactics(reader *r, restoring *rs, steer_entry *e) {
 
 static void read_entry(reader *r, restoring *rs, steer_entry *e) {
   uint32_t behavior = get_u32(r), kind = get_u32(r);
-  /* flow fields are never saved (collect refuses them); before version 10
-     no tactics entry either, before 11 no formation; a formation entry
-     and only it names a formation */
+  /* no flow field before version 12, no tactics entry before 10, no
+     formation before 11; a formation entry and only it names a formation */
   if (behavior >= STEER_BEHAVIOR_COUNT || kind > STEER_TARGET_FORMATION ||
-      kind == STEER_TARGET_FLOW ||
+      (r->version < 12 && kind == STEER_TARGET_FLOW) ||
       (behavior == STEER_FORMATION) != (kind == STEER_TARGET_FORMATION) ||
       (r->version < 10 && tactics_behavior((steer_behavior)behavior)) ||
       (r->version < 11 && behavior == STEER_FORMATION))
@@ -763,6 +916,11 @@ static void read_entry(reader *r, restoring *rs, steer_entry *e) {
       fail(r, "snapshot refers to a missing formation");
     else
       e->target.formation = rs->formations[path - 1];
+  } else if (kind == STEER_TARGET_FLOW) {
+    if (path == 0 || path > rs->flow_count)
+      fail(r, "snapshot refers to a missing flow field");
+    else
+      e->target.field = rs->flows[path - 1];
   } else if (path != 0) {
     fail(r, "snapshot holds an invalid entry"); /* a number, no path */
   }
@@ -1099,6 +1257,8 @@ static void read_world_body(reader *r, restoring *rs) {
   read_paths(r, rs);
   read_points(r, rs);
   read_formations(r, rs);
+  read_grids(r, rs);
+  read_flows(r, rs);
   read_programs(r, rs);
   size_t n = get_count(r, AGENT_SNAPSHOT_MIN);
   if (r->error) return;
@@ -1192,8 +1352,9 @@ steer_world *steer_world_restore(const void *bytes, size_t n,
     *error = r.error;
     return NULL;
   }
-  restoring rs = {steer_world_create(&def), NULL, 0, 0, NULL, 0, 0,
-                  NULL, 0, 0, NULL, 0, 0};
+  restoring rs;
+  memset(&rs, 0, sizeof rs);
+  rs.w = steer_world_create(&def);
   if (!rs.w) {
     *error = "not enough memory";
     return NULL;
@@ -1209,10 +1370,16 @@ steer_world *steer_world_restore(const void *bytes, size_t n,
     steer_program_release(rs.programs[k]);
   for (size_t k = 0; k < rs.formation_count; k++)
     steer_formation_release(rs.formations[k]);
+  for (size_t k = 0; k < rs.flow_count; k++)
+    steer_flowfield_release(rs.flows[k]);
+  for (size_t k = 0; k < rs.grid_count; k++)
+    steer_navgrid_release(rs.grids[k]);
   world_alloc(rs.w, rs.paths, rs.path_cap * sizeof(void *), 0);
   world_alloc(rs.w, rs.points, rs.point_cap * sizeof(void *), 0);
   world_alloc(rs.w, rs.programs, rs.program_cap * sizeof(void *), 0);
   world_alloc(rs.w, rs.formations, rs.formation_cap * sizeof(void *), 0);
+  world_alloc(rs.w, rs.grids, rs.grid_cap * sizeof(void *), 0);
+  world_alloc(rs.w, rs.flows, rs.flow_cap * sizeof(void *), 0);
   if (r.error) {
     steer_world_destroy(rs.w);
     *error = r.error;

@@ -873,8 +873,8 @@ STEER_API steer_vec2 steer_agent_formation(const steer_world *w, size_t i,
    docs/SNAPSHOT.md). Restoring continues bit-identically. */
 typedef int (*steer_write_fn)(void *ud, const void *bytes, size_t n);
 /// Writes the snapshot through `write` (a nonzero return aborts: EINVAL).
-/// EINVAL too while a program follows a flow field (not saved yet); tactics
-/// entries and formations (members and slots) are kept.
+/// Tactics entries, formations (members and slots) and the flow fields
+/// programs follow (with their grids, stale or not) are kept.
 STEER_API steer_status steer_world_snapshot(steer_world *w, steer_write_fn write,
                                   void *ud);
 /// A new world from a snapshot, or NULL with *error set to a message
@@ -1000,8 +1000,6 @@ STEER_API steer_navgrid *steer_flowfield_grid(const steer_flowfield *f);
 /// Has a cost of its grid changed since the field was computed?
 STEER_API int steer_flowfield_stale(const steer_flowfield *f);
 /// Recomputes the field from the grid's costs now. STEER_ENOMEM changes nothing.
-/// (steer_world_snapshot returns STEER_EINVAL while a program follows a field:
-/// fields are not saved.)
 STEER_API steer_status steer_flowfield_update(steer_flowfield *f);
 /// Gives the field new goals (as steer_flowfield_create's) and recomputes it
 /// in place, as steer_flowfield_update: programs following it follow the new

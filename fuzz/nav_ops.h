@@ -174,6 +174,64 @@ static void nav_check_set_goals(reader *r, harness *h, steer_navgrid *g,
   }
 }
 
+/* A world of its own whose agents follow f (snapshot version 12), f made
+   stale by a cost change or not: restore(snapshot(w)) snapshots to the
+   same bytes, its field reads as f does, cell by cell, is stale as f is,
+   and the two worlds step alike. */
+static void nav_check_snapshot(reader *r, steer_navgrid *g, steer_flowfield *f,
+                               double *cost) {
+  int W = steer_navgrid_width(g), H = steer_navgrid_height(g);
+  if (u8(r) % 2) {
+    int cx = u8(r) % W, cy = u8(r) % H;
+    cost[cy * W + cx] = nav_cost(r);
+    steer_navgrid_set_cost(g, cx, cy, cost[cy * W + cx]);
+  }
+  global_alloc.paused++;
+  steer_world_def def = steer_world_def_default();
+  steer_world *w = steer_world_create(&def);
+  CHECK(w != NULL, "flow snapshot: world");
+  steer_entry e[2] = {steer_entry_default(STEER_FLOW),
+                      steer_entry_default(STEER_SEPARATION)};
+  e[0].target.kind = STEER_TARGET_FLOW;
+  e[0].target.field = f;
+  e[0].slowing_radius = u8(r) % 3;
+  steer_program *p = steer_program_create(STEER_WEIGHTED, -1, 0, e,
+                                          1 + (size_t)(u8(r) % 2));
+  CHECK(p != NULL, "flow snapshot: program");
+  for (int k = 0, n = 1 + u8(r) % 4; k < n; k++) {
+    steer_agent_def a = steer_agent_def_default();
+    steer_vec2 at = nav_point(r, g);
+    a.x = at.x;
+    a.y = at.y;
+    a.max_speed = 2;
+    a.max_force = 4;
+    CHECK(steer_world_add(w, &a, NULL) == STEER_OK, "flow snapshot: add");
+    CHECK(steer_agent_set_program(w, (size_t)k, p) == STEER_OK, "flow snapshot: program");
+  }
+  steer_program_release(p);
+  CHECK(steer_world_step(w, 0.1) == STEER_OK, "flow snapshot: step");
+  steer_world *c = restored_same_bytes(w, "flow fields");
+  const steer_flowfield *rf = steer_program_entry(steer_agent_program(c, 0), 0)->target.field;
+  CHECK(rf != f && steer_flowfield_stale(rf) == steer_flowfield_stale(f),
+        "flow snapshot: the restored field is f itself, or not stale as f is");
+  double want[NAV_MAX_CELLS], got[NAV_MAX_CELLS];
+  nav_distances(f, g, want);
+  nav_distances(rf, steer_flowfield_grid(rf), got);
+  CHECK(memcmp(want, got, sizeof(double) * (size_t)(W * H)) == 0,
+        "flow snapshot: the restored field reads apart");
+  for (int k = 0; k < 2; k++) {
+    CHECK(steer_world_step(w, 0.1) == STEER_OK && steer_world_step(c, 0.1) == STEER_OK,
+          "flow snapshot: step");
+    for (size_t i = 0; i < steer_world_count(w); i++) {
+      steer_vec2 a = steer_agent_position(w, i), b = steer_agent_position(c, i);
+      CHECK(a.x == b.x && a.y == b.y, "flow snapshot: agent %zu steps apart", i);
+    }
+  }
+  steer_world_destroy(c);
+  steer_world_destroy(w);
+  global_alloc.paused--;
+}
+
 static void nav_check_field(reader *r, harness *h, steer_navgrid *g,
                             double *cost) {
   int W = steer_navgrid_width(g), H = steer_navgrid_height(g);
@@ -223,6 +281,7 @@ static void nav_check_field(reader *r, harness *h, steer_navgrid *g,
       if (cost[k] <= 0) CHECK(after[k] == -1, "flow update: a blocked cell has a distance");
   }
   nav_check_set_goals(r, h, g, f);
+  nav_check_snapshot(r, g, f, cost);
   steer_flowfield_release(f);
 }
 

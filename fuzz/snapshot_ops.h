@@ -13,12 +13,13 @@ static void check_program_sane(const steer_program *p) {
   for (size_t k = 0; k < steer_program_count(p); k++) {
     const steer_entry *e = steer_program_entry(p, k);
     CHECK((unsigned)e->behavior < STEER_BEHAVIOR_COUNT &&
-              (unsigned)e->target.kind <= STEER_TARGET_SHARED &&
-              e->target.kind != STEER_TARGET_FLOW, /* fields are not saved */
+              (unsigned)e->target.kind <= STEER_TARGET_FORMATION,
           "entry %zu: behavior %d, target %d", k, (int)e->behavior,
           (int)e->target.kind);
     if (e->target.kind == STEER_TARGET_PATH)
       CHECK(e->target.path && steer_path_count(e->target.path) > 0, "path target");
+    if (e->target.kind == STEER_TARGET_FLOW)
+      CHECK(e->target.field != NULL, "flow field target");
     if (e->target.kind == STEER_TARGET_SHARED)
       CHECK(e->target.shared && finite2(steer_point_get(e->target.shared)),
             "shared point target");

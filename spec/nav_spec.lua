@@ -565,7 +565,6 @@ describe("a:flow and the flow entry", function()
       error_of(a.set_behaviors, a, { { "flow", field = f, target = { 1, 1 } } }))
     assert.matches("bad argument #1 to 'flow' %(steer.FlowField expected", error_of(a.flow, a, 5))
     assert.matches("bad argument #2 to 'flow'", error_of(a.flow, a, f, -1))
-    assert.matches("flow field, which snapshots cannot hold", error_of(w.snapshot, w))
   end)
 
   it("brings a crowd to the goal around walls", function()
@@ -589,6 +588,162 @@ describe("a:flow and the flow entry", function()
       support.all_finite(a.x, a.y, a.vx, a.vy)
       assert.is_true(f:distance(a.x, a.y) ~= nil and f:distance(a.x, a.y) <= 3, "agent " .. k)
     end
+  end)
+end)
+
+describe("flow fields in snapshots (version 12)", function()
+  local fnv, forge, u64 = support.fnv, support.forge, support.u64
+
+  -- A level with walls and a dear patch, a field toward two goals, a crowd
+  -- following it (a program shared by most, one agent's own behaviors).
+  local function flow_world()
+    local nav = grid_of({
+      "..........",
+      "..###.....",
+      "....#..33.",
+      "....#..33.",
+      "..........",
+    }, 2, { -4, 1 })
+    local field = nav:flow{ { 13, 2 }, { -3, 10 } }
+    local w = steer.world{ seed = 11 }
+    local program = steer.program{ { "flow", field = field, slowing_radius = 2 },
+      { "separation", radius = 1 } }
+    local agents = {}
+    for k = 1, 24 do
+      agents[k] = w:add{ x = -4 + (k * 7) % 20, y = 1 + (k * 3) % 10, max_speed = 2, max_force = 4,
+        radius = 0.3 }
+      agents[k]:set_behaviors(program)
+    end
+    agents[24]:set_behaviors{ { "flow", field = field } }
+    return w, field, nav, agents
+  end
+
+  -- Every cell's distance and the directions at a few points in each.
+  local function readings(f)
+    local W, H = f:grid():size()
+    local out = {}
+    for cy = 0, H - 1 do
+      for cx = 0, W - 1 do
+        local x, y = f:grid():center_of(cx, cy)
+        out[#out + 1] = f:distance(x, y)
+        for _, d in ipairs{ { 0, 0 }, { 0.6, -0.3 }, { -0.9, 0.8 } } do
+          local dx, dy = f:direction(x + d[1], y + d[2])
+          out[#out + 1] = dx
+          out[#out + 1] = dy
+        end
+      end
+    end
+    return out
+  end
+
+  it("restore the field, its grid and the agents following them, bit for bit", function()
+    local w, field, nav, agents = flow_world()
+    for _ = 1, 15 do w:step(0.1) end
+    local s = w:snapshot()
+    local c = assert(steer.restore(s))
+    assert.are.equal(s, c:snapshot())
+    local rf = c:get(agents[1].id):behaviors()[1].field
+    assert.is_false(rf == field)
+    assert.is_false(rf:grid() == nav)
+    assert.is_false(rf:stale())
+    assert.are.same(readings(field), readings(rf))
+    assert.are.same({ nav:size() }, { rf:grid():size() })
+    assert.are.equal(2, rf:grid():cell_size())
+    assert.are.same({ -4, 1 }, { rf:grid():origin() })
+    for cy = 0, 4 do
+      for cx = 0, 9 do assert.are.equal(nav:cost(cx, cy), rf:grid():cost(cx, cy)) end
+    end
+    -- one field for every entry that held it (a shared program, an agent's own)
+    assert.is_true(rawequal(rf, c:get(agents[24].id):behaviors()[1].field))
+    assert.is_true(rawequal(rf, c:get(agents[7].id):behaviors()[1].field))
+    for k = 1, 40 do
+      w:step(0.1)
+      c:step(0.1)
+      assert.are.equal(w:snapshot(), c:snapshot(), "step " .. k)
+    end
+    -- the copy is the restored world's own: the saved world's field is untouched
+    rf:set_goals{ { 13, 9 } }
+    rf:grid():set_cost(0, 0, 0)
+    assert.are.equal(0, nav:cost(0, 0) == 0 and 1 or 0)
+    assert.is_false(field:stale())
+    assert.are.same(readings(nav:flow{ { 13, 2 }, { -3, 10 } }), readings(field))
+  end)
+
+  it("keep a stale field as it was computed, and two fields sharing a grid", function()
+    local w, field, nav, agents = flow_world()
+    local other = nav:flow(5, 9)
+    agents[3]:set_behaviors{ { "flow", field = other } }
+    for _ = 1, 5 do w:step(0.1) end
+    local before = readings(field)
+    nav:set_cost(6, 0, 0) -- the field is stale now: it still steers as computed
+    nav:set_cost(7, 1, 4)
+    assert.is_true(field:stale() and other:stale())
+    local s = w:snapshot()
+    local c = assert(steer.restore(s))
+    assert.are.equal(s, c:snapshot())
+    local rf = c:get(agents[1].id):behaviors()[1].field
+    local ro = c:get(agents[3].id):behaviors()[1].field
+    assert.is_true(rf:stale() and ro:stale())
+    assert.is_true(rawequal(rf:grid(), ro:grid())) -- one grid, as saved
+    assert.are.same(before, readings(rf))          -- not computed again
+    assert.are.equal(0, rf:grid():cost(6, 0))
+    assert.are.equal(4, rf:grid():cost(7, 1))
+    for k = 1, 20 do
+      w:step(0.1)
+      c:step(0.1)
+      assert.are.equal(w:snapshot(), c:snapshot(), "step " .. k)
+    end
+    -- updated, both give the field of the new costs
+    field:update()
+    rf:update()
+    assert.is_false(rf:stale())
+    assert.are.same(readings(field), readings(rf))
+    assert.are_not.same(before, readings(rf))
+    assert.are.equal(w:snapshot(), c:snapshot())
+  end)
+
+  it("refuse forged grids and fields", function()
+    if not fnv then return pending("forging needs 64-bit integers (Lua 5.4, LuaJIT)") end
+    local nav = steer.navgrid{ width = 3, height = 2 }
+    local field = nav:flow(0.5, 0.5)
+    local w = steer.world{}
+    w:add{ x = 2.5, y = 1.5 }:set_behaviors{ { "flow", field = field } }
+    nav:set_cost(1, 1, 2) -- stale: its cells are written out
+    local s = w:snapshot()
+    local g = support.grids_at(s)
+    assert.are.equal(1, u64(s, g))
+    -- the grid: width, height, cell size, origin, version, six costs; then
+    -- the fields: grid, version, goals, the goal, stale, reachable, cells, blend
+    local costs = g + 8 + 4 + 4 + 24 + 8
+    local flows = costs + 6 * 8
+    assert.are.equal(1, u64(s, flows))
+    local stale_at = flows + 8 + 8 + 8 + 8 + 16
+    local cells = stale_at + 8
+    local blend = cells + 6 * 16
+    assert.are.equal(1, u64(s, blend + 6)) -- then the programs: one
+    local function refused(pos, bytes, message, what)
+      local c, msg = steer.restore(forge(s, pos, bytes))
+      assert.is_nil(c, what)
+      assert.are.equal(message, msg, what)
+    end
+    assert.is_not_nil(steer.restore(forge(s, blend, s:sub(blend, blend))))
+    -- bit 1 (west) of cell (0, 0) and bit 0 (east) of cell (2, 1) are clear
+    assert.is_true(s:byte(blend) % 4 < 2 and s:byte(blend + 5) % 2 == 0)
+    refused(blend, string.char(s:byte(blend) + 2), "snapshot holds an invalid flow field",
+      "cell (0, 0) blends with its west neighbor, outside")
+    refused(blend + 5, string.char(s:byte(blend + 5) + 1), "snapshot holds an invalid flow field",
+      "cell (2, 1) blends with its east neighbor, outside")
+    refused(cells, "\0\0\0\0\0\0\0\192", "snapshot holds an invalid flow field", "a distance -2")
+    refused(cells + 8, "\0\0\0\64", "snapshot holds an invalid flow field", "a direction part 2")
+    refused(stale_at, "\0", "snapshot holds an invalid flow field", "fresh, but of another version")
+    refused(costs, "\0\0\0\0\0\0\224\63", "snapshot holds an invalid navigation grid", "a cost 0.5")
+    refused(g + 8, "\0\0\0\0", "snapshot holds an invalid navigation grid", "width 0")
+    refused(flows + 8, "\2", "snapshot refers to a missing navigation grid", "grid 2 of 1")
+    refused(flows + 8, "\0", "snapshot refers to a missing navigation grid", "grid 0")
+    -- version 11 had neither table: its reader meets other bytes there
+    local c, msg = steer.restore(forge(s, 9, "\11"))
+    assert.is_nil(c)
+    assert.is_string(msg)
   end)
 end)
 

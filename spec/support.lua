@@ -287,11 +287,51 @@ function support.forge(s, pos, bytes)
   return body .. support.fnv(body)
 end
 
---- Version-11 snapshot s of a world without formations as version 10 wrote
+--- A small count (below 2^53) at byte `at` of snapshot s, little-endian.
+function support.u64(s, at)
+  local v = 0
+  for k = 7, 0, -1 do v = v * 256 + s:byte(at + k) end
+  return v
+end
+
+--- Where version-12 snapshot s's table of navigation grids starts (its
+-- count), past the slots, paths, shared points and formations
+-- (docs/SNAPSHOT.md).
+function support.grids_at(s)
+  local u64 = support.u64
+  -- magic, version, definition (8 + 4 + 8 + 8 + 4 bytes), then the slots,
+  -- the paths and the shared points
+  local at = 13 + 32
+  at = at + 12 + 8 * u64(s, at)
+  local paths = u64(s, at)
+  at = at + 8
+  for _ = 1, paths do at = at + 12 + 16 * u64(s, at) end
+  at = at + 8 + 16 * u64(s, at)
+  -- the formations: an end (36 bytes), fit (4), slots (8 + 16 each)
+  local formations = u64(s, at)
+  at = at + 8
+  for _ = 1, formations do at = at + 40 + 8 + 16 * u64(s, at + 40) end
+  return at
+end
+
+--- Version-12 snapshot s of a world without flow fields as version 11
+-- wrote it (checksum recomputed when the interpreter can): without the two
+-- empty tables, of navigation grids and of flow fields, after the
+-- formations.
+function support.before_flows(s)
+  assert(s:sub(9, 12) == "\12\0\0\0", "a version-12 snapshot expected")
+  local at = support.grids_at(s)
+  assert(s:sub(at, at + 15) == ("\0"):rep(16), "a world without flow fields expected")
+  local v11 = s:sub(1, 8) .. "\11\0\0\0" .. s:sub(13, at - 1) .. s:sub(at + 16, #s - 8)
+  return v11 .. (support.fnv and support.fnv(v11) or s:sub(#s - 7))
+end
+
+--- Version-11 (or 12, without flow fields) snapshot s of a world without formations as version 10 wrote
 -- it (checksum recomputed when the interpreter can): without the empty
 -- table of formations after the shared points (its members, at the end,
 -- are then none either).
 function support.before_formations(s)
+  if s:sub(9, 12) == "\12\0\0\0" then s = support.before_flows(s) end
   assert(s:sub(9, 12) == "\11\0\0\0", "a version-11 snapshot expected")
   local function u64(at) -- a small count, little-endian
     local v = 0
@@ -311,14 +351,14 @@ function support.before_formations(s)
   return v10 .. (support.fnv and support.fnv(v10) or s:sub(#s - 7))
 end
 
---- Version-10 (or 11, without formations) snapshot s as version 9 wrote it
+--- Version-10 (or later, without formations and flow fields) snapshot s as version 9 wrote it
 -- (checksum recomputed when the interpreter can): each of its `entries`
 -- entries without version 10's tail. The entries must not be tactics
 -- entries: their tail is then the defaults, offset (0, 0), distance 3, no
 -- second end (60 bytes, no other place of a snapshot holds them; asserted
 -- by count).
 function support.before_tactics(s, entries)
-  if s:sub(9, 12) == "\11\0\0\0" then s = support.before_formations(s) end
+  if s:byte(9) > 10 then s = support.before_formations(s) end
   assert(s:sub(9, 12) == "\10\0\0\0", "a version-10 snapshot expected")
   local tail = ("\0"):rep(16) .. "\0\0\0\0\0\0\8\64" .. ("\0"):rep(36)
   local body, parts, at = s:sub(13, #s - 8), {}, 1

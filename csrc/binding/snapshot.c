@@ -10,7 +10,7 @@ static int add_bytes(void *ud, const void *bytes, size_t n) {
   owned_block *b = ud;
   if (b->used == SIZE_MAX) return 1; /* failed before */
   if (n >= SIZE_MAX - b->used || !owned_reserve(b, b->used + n)) {
-    b->used = SIZE_MAX; /* out of memory, not a flow field (w_snapshot) */
+    b->used = SIZE_MAX; /* out of memory (w_snapshot) */
     return 1;
   }
   memcpy((char *)b->data + b->used, bytes, n);
@@ -29,10 +29,8 @@ static int w_snapshot(lua_State *L) {
   if (status != STEER_OK) {
     int writer_failed = b->used == SIZE_MAX; /* add_bytes marks it */
     owned_free(b);
-    if (status == STEER_EINVAL && !writer_failed)
-      return arg_error(L, "snapshot", 0,
-                       "an agent's program follows a flow field, which "
-                       "snapshots cannot hold");
+    if (status == STEER_EINVAL && !writer_failed) /* not from the API */
+      return arg_error(L, "snapshot", 0, "a program snapshots cannot hold");
     luaL_error(L, "not enough memory"); /* the writer's or the core's */
   }
   box->snapshot_size = b->used;

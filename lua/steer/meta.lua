@@ -613,7 +613,8 @@ function World:step(dt) end
 ---@return steer.WorldStats
 function World:stats() end
 
----A copy of the whole world state, for `steer.restore`.
+---A copy of the whole world state, for `steer.restore` (flow fields that
+---programs follow and their grids included: the restored world gets its own).
 ---@return steer.Snapshot
 function World:snapshot() end
 

@@ -3,8 +3,7 @@
 -- grids (1x1, all blocked, random costs), goals on blocked cells and
 -- outside, hostile arguments. Grids are mirrored here (their costs); small
 -- ones are checked against a brute-force Dijkstra. Flow-following agents
--- live in worlds of their own (snapshots refuse flow programs, so the
--- shared worlds never get one).
+-- live in worlds of their own, whose snapshots are checked here.
 local V = require "fuzz.values"
 local G = require "fuzz.gen"
 
@@ -577,7 +576,29 @@ local function op_follow(F)
       end
     end
   end
-  F:call("world:snapshot", w.snapshot, { w }, 1, false, { name = "snapshot", argn = 0 })
+  -- snapshots keep the fields (version 12): a copy that snapshots to the
+  -- same bytes, reads its fields as the saved world does and steps alike
+  local snap_ok, out = F:call("world:snapshot", w.snapshot, { w }, 1, true, { name = "snapshot", argn = 0 })
+  if not snap_ok then return end
+  local s = out[1]
+  local c = F.steer.restore(s)
+  if not c then F:fail("a snapshot of flow-following agents does not restore") end
+  if c:snapshot() ~= s then F:fail("restore(snapshot) of flow-following agents differs") end
+  for _, h in ipairs(agents) do
+    local mine, theirs = h:behaviors()[1].field, c:get(h.id):behaviors()[1].field
+    if theirs == mine or theirs:stale() ~= mine:stale() then
+      F:fail("a restored field is the saved one, or not stale as it is")
+    end
+    local x, y = h.x, h.y
+    local d1, d2 = mine:distance(x, y), theirs:distance(x, y)
+    local a1, b1 = mine:direction(x, y)
+    local a2, b2 = theirs:direction(x, y)
+    if d1 ~= d2 or a1 ~= a2 or b1 ~= b2 then F:fail("a restored field reads apart") end
+  end
+  w:step(0.1)
+  c:step(0.1)
+  if c:snapshot() ~= w:snapshot() then F:fail("a restored world of flow-following agents steps apart") end
+  c:close()
 end
 
 function N.list(F)
