@@ -90,9 +90,7 @@ static size_t ray_chunks(const steer_world *w, const geo_ray *r) {
 static void ray_agents(const steer_world *w, const geo_ray *r, long ignore,
                        geo_hit *hit) {
   if (w->count == 0) return;
-  double widest = 0;
-  for (size_t i = 0; i < w->count; i++)
-    if (w->radius[i] > widest) widest = w->radius[i];
+  double widest = w->radius_bound; /* at least every radius: the same hit */
   size_t n = ray_chunks(w, r);
   steer_vec2 from = r->s;
   for (size_t k = 0; k < n; k++) {

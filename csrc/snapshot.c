@@ -1362,6 +1362,8 @@ steer_world *steer_world_restore(const void *bytes, size_t n,
   read_world_body(&r, &rs);
   if (!r.error && r.left != 0) fail(&r, "snapshot has trailing bytes");
   if (!r.error && world_sort_now(rs.w)) fail(&r, "not enough memory");
+  rs.w->radius_loose = 1; /* the agents' radii were read as columns */
+  world_radius_refresh(rs.w);
   /* the world holds its own references to paths, points and programs */
   for (size_t k = 0; k < rs.path_count; k++) steer_path_release(rs.paths[k]);
   for (size_t k = 0; k < rs.point_count; k++)

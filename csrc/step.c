@@ -309,6 +309,7 @@ static steer_status step_once(steer_world *w, double dt) {
     total.neighbors += job.stats[k].neighbors;
   }
   w->stats = total;
+  world_radius_refresh(w); /* after removals, at a step's cost */
   return STEER_OK;
 }
 

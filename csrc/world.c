@@ -291,6 +291,7 @@ static steer_id place(steer_world *w, const steer_agent_def *d,
   w->max_speed[i] = d->max_speed;
   w->max_force[i] = d->max_force;
   w->radius[i] = d->radius;
+  if (d->radius > w->radius_bound) w->radius_bound = d->radius;
   w->orca_clock[i] = 0;
   w->orca_settled[i] = w->orca_settle_next[i] = 0;
   w->ext[i] = NULL;
@@ -386,6 +387,21 @@ steer_status steer_world_add_many(steer_world *w, size_t n,
   return STEER_OK;
 }
 
+void world_set_radius(steer_world *w, size_t i, double r) {
+  w->radius_loose |= w->radius[i] >= w->radius_bound && r < w->radius[i];
+  w->radius[i] = r;
+  if (r > w->radius_bound) w->radius_bound = r;
+}
+
+void world_radius_refresh(steer_world *w) {
+  if (!w->radius_loose) return;
+  double most = 0;
+  for (size_t i = 0; i < w->count; i++)
+    if (w->radius[i] > most) most = w->radius[i];
+  w->radius_bound = most;
+  w->radius_loose = 0;
+}
+
 steer_status steer_world_remove(steer_world *w, steer_id id) {
   long found = steer_world_index(w, id);
   if (found < 0) return STEER_EINVAL;
@@ -396,6 +412,7 @@ steer_status steer_world_remove(steer_world *w, steer_id id) {
   ext_free(w, w->ext[i]);
   steer_program_release(w->program[i]);
   w->ghosts -= w->group_bit[i] == 0;
+  w->radius_loose |= w->radius[i] >= w->radius_bound;
   grid_remove(&w->grid, (int32_t)i, w->x[i], w->y[i]);
   w->grid.sorted = 0;
   if (i != last) {
@@ -495,7 +512,7 @@ steer_status steer_agent_set(steer_world *w, size_t i, steer_field f,
   case STEER_VY: w->vy[i] = value; return STEER_OK;
   case STEER_MAX_SPEED: w->max_speed[i] = value; return STEER_OK;
   case STEER_MAX_FORCE: w->max_force[i] = value; return STEER_OK;
-  case STEER_RADIUS: w->radius[i] = value; return STEER_OK;
+  case STEER_RADIUS: world_set_radius(w, i, value); return STEER_OK;
   case STEER_GROUP:
     if (!(value >= 0 && value <= 31 && value == (int)value))
       return STEER_EINVAL;

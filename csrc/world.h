@@ -164,6 +164,11 @@ struct steer_world {
   int step_simd;      /* the width of the running step, read once at its start */
   int unsorted_steps; /* steps since the last sort of a world whose programs
                          read no other agents (step.c) */
+  double radius_bound; /* at least every agent's radius: how far from a ray
+                          an agent it hits can stand (level.c); raised as
+                          radii grow, made exact by world_radius_refresh */
+  int radius_loose;    /* a removal or a smaller radius may have left
+                          radius_bound above every radius */
   shape_cells shape_cells; /* ORCA's shapes near each cell (orca_cells.c) */
   push_pair *push_pairs;   /* step scratch of ORCA's push (orca_push.c) */
   size_t push_pairs_cap;
@@ -281,5 +286,11 @@ static inline void world_integrate(const steer_world *w, size_t i,
 
 /* Writes agent i's position (already contained) and moves it in the grid. */
 void world_place(steer_world *w, size_t i, steer_vec2 p);
+
+/* Agent i's radius is r from now on: radius_bound follows. */
+void world_set_radius(steer_world *w, size_t i, double r);
+/* radius_bound made the largest radius again (a pass over the agents),
+   when radius_loose: at the end of a step, and of a restore. */
+void world_radius_refresh(steer_world *w);
 
 #endif

@@ -152,6 +152,104 @@ describe("world:raycast", function()
   end)
 end)
 
+describe("ray casts against agents", function()
+  -- The nearest agent a ray from (x1, y1) to (x2, y2) meets, by brute force
+  -- over every agent (and, on a torus, its eight nearest images): its
+  -- fraction and the agents within 1e-9 of it; `clear` false when some
+  -- agent grazes the ray within 1e-9 of its radius (either answer is right).
+  local function brute(w, x1, y1, x2, y2, side)
+    local dx, dy = x2 - x1, y2 - y1
+    local len = math.sqrt(dx * dx + dy * dy)
+    local ux, uy = dx / len, dy / len
+    local best, at, clear = math.huge, {}, true
+    local shifts = side and { -side, 0, side } or { 0 }
+    for a in w:agents() do
+      local r = a.radius
+      for _, sx in ipairs(shifts) do
+        for _, sy in ipairs(shifts) do
+          local fx, fy = x1 - (a.x + sx), y1 - (a.y + sy)
+          local t
+          if fx * fx + fy * fy <= r * r then
+            t = 0
+          else
+            local proj = -(fx * ux + fy * uy)
+            local px, py = fx + ux * proj, fy + uy * proj
+            local perp = math.sqrt(px * px + py * py)
+            if math.abs(perp - r) < 1e-9 then clear = false end
+            if proj >= 0 and perp <= r then
+              local dist = proj - math.sqrt(r * r - perp * perp)
+              if dist <= len then t = math.max(dist, 0) / len end
+            end
+          end
+          if t then at[#at + 1] = { t = t, a = a } end
+          if t and t < best then best = t end
+        end
+      end
+    end
+    local near = {}
+    for _, h in ipairs(at) do
+      if h.t <= best + 1e-9 then near[h.a] = true end
+    end
+    return best, near, clear
+  end
+
+  local function check_rays(w, side, wrap, rng, label)
+    for k = 1, 200 do
+      local x, y = rng() * side, rng() * side
+      -- shorter than half the torus: a ray takes the shortest way there
+      local ang, l = rng() * 2 * math.pi, 1 + rng() * 28
+      local x2, y2 = x + math.cos(ang) * l, y + math.sin(ang) * l
+      local f, _, _, _, _, kind, h = w:raycast(x, y, x2, y2, { walls = false, agents = true })
+      local best, near, clear = brute(w, x, y, x2, y2, wrap and side)
+      if clear then
+        if best == math.huge then
+          assert.is_nil(f, label .. ": ray " .. k .. " hits nothing")
+        else
+          assert.are.equal("agent", kind, label .. ": ray " .. k)
+          assert.is_true(math.abs(f - best) <= 1e-9, label .. ": ray " .. k .. " fraction")
+          assert.is_true(near[h], label .. ": ray " .. k .. " hits the nearest agent")
+        end
+      end
+    end
+  end
+
+  it("find the nearest agent as radii grow and shrink and agents come and go", function()
+    local seed = 7
+    local function rng()
+      seed = (seed * 1103515245 + 12345) % 2147483648
+      return seed / 2147483648
+    end
+    for _, wrap in ipairs{ false, true } do
+      local side = 60
+      local w = steer.world{ bounds = { side, side }, wrap = wrap, seed = 3 }
+      local agents = {}
+      for k = 1, 150 do
+        agents[k] = w:add{ x = rng() * side, y = rng() * side, radius = 0.2 + rng() * 1.3 }
+      end
+      local label = wrap and "torus" or "bounded"
+      local function check(what, world) check_rays(world or w, side, wrap, rng, label .. what) end
+      check("")
+      -- one agent grows far wider than any other: rays must find it at once
+      agents[10].radius = 9
+      check(", one radius 9")
+      -- it shrinks back, another is removed, a wide one comes and goes
+      agents[10].radius = 0.3
+      w:remove(agents[20])
+      local wide = w:add{ x = side / 2, y = side / 2, radius = 12 }
+      check(", an agent of radius 12")
+      w:remove(wide)
+      check(", after removals")
+      w:step(0.1)
+      check(", after a step")
+      agents[30].radius = 9 -- a restored world knows its widest agent
+      local copy = assert(steer.restore(w:snapshot()))
+      check(", restored", copy)
+      copy:get(agents[5].id).radius = 7
+      check(", restored, one radius 7", copy)
+    end
+  end)
+end)
+
 describe("world:line_of_sight and world:query_box", function()
   it("take agents and points; query_box is exact at its edges", function()
     local w = steer.world{}
