@@ -636,6 +636,27 @@ static size_t read_table(reader *r, restoring *rs, void **items, size_t size,
   return n;
 }
 
+/* n points (f64 x, f64 y each) read into a block of the world's memory
+   with room for at least one, or NULL once restoring has failed (the
+   caller frees it with free_point_list). */
+static steer_vec2 *read_point_list(reader *r, restoring *rs, size_t n) {
+  if (r->error) return NULL;
+  steer_vec2 *at = world_alloc(rs->w, NULL, 0, (n ? n : 1) * sizeof(steer_vec2));
+  if (!at) {
+    fail(r, "not enough memory");
+    return NULL;
+  }
+  for (size_t q = 0; q < n; q++) {
+    at[q].x = get_f64(r);
+    at[q].y = get_f64(r);
+  }
+  return at;
+}
+
+static void free_point_list(restoring *rs, steer_vec2 *at, size_t n) {
+  if (at) world_alloc(rs->w, at, (n ? n : 1) * sizeof(steer_vec2), 0);
+}
+
 static void read_paths(reader *r, restoring *rs) {
   size_t n = read_table(r, rs, (void **)&rs->paths, sizeof(steer_path *),
                         &rs->path_cap, 12 + 16);
@@ -643,18 +664,9 @@ static void read_paths(reader *r, restoring *rs) {
     size_t points = get_count(r, 16);
     int loop = get_flag(r);
     if (!r->error && points == 0) fail(r, "snapshot holds an empty path");
-    if (r->error) return;
-    steer_vec2 *pts = world_alloc(rs->w, NULL, 0, points * sizeof(steer_vec2));
-    if (!pts) {
-      fail(r, "not enough memory");
-      return;
-    }
-    for (size_t q = 0; q < points; q++) {
-      pts[q].x = get_f64(r);
-      pts[q].y = get_f64(r);
-    }
+    steer_vec2 *pts = read_point_list(r, rs, points);
     steer_path *path = r->error ? NULL : steer_path_create(pts, points, loop != 0);
-    world_alloc(rs->w, pts, points * sizeof(steer_vec2), 0);
+    free_point_list(rs, pts, points);
     if (!r->error && !path) fail(r, "not enough memory");
     if (path) rs->paths[rs->path_count++] = path;
   }
@@ -734,16 +746,9 @@ static void read_formations(reader *r, restoring *rs) {
     size_t slots = get_count(r, 16);
     if (!r->error && slots > STEER_FORMATION_MAX_SLOTS)
       fail(r, "snapshot holds an invalid formation");
-    steer_vec2 *at = r->error ? NULL
-                              : world_alloc(rs->w, NULL, 0,
-                                            (slots ? slots : 1) * sizeof(steer_vec2));
-    if (!r->error && !at) fail(r, "not enough memory");
-    for (size_t q = 0; at && q < slots; q++) {
-      at[q].x = get_f64(r);
-      at[q].y = get_f64(r);
-    }
+    steer_vec2 *at = read_point_list(r, rs, slots);
     steer_formation *f = r->error ? NULL : steer_formation_create(anchor, at, slots);
-    if (at) world_alloc(rs->w, at, (slots ? slots : 1) * sizeof(steer_vec2), 0);
+    free_point_list(rs, at, slots);
     if (anchor.kind == STEER_TARGET_SHARED)
       steer_point_release(anchor.shared); /* f holds its own */
     if (!r->error && !f) fail(r, "not enough memory");
@@ -811,18 +816,10 @@ static void read_flows(reader *r, restoring *rs) {
       fail(r, "snapshot refers to a missing navigation grid");
     if (r->error) return;
     steer_navgrid *g = rs->grids[grid - 1];
-    steer_vec2 *at = world_alloc(rs->w, NULL, 0, (goals ? goals : 1) * sizeof(steer_vec2));
-    if (!at) {
-      fail(r, "not enough memory");
-      return;
-    }
-    for (size_t q = 0; q < goals; q++) {
-      at[q].x = get_f64(r);
-      at[q].y = get_f64(r);
-    }
+    steer_vec2 *at = read_point_list(r, rs, goals);
     int stale = get_flag(r);
     steer_flowfield *f = r->error ? NULL : steer_flowfield_create(g, at, goals);
-    world_alloc(rs->w, at, (goals ? goals : 1) * sizeof(steer_vec2), 0);
+    free_point_list(rs, at, goals);
     if (!r->error && !f) fail(r, "not enough memory");
     if (!f) return;
     rs->flows[rs->flow_count++] = f;
