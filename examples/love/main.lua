@@ -117,8 +117,8 @@ local function save_png(image, path)
   file:close()
 end
 
--- in test runs: a click at frame 10, captures at half the scene's frames
--- and at the end
+-- in test runs: a click at frame 10, the scene's test keys at their frames,
+-- captures at half the scene's frames and at the end
 local function test_frame()
   test.frame = test.frame + 1
   local f = test.frame
@@ -127,6 +127,8 @@ local function test_frame()
     local at = scenes[index].test_click or {480, 270}
     current:click(at[1], at[2], 1)
   end
+  local keys = scenes[index].test_keys -- a scene's own keys, pressed on cue
+  if keys and keys[f] then current:key(keys[f]) end
   if f == math.floor(frames / 2) or f == frames then
     local which = f == frames and "b" or "a"
     local name = ("%s/scene%d-%s.png"):format(options.test, index, which)
@@ -209,7 +211,7 @@ function love.keypressed(key)
     load_scene(index, debug_on)
   elseif key == "escape" then
     love.event.quit()
-  elseif current.key then -- the scene's own keys (scene 6: f, scene 7: f, scene 8: m, t, g and s)
+  elseif current.key then -- the scene's own keys (scene 6: f, s and l, scene 7: f, scene 8: m, t, g and s)
     current:key(key)
   end
 end

@@ -2,7 +2,9 @@
 -- (steer.navgrid, nav:flow, the "flow" program entry) with separation, and
 -- ORCA keeps them off the maze's walls (steer.walls_from_tiles of the same
 -- tiles); a click sets the goal, f shows the field as arrows. A guard (the bigger
--- agent) walks to random tiles along nav:path's smoothed paths.
+-- agent) walks to random tiles along nav:path's smoothed paths. s saves the
+-- whole simulation (world:snapshot(): the crowd, its programs, the flow field
+-- and its grid), l goes back to it (steer.restore).
 local steer = require "steer"
 local gfx = require "gfx"
 
@@ -12,7 +14,7 @@ local CW, CH = math.floor(W / CELL), math.floor(H / CELL)
 
 local scene = {
   name = "flow field", title = "6 flow", test_frames = 600,
-  test_click = {880, 460},
+  test_click = {880, 460}, test_keys = { [150] = "s", [400] = "l" },
   vector_scale = 0.3, force_scale = 0.1,
 }
 scene.__index = scene
@@ -117,8 +119,9 @@ end
 function scene:count() return #self.world end
 
 function scene:info()
-  return ("goal %.0f, %.0f   f: field arrows%s"):format(self.goal[1], self.goal[2],
-    self.arrows and " (on)" or "")
+  return ("goal %.0f, %.0f   f: field arrows%s   s: save   l: load%s"):format(self.goal[1],
+    self.goal[2], self.arrows and " (on)" or "",
+    self.saved and (" (%d KB saved)"):format(math.floor(#self.saved.bytes / 1024)) or "")
 end
 
 function scene:update(dt)
@@ -131,8 +134,34 @@ function scene:click(sx, sy)
   self:set_goal(gfx.to_world(self.cam, sx, sy))
 end
 
+-- The saved world comes back as a new one with its own field, grid, paths
+-- and agents (same ids): the scene takes them over from it.
+function scene:load()
+  local world = assert(steer.restore(self.saved.bytes))
+  if self.view then self.view:unwatch(self.guard) end -- before its world closes
+  self.world:close()
+  self.world = world
+  self.guard = world:get(self.guard.id)
+  self.route = self.guard:behaviors()[1].path
+  for a in world:agents() do
+    if a ~= self.guard then
+      self.field = a:behaviors()[1].field
+      break
+    end
+  end
+  self.nav = self.field:grid()
+  self.goal = self.saved.goal
+  if self.view then self:set_debug(self.view) end
+end
+
 function scene:key(key)
-  if key == "f" then self.arrows = not self.arrows end
+  if key == "f" then
+    self.arrows = not self.arrows
+  elseif key == "s" then
+    self.saved = { bytes = self.world:snapshot(), goal = self.goal }
+  elseif key == "l" and self.saved then
+    self:load()
+  end
 end
 
 function scene:set_debug(view)
