@@ -495,8 +495,8 @@ static void place_goals(steer_flowfield *f, const steer_vec2 *goals,
   f->goal_count = n;
 }
 
-steer_flowfield *steer_flowfield_create(steer_navgrid *g,
-                                        const steer_vec2 *goals, size_t n) {
+steer_flowfield *flow_make(steer_navgrid *g, const steer_vec2 *goals,
+                           size_t n, int computed) {
   if (n > SIZE_MAX / sizeof(steer_vec2)) return NULL;
   steer_flowfield *f = steer_alloc(NULL, 0, sizeof *f);
   if (!f) return NULL;
@@ -514,14 +514,21 @@ steer_flowfield *steer_flowfield_create(steer_navgrid *g,
     f->goal_cells = steer_alloc(NULL, 0, n * sizeof(int32_t));
   }
   if (!f->cells || !f->blend || (n && (!f->goals || !f->goal_cells)) ||
-      !scratch_alloc(&s, f)) {
+      (computed && !scratch_alloc(&s, f))) {
     field_free(f);
     return NULL;
   }
   place_goals(f, goals, n);
-  compute(f, &s);
-  scratch_free(&s, f);
+  if (computed) {
+    compute(f, &s);
+    scratch_free(&s, f);
+  }
   return f;
+}
+
+steer_flowfield *steer_flowfield_create(steer_navgrid *g,
+                                        const steer_vec2 *goals, size_t n) {
+  return flow_make(g, goals, n, 1);
 }
 
 void steer_flowfield_retain(steer_flowfield *f) { f->refs++; }

@@ -8,10 +8,7 @@ const int nav_dy[8] = {0, 0, 1, -1, 1, -1, -1, 1}; /* k ^ 1 is the opposite of k
 
 steer_navgrid *steer_navgrid_create(int width, int height, double cell_size,
                                     steer_vec2 origin, const double *costs) {
-  if (width < 1 || height < 1 || width > STEER_NAV_MAX_SIDE ||
-      height > STEER_NAV_MAX_SIDE ||
-      (size_t)width * (size_t)height > STEER_NAV_MAX_CELLS || !(cell_size > 0))
-    return NULL;
+  if (!nav_size_ok(width, height, cell_size)) return NULL;
   size_t cells = (size_t)width * (size_t)height;
   steer_navgrid *g = steer_alloc(NULL, 0, sizeof *g);
   if (!g) return NULL;

@@ -74,6 +74,14 @@ struct steer_flowfield {
   size_t scratch_bytes;
 };
 
+/* Does steer_navgrid_create take this size? 1..STEER_NAV_MAX_SIDE cells a
+   side, at most STEER_NAV_MAX_CELLS in all, cells wider than 0. */
+static inline int nav_size_ok(int64_t width, int64_t height, double cell_size) {
+  return width >= 1 && height >= 1 && width <= STEER_NAV_MAX_SIDE &&
+         height <= STEER_NAV_MAX_SIDE &&
+         width * height <= STEER_NAV_MAX_CELLS && cell_size > 0;
+}
+
 /* Is cell (cx, cy) inside the grid? */
 static inline int nav_inside(const steer_navgrid *g, long cx, long cy) {
   return cx >= 0 && cy >= 0 && cx < g->width && cy < g->height;
@@ -142,6 +150,12 @@ long nav_cell_index(const steer_navgrid *g, steer_vec2 p);
    from every blocked cell and from the grid's outside edge? (navsight.c) */
 int nav_segment_clear(const steer_navgrid *g, steer_vec2 a, steer_vec2 b,
                       double r, double max_cost);
+
+/* A field toward the goals, computed (steer_flowfield_create), or with
+   its cells and blend masks left for the caller to write (a stale field
+   restored from a snapshot: its version is the grid's until then). */
+steer_flowfield *flow_make(steer_navgrid *g, const steer_vec2 *goals,
+                           size_t n, int computed);
 
 /* Snapshots (snapshot.c): are f's cells and blend masks, written into it
    as a stale field was saved, what a computation can leave? Every

@@ -774,9 +774,7 @@ static void read_grids(reader *r, restoring *rs) {
     origin.y = get_f64(r);
     uint64_t version = get_u64(r);
     if (r->error) return;
-    if (width < 1 || height < 1 || width > STEER_NAV_MAX_SIDE ||
-        height > STEER_NAV_MAX_SIDE ||
-        (uint64_t)width * height > STEER_NAV_MAX_CELLS || !(cell > 0)) {
+    if (!nav_size_ok(width, height, cell)) {
       fail(r, "snapshot holds an invalid navigation grid");
       return;
     }
@@ -818,16 +816,15 @@ static void read_flows(reader *r, restoring *rs) {
     steer_navgrid *g = rs->grids[grid - 1];
     steer_vec2 *at = read_point_list(r, rs, goals);
     int stale = get_flag(r);
-    steer_flowfield *f = r->error ? NULL : steer_flowfield_create(g, at, goals);
+    /* a fresh field was computed from the grid's version, a stale one not */
+    if (!r->error && stale == (version == g->version))
+      fail(r, "snapshot holds an invalid flow field");
+    /* computed again when fresh; a stale one's cells are read below */
+    steer_flowfield *f = r->error ? NULL : flow_make(g, at, goals, !stale);
     free_point_list(rs, at, goals);
     if (!r->error && !f) fail(r, "not enough memory");
     if (!f) return;
     rs->flows[rs->flow_count++] = f;
-    /* a fresh field was computed from the grid's version, a stale one not */
-    if (stale == (version == g->version)) {
-      fail(r, "snapshot holds an invalid flow field");
-      return;
-    }
     if (!stale) continue;
     f->reachable_any = get_flag(r);
     for (size_t c = 0; c < g->cells && !r->error; c++) {
