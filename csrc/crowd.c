@@ -287,8 +287,39 @@ void crowd_row_forces(steer_world *w, size_t r, double dt, steer_vec2 *forces,
   flush(w, &bt, dt, forces, base, stats);
 }
 
-/* The 3 x 3 spans of agents i .. i + m - 1, all in cell (cx, cy) of a
-   dense grid away from its edges (one span per row, no shift), cut down
+/* Cell (cx, cy) in a sheet of buckets laid out row by row, a dense grid's
+   or a hashed grid's box (an unbounded world's crowd, grid_fit_box, which
+   no agent lies outside), with its 8 neighbors in the sheet too: its
+   bucket, the sheet's row length and the largest cell number along each
+   axis (for rounding margins). 0 when the cell is not so placed. */
+typedef struct sheet_cell {
+  size_t bucket, cols;
+  double extent_x, extent_y;
+} sheet_cell;
+
+static int sheet_inner(const steer_grid *g, int32_t cx, int32_t cy,
+                       sheet_cell *c) {
+  int32_t u = cx, v = cy, cols = g->ncx, rows = g->ncy;
+  c->extent_x = g->ncx;
+  c->extent_y = g->ncy;
+  if (!g->dense) {
+    if (g->box_w <= 0) return 0;
+    /* |cx|, |box_x0| <= 2^29: the differences fit */
+    u = cx - g->box_x0;
+    v = cy - g->box_y0;
+    cols = g->box_w;
+    rows = g->box_h;
+    c->extent_x = fabs((double)g->box_x0) + g->box_w;
+    c->extent_y = fabs((double)g->box_y0) + g->box_h;
+  }
+  if (!(u > 0 && u < cols - 1 && v > 0 && v < rows - 1)) return 0;
+  c->bucket = (size_t)v * (size_t)cols + (size_t)u;
+  c->cols = (size_t)cols;
+  return 1;
+}
+
+/* The 3 x 3 spans of agents i .. i + m - 1, all in cell (cx, cy), inner
+   in its sheet (sheet_inner; one span per row, no shift), cut down
    to the rows and columns that hold candidates within `reach` of one of
    them: a candidate beyond every rule's radius adds nothing to any sum
    (a sum never holds -0), and the others keep their order, so the sums
@@ -297,8 +328,8 @@ void crowd_row_forces(steer_world *w, size_t r, double dt, steer_vec2 *forces,
    the cell: the candidates there are farther still along x. Returns how
    many spans are left. */
 static int near_spans(const steer_grid *g, const steer_world *w, size_t i,
-                      int m, int32_t cx, int32_t cy, double reach,
-                      flock_span spans[3]) {
+                      int m, int32_t cx, int32_t cy, const sheet_cell *c,
+                      double reach, flock_span spans[3]) {
   double lo_x = 1, hi_x = 0, lo_y = 1, hi_y = 0; /* within the cell, 0..1 */
   for (int k = 0; k < m; k++) {
     double u = w->x[i + (size_t)k] * g->inv_x - cx;
@@ -309,14 +340,14 @@ static int near_spans(const steer_grid *g, const steer_world *w, size_t i,
     hi_y = v > hi_y ? v : hi_y;
   }
   /* the margin, in cells: a millionth of the reach and of a unit, and far
-     more than the rounding of positions of up to ncx (ncy) cells */
-  double rx = (reach + 1e-6 * (1 + reach)) * g->inv_x + 1e-12 * g->ncx;
-  double ry = (reach + 1e-6 * (1 + reach)) * g->inv_y + 1e-12 * g->ncy;
+     more than the rounding of positions of up to extent cells */
+  double rx = (reach + 1e-6 * (1 + reach)) * g->inv_x + 1e-12 * c->extent_x;
+  double ry = (reach + 1e-6 * (1 + reach)) * g->inv_y + 1e-12 * c->extent_y;
   int32_t c0 = lo_x > rx ? 0 : -1, c1 = 1 - hi_x > rx ? 0 : 1;
   int32_t r0 = lo_y > ry ? 0 : -1, r1 = 1 - hi_y > ry ? 0 : 1;
   int n = 0;
   for (int32_t r = r0; r <= r1; r++) {
-    size_t row = (size_t)(cy + r) * (size_t)g->ncx + (size_t)cx;
+    size_t row = c->bucket + (size_t)((ptrdiff_t)r * (ptrdiff_t)c->cols);
     flock_span s = {g->starts[row + (size_t)(ptrdiff_t)c0],
                     g->starts[row + (size_t)c1 + 1], 0, 0};
     spans[n++] = s;
@@ -329,19 +360,22 @@ int crowd_walk_run(const steer_world *w, const steer_program *p, size_t i,
   const steer_grid *g = &w->grid;
   int32_t cx, cy;
   flock_span spans[9];
+  sheet_cell c;
   grid_cell_of(g, w->x[i], w->y[i], &cx, &cy);
-  size_t cell_end = g->starts[grid_bucket_of_cell(g, cx, cy) + 1];
+  int inner = sheet_inner(g, cx, cy, &c);
+  size_t cell_end =
+      g->starts[(inner ? c.bucket : grid_bucket_of_cell(g, cx, cy)) + 1];
   if ((size_t)m > cell_end - i) m = (int)(cell_end - i); /* this cell's */
   int n;
   size_t candidates;
-  if (g->dense && cx > 0 && cx < g->ncx - 1 && cy > 0 && cy < g->ncy - 1) {
-    /* away from the grid's edges, only the cells the rules reach (the
+  if (inner) {
+    /* away from the sheet's edges, only the cells the rules reach (the
        3 x 3 cells' agents still counted as candidates, as elsewhere) */
-    size_t b = (size_t)cy * (size_t)g->ncx + (size_t)cx, ncx = (size_t)g->ncx;
-    candidates = g->starts[b - ncx + 2] - g->starts[b - ncx - 1] +
+    size_t b = c.bucket, cols = c.cols;
+    candidates = g->starts[b - cols + 2] - g->starts[b - cols - 1] +
                  g->starts[b + 2] - g->starts[b - 1] +
-                 g->starts[b + ncx + 2] - g->starts[b + ncx - 1] - 1;
-    n = near_spans(g, w, i, m, cx, cy, p->flock.reach, spans);
+                 g->starts[b + cols + 2] - g->starts[b + cols - 1] - 1;
+    n = near_spans(g, w, i, m, cx, cy, &c, p->flock.reach, spans);
   } else {
     n = flock_spans(w, cx, cy, spans);
     candidates = spans_length(spans, n) - 1; /* not itself */

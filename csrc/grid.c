@@ -101,18 +101,19 @@ void grid_fit_box(steer_grid *g, const double *x, const double *y, size_t n) {
   /* not on a torus: walks of the box's rows (grid_runs, nearest.c) would
      stop at its edges, where the torus goes on across the seam */
   if (g->dense || n == 0 || g->mode == GRID_WRAP) return;
-  int32_t x0, y0, x1, y1;
-  grid_cell_of(g, x[0], y[0], &x0, &y0);
-  x1 = x0;
-  y1 = y0;
+  /* a cell grows with its coordinate (the product, floor and clamp all
+     keep order): the extreme cells are the extreme positions' cells, so
+     one pass of compares, not a floor per agent */
+  double lx = x[0], hx = x[0], ly = y[0], hy = y[0];
   for (size_t i = 1; i < n; i++) {
-    int32_t cx, cy;
-    grid_cell_of(g, x[i], y[i], &cx, &cy);
-    if (cx < x0) x0 = cx;
-    if (cx > x1) x1 = cx;
-    if (cy < y0) y0 = cy;
-    if (cy > y1) y1 = cy;
+    lx = x[i] < lx ? x[i] : lx;
+    hx = x[i] > hx ? x[i] : hx;
+    ly = y[i] < ly ? y[i] : ly;
+    hy = y[i] > hy ? y[i] : hy;
   }
+  int32_t x0, y0, x1, y1;
+  grid_cell_of(g, lx, ly, &x0, &y0);
+  grid_cell_of(g, hx, hy, &x1, &y1);
   double w = (double)x1 - x0 + 1, h = (double)y1 - y0 + 1;
   if (w * h > (double)g->buckets) return; /* too sparse: everything hashes */
   g->box_x0 = x0;
