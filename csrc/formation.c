@@ -548,15 +548,8 @@ steer_vec2 formation_force(const steer_world *w, size_t i,
   long k = steer_formation_slot_of(f, steer_world_id_at(w, i));
   if (k < 0 || !tactics_target_pose(w, &f->anchor, &anchor))
     return v2(0, 0);
-  steer_vec2 slot = f->slots[k], fitted;
-  /* the fitted slot back in the anchor's frame (untouched slots keep
-     their own bits) */
-  if (f->fit &&
-      formation_fit(w, anchor.position, tactics_to_world(anchor.angle, slot),
-                    w->radius[i], &fitted)) {
-    double c = cos(anchor.angle), s = sin(anchor.angle);
-    slot = v2(c * fitted.x + s * fitted.y, c * fitted.y - s * fitted.x);
-  }
+  steer_vec2 slot = f->slots[k];
+  if (f->fit) slot = formation_fit_slot(w, anchor, slot, w->radius[i]);
   return tactics_offset_pursuit(w, i, anchor, slot, slowing_radius);
 }
 

@@ -45,6 +45,11 @@ steer_status formation_restore_members(steer_world *w, steer_formation *f,
    with the moved offset in *fitted. */
 int formation_fit(const steer_world *w, steer_vec2 anchor, steer_vec2 offset,
                   double radius, steer_vec2 *fitted);
+/* Slot `slot` of the anchor's frame (x ahead, y left) fitted for a member
+   of `radius` (formation_fit), back in that frame; a slot that stays keeps
+   its own bits. Formation slots and offset_pursuit's offset. */
+steer_vec2 formation_fit_slot(const steer_world *w, steer_pose anchor,
+                              steer_vec2 slot, double radius);
 
 /* The Hungarian method: the assignment of rows 0..n-1 to distinct columns
    0..m-1 (n <= m) minimizing the summed cost[r m + c], written to row_col.

@@ -3,6 +3,7 @@
  * then back to the anchor's side of the first wall between them. */
 #include "formation.h"
 #include "geometry.h"
+#include "tactics.h"
 
 /* Passes out of obstacles: a slot pushed out of one rock into another is
    pushed again, a few times at most (a slot wedged among many rocks keeps
@@ -92,4 +93,14 @@ int formation_fit(const steer_world *w, steer_vec2 anchor, steer_vec2 offset,
   if (!moved) return 0;
   *fitted = v2_sub(s, anchor);
   return 1;
+}
+
+steer_vec2 formation_fit_slot(const steer_world *w, steer_pose anchor,
+                              steer_vec2 slot, double radius) {
+  steer_vec2 fitted;
+  if (!formation_fit(w, anchor.position, tactics_to_world(anchor.angle, slot),
+                     radius, &fitted))
+    return slot;
+  double c = cos(anchor.angle), s = sin(anchor.angle);
+  return v2(c * fitted.x + s * fitted.y, c * fitted.y - s * fitted.x);
 }

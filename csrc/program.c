@@ -47,6 +47,7 @@ steer_entry steer_entry_default(steer_behavior b) {
   e.look_ahead = 1;
   e.start = 0;
   e.other.kind = STEER_TARGET_NONE;
+  e.fit = 1; /* offset_pursuit's slot on ground, as a formation's */
   /* tactics: how far behind the leader / behind cover / ahead to look */
   e.distance = b == STEER_FOLLOW_LEADER ? 2 : b == STEER_HIDE ? 1 : 3;
   if (b == STEER_FOLLOW_LEADER) e.radius = 2; /* its separation */
@@ -258,7 +259,7 @@ static int entry_equal(const steer_entry *a, const steer_entry *b) {
          a->falloff == b->falloff && a->path_radius == b->path_radius &&
          a->look_ahead == b->look_ahead && a->start == b->start &&
          a->offset.x == b->offset.x && a->offset.y == b->offset.y &&
-         target_equal(&a->other, &b->other) && a->distance == b->distance &&
+         a->fit == b->fit && target_equal(&a->other, &b->other) && a->distance == b->distance &&
          a->time_horizon == b->time_horizon &&
          a->personal_space == b->personal_space;
 }

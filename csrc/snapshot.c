@@ -1,9 +1,10 @@
 /* snapshot.c - the complete state of a world as bytes, and back.
  *
- * Format (version 12, every number little-endian, doubles as IEEE-754 bits;
+ * Format (version 13, every number little-endian, doubles as IEEE-754 bits;
  * docs/SNAPSHOT.md describes it field by field): magic, version, world
  * definition, slots, paths, shared points, formations, navigation grids
- * and flow fields, programs, agents,
+ * and flow fields, the entries that keep their slot as given, programs,
+ * agents,
  * shapes (handle slots, obstacles, walls), later versions' flags and the
  * formations' members, then a 64-bit FNV-1a checksum of everything before
  * it. Restoring checks every
@@ -23,14 +24,16 @@
 #include "world.h"
 
 #define MAGIC "STEERSNP"
-#define VERSION 12u
+#define VERSION 13u
 /* version 2 has no orca margin: read as 0; version 3 no push; version 4 no
    detour nor standstill clock (its worlds ran without: detour 0, clock 0);
    version 5 no personal space (avoid_agents ran without one: 0); version 6
    no table of shared points (each entry's own position: a point apiece);
    version 7 no collide flag (programs) nor solid side (walls): read as 0;
    version 8 no orca settle (programs) nor settled flag (agents): 0;
-   version 9 no tactics entries, version 10 no formations */
+   version 9 no tactics entries, version 10 no formations, version 11 no
+   flow fields, version 12 no fit of offset_pursuit entries (they ran
+   without: 0) */
 #define OLDEST 2u
 
 /* ---- writing ------------------------------------------------------------ */
@@ -275,6 +278,27 @@ static void put_flow(writer *wr, const steer_flowfield *f, const refs *grids) {
   put_bytes(wr, f->blend, f->grid->cells);
 }
 
+/* The entries whose fit is 0 (offset_pursuit's slot as given), as
+   (program, entry) numbers in program then entry order. */
+static void put_unfitted(writer *wr, const refs *programs) {
+  uint64_t n = 0;
+  for (int pass = 0; pass < 2; pass++) {
+    if (pass) put_u64(wr, n);
+    for (size_t k = 0; k < programs->count; k++) {
+      const steer_program *p = programs->items[k];
+      for (size_t q = 0; q < p->count; q++) {
+        if (p->entries[q].fit) continue;
+        if (!pass) {
+          n++;
+          continue;
+        }
+        put_u64(wr, k);
+        put_u64(wr, q);
+      }
+    }
+  }
+}
+
 static void put_program(writer *wr, const steer_program *p,
                         const refs *paths, const refs *points,
                         const refs *formations, const refs *flows) {
@@ -481,6 +505,8 @@ steer_status steer_world_snapshot(steer_world *w, steer_write_fn write,
     for (size_t k = 0; k < grids.count; k++) put_grid(&wr, grids.items[k]);
     put_u64(&wr, flows.count);
     for (size_t k = 0; k < flows.count; k++) put_flow(&wr, flows.items[k], &grids);
+    /* version 13: the entries that keep their slot as given (fit 0) */
+    put_unfitted(&wr, &programs);
     put_u64(&wr, programs.count);
     for (size_t k = 0; k < programs.count; k++)
       put_program(&wr, programs.items[k], &paths, &points, &formations, &flows);
@@ -620,6 +646,8 @@ typedef struct restoring {
   size_t grid_count, grid_cap;
   steer_flowfield **flows; /* ... and the fields */
   size_t flow_count, flow_cap;
+  uint64_t (*unfitted)[2]; /* version 13: (program, entry) whose fit is 0 */
+  size_t unfitted_count, unfitted_cap, unfitted_read;
 } restoring;
 
 /* A table's count (records of at least `record` bytes each) with room for
@@ -802,6 +830,34 @@ static void read_grids(reader *r, restoring *rs) {
 
 /* Version 12 on: the flow fields (put_flow), each computed again from its
    grid, or a stale one's cells as written, checked (flow_cells_valid). */
+/* Version 13's entries whose fit is 0, in program then entry order (the
+   programs, read next, take them in that order: read_entry_fit). */
+static void read_unfitted(reader *r, restoring *rs) {
+  size_t n = r->version > 12 ? read_table(r, rs, (void **)&rs->unfitted,
+                                           sizeof *rs->unfitted,
+                                           &rs->unfitted_cap, 16)
+                              : 0;
+  for (size_t k = 0; k < n && !r->error; k++) {
+    rs->unfitted[k][0] = get_u64(r);
+    rs->unfitted[k][1] = get_u64(r);
+  }
+  rs->unfitted_count = r->error ? 0 : n;
+}
+
+/* Entry q of program k: its fit. Before version 13 offset_pursuit ran
+   without (0) and no other entry read it (the default, 1). */
+static int read_entry_fit(reader *r, restoring *rs, size_t k, size_t q,
+                          const steer_entry *e) {
+  if (r->version < 13) return e->behavior != STEER_OFFSET_PURSUIT;
+  size_t at = rs->unfitted_read;
+  if (at < rs->unfitted_count && rs->unfitted[at][0] == k &&
+      rs->unfitted[at][1] == q) {
+    rs->unfitted_read++;
+    return 0;
+  }
+  return 1;
+}
+
 static void read_flows(reader *r, restoring *rs) {
   size_t n = r->version > 11 ? read_table(r, rs, (void **)&rs->flows,
                                            sizeof(steer_flowfield *),
@@ -995,7 +1051,10 @@ static void read_programs(reader *r, restoring *rs) {
       fail(r, "not enough memory");
       return;
     }
-    for (size_t e = 0; e < count; e++) read_entry(r, rs, &entries[e]);
+    for (size_t e = 0; e < count; e++) {
+      read_entry(r, rs, &entries[e]);
+      entries[e].fit = read_entry_fit(r, rs, k, e, &entries[e]);
+    }
     steer_program *p =
         r->error ? NULL
                  : steer_program_create((steer_combine)combine,
@@ -1253,7 +1312,11 @@ static void read_world_body(reader *r, restoring *rs) {
   read_formations(r, rs);
   read_grids(r, rs);
   read_flows(r, rs);
+  read_unfitted(r, rs);
   read_programs(r, rs);
+  /* each listed entry was met, in order: none past the programs */
+  if (!r->error && rs->unfitted_read != rs->unfitted_count)
+    fail(r, "snapshot refers to a missing entry");
   size_t n = get_count(r, AGENT_SNAPSHOT_MIN);
   if (r->error) return;
   if (n > w->slot_count) {
@@ -1376,6 +1439,7 @@ steer_world *steer_world_restore(const void *bytes, size_t n,
   world_alloc(rs.w, rs.formations, rs.formation_cap * sizeof(void *), 0);
   world_alloc(rs.w, rs.grids, rs.grid_cap * sizeof(void *), 0);
   world_alloc(rs.w, rs.flows, rs.flow_cap * sizeof(void *), 0);
+  world_alloc(rs.w, rs.unfitted, rs.unfitted_cap * sizeof *rs.unfitted, 0);
   if (r.error) {
     steer_world_destroy(rs.w);
     *error = r.error;

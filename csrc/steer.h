@@ -627,6 +627,8 @@ typedef struct steer_entry {
   double panic_radius;    /* flee, evade; < 0 = none (default) */
   double hysteresis;      /* avoidance: extra reach once active; 0 */
   steer_vec2 offset;      /* offset_pursuit: (ahead, left) of the target */
+  int fit;                /* offset_pursuit: the slot fitted to the level
+                             (docs/API.md 17.1); 1 */
   steer_target other;     /* interpose: the second of `between` */
   double distance;        /* follow_leader 2, hide 1, queue 3 */
   double time_horizon;    /* avoid_agents; 3 */
@@ -785,11 +787,13 @@ typedef struct steer_pose {
 /// `angle` field, section 19; docs/API.md 17).
 STEER_API steer_pose steer_agent_pose(const steer_world *w, size_t i);
 /// Hold the point `offset` (x ahead, y left) of the leader's frame,
-/// matching its velocity (docs/API.md 17.1).
+/// matching its velocity (docs/API.md 17.1); `fit` non-zero: that point
+/// moved onto ground the agent can stand on, as a formation's slots are.
 STEER_API steer_vec2 steer_agent_offset_pursuit(const steer_world *w, size_t i,
                                                 steer_pose leader,
                                                 steer_vec2 offset,
-                                                double slowing_radius);
+                                                double slowing_radius,
+                                                int fit);
 /// Arrive `distance` behind the leader; step aside when within `distance`
 /// of the point `distance` ahead of it; plus separation over `radius`.
 STEER_API steer_vec2 steer_agent_follow_leader(const steer_world *w, size_t i,

@@ -87,7 +87,8 @@ steer_vec2 tactics_offset_pursuit(const steer_world *w, size_t i,
 
 steer_vec2 steer_agent_offset_pursuit(const steer_world *w, size_t i,
                                       steer_pose leader, steer_vec2 offset,
-                                      double slowing_radius) {
+                                      double slowing_radius, int fit) {
+  if (fit) offset = formation_fit_slot(w, leader, offset, w->radius[i]);
   return tactics_offset_pursuit(w, i, leader, offset, slowing_radius);
 }
 
@@ -246,7 +247,8 @@ steer_vec2 tactics_entry_force(const steer_world *w, size_t i,
   switch (e->behavior) {
   case STEER_OFFSET_PURSUIT:
     if (!tactics_target_pose(w, &e->target, &a)) return zero;
-    return tactics_offset_pursuit(w, i, a, e->offset, e->slowing_radius);
+    return steer_agent_offset_pursuit(w, i, a, e->offset, e->slowing_radius,
+                                      e->fit);
   case STEER_FOLLOW_LEADER:
     if (!tactics_target_pose(w, &e->target, &a)) return zero;
     return steer_agent_follow_leader(w, i, a, e->distance, e->radius,

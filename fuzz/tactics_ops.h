@@ -271,6 +271,7 @@ static void op_tactics(reader *r, harness *h) {
     e.radius = nonneg(r);
     e.fov = 1 + u8(r) % 360;
     e.offset = v2_of(num(r), num(r));
+    e.fit = !(what & 8); /* offset_pursuit: fitted as formations' slots */
     e.target = tactics_target(r, w, n, shared);
     e.other = tactics_target(r, w, n, shared);
     if (e.behavior == STEER_FORMATION) {
@@ -302,7 +303,8 @@ static void op_tactics(reader *r, harness *h) {
       steer_vec2 want = {0, 0};
       switch (e.behavior) {
       case STEER_OFFSET_PURSUIT:
-        want = steer_agent_offset_pursuit(w, i, a, e.offset, e.slowing_radius);
+        want = steer_agent_offset_pursuit(w, i, a, e.offset, e.slowing_radius,
+                                          e.fit);
         break;
       case STEER_FOLLOW_LEADER:
         want = steer_agent_follow_leader(w, i, a, e.distance, e.radius,

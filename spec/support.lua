@@ -294,7 +294,7 @@ function support.u64(s, at)
   return v
 end
 
---- Where version-12 snapshot s's table of navigation grids starts (its
+--- Where version-12 (or later) snapshot s's table of navigation grids starts (its
 -- count), past the slots, paths, shared points and formations
 -- (docs/SNAPSHOT.md).
 function support.grids_at(s)
@@ -314,11 +314,26 @@ function support.grids_at(s)
   return at
 end
 
---- Version-12 snapshot s of a world without flow fields as version 11
+--- Version-13 snapshot s of a world without flow fields whose entries all
+-- fit (as version 12 read them: only offset_pursuit's fit is 0 then) as
+-- version 12 wrote it (checksum recomputed when the interpreter can):
+-- without the empty table of entries that keep their slot, before the
+-- programs.
+function support.before_fit(s)
+  assert(s:sub(9, 12) == "\13\0\0\0", "a version-13 snapshot expected")
+  local at = support.grids_at(s)
+  assert(s:sub(at, at + 23) == ("\0"):rep(24),
+    "a world without flow fields and without entries whose fit is false expected")
+  local v12 = s:sub(1, 8) .. "\12\0\0\0" .. s:sub(13, at + 15) .. s:sub(at + 24, #s - 8)
+  return v12 .. (support.fnv and support.fnv(v12) or s:sub(#s - 7))
+end
+
+--- Version-12 (or 13, as before_fit takes it) snapshot s of a world without flow fields as version 11
 -- wrote it (checksum recomputed when the interpreter can): without the two
 -- empty tables, of navigation grids and of flow fields, after the
 -- formations.
 function support.before_flows(s)
+  if s:sub(9, 12) == "\13\0\0\0" then s = support.before_fit(s) end
   assert(s:sub(9, 12) == "\12\0\0\0", "a version-12 snapshot expected")
   local at = support.grids_at(s)
   assert(s:sub(at, at + 15) == ("\0"):rep(16), "a world without flow fields expected")
@@ -331,7 +346,7 @@ end
 -- table of formations after the shared points (its members, at the end,
 -- are then none either).
 function support.before_formations(s)
-  if s:sub(9, 12) == "\12\0\0\0" then s = support.before_flows(s) end
+  if s:byte(9) > 11 then s = support.before_flows(s) end
   assert(s:sub(9, 12) == "\11\0\0\0", "a version-11 snapshot expected")
   local function u64(at) -- a small count, little-endian
     local v = 0

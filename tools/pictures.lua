@@ -672,5 +672,5 @@ end
 
 local order = { "seek", "flee", "arrive", "pursue", "wander", "avoid_obstacles", "contain",
   "level_collide", "flocking", "follow", "nav_path", "nav_flow", "nav_clearance", "nav_inflated", "crowds", "crowd_push", "crowd_detour", "crowd_settle", "offset_pursuit", "follow_leader",
-  "formation", "formation_fit", "interpose", "hide", "queue", "turn_limit", "corridor", "groups" }
+  "formation", "formation_fit", "escort_fit", "interpose", "hide", "queue", "turn_limit", "corridor", "groups" }
 for _, name in ipairs(order) do pictures[name]() end

@@ -100,6 +100,30 @@ return function(pictures, h)
     c:save("tactics-formation-fit.svg")
   end
 
+  function pictures.escort_fit()
+    local world = steer.world{}
+    -- two leaders walk beside a wall, each with an escort whose slot (1 behind,
+    -- 3 to the right) lies 0.8 past the wall: fitted (above) and as given (below)
+    local lanes = { { y = 5, fit = true }, { y = 12, fit = false } }
+    local agents = {}
+    for _, lane in ipairs(lanes) do
+      local leader = leader_on(world, { { 2, lane.y }, { 22, lane.y } }, 1.5)
+      world:add_wall{ x1 = 0, y1 = lane.y - 2.2, x2 = 24, y2 = lane.y - 2.2 }
+      local e = world:add{ x = 1, y = lane.y - 1.2, radius = 0.4, max_speed = 3, max_force = 8 }
+      e:set_behaviors{ combine = "priority", { "avoid_walls", feeler_length = 1.5 },
+        { "offset_pursuit", target = leader, offset = { -1, -3 }, slowing_radius = 1, fit = lane.fit } }
+      agents[#agents + 1] = leader
+      agents[#agents + 1] = e
+    end
+    local trails = record(agents, 390, function() world:step(DT) end)
+    local c = canvas("escort fit", "two leaders (orange) walk beside a wall; each escort's slot, 1 behind and 3 to the right, lies 0.8 past the wall. Above, fit (the default) pulls the slot back to the leader's side, the escort's radius short of the wall, and the escort walks along it; below, fit = false: the escort (priority of avoid_walls, feeler 1.5, and offset_pursuit) is pulled at the wall, slides along it where its feeler, ahead, does not meet it, slips through and walks beyond it (13 s)", 24, 16, 22)
+    for _, lane in ipairs(lanes) do
+      c:polyline({ { 0, lane.y - 2.2 }, { 24, lane.y - 2.2 } }, "#8b96ad", 3)
+    end
+    for k, t in ipairs(trails) do draw_trail(c, t, COLORS[(k - 1) % 2 + 1]) end
+    c:save("tactics-escort-fit.svg")
+  end
+
   function pictures.interpose()
     local world = steer.world{}
     local charge = world:add{ x = 5, y = 8, vx = 0.6, max_speed = 0.6 }

@@ -402,8 +402,8 @@ static steer_pose pose_arg(lua_State *L, int idx, const agent_ref *self,
   return pose;
 }
 
-/* a:offset_pursuit(leader, ox, oy [, slowing_radius]) or with the offset
-   as a table {x, y} */
+/* a:offset_pursuit(leader, ox, oy [, slowing_radius [, fit]]) or with the
+   offset as a table {x, y} */
 static int a_offset_pursuit(lua_State *L) {
   agent_ref a = check_agent(L, 1, "offset_pursuit", 0);
   int used, at;
@@ -423,9 +423,16 @@ static int a_offset_pursuit(lua_State *L) {
     at += 2;
   }
   double slowing = opt_nonneg(L, at, "offset_pursuit", at - 1, 2);
-  check_no_more(L, at + 1, "offset_pursuit", at);
+  int fit = 1; /* as the entry's default and a formation's */
+  if (!lua_isnoneornil(L, at + 1)) {
+    if (!lua_isboolean(L, at + 1))
+      arg_error(L, "offset_pursuit", at, "fit must be a boolean, got %s",
+                arg_typename(L, at + 1));
+    fit = lua_toboolean(L, at + 1);
+  }
+  check_no_more(L, at + 2, "offset_pursuit", at + 1);
   return push_vec(L, steer_agent_offset_pursuit(a.w, a.i, leader, offset,
-                                                slowing));
+                                                slowing, fit));
 }
 
 /* a:follow_leader(leader [, distance [, radius [, slowing_radius]]]) */

@@ -62,7 +62,7 @@ static const char *const behavior_params[] = {
     "radius groups fov",                     /* cohesion */
     "field slowing_radius",                  /* flow */
     "time_horizon radius groups fov personal_space", /* avoid_agents */
-    "target offset slowing_radius",          /* offset_pursuit */
+    "target offset slowing_radius fit",      /* offset_pursuit */
     "target distance radius slowing_radius", /* follow_leader */
     "formation slowing_radius",              /* formation */
     "between slowing_radius",                /* interpose */
@@ -224,6 +224,12 @@ static void read_tactics_param(compiling *c, const char *key,
   lua_State *L = c->L;
   if (strcmp(key, "distance") == 0) {
     e->distance = param_number(c, key, 1);
+  } else if (strcmp(key, "fit") == 0) {
+    if (!lua_isboolean(L, -1))
+      compile_error(c, "fit must be a boolean, got %s", arg_typename(L, -1),
+                    "");
+    e->fit = lua_toboolean(L, -1);
+    lua_pop(L, 1);
   } else if (strcmp(key, "offset") == 0) {
     char buf[128];
     const char *problem = lua_istable(L, -1)
@@ -978,6 +984,10 @@ static void push_tactics_params(lua_State *L, int env, agent_ref *a,
     lua_pushnumber(L, e->offset.y);
     lua_rawseti(L, -2, 2);
     lua_setfield(L, -2, "offset");
+  }
+  if (has_word(params, "fit")) {
+    lua_pushboolean(L, e->fit);
+    lua_setfield(L, -2, "fit");
   }
   if (e->behavior == STEER_INTERPOSE) {
     lua_createtable(L, 2, 0);

@@ -205,6 +205,7 @@ function Polygon:remove() end
 ---@field look_ahead? number follow in a corridor: seconds of prediction, > 0 (default 1)
 ---@field start? integer|"nearest" follow: the waypoint to begin at (default 1)
 ---@field offset? steer.Point offset_pursuit (required): `{x, y}`, x ahead of the target and y to its left, in its frame
+---@field fit? boolean offset_pursuit: the slot moved onto ground the agent can stand on, as formation slots (default true)
 ---@field distance? number follow_leader: how far behind (default 2); hide: behind the obstacle's boundary (1); queue: how far ahead to look (3)
 ---@field between? (steer.Point|steer.Agent|steer.SharedPoint)[] interpose: `{a, b}`, two agents or points (a steer.point too)
 ---@field formation? steer.Formation formation: the formation to join
@@ -1128,14 +1129,17 @@ function Agent:flow(field, slowing_radius) end
 
 ---Hold the point `offset` (x ahead, y to the left) of the leader's frame,
 ---matching the leader's velocity: `a:offset_pursuit(leader, ox, oy)` or
----`a:offset_pursuit(leader, {ox, oy})`; the leader may be a point.
+---`a:offset_pursuit(leader, {ox, oy})`; the leader may be a point. The
+---slot is fitted to the level (out of rocks, back from walls) unless `fit`
+---is false; with the table form, `fit` follows `slowing_radius` there.
 ---@param leader steer.Agent|steer.Point|steer.SharedPoint|number
 ---@param ox number|steer.Point
 ---@param oy? number
 ---@param slowing_radius? number default 2
+---@param fit? boolean default true
 ---@return number fx
 ---@return number fy
-function Agent:offset_pursuit(leader, ox, oy, slowing_radius) end
+function Agent:offset_pursuit(leader, ox, oy, slowing_radius, fit) end
 
 ---Arrive `distance` behind the leader (default 2), stepping aside when in
 ---front of it, with separation over `radius` (default 2; 0: none).

@@ -7,7 +7,8 @@ local K = require "fuzz.known"
 local G = {}
 
 local VALID = { num = V.is_num, nonneg = V.is_nonneg, pos = V.is_pos,
-  size = V.is_nonneg, integral = V.is_integral, finite = V.finite }
+  size = V.is_nonneg, integral = V.is_integral, finite = V.finite,
+  bool = function(v) return type(v) == "boolean" end }
 G.VALID = VALID
 
 --- Steer objects hostile values may be drawn from.
@@ -29,6 +30,7 @@ function G.value(F, kind)
     return v, VALID[kind](v) and true or false
   end
   if kind == "num" then return V.num(rng), true end
+  if kind == "bool" then return rng:chance(0.5), true end
   if kind == "finite" then -- any finite number: sometimes beyond the limit
     return rng:chance(0.2) and rng:pick({ 1e200, -1e300, 1.7976931348623157e308 }) or V.num(rng), true
   end

@@ -126,6 +126,7 @@ local function entry(F, rec)
   if name == "offset_pursuit" then
     e.target, e.offset = target(), { rng:range(-5, 5), rng:range(-5, 5) }
     if rng:chance(0.05) then e.offset, verdict = nil, "unsure" end -- missing 'offset' 
+    if rng:chance(0.3) then e.fit = rng:chance(0.5) end
   elseif name == "follow_leader" then
     e.target, e.distance, e.radius = target(), rng:range(0, 4), rng:range(0, 3)
   elseif name == "formation" then
@@ -141,7 +142,7 @@ local function entry(F, rec)
   end
   if rng:chance(0.4) then e.slowing_radius = rng:range(0, 4) end
   if rng:chance(F.bad) then
-    local key = rng:pick({ "distance", "fov", "slowing_radius", "offset", "between", "radius" })
+    local key = rng:pick({ "distance", "fov", "slowing_radius", "offset", "between", "radius", "fit" })
     e[key] = V.any(rng, G.pools(F))
     verdict = "unsure"
   end
@@ -159,7 +160,7 @@ function T.list(F, ops_helpers)
 
   add("a:offset_pursuit", 2, method_op("offset_pursuit", function(F, rec)
     local args, n, bad = pose_arg(F, rec)
-    return append(args, n, bad, G.build(F, { "num", "num", "opt_nonneg" }))
+    return append(args, n, bad, G.build(F, { "num", "num", "opt_nonneg", "opt_bool" }))
   end))
   add("a:follow_leader", 2, method_op("follow_leader", function(F, rec)
     local args, n, bad = pose_arg(F, rec)

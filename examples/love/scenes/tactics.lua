@@ -2,7 +2,9 @@
 -- holds a wedge formation behind its leader on a loop through the level
 -- (slots assigned by the Hungarian method; click to add a member: the
 -- squad reassigns; slots that fall in a rock or behind a wall are moved
--- onto free ground, key f turns that off and on), a bodyguard interposes between its charge and a wolf,
+-- onto free ground, key f turns that off and on, for the squad and for two
+-- outriders holding slots beside the charge with offset_pursuit), a
+-- bodyguard interposes between its charge and a wolf,
 -- and a crowd queues through a door in a wall. Every agent runs a program:
 -- world:step does all of it.
 local steer = require "steer"
@@ -12,7 +14,7 @@ local W, H = 96, 54   -- world units; 10 pixels each
 
 local scene = {
   name = "tactics", title = "7 tactics", debug_default = false,
-  test_click = {300, 300}, test_frames = 480,
+  test_click = {300, 300}, test_frames = 480, test_keys = { [200] = "f", [360] = "f" },
   vector_scale = 0.3, force_scale = 0.1,
 }
 scene.__index = scene
@@ -96,6 +98,24 @@ function scene.new(rng)
   self.guard:set_behaviors{ combine = "weighted",
     { "avoid_obstacles", feeler_length = 3, weight = 3 },
     { "interpose", between = { self.charge, self.wolf }, slowing_radius = 3 } }
+  -- two outriders hold slots 6 to the charge's left and right (its frame
+  -- does not turn: north and south); a slot in a rock is fitted out of it
+  self.outrider_programs = {}
+  for _, fit in ipairs{ true, false } do
+    local p = {}
+    for k, side in ipairs{ 6, -6 } do
+      p[k] = steer.program{ combine = "weighted",
+        { "avoid_obstacles", feeler_length = 3, weight = 3 },
+        { "offset_pursuit", target = self.charge, offset = { 0, side }, slowing_radius = 3, fit = fit } }
+    end
+    self.outrider_programs[fit] = p
+  end
+  self.outriders = {}
+  for k = 1, 2 do
+    self.outriders[k] = world:add{ x = 30, y = 26 + (k == 1 and 5 or -5), max_speed = 7,
+      max_force = 14, radius = 0.8 }
+    self.outriders[k]:set_behaviors(self.outrider_programs[true][k])
+  end
 
   -- the queue: walkers head for the door, through it to the goal, and
   -- start again
@@ -116,7 +136,11 @@ function scene:info()
 end
 
 function scene:key(key)
-  if key == "f" then self.formation:set_fit(not self.formation:fits()) end
+  if key == "f" then
+    local fit = not self.formation:fits()
+    self.formation:set_fit(fit)
+    for k, o in ipairs(self.outriders) do o:set_behaviors(self.outrider_programs[fit][k]) end
+  end
 end
 
 function scene:update(dt)
@@ -160,12 +184,14 @@ function scene:draw()
   end
   lg.setColor(0.45, 0.5, 0.62, 0.5)
   lg.line(self.charge.x, self.charge.y, self.wolf.x, self.wolf.y)
+  for _, o in ipairs(self.outriders) do lg.line(self.charge.x, self.charge.y, o.x, o.y) end
   lg.setColor(SQUAD)
   gfx.agent(self.leader, 2.6)
   for _, m in ipairs(self.members) do gfx.agent(m, 1.9) end
   lg.setColor(ESCORT)
   gfx.agent(self.charge, 2)
   gfx.agent(self.guard, 2)
+  for _, o in ipairs(self.outriders) do gfx.agent(o, 1.8) end
   lg.setColor(WOLF)
   gfx.agent(self.wolf, 2.4)
   lg.setColor(CROWD)
