@@ -828,8 +828,6 @@ static void read_grids(reader *r, restoring *rs) {
   }
 }
 
-/* Version 12 on: the flow fields (put_flow), each computed again from its
-   grid, or a stale one's cells as written, checked (flow_cells_valid). */
 /* Version 13's entries whose fit is 0, in program then entry order (the
    programs, read next, take them in that order: read_entry_fit). */
 static void read_unfitted(reader *r, restoring *rs) {
@@ -858,6 +856,8 @@ static int read_entry_fit(reader *r, restoring *rs, size_t k, size_t q,
   return 1;
 }
 
+/* Version 12 on: the flow fields (put_flow), each computed again from its
+   grid, or a stale one's cells as written, checked (flow_cells_valid). */
 static void read_flows(reader *r, restoring *rs) {
   size_t n = r->version > 11 ? read_table(r, rs, (void **)&rs->flows,
                                            sizeof(steer_flowfield *),

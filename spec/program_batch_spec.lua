@@ -11,6 +11,9 @@ local support = require "support"
 
 local function run(reference, opts)
   local side = opts.side
+  -- an unbounded world's level and crowd may lie far from the origin: the
+  -- walks' margins grow with the cells' numbers
+  local at = opts.shift or 0
   local world = steer.world{ bounds = opts.bounded ~= false and { side, side } or nil,
     wrap = opts.wrap, seed = 9, threads = opts.threads }
   local seed = 31
@@ -19,11 +22,11 @@ local function run(reference, opts)
     return seed / 4294967296
   end
   for _ = 1, opts.geometry do
-    world:add_obstacle{ x = rand() * side, y = rand() * side, radius = 0.3 + rand() * 2 }
+    world:add_obstacle{ x = at + rand() * side, y = at + rand() * side, radius = 0.3 + rand() * 2 }
   end
   for k = 1, opts.geometry do
     -- some across the seam of a torus, some very short
-    local x, y, a, l = rand() * side, rand() * side, rand() * 2 * math.pi, 1 + rand() * 6
+    local x, y, a, l = at + rand() * side, at + rand() * side, rand() * 2 * math.pi, 1 + rand() * 6
     if k % 17 == 0 then l = 1e-7 end
     world:add_wall{ x1 = x, y1 = y, x2 = x + math.cos(a) * l, y2 = y + math.sin(a) * l }
   end
@@ -43,11 +46,11 @@ local function run(reference, opts)
     world:add_obstacle{ x = 0, y = side / 3, radius = 1.5 }
     world:add_obstacle{ x = side / 6, y = side / 5, radius = opts.wrap and side / 3 or 2 * side }
   end
-  local loop = steer.path{ { side * 0.2, side * 0.2 }, { side * 0.8, side * 0.2 },
-    { side * 0.8, side * 0.8 }, { side * 0.2, side * 0.8 }, loop = true }
-  local open = steer.path{ { side * 0.1, side * 0.1 }, { side * 0.5, side * 0.2 },
-    { side * 0.9, side * 0.7 } }
-  local short = steer.path{ { side * 0.3, side * 0.5 }, { side * 0.7, side * 0.5 } }
+  local loop = steer.path{ { at + side * 0.2, at + side * 0.2 }, { at + side * 0.8, at + side * 0.2 },
+    { at + side * 0.8, at + side * 0.8 }, { at + side * 0.2, at + side * 0.8 }, loop = true }
+  local open = steer.path{ { at + side * 0.1, at + side * 0.1 }, { at + side * 0.5, at + side * 0.2 },
+    { at + side * 0.9, at + side * 0.7 } }
+  local short = steer.path{ { at + side * 0.3, at + side * 0.5 }, { at + side * 0.7, at + side * 0.5 } }
   local programs = {
     -- bench/level's program
     { combine = "priority", { "avoid_walls" }, { "avoid_obstacles" },
@@ -85,7 +88,7 @@ local function run(reference, opts)
     -- standing agents (no heading: the feeler points along +x) and agents
     -- barely moving (below the heading's usual range)
     if opts.still and k % 5 == 0 then s = 0 elseif opts.still and k % 5 == 1 then s = 1e-3 end
-    agents[k] = world:add{ x = rand() * side, y = rand() * side,
+    agents[k] = world:add{ x = at + rand() * side, y = at + rand() * side,
       vx = s * math.cos(k), vy = s * math.sin(k), max_speed = 2.5, max_force = 1 + k % 5,
       radius = 0.2 + (k % 4) * 0.2 }
   end
@@ -119,6 +122,8 @@ local cases = {
     geometry = 300, programs = { 1 }, steps = 12 },
   { name = "the level program in an unbounded world", bounded = false, side = 60, n = 1500,
     geometry = 300, programs = { 1 }, steps = 12 },
+  { name = "the level program in an unbounded world, 3.3e7 from the origin", bounded = false,
+    side = 60, n = 1500, geometry = 300, programs = { 1, 11 }, steps = 12, shift = -3.3e7 },
   { name = "hold and hysteresis", wrap = true, side = 50, n = 1500, geometry = 400,
     programs = { 2 }, steps = 20 },
   { name = "path waypoints and point targets", wrap = false, side = 50, n = 1500, geometry = 200,
