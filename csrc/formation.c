@@ -301,9 +301,8 @@ steer_vec2 steer_formation_slot_position(const steer_world *w,
   if (!tactics_target_pose(w, &f->anchor, &anchor))
     anchor.position = v2(0, 0), anchor.angle = 0;
   steer_vec2 fitted;
-  if (f->fit && formation_fit(w, anchor.position,
-                              tactics_to_world(anchor.angle, f->slots[k]),
-                              holder_radius(w, f, k), &fitted))
+  if (f->fit &&
+      formation_fit(w, anchor, f->slots[k], holder_radius(w, f, k), &fitted))
     return v2_add(anchor.position, fitted);
   return slot_world(anchor, f->slots[k]);
 }

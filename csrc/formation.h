@@ -37,13 +37,13 @@ steer_status formation_restore_members(steer_world *w, steer_formation *f,
                                        const steer_id *ids, const long *slots,
                                        size_t n);
 
-/* Slot `offset` (in the world's axes, from the anchor at `anchor`) moved
-   onto ground a member of `radius` can stand on: out of the obstacles it
-   lies in, then back to the anchor's side of the first wall between them
-   (docs/API.md 17.3, `fit`). Returns 0 when it stays (nothing in the way,
-   no geometry, or on a torus an offset beyond half the world), else 1
-   with the moved offset in *fitted. */
-int formation_fit(const steer_world *w, steer_vec2 anchor, steer_vec2 offset,
+/* Slot `slot` of the anchor's frame (x ahead, y left) moved onto ground a
+   member of `radius` can stand on: out of the obstacles it lies in, then
+   back to the anchor's side of the first wall between them (docs/API.md
+   17.3, `fit`). Returns 0 when it stays (nothing in the way, no geometry,
+   or on a torus an offset beyond half the world), else 1 with the moved
+   offset from the anchor, in the world's axes, in *fitted. */
+int formation_fit(const steer_world *w, steer_pose anchor, steer_vec2 slot,
                   double radius, steer_vec2 *fitted);
 /* Slot `slot` of the anchor's frame (x ahead, y left) fitted for a member
    of `radius` (formation_fit), back in that frame; a slot that stays keeps

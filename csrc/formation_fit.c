@@ -49,12 +49,15 @@ static int within_half(const geometry *g, steer_vec2 d) {
          (fabs(d.x) <= g->width / 2 && fabs(d.y) <= g->height / 2);
 }
 
-int formation_fit(const steer_world *w, steer_vec2 anchor, steer_vec2 offset,
+int formation_fit(const steer_world *w, steer_pose pose, steer_vec2 slot,
                   double radius, steer_vec2 *fitted) {
   const geometry *g = &w->geo;
+  /* a level without geometry (most escorts' worlds): no turn of the slot
+     into the world's axes, nor back */
   if (!g->obstacle_count && !g->wall_count) return 0;
+  steer_vec2 offset = tactics_to_world(pose.angle, slot);
   if (!within_half(g, offset)) return 0;
-  anchor = geometry_inside(g, anchor);
+  steer_vec2 anchor = geometry_inside(g, pose.position);
   steer_vec2 s = v2_add(anchor, offset);
   int moved = 0;
   for (int pass = 0; pass < FIT_PASSES && g->obstacle_count; pass++) {
@@ -98,9 +101,7 @@ int formation_fit(const steer_world *w, steer_vec2 anchor, steer_vec2 offset,
 steer_vec2 formation_fit_slot(const steer_world *w, steer_pose anchor,
                               steer_vec2 slot, double radius) {
   steer_vec2 fitted;
-  if (!formation_fit(w, anchor.position, tactics_to_world(anchor.angle, slot),
-                     radius, &fitted))
-    return slot;
+  if (!formation_fit(w, anchor, slot, radius, &fitted)) return slot;
   double c = cos(anchor.angle), s = sin(anchor.angle);
   return v2(c * fitted.x + s * fitted.y, c * fitted.y - s * fitted.x);
 }

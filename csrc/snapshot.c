@@ -282,20 +282,18 @@ static void put_flow(writer *wr, const steer_flowfield *f, const refs *grids) {
    (program, entry) numbers in program then entry order. */
 static void put_unfitted(writer *wr, const refs *programs) {
   uint64_t n = 0;
-  for (int pass = 0; pass < 2; pass++) {
-    if (pass) put_u64(wr, n);
-    for (size_t k = 0; k < programs->count; k++) {
-      const steer_program *p = programs->items[k];
-      for (size_t q = 0; q < p->count; q++) {
-        if (p->entries[q].fit) continue;
-        if (!pass) {
-          n++;
-          continue;
-        }
+  for (size_t k = 0; k < programs->count; k++) {
+    const steer_program *p = programs->items[k];
+    for (size_t q = 0; q < p->count; q++) n += !p->entries[q].fit;
+  }
+  put_u64(wr, n);
+  for (size_t k = 0; k < programs->count; k++) {
+    const steer_program *p = programs->items[k];
+    for (size_t q = 0; q < p->count; q++)
+      if (!p->entries[q].fit) {
         put_u64(wr, k);
         put_u64(wr, q);
       }
-    }
   }
 }
 
