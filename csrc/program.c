@@ -47,7 +47,8 @@ steer_entry steer_entry_default(steer_behavior b) {
   e.look_ahead = 1;
   e.start = 0;
   e.other.kind = STEER_TARGET_NONE;
-  e.fit = 1; /* offset_pursuit's slot on ground, as a formation's */
+  e.fit = 1; /* offset_pursuit's slot and follow_leader's spot on ground,
+                as a formation's slots */
   /* tactics: how far behind the leader / behind cover / ahead to look */
   e.distance = b == STEER_FOLLOW_LEADER ? 2 : b == STEER_HIDE ? 1 : 3;
   if (b == STEER_FOLLOW_LEADER) e.radius = 2; /* its separation */

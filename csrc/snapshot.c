@@ -1,6 +1,6 @@
 /* snapshot.c - the complete state of a world as bytes, and back.
  *
- * Format (version 13, every number little-endian, doubles as IEEE-754 bits;
+ * Format (version 14, every number little-endian, doubles as IEEE-754 bits;
  * docs/SNAPSHOT.md describes it field by field): magic, version, world
  * definition, slots, paths, shared points, formations, navigation grids
  * and flow fields, the entries that keep their slot as given, programs,
@@ -24,7 +24,7 @@
 #include "world.h"
 
 #define MAGIC "STEERSNP"
-#define VERSION 13u
+#define VERSION 14u
 /* version 2 has no orca margin: read as 0; version 3 no push; version 4 no
    detour nor standstill clock (its worlds ran without: detour 0, clock 0);
    version 5 no personal space (avoid_agents ran without one: 0); version 6
@@ -33,7 +33,7 @@
    version 8 no orca settle (programs) nor settled flag (agents): 0;
    version 9 no tactics entries, version 10 no formations, version 11 no
    flow fields, version 12 no fit of offset_pursuit entries (they ran
-   without: 0) */
+   without: 0), version 13 no fit of follow_leader entries (the same) */
 #define OLDEST 2u
 
 /* ---- writing ------------------------------------------------------------ */
@@ -840,18 +840,19 @@ static void read_unfitted(reader *r, restoring *rs) {
   rs->unfitted_count = r->error ? 0 : n;
 }
 
-/* Entry q of program k: its fit. Before version 13 offset_pursuit ran
-   without (0) and no other entry read it (the default, 1). */
+/* Entry q of program k: its fit. Listed: 0. Before version 13
+   offset_pursuit ran without (0), before version 14 follow_leader did; no
+   other entry reads it (the default, 1). */
 static int read_entry_fit(reader *r, restoring *rs, size_t k, size_t q,
                           const steer_entry *e) {
-  if (r->version < 13) return e->behavior != STEER_OFFSET_PURSUIT;
   size_t at = rs->unfitted_read;
   if (at < rs->unfitted_count && rs->unfitted[at][0] == k &&
       rs->unfitted[at][1] == q) {
     rs->unfitted_read++;
     return 0;
   }
-  return 1;
+  if (r->version < 13 && e->behavior == STEER_OFFSET_PURSUIT) return 0;
+  return r->version > 13 || e->behavior != STEER_FOLLOW_LEADER;
 }
 
 /* Version 12 on: the flow fields (put_flow), each computed again from its

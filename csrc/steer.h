@@ -796,10 +796,12 @@ STEER_API steer_vec2 steer_agent_offset_pursuit(const steer_world *w, size_t i,
                                                 int fit);
 /// Arrive `distance` behind the leader; step aside when within `distance`
 /// of the point `distance` ahead of it; plus separation over `radius`.
+/// `fit` non-zero: the spot behind moved onto ground the agent can stand
+/// on, as offset_pursuit's slot is.
 STEER_API steer_vec2 steer_agent_follow_leader(const steer_world *w, size_t i,
                                                steer_pose leader,
                                                double distance, double radius,
-                                               double slowing_radius);
+                                               double slowing_radius, int fit);
 /// Arrive at the midpoint of a and b predicted |midpoint - p| / max_speed
 /// ahead.
 STEER_API steer_vec2 steer_agent_interpose(const steer_world *w, size_t i,

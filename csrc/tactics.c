@@ -94,7 +94,8 @@ steer_vec2 steer_agent_offset_pursuit(const steer_world *w, size_t i,
 
 steer_vec2 steer_agent_follow_leader(const steer_world *w, size_t i,
                                      steer_pose leader, double distance,
-                                     double radius, double slowing_radius) {
+                                     double radius, double slowing_radius,
+                                     int fit) {
   steer_vec2 forward = tactics_to_world(leader.angle, v2(1, 0));
   steer_vec2 left = v2(-forward.y, forward.x);
   steer_vec2 d = v2_sub(world_pos(w, i), seen(w, i, leader.position));
@@ -104,8 +105,8 @@ steer_vec2 steer_agent_follow_leader(const steer_world *w, size_t i,
     steer_vec2 side = v2_dot(d, left) >= 0 ? left : v2_scale(left, -1);
     f = toward(w, i, v2_scale(side, w->max_speed[i]));
   } else {
-    f = tactics_offset_pursuit(w, i, leader, v2(-distance, 0),
-                               slowing_radius);
+    f = steer_agent_offset_pursuit(w, i, leader, v2(-distance, 0),
+                                   slowing_radius, fit);
   }
   if (radius > 0) f = v2_add(f, steer_agent_separation(w, i, radius));
   return v2_clamp(f, w->max_force[i]);
@@ -252,7 +253,7 @@ steer_vec2 tactics_entry_force(const steer_world *w, size_t i,
   case STEER_FOLLOW_LEADER:
     if (!tactics_target_pose(w, &e->target, &a)) return zero;
     return steer_agent_follow_leader(w, i, a, e->distance, e->radius,
-                                     e->slowing_radius);
+                                     e->slowing_radius, e->fit);
   case STEER_FORMATION:
     if (e->target.kind != STEER_TARGET_FORMATION) return zero;
     return formation_force(w, i, e->target.formation, e->slowing_radius);

@@ -271,7 +271,8 @@ static void op_tactics(reader *r, harness *h) {
     e.radius = nonneg(r);
     e.fov = 1 + u8(r) % 360;
     e.offset = v2_of(num(r), num(r));
-    e.fit = !(what & 8); /* offset_pursuit: fitted as formations' slots */
+    e.fit = !(what & 8); /* offset_pursuit, follow_leader: fitted as
+                            formations' slots */
     e.target = tactics_target(r, w, n, shared);
     e.other = tactics_target(r, w, n, shared);
     if (e.behavior == STEER_FORMATION) {
@@ -308,7 +309,7 @@ static void op_tactics(reader *r, harness *h) {
         break;
       case STEER_FOLLOW_LEADER:
         want = steer_agent_follow_leader(w, i, a, e.distance, e.radius,
-                                         e.slowing_radius);
+                                         e.slowing_radius, e.fit);
         break;
       case STEER_FORMATION:
         want = steer_agent_formation(w, i, f, e.slowing_radius);

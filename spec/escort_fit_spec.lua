@@ -158,7 +158,7 @@ describe("offset_pursuit fit (17.1)", function()
       support.error_of(e.set_behaviors, e, { { "seek", target = leader, fit = true } }))
   end)
 
-  it("is kept by snapshots (version 13), and version 12's entries ran without it", function()
+  it("is kept by snapshots (version 13 on), and version 12's entries ran without it", function()
     local w = steer.world{}
     w:add_wall{ x1 = -10, y1 = 2, x2 = 10, y2 = 2 }
     local leader = w:add{ vx = 1 }
@@ -167,7 +167,7 @@ describe("offset_pursuit fit (17.1)", function()
       fit = false } }
     b:set_behaviors{ { "offset_pursuit", target = leader, offset = { 0, 4 } } }
     local s = w:snapshot()
-    assert.are.equal("\13\0\0\0", s:sub(9, 12))
+    assert.are.equal("\14\0\0\0", s:sub(9, 12))
     local c = assert(steer.restore(s))
     assert.are.equal(s, c:snapshot())
     local ca, cb = c:get(a.id), c:get(b.id)

@@ -171,7 +171,7 @@ describe("extra arguments to behaviour methods raise", function()
       { "face", 4, { 1, 2, 0.1, 1 } }, { "look_where_going", 2, { 0.1, 1 } },
       { "match_orientation", 3, { b, 0.1, 1 } }, { "hide", 4, { b, 1, 2, 3 } },
       { "queue", 4, { 3, 90, 2, 1 } }, { "interpose", 4, { b, c, 2, 1 } },
-      { "offset_pursuit", 6, { b, 1, 0, 2, true, 9 } }, { "follow_leader", 5, { b, 2, 2, 2, 9 } },
+      { "offset_pursuit", 6, { b, 1, 0, 2, true, 9 } }, { "follow_leader", 6, { b, 2, 2, 2, true, 9 } },
       { "contain", 3, { { -5, -5, 5, 5 }, 3, 9 } }, { "avoid_agents", 4, { 3, 10, 0.5, 9 } },
       { "orca_velocity", 4, { 0, 0, {}, 9 } },
     }

@@ -402,6 +402,17 @@ static steer_pose pose_arg(lua_State *L, int idx, const agent_ref *self,
   return pose;
 }
 
+/* The optional boolean `fit` at idx (argument argn of fname): the slot
+   moved onto ground (formation_fit_slot), as the entry's default and a
+   formation's. */
+static int opt_fit(lua_State *L, int idx, const char *fname, int argn) {
+  if (lua_isnoneornil(L, idx)) return 1;
+  if (!lua_isboolean(L, idx))
+    arg_error(L, fname, argn, "fit must be a boolean, got %s",
+              arg_typename(L, idx));
+  return lua_toboolean(L, idx);
+}
+
 /* a:offset_pursuit(leader, ox, oy [, slowing_radius [, fit]]) or with the
    offset as a table {x, y} */
 static int a_offset_pursuit(lua_State *L) {
@@ -423,19 +434,13 @@ static int a_offset_pursuit(lua_State *L) {
     at += 2;
   }
   double slowing = opt_nonneg(L, at, "offset_pursuit", at - 1, 2);
-  int fit = 1; /* as the entry's default and a formation's */
-  if (!lua_isnoneornil(L, at + 1)) {
-    if (!lua_isboolean(L, at + 1))
-      arg_error(L, "offset_pursuit", at, "fit must be a boolean, got %s",
-                arg_typename(L, at + 1));
-    fit = lua_toboolean(L, at + 1);
-  }
+  int fit = opt_fit(L, at + 1, "offset_pursuit", at);
   check_no_more(L, at + 2, "offset_pursuit", at + 1);
   return push_vec(L, steer_agent_offset_pursuit(a.w, a.i, leader, offset,
                                                 slowing, fit));
 }
 
-/* a:follow_leader(leader [, distance [, radius [, slowing_radius]]]) */
+/* a:follow_leader(leader [, distance [, radius [, slowing_radius [, fit]]]]) */
 static int a_follow_leader(lua_State *L) {
   agent_ref a = check_agent(L, 1, "follow_leader", 0);
   int used;
@@ -444,9 +449,10 @@ static int a_follow_leader(lua_State *L) {
   double distance = opt_nonneg(L, at, "follow_leader", at - 1, 2);
   double radius = opt_nonneg(L, at + 1, "follow_leader", at, 2);
   double slowing = opt_nonneg(L, at + 2, "follow_leader", at + 1, 2);
-  check_no_more(L, at + 3, "follow_leader", at + 2);
+  int fit = opt_fit(L, at + 3, "follow_leader", at + 2);
+  check_no_more(L, at + 4, "follow_leader", at + 3);
   return push_vec(L, steer_agent_follow_leader(a.w, a.i, leader, distance,
-                                               radius, slowing));
+                                               radius, slowing, fit));
 }
 
 /* a:interpose(a, b [, slowing_radius]) */

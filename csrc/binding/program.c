@@ -63,7 +63,7 @@ static const char *const behavior_params[] = {
     "field slowing_radius",                  /* flow */
     "time_horizon radius groups fov personal_space", /* avoid_agents */
     "target offset slowing_radius fit",      /* offset_pursuit */
-    "target distance radius slowing_radius", /* follow_leader */
+    "target distance radius slowing_radius fit", /* follow_leader */
     "formation slowing_radius",              /* formation */
     "between slowing_radius",                /* interpose */
     "target distance slowing_radius",        /* hide */

@@ -205,7 +205,7 @@ function Polygon:remove() end
 ---@field look_ahead? number follow in a corridor: seconds of prediction, > 0 (default 1)
 ---@field start? integer|"nearest" follow: the waypoint to begin at (default 1)
 ---@field offset? steer.Point offset_pursuit (required): `{x, y}`, x ahead of the target and y to its left, in its frame
----@field fit? boolean offset_pursuit: the slot moved onto ground the agent can stand on, as formation slots (default true)
+---@field fit? boolean offset_pursuit, follow_leader: the slot (the spot behind) moved onto ground the agent can stand on, as formation slots (default true)
 ---@field distance? number follow_leader: how far behind (default 2); hide: behind the obstacle's boundary (1); queue: how far ahead to look (3)
 ---@field between? (steer.Point|steer.Agent|steer.SharedPoint)[] interpose: `{a, b}`, two agents or points (a steer.point too)
 ---@field formation? steer.Formation formation: the formation to join
@@ -1142,14 +1142,17 @@ function Agent:flow(field, slowing_radius) end
 function Agent:offset_pursuit(leader, ox, oy, slowing_radius, fit) end
 
 ---Arrive `distance` behind the leader (default 2), stepping aside when in
----front of it, with separation over `radius` (default 2; 0: none).
+---front of it, with separation over `radius` (default 2; 0: none). The spot
+---behind is fitted to the level (out of rocks, back from walls) unless `fit`
+---is false.
 ---@param leader steer.Agent|steer.Point|steer.SharedPoint
 ---@param distance? number
 ---@param radius? number
 ---@param slowing_radius? number default 2
+---@param fit? boolean default true
 ---@return number fx
 ---@return number fy
-function Agent:follow_leader(leader, distance, radius, slowing_radius) end
+function Agent:follow_leader(leader, distance, radius, slowing_radius, fit) end
 
 ---Get between a and b: arrive at the midpoint of their predicted positions.
 ---@param a steer.Agent|steer.Point|steer.SharedPoint

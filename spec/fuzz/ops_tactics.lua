@@ -129,6 +129,7 @@ local function entry(F, rec)
     if rng:chance(0.3) then e.fit = rng:chance(0.5) end
   elseif name == "follow_leader" then
     e.target, e.distance, e.radius = target(), rng:range(0, 4), rng:range(0, 3)
+    if rng:chance(0.3) then e.fit = rng:chance(0.5) end
   elseif name == "formation" then
     local f = some_formation(F, rec)
     if not f then return nil end
@@ -164,7 +165,7 @@ function T.list(F, ops_helpers)
   end))
   add("a:follow_leader", 2, method_op("follow_leader", function(F, rec)
     local args, n, bad = pose_arg(F, rec)
-    return append(args, n, bad, G.build(F, { "opt_nonneg", "opt_nonneg", "opt_nonneg" }))
+    return append(args, n, bad, G.build(F, { "opt_nonneg", "opt_nonneg", "opt_nonneg", "opt_bool" }))
   end))
   add("a:interpose", 2, method_op("interpose", function(F, rec)
     local args, n, bad = pose_arg(F, rec)
