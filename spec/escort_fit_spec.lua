@@ -5,17 +5,7 @@
 local steer = require "steer"
 local support = require "support"
 
-local function same(what, ax, ay, bx, by)
-  if ax ~= bx or ay ~= by then
-    error(("%s: (%.17g, %.17g) against (%.17g, %.17g)"):format(what, ax, ay, bx, by), 2)
-  end
-end
-
-local function near(what, ax, ay, bx, by, tol)
-  if math.abs(ax - bx) > tol or math.abs(ay - by) > tol then
-    error(("%s: (%.17g, %.17g) against (%.17g, %.17g)"):format(what, ax, ay, bx, by), 2)
-  end
-end
+local same, near_vec = support.same_vec, support.near_vec
 
 describe("offset_pursuit fit (17.1)", function()
   it("pulls a slot beyond a wall back to the leader's side, by the escort's radius", function()
@@ -27,7 +17,7 @@ describe("offset_pursuit fit (17.1)", function()
     -- meets it at y = 2, square on, so the fitted slot is (0, 2 - 0.5)
     local fx, fy = e:offset_pursuit(leader, 0, 4)
     local gx, gy = e:offset_pursuit(leader, 0, 1.5, 2, false)
-    near("fitted against the slot (0, 1.5)", fx, fy, gx, gy, 1e-9)
+    near_vec("fitted against the slot (0, 1.5)", 1e-9, fx, fy, gx, gy)
     local rx, ry = e:offset_pursuit(leader, 0, 4, 2, false)
     assert.is_true(math.abs(rx - fx) + math.abs(ry - fy) > 0.05, "fit changes the force")
     -- a slot on the leader's side stays as given, to the bit
@@ -44,29 +34,18 @@ describe("offset_pursuit fit (17.1)", function()
     local d = 1.5 * (1 + 1e-9) / math.sqrt(2)
     local ox, oy = e:offset_pursuit(leader, 3, -3)
     local gx, gy = e:offset_pursuit(leader, 3 - d, -3 + d, 2, false)
-    near("out of the rock", ox, oy, gx, gy, 1e-9)
+    near_vec("out of the rock", 1e-9, ox, oy, gx, gy)
     -- beside the centre: straight out along the offset from it
     local fx, fy = e:offset_pursuit(leader, { 3.5, -3 })
     gx, gy = e:offset_pursuit(leader, 3 + 1.5 * (1 + 1e-9), -3, 2, false)
-    near("beside the centre", fx, fy, gx, gy, 1e-9)
+    near_vec("beside the centre", 1e-9, fx, fy, gx, gy)
   end)
 
   it("equals a one-slot formation's member on random levels (methods and entries)", function()
     local rand = support.random(7)
     local checked, moved = 0, 0
     for round = 1, 24 do
-      local wrap = round % 2 == 0
-      local side = 40
-      local w = steer.world{ bounds = (wrap or round % 3 == 0) and { side, side } or nil, wrap = wrap }
-      for _ = 1, 40 do
-        w:add_obstacle{ x = rand() * side, y = rand() * side, radius = 0.2 + rand() * 2 }
-      end
-      for _ = 1, 40 do
-        local x, y, a = rand() * side, rand() * side, rand() * 2 * math.pi
-        w:add_wall{ x1 = x, y1 = y, x2 = x + 6 * math.cos(a), y2 = y + 6 * math.sin(a) }
-      end
-      local leader = w:add{ x = rand() * side, y = rand() * side, vx = rand() * 2 - 1, vy = rand() * 2 - 1,
-        angle = rand() * 6.3 }
+      local w, leader, _, side = support.fit_level(steer, rand, round)
       for _ = 1, 10 do
         local ox, oy = rand() * 16 - 8, rand() * 16 - 8
         local e = w:add{ x = rand() * side, y = rand() * side, radius = rand(), max_speed = 2, max_force = 5 }

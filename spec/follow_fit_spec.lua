@@ -7,17 +7,7 @@
 local steer = require "steer"
 local support = require "support"
 
-local function same(what, ax, ay, bx, by)
-  if ax ~= bx or ay ~= by then
-    error(("%s: (%.17g, %.17g) against (%.17g, %.17g)"):format(what, ax, ay, bx, by), 2)
-  end
-end
-
-local function near(what, ax, ay, bx, by, tol)
-  if math.abs(ax - bx) > tol or math.abs(ay - by) > tol then
-    error(("%s: (%.17g, %.17g) against (%.17g, %.17g)"):format(what, ax, ay, bx, by), 2)
-  end
-end
+local same, near_vec = support.same_vec, support.near_vec
 
 describe("follow_leader fit (17.2)", function()
   it("pulls the spot behind a wall back to the leader's side, by the follower's radius", function()
@@ -30,7 +20,7 @@ describe("follow_leader fit (17.2)", function()
     -- follower is 3.9 from the point 2 ahead (2, 0): not in the way
     local fx, fy = f:follow_leader(leader, 2, 0)
     local gx, gy = f:offset_pursuit(leader, -0.5, 0, 2, false)
-    near("fitted, against offset_pursuit of (-0.5, 0)", fx, fy, gx, gy, 1e-9)
+    near_vec("fitted, against offset_pursuit of (-0.5, 0)", 1e-9, fx, fy, gx, gy)
     local rx, ry = f:follow_leader(leader, 2, 0, 2, false)
     same("fit = false, against offset_pursuit of (-2, 0)", rx, ry, f:offset_pursuit(leader, -2, 0, 2, false))
     assert.is_true(math.abs(rx - fx) + math.abs(ry - fy) > 0.05, "fit changes the force")
@@ -48,7 +38,7 @@ describe("follow_leader fit (17.2)", function()
     -- the offset from the centre, to touching (1 + 0.5) and a hair
     local fx, fy = f:follow_leader(leader, 2, 0)
     local gx, gy = f:offset_pursuit(leader, -2.5 + 1.5 * (1 + 1e-9), 0, 2, false)
-    near("out of the rock", fx, fy, gx, gy, 1e-9)
+    near_vec("out of the rock", 1e-9, fx, fy, gx, gy)
   end)
 
   it("still steps aside when in front of the leader", function()
@@ -64,18 +54,7 @@ describe("follow_leader fit (17.2)", function()
     local rand = support.random(11)
     local checked, moved = 0, 0
     for round = 1, 24 do
-      local wrap = round % 2 == 0
-      local side = 40
-      local w = steer.world{ bounds = (wrap or round % 3 == 0) and { side, side } or nil, wrap = wrap }
-      for _ = 1, 40 do
-        w:add_obstacle{ x = rand() * side, y = rand() * side, radius = 0.2 + rand() * 2 }
-      end
-      for _ = 1, 40 do
-        local x, y, a = rand() * side, rand() * side, rand() * 2 * math.pi
-        w:add_wall{ x1 = x, y1 = y, x2 = x + 6 * math.cos(a), y2 = y + 6 * math.sin(a) }
-      end
-      local leader = w:add{ x = rand() * side, y = rand() * side, vx = rand() * 2 - 1, vy = rand() * 2 - 1,
-        angle = rand() * 6.3 }
+      local w, leader, wrap, side = support.fit_level(steer, rand, round)
       local n = 0
       while n < 10 do
         local d, slowing = 1 + rand() * 6, 0.5 + rand() * 3
@@ -88,10 +67,10 @@ describe("follow_leader fit (17.2)", function()
           n = n + 1
           local fx, fy = f:follow_leader(leader, d, 0, slowing)
           local gx, gy = f:offset_pursuit(leader, -d, 0, slowing)
-          near("method against offset_pursuit", fx, fy, gx, gy, 1e-12)
+          near_vec("method against offset_pursuit", 1e-12, fx, fy, gx, gy)
           local rx, ry = f:follow_leader(leader, d, 0, slowing, false)
           gx, gy = f:offset_pursuit(leader, -d, 0, slowing, false)
-          near("fit = false", rx, ry, gx, gy, 1e-12)
+          near_vec("fit = false", 1e-12, rx, ry, gx, gy)
           if rx ~= fx or ry ~= fy then moved = moved + 1 end
           f:set_behaviors{ { "follow_leader", target = leader, distance = d, radius = 0, slowing_radius = slowing } }
           same("entry against the method", fx, fy, f:steering())

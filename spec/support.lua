@@ -68,6 +68,42 @@ function support.vec_near(ax, ay, ex, ey, tol, what)
   end
 end
 
+--- Asserts vector (ax, ay) is (bx, by), to the bit (-0 and 0 alike); the
+-- expected parts last, so that a call's two results fit there.
+function support.same_vec(what, ax, ay, bx, by)
+  if ax ~= bx or ay ~= by then
+    error(("%s: (%.17g, %.17g) against (%.17g, %.17g)"):format(what, ax, ay, bx, by), 2)
+  end
+end
+
+--- Asserts vector (ax, ay) is within tol of (bx, by) in each part (the
+-- expected parts last, as same_vec's).
+function support.near_vec(what, tol, ax, ay, bx, by)
+  if not (math.abs(ax - bx) <= tol and math.abs(ay - by) <= tol) then
+    error(("%s: (%.17g, %.17g) against (%.17g, %.17g)"):format(what, ax, ay, bx, by), 2)
+  end
+end
+
+--- Round `round` of the specs that fit slots on random levels (rand:
+-- support.random's): a 40 x 40 world (a torus in even rounds, else bounded
+-- every third round, unbounded otherwise) with 40 obstacles (radius 0.2 to
+-- 2.2) and 40 walls of length 6 at random, and a moving, turned leader.
+-- Returns the world, the leader, whether it wraps and its side.
+function support.fit_level(steer, rand, round)
+  local side, wrap = 40, round % 2 == 0
+  local w = steer.world{ bounds = (wrap or round % 3 == 0) and { side, side } or nil, wrap = wrap }
+  for _ = 1, 40 do
+    w:add_obstacle{ x = rand() * side, y = rand() * side, radius = 0.2 + rand() * 2 }
+  end
+  for _ = 1, 40 do
+    local x, y, a = rand() * side, rand() * side, rand() * 2 * math.pi
+    w:add_wall{ x1 = x, y1 = y, x2 = x + 6 * math.cos(a), y2 = y + 6 * math.sin(a) }
+  end
+  local leader = w:add{ x = rand() * side, y = rand() * side, vx = rand() * 2 - 1, vy = rand() * 2 - 1,
+    angle = rand() * 6.3 }
+  return w, leader, wrap, side
+end
+
 --- Asserts |actual - expected| <= rel * |expected| (or == when expected is
 -- 0): for values at the limits (1e150, 1e-300) where an absolute tolerance
 -- means nothing.
