@@ -1304,6 +1304,30 @@ static void walls_in_cells(const geometry *g, geo_feeler *f,
   if (x->large_count) feel_walls(g, f, x->large, x->large_count, 0);
 }
 
+/* How a batch's feeler f is walked: 3, halo h's run at its middle (*run
+   candidates from *refs, asked for); else index x's cells (0, asked for;
+   1: every one of the `count` shapes instead; 2: none). need: how far from
+   its middle a shape it can touch may lie; pad: how far from the feeler
+   (negative: no halo serves it, and none is asked for). */
+static inline int plan_feeler(const geo_index *x, const geo_halo *h,
+                              size_t count, const geo_feeler *f, double need,
+                              double pad, long *run, const uint32_t **refs,
+                              cell_range *r) {
+  if (h->live && pad >= 0 && need <= h->reach) {
+    steer_vec2 mid = feeler_middle(f);
+    *run = geo_halo_run(h, mid.x, mid.y, refs);
+    if (*run >= 0) {
+      if (*run > 0) ask_for(*refs);
+      return 3;
+    }
+  } else if (pad >= 0) {
+    geo_halo_want(h, need);
+  }
+  int walk = cells_of(x, geo_box_around(f->p, f->tip, pad), count, r);
+  if (walk == 0) ask_for_rows(x, r);
+  return walk;
+}
+
 void geometry_avoid_walls_many(const geometry *g, int n, const steer_vec2 *p,
                                const steer_vec2 *v, const double *length,
                                steer_vec2 *out) {
@@ -1324,21 +1348,9 @@ void geometry_avoid_walls_many(const geometry *g, int n, const steer_vec2 *p,
     for (int k = 0; k < m; k++) {
       feeler_start(&f[k], p[k0 + k], v[k0 + k], length[k0 + k], 0, 0);
       /* the halo: the feeler lies within half its length of its middle */
-      double need = fabs(length[k0 + k]) * 0.5;
-      if (h->live && need <= h->reach) {
-        steer_vec2 m = feeler_middle(&f[k]);
-        run[k] = geo_halo_run(h, m.x, m.y, &refs[k]);
-        if (run[k] >= 0) {
-          walk[k] = 3;
-          if (run[k] > 0) ask_for(refs[k]);
-          continue;
-        }
-      } else {
-        geo_halo_want(h, need);
-      }
-      walk[k] = cells_of(x, geo_box_around(p[k0 + k], f[k].tip, 0),
-                         g->wall_count, &r[k]);
-      if (walk[k] == 0) ask_for_rows(x, &r[k]);
+      walk[k] = plan_feeler(x, h, g->wall_count, &f[k],
+                            fabs(length[k0 + k]) * 0.5, 0, &run[k], &refs[k],
+                            &r[k]);
     }
     for (int k = 0; k < m; k++)
       if (walk[k] == 0) list_ahead(x, &r[k], &l[k]);
@@ -1394,21 +1406,9 @@ void geometry_avoid_obstacles_many(const geometry *g, int n,
                    extra[k0 + k]);
       /* the halo: a touched obstacle's box is within pad of the feeler,
          so within need of its middle */
-      double need = pad + fabs(length) * 0.5;
-      if (h->live && pad >= 0 && need <= h->reach) {
-        steer_vec2 mid = feeler_middle(&f[k]);
-        run[k] = geo_halo_run(h, mid.x, mid.y, &refs[k]);
-        if (run[k] >= 0) {
-          walk[k] = 3;
-          if (run[k] > 0) ask_for(refs[k]);
-          continue;
-        }
-      } else if (pad >= 0) {
-        geo_halo_want(h, need);
-      }
-      walk[k] = cells_of(x, geo_box_around(f[k].p, f[k].tip, pad),
-                         g->obstacle_count, &r[k]);
-      if (walk[k] == 0) ask_for_rows(x, &r[k]);
+      walk[k] = plan_feeler(x, h, g->obstacle_count, &f[k],
+                            pad + fabs(length) * 0.5, pad, &run[k], &refs[k],
+                            &r[k]);
     }
     for (int k = 0; k < m; k++)
       if (walk[k] == 0) list_ahead(x, &r[k], &l[k]);
