@@ -1308,7 +1308,7 @@ static void walls_in_cells(const geometry *g, geo_feeler *f,
    candidates from *refs, asked for); else index x's cells (0, asked for;
    1: every one of the `count` shapes instead; 2: none). need: how far from
    its middle a shape it can touch may lie; pad: how far from the feeler
-   (negative: no halo serves it, and none is asked for). */
+   (negative or NaN: no halo serves it, and none is asked for). */
 static inline int plan_feeler(const geo_index *x, const geo_halo *h,
                               size_t count, const geo_feeler *f, double need,
                               double pad, long *run, const uint32_t **refs,

@@ -278,7 +278,8 @@ static void put_flow(writer *wr, const steer_flowfield *f, const refs *grids) {
   put_bytes(wr, f->blend, f->grid->cells);
 }
 
-/* The entries whose fit is 0 (offset_pursuit's slot as given), as
+/* The entries whose fit is 0 (offset_pursuit's slot, follow_leader's spot
+   behind, as given), as
    (program, entry) numbers in program then entry order. */
 static void put_unfitted(writer *wr, const refs *programs) {
   uint64_t n = 0;

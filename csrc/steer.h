@@ -627,8 +627,9 @@ typedef struct steer_entry {
   double panic_radius;    /* flee, evade; < 0 = none (default) */
   double hysteresis;      /* avoidance: extra reach once active; 0 */
   steer_vec2 offset;      /* offset_pursuit: (ahead, left) of the target */
-  int fit;                /* offset_pursuit: the slot fitted to the level
-                             (docs/API.md 17.1); 1 */
+  int fit;                /* offset_pursuit, follow_leader: the slot (the
+                             spot behind) fitted to the level (docs/API.md
+                             17.1, 17.2); 1 */
   steer_target other;     /* interpose: the second of `between` */
   double distance;        /* follow_leader 2, hide 1, queue 3 */
   double time_horizon;    /* avoid_agents; 3 */

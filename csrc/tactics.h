@@ -35,7 +35,8 @@ steer_vec2 formation_force(const steer_world *w, size_t i,
 
 
 /* The offset pursuit of docs/API.md 17.1 toward the point `offset` (ahead,
-   left) in leader's frame; shared by follow_leader and formations. */
+   left) in leader's frame, as given (steer_agent_offset_pursuit fits it
+   first; follow_leader goes through that); formations fit their own. */
 steer_vec2 tactics_offset_pursuit(const steer_world *w, size_t i,
                                   steer_pose leader, steer_vec2 offset,
                                   double slowing_radius);

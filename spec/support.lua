@@ -360,10 +360,10 @@ function support.before_follow_fit(s)
 end
 
 --- Version-13 (or 14, as before_follow_fit takes it) snapshot s of a world
--- without flow fields whose entries all fit (as version 12 read them: only
--- offset_pursuit's fit is 0 then) as version 12 wrote it (checksum
--- recomputed when the interpreter can): without the empty table of entries
--- that keep their slot, before the programs.
+-- without flow fields whose entries all fit as version 12 wrote it
+-- (checksum recomputed when the interpreter can): without the empty table
+-- of entries that keep their slot, before the programs. Version 12 reads
+-- offset_pursuit and follow_leader entries with fit 0 (as they ran then).
 function support.before_fit(s)
   if s:sub(9, 12) == "\14\0\0\0" then s = support.before_follow_fit(s) end
   assert(s:sub(9, 12) == "\13\0\0\0", "a version-13 snapshot expected")
