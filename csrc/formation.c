@@ -547,9 +547,9 @@ steer_vec2 formation_force(const steer_world *w, size_t i,
   long k = steer_formation_slot_of(f, steer_world_id_at(w, i));
   if (k < 0 || !tactics_target_pose(w, &f->anchor, &anchor))
     return v2(0, 0);
-  steer_vec2 slot = f->slots[k];
-  if (f->fit) slot = formation_fit_slot(w, anchor, slot, w->radius[i]);
-  return tactics_offset_pursuit(w, i, anchor, slot, slowing_radius);
+  /* an escort of the anchor at its slot, fitted as the formation fits */
+  return steer_agent_offset_pursuit(w, i, anchor, f->slots[k], slowing_radius,
+                                    f->fit);
 }
 
 steer_vec2 steer_agent_formation(const steer_world *w, size_t i,

@@ -279,8 +279,8 @@ static void put_flow(writer *wr, const steer_flowfield *f, const refs *grids) {
 }
 
 /* The entries whose fit is 0 (offset_pursuit's slot, follow_leader's spot
-   behind, as given), as
-   (program, entry) numbers in program then entry order. */
+   behind, as given), as (program, entry) numbers in program then entry
+   order. */
 static void put_unfitted(writer *wr, const refs *programs) {
   uint64_t n = 0;
   for (size_t k = 0; k < programs->count; k++) {
@@ -827,7 +827,7 @@ static void read_grids(reader *r, restoring *rs) {
   }
 }
 
-/* Version 13's entries whose fit is 0, in program then entry order (the
+/* Version 13 on: the entries whose fit is 0, in program then entry order (the
    programs, read next, take them in that order: read_entry_fit). */
 static void read_unfitted(reader *r, restoring *rs) {
   size_t n = r->version > 12 ? read_table(r, rs, (void **)&rs->unfitted,

@@ -64,9 +64,12 @@ static steer_vec2 toward(const steer_world *w, size_t i, steer_vec2 desired) {
   return v2_clamp(v2_sub(desired, world_vel(w, i)), w->max_force[i]);
 }
 
-steer_vec2 tactics_offset_pursuit(const steer_world *w, size_t i,
-                                  steer_pose leader, steer_vec2 offset,
-                                  double slowing_radius) {
+/* The offset pursuit of docs/API.md 17.1 toward the point `offset` (ahead,
+   left) in leader's frame, as given (steer_agent_offset_pursuit fits it
+   first). */
+static steer_vec2 offset_pursuit(const steer_world *w, size_t i,
+                                 steer_pose leader, steer_vec2 offset,
+                                 double slowing_radius) {
   double max_speed = w->max_speed[i];
   steer_vec2 slot = v2_add(seen(w, i, leader.position),
                            tactics_to_world(leader.angle, offset));
@@ -89,7 +92,7 @@ steer_vec2 steer_agent_offset_pursuit(const steer_world *w, size_t i,
                                       steer_pose leader, steer_vec2 offset,
                                       double slowing_radius, int fit) {
   if (fit) offset = formation_fit_slot(w, leader, offset, w->radius[i]);
-  return tactics_offset_pursuit(w, i, leader, offset, slowing_radius);
+  return offset_pursuit(w, i, leader, offset, slowing_radius);
 }
 
 steer_vec2 steer_agent_follow_leader(const steer_world *w, size_t i,

@@ -34,11 +34,4 @@ steer_vec2 formation_force(const steer_world *w, size_t i,
                            const steer_formation *f, double slowing_radius);
 
 
-/* The offset pursuit of docs/API.md 17.1 toward the point `offset` (ahead,
-   left) in leader's frame, as given (steer_agent_offset_pursuit fits it
-   first; follow_leader goes through that); formations fit their own. */
-steer_vec2 tactics_offset_pursuit(const steer_world *w, size_t i,
-                                  steer_pose leader, steer_vec2 offset,
-                                  double slowing_radius);
-
 #endif

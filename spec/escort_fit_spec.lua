@@ -5,7 +5,7 @@
 local steer = require "steer"
 local support = require "support"
 
-local same, near_vec = support.same_vec, support.near_vec
+local same, vec_near = support.same_vec, support.vec_near
 
 describe("offset_pursuit fit (17.1)", function()
   it("pulls a slot beyond a wall back to the leader's side, by the escort's radius", function()
@@ -17,7 +17,7 @@ describe("offset_pursuit fit (17.1)", function()
     -- meets it at y = 2, square on, so the fitted slot is (0, 2 - 0.5)
     local fx, fy = e:offset_pursuit(leader, 0, 4)
     local gx, gy = e:offset_pursuit(leader, 0, 1.5, 2, false)
-    near_vec("fitted against the slot (0, 1.5)", 1e-9, fx, fy, gx, gy)
+    vec_near(fx, fy, gx, gy, 1e-9, "fitted against the slot (0, 1.5)")
     local rx, ry = e:offset_pursuit(leader, 0, 4, 2, false)
     assert.is_true(math.abs(rx - fx) + math.abs(ry - fy) > 0.05, "fit changes the force")
     -- a slot on the leader's side stays as given, to the bit
@@ -34,11 +34,11 @@ describe("offset_pursuit fit (17.1)", function()
     local d = 1.5 * (1 + 1e-9) / math.sqrt(2)
     local ox, oy = e:offset_pursuit(leader, 3, -3)
     local gx, gy = e:offset_pursuit(leader, 3 - d, -3 + d, 2, false)
-    near_vec("out of the rock", 1e-9, ox, oy, gx, gy)
+    vec_near(ox, oy, gx, gy, 1e-9, "out of the rock")
     -- beside the centre: straight out along the offset from it
     local fx, fy = e:offset_pursuit(leader, { 3.5, -3 })
     gx, gy = e:offset_pursuit(leader, 3 + 1.5 * (1 + 1e-9), -3, 2, false)
-    near_vec("beside the centre", 1e-9, fx, fy, gx, gy)
+    vec_near(fx, fy, gx, gy, 1e-9, "beside the centre")
   end)
 
   it("equals a one-slot formation's member on random levels (methods and entries)", function()

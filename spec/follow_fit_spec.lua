@@ -7,7 +7,7 @@
 local steer = require "steer"
 local support = require "support"
 
-local same, near_vec = support.same_vec, support.near_vec
+local same, vec_near = support.same_vec, support.vec_near
 
 describe("follow_leader fit (17.2)", function()
   it("pulls the spot behind a wall back to the leader's side, by the follower's radius", function()
@@ -20,7 +20,7 @@ describe("follow_leader fit (17.2)", function()
     -- follower is 3.9 from the point 2 ahead (2, 0): not in the way
     local fx, fy = f:follow_leader(leader, 2, 0)
     local gx, gy = f:offset_pursuit(leader, -0.5, 0, 2, false)
-    near_vec("fitted, against offset_pursuit of (-0.5, 0)", 1e-9, fx, fy, gx, gy)
+    vec_near(fx, fy, gx, gy, 1e-9, "fitted, against offset_pursuit of (-0.5, 0)")
     local rx, ry = f:follow_leader(leader, 2, 0, 2, false)
     same("fit = false, against offset_pursuit of (-2, 0)", rx, ry, f:offset_pursuit(leader, -2, 0, 2, false))
     assert.is_true(math.abs(rx - fx) + math.abs(ry - fy) > 0.05, "fit changes the force")
@@ -38,7 +38,7 @@ describe("follow_leader fit (17.2)", function()
     -- the offset from the centre, to touching (1 + 0.5) and a hair
     local fx, fy = f:follow_leader(leader, 2, 0)
     local gx, gy = f:offset_pursuit(leader, -2.5 + 1.5 * (1 + 1e-9), 0, 2, false)
-    near_vec("out of the rock", 1e-9, fx, fy, gx, gy)
+    vec_near(fx, fy, gx, gy, 1e-9, "out of the rock")
   end)
 
   it("still steps aside when in front of the leader", function()

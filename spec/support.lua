@@ -76,14 +76,6 @@ function support.same_vec(what, ax, ay, bx, by)
   end
 end
 
---- Asserts vector (ax, ay) is within tol of (bx, by) in each part (the
--- expected parts last, as same_vec's).
-function support.near_vec(what, tol, ax, ay, bx, by)
-  if not (math.abs(ax - bx) <= tol and math.abs(ay - by) <= tol) then
-    error(("%s: (%.17g, %.17g) against (%.17g, %.17g)"):format(what, ax, ay, bx, by), 2)
-  end
-end
-
 --- Round `round` of the specs that fit slots on random levels (rand:
 -- support.random's): a 40 x 40 world (a torus in even rounds, else bounded
 -- every third round, unbounded otherwise) with 40 obstacles (radius 0.2 to
