@@ -77,7 +77,7 @@ int formation_fit(const steer_world *w, steer_pose pose, steer_vec2 slot,
   }
   if (!within_half(g, v2_sub(s, anchor))) return 0;
   if (g->wall_count) {
-    geo_ray r = {anchor, v2_sub(s, anchor)};
+    geo_ray r = geo_ray_of(anchor, v2_sub(s, anchor));
     geo_hit hit = geo_hit_none();
     geometry_raycast(g, &r, GEO_RAY_WALLS, &hit);
     if (hit.kind) {

@@ -273,10 +273,16 @@ typedef struct geo_hit {
 } geo_hit;
 
 /* The ray from s to s + d. On a torus s lies inside it and d is at most
-   half the torus each way (the shortest offset). */
+   half the torus each way (the shortest offset). len and u: d's length
+   and direction, worked out once for every circle the ray meets. */
 typedef struct geo_ray {
   steer_vec2 s, d;
+  double len;
+  steer_vec2 u;
 } geo_ray;
+
+/* The ray from s to s + d (geo_ray's len and u filled in). */
+geo_ray geo_ray_of(steer_vec2 s, steer_vec2 d);
 
 /* A ray between two points: on a torus from a (taken inside it) to the
    nearest image of b. */

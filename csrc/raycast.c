@@ -2,15 +2,22 @@
  * geometry's indexes a column of cells at a time (geometry.h). */
 #include "geometry.h"
 
-geo_ray geometry_ray(const geometry *g, steer_vec2 a, steer_vec2 b) {
+geo_ray geo_ray_of(steer_vec2 s, steer_vec2 d) {
   geo_ray r;
-  r.s = geometry_inside(g, a);
+  r.s = s;
+  r.d = d;
+  r.len = v2_len(d);
+  r.u = r.len == 0 ? v2(0, 0) : v2_direction(d, r.len);
+  return r;
+}
+
+geo_ray geometry_ray(const geometry *g, steer_vec2 a, steer_vec2 b) {
+  steer_vec2 s = geometry_inside(g, a);
   /* on a torus, between both ends' images inside it: b - a from an end far
      outside (1e95) loses the other end's every digit, and the ray would
      point anywhere (world:nearest's `visible` took its sight lines from
      the centre's image, and disagreed) */
-  r.d = geo_offset(g, r.s, geometry_inside(g, b));
-  return r;
+  return geo_ray_of(s, geo_offset(g, s, geometry_inside(g, b)));
 }
 
 geo_hit geo_hit_none(void) {
@@ -90,9 +97,9 @@ void geo_ray_circle(const geo_ray *r, steer_vec2 c, double radius, int kind,
     geo_hit_offer(hit, 0, kind, index, c, rr);
     return;
   }
-  double len = v2_len(r->d);
+  double len = r->len;
   if (len == 0) return;
-  steer_vec2 u = v2_direction(r->d, len);
+  steer_vec2 u = r->u;
   double proj = -v2_dot(f, u); /* distance to the closest approach */
   if (proj < 0) return;        /* heading away */
   double perp2 = v2_len2(v2_add(f, v2_scale(u, proj)));
