@@ -190,9 +190,13 @@ steer_vec2 entry_avoid(steer_world *w, size_t i, const steer_entry *e,
   /* without hysteresis the state is only written (reading it first would
      wait for memory) */
   double extra = e->hysteresis != 0 && es && es->active ? e->hysteresis : 0;
-  steer_vec2 f = e->behavior == STEER_AVOID_WALLS
-                     ? steer_agent_avoid_walls(w, i, e->feeler_length + extra)
-                     : avoid_obstacles(w, i, e->feeler_length, extra);
+  steer_vec2 f;
+  if (e->behavior != STEER_AVOID_WALLS)
+    f = avoid_obstacles(w, i, e->feeler_length, extra);
+  else if (e->whiskers)
+    f = steer_agent_avoid_walls_whiskers(w, i, e->feeler_length + extra);
+  else
+    f = steer_agent_avoid_walls(w, i, e->feeler_length + extra);
   if (es) es->active = f.x != 0 || f.y != 0;
   return f;
 }

@@ -1155,13 +1155,11 @@ steer_vec2 geometry_avoid_obstacles(const geometry *g, steer_vec2 p,
   return v2_scale(f.away, max_force);
 }
 
-steer_vec2 geometry_avoid_walls(const geometry *g, steer_vec2 p, steer_vec2 v,
-                                double length) {
-  if (!g->wall_count) return zero;
-  /* the feeler's start a call, the lanes a call per cell: inlined, as
-     the obstacles' walk is, this measured slower */
-  geo_feeler f;
-  geo_feeler_start(&f, p, v, length, 0, 0);
+/* Feeler f (made) against the walls: its nearest crossing, and its push
+   in f->away. */
+static void walk_wall_feeler(const geometry *g, geo_feeler *f_) {
+  geo_feeler f = *f_;
+  steer_vec2 p = f.p;
   const geo_index *x = &g->wall_index;
   cell_range r;
   switch (cells_of(x, geo_box_around(p, f.tip, 0), g->wall_count, &r)) {
@@ -1183,7 +1181,43 @@ steer_vec2 geometry_avoid_walls(const geometry *g, steer_vec2 p, steer_vec2 v,
     for (size_t k = 0; k < g->wall_count; k++) geo_feeler_wall(g, &f, k);
     break;
   }
+  *f_ = f;
+}
+
+steer_vec2 geometry_avoid_walls(const geometry *g, steer_vec2 p, steer_vec2 v,
+                                double length) {
+  if (!g->wall_count) return zero;
+  /* the feeler's start a call, the lanes a call per cell: inlined, as
+     the obstacles' walk is, this measured slower */
+  geo_feeler f;
+  geo_feeler_start(&f, p, v, length, 0, 0);
+  walk_wall_feeler(g, &f);
   return f.away;
+}
+
+steer_vec2 geometry_avoid_walls_whiskers(const geometry *g, steer_vec2 p,
+                                         steer_vec2 v, double length) {
+  if (!g->wall_count) return zero;
+  /* the whiskers at 45 degrees either side of the feeler's heading */
+  const double c = 0.70710678118654752440;
+  steer_vec2 a = feeler_ahead(v);
+  steer_vec2 heads[3] = {a, v2(c * a.x - c * a.y, c * a.x + c * a.y),
+                         v2(c * a.x + c * a.y, c * a.y - c * a.x)};
+  steer_vec2 push = zero;
+  double deepest = 0;
+  for (int k = 0; k < 3; k++) {
+    geo_feeler f;
+    feeler_from(&f, p, heads[k], k ? length * 0.5 : length, 0, 0);
+    walk_wall_feeler(g, &f);
+    /* the feeler that reaches deepest past its wall pushes (ties: ahead,
+       left, right): never less than the feeler ahead alone */
+    double depth = f.index == SIZE_MAX ? 0 : (1 - f.best) * fabs(f.length);
+    if (depth > deepest) {
+      deepest = depth;
+      push = f.away;
+    }
+  }
+  return push;
 }
 
 /* ---- many feelers at once ------------------------------------------------

@@ -228,6 +228,11 @@ steer_vec2 geometry_avoid_obstacles(const geometry *g, steer_vec2 p,
 /* The push away from the first wall the feeler crosses. */
 steer_vec2 geometry_avoid_walls(const geometry *g, steer_vec2 p, steer_vec2 v,
                                 double length);
+/* The same with Buckland's whiskers: two more feelers of half the length,
+   45 degrees left and right of the first; the feeler that reaches
+   deepest past its wall pushes (ties: ahead, left, right). */
+steer_vec2 geometry_avoid_walls_whiskers(const geometry *g, steer_vec2 p,
+                                         steer_vec2 v, double length);
 /* The same for n feelers at once (a batch of agents): out[k] is
    geometry_avoid_walls(g, p[k], v[k], length[k]), and
    geometry_avoid_obstacles(g, p[k], v[k], radius[k], extra[k],

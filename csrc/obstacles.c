@@ -61,6 +61,12 @@ steer_vec2 steer_agent_avoid_walls(const steer_world *w, size_t i,
                               feeler_length);
 }
 
+steer_vec2 steer_agent_avoid_walls_whiskers(const steer_world *w, size_t i,
+                                            double feeler_length) {
+  return geometry_avoid_walls_whiskers(&w->geo, world_pos(w, i),
+                                       world_vel(w, i), feeler_length);
+}
+
 steer_vec2 contain_path(const steer_world *w, size_t i, const steer_path *path,
                         double feeler_length) {
   return geo_contain(world_pos(w, i), world_vel(w, i), path_points(path),

@@ -260,7 +260,8 @@ static int entry_equal(const steer_entry *a, const steer_entry *b) {
          a->falloff == b->falloff && a->path_radius == b->path_radius &&
          a->look_ahead == b->look_ahead && a->start == b->start &&
          a->offset.x == b->offset.x && a->offset.y == b->offset.y &&
-         a->fit == b->fit && target_equal(&a->other, &b->other) &&
+         a->fit == b->fit && a->whiskers == b->whiskers &&
+         target_equal(&a->other, &b->other) &&
          a->distance == b->distance &&
          a->time_horizon == b->time_horizon &&
          a->personal_space == b->personal_space;

@@ -250,7 +250,10 @@ static void avoid_forces(const steer_world *w, const steer_entry *e, size_t q,
       max_force[k] = w->max_force[i];
     }
   }
-  if (walls)
+  if (walls && e->whiskers) /* three feelers an agent: one at a time */
+    for (int k = 0; k < n; k++)
+      f[k] = geometry_avoid_walls_whiskers(&w->geo, p[k], vel[k], reach[k]);
+  else if (walls)
     geometry_avoid_walls_many(&w->geo, n, p, vel, reach, f);
   else
     geometry_avoid_obstacles_many(&w->geo, n, p, vel, radius, reach,

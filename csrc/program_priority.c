@@ -97,11 +97,12 @@ static void walk_late(steer_world *w, const steer_program *p,
   }
 }
 
-/* Are entries q and q + 1 avoid_walls and avoid_obstacles, which
-   batch_avoid_pair takes at once? */
+/* Are entries q and q + 1 avoid_walls (without whiskers) and
+   avoid_obstacles, which batch_avoid_pair takes at once? */
 static int pairs_avoid(const steer_program *p, size_t q) {
   return q + 1 < p->count &&
          p->entries[q].behavior == STEER_AVOID_WALLS &&
+         !p->entries[q].whiskers &&
          p->entries[q + 1].behavior == STEER_AVOID_OBSTACLES;
 }
 

@@ -24,7 +24,7 @@
 #include "world.h"
 
 #define MAGIC "STEERSNP"
-#define VERSION 14u
+#define VERSION 15u
 /* version 2 has no orca margin: read as 0; version 3 no push; version 4 no
    detour nor standstill clock (its worlds ran without: detour 0, clock 0);
    version 5 no personal space (avoid_agents ran without one: 0); version 6
@@ -33,7 +33,8 @@
    version 8 no orca settle (programs) nor settled flag (agents): 0;
    version 9 no tactics entries, version 10 no formations, version 11 no
    flow fields, version 12 no fit of offset_pursuit entries (they ran
-   without: 0), version 13 no fit of follow_leader entries (the same) */
+   without: 0), version 13 no fit of follow_leader entries (the same),
+   version 14 no whiskers (avoid_walls ran without: 0) */
 #define OLDEST 2u
 
 /* ---- writing ------------------------------------------------------------ */
@@ -278,25 +279,29 @@ static void put_flow(writer *wr, const steer_flowfield *f, const refs *grids) {
   put_bytes(wr, f->blend, f->grid->cells);
 }
 
-/* The entries whose fit is 0 (offset_pursuit's slot, follow_leader's spot
-   behind, as given), as (program, entry) numbers in program then entry
-   order. */
-static void put_unfitted(writer *wr, const refs *programs) {
+/* The entries `pick` chooses, as (program, entry) numbers in program then
+   entry order: a flag most entries leave at its default. */
+static void put_entries_where(writer *wr, const refs *programs,
+                              int (*pick)(const steer_entry *)) {
   uint64_t n = 0;
   for (size_t k = 0; k < programs->count; k++) {
     const steer_program *p = programs->items[k];
-    for (size_t q = 0; q < p->count; q++) n += !p->entries[q].fit;
+    for (size_t q = 0; q < p->count; q++) n += pick(&p->entries[q]) != 0;
   }
   put_u64(wr, n);
   for (size_t k = 0; k < programs->count; k++) {
     const steer_program *p = programs->items[k];
     for (size_t q = 0; q < p->count; q++)
-      if (!p->entries[q].fit) {
+      if (pick(&p->entries[q])) {
         put_u64(wr, k);
         put_u64(wr, q);
       }
   }
 }
+
+/* offset_pursuit's slot, follow_leader's spot behind, as given */
+static int unfitted(const steer_entry *e) { return !e->fit; }
+static int whiskered(const steer_entry *e) { return e->whiskers; }
 
 static void put_program(writer *wr, const steer_program *p,
                         const refs *paths, const refs *points,
@@ -504,8 +509,10 @@ steer_status steer_world_snapshot(steer_world *w, steer_write_fn write,
     for (size_t k = 0; k < grids.count; k++) put_grid(&wr, grids.items[k]);
     put_u64(&wr, flows.count);
     for (size_t k = 0; k < flows.count; k++) put_flow(&wr, flows.items[k], &grids);
-    /* version 13: the entries that keep their slot as given (fit 0) */
-    put_unfitted(&wr, &programs);
+    /* version 13: the entries that keep their slot as given (fit 0);
+       version 15: the avoid_walls entries with whiskers */
+    put_entries_where(&wr, &programs, unfitted);
+    put_entries_where(&wr, &programs, whiskered);
     put_u64(&wr, programs.count);
     for (size_t k = 0; k < programs.count; k++)
       put_program(&wr, programs.items[k], &paths, &points, &formations, &flows);
@@ -630,6 +637,12 @@ static size_t get_count(reader *r, size_t record) {
   return (size_t)n;
 }
 
+/* (program, entry) numbers read from a snapshot, taken in order. */
+typedef struct entry_list {
+  uint64_t (*items)[2];
+  size_t count, cap, read;
+} entry_list;
+
 /* What restore builds before the world owns it. */
 typedef struct restoring {
   steer_world *w;
@@ -645,8 +658,8 @@ typedef struct restoring {
   size_t grid_count, grid_cap;
   steer_flowfield **flows; /* ... and the fields */
   size_t flow_count, flow_cap;
-  uint64_t (*unfitted)[2]; /* version 13: (program, entry) whose fit is 0 */
-  size_t unfitted_count, unfitted_cap, unfitted_read;
+  entry_list unfitted;  /* version 13 on: the entries whose fit is 0 */
+  entry_list whiskered; /* version 15 on: avoid_walls with whiskers */
 } restoring;
 
 /* A table's count (records of at least `record` bytes each) with room for
@@ -827,18 +840,29 @@ static void read_grids(reader *r, restoring *rs) {
   }
 }
 
-/* Version 13 on: the entries whose fit is 0, in program then entry order (the
-   programs, read next, take them in that order: read_entry_fit). */
-static void read_unfitted(reader *r, restoring *rs) {
-  size_t n = r->version > 12 ? read_table(r, rs, (void **)&rs->unfitted,
-                                           sizeof *rs->unfitted,
-                                           &rs->unfitted_cap, 16)
-                              : 0;
+/* From version `since` on: a list of entries (put_entries_where), in
+   program then entry order (the programs, read next, take them in that
+   order: listed). */
+static void read_entry_list(reader *r, restoring *rs, entry_list *l,
+                            uint32_t since) {
+  size_t n = r->version >= since
+                 ? read_table(r, rs, (void **)&l->items, sizeof *l->items,
+                              &l->cap, 16)
+                 : 0;
   for (size_t k = 0; k < n && !r->error; k++) {
-    rs->unfitted[k][0] = get_u64(r);
-    rs->unfitted[k][1] = get_u64(r);
+    l->items[k][0] = get_u64(r);
+    l->items[k][1] = get_u64(r);
   }
-  rs->unfitted_count = r->error ? 0 : n;
+  l->count = r->error ? 0 : n;
+}
+
+/* Is entry q of program k the list's next? Then it is taken. */
+static int listed(entry_list *l, size_t k, size_t q) {
+  if (l->read >= l->count || l->items[l->read][0] != k ||
+      l->items[l->read][1] != q)
+    return 0;
+  l->read++;
+  return 1;
 }
 
 /* Entry q of program k: its fit. Listed: 0. Before version 13
@@ -846,12 +870,7 @@ static void read_unfitted(reader *r, restoring *rs) {
    other entry reads it (the default, 1). */
 static int read_entry_fit(reader *r, restoring *rs, size_t k, size_t q,
                           const steer_entry *e) {
-  size_t at = rs->unfitted_read;
-  if (at < rs->unfitted_count && rs->unfitted[at][0] == k &&
-      rs->unfitted[at][1] == q) {
-    rs->unfitted_read++;
-    return 0;
-  }
+  if (listed(&rs->unfitted, k, q)) return 0;
   if (r->version < 13 && e->behavior == STEER_OFFSET_PURSUIT) return 0;
   return r->version > 13 || e->behavior != STEER_FOLLOW_LEADER;
 }
@@ -1054,6 +1073,9 @@ static void read_programs(reader *r, restoring *rs) {
     for (size_t e = 0; e < count; e++) {
       read_entry(r, rs, &entries[e]);
       entries[e].fit = read_entry_fit(r, rs, k, e, &entries[e]);
+      entries[e].whiskers = listed(&rs->whiskered, k, e);
+      if (entries[e].whiskers && entries[e].behavior != STEER_AVOID_WALLS)
+        fail(r, "snapshot holds an invalid program");
     }
     steer_program *p =
         r->error ? NULL
@@ -1312,10 +1334,12 @@ static void read_world_body(reader *r, restoring *rs) {
   read_formations(r, rs);
   read_grids(r, rs);
   read_flows(r, rs);
-  read_unfitted(r, rs);
+  read_entry_list(r, rs, &rs->unfitted, 13);
+  read_entry_list(r, rs, &rs->whiskered, 15);
   read_programs(r, rs);
   /* each listed entry was met, in order: none past the programs */
-  if (!r->error && rs->unfitted_read != rs->unfitted_count)
+  if (!r->error && (rs->unfitted.read != rs->unfitted.count ||
+                    rs->whiskered.read != rs->whiskered.count))
     fail(r, "snapshot refers to a missing entry");
   size_t n = get_count(r, AGENT_SNAPSHOT_MIN);
   if (r->error) return;
@@ -1439,7 +1463,8 @@ steer_world *steer_world_restore(const void *bytes, size_t n,
   world_alloc(rs.w, rs.formations, rs.formation_cap * sizeof(void *), 0);
   world_alloc(rs.w, rs.grids, rs.grid_cap * sizeof(void *), 0);
   world_alloc(rs.w, rs.flows, rs.flow_cap * sizeof(void *), 0);
-  world_alloc(rs.w, rs.unfitted, rs.unfitted_cap * sizeof *rs.unfitted, 0);
+  world_alloc(rs.w, rs.unfitted.items, rs.unfitted.cap * sizeof *rs.unfitted.items, 0);
+  world_alloc(rs.w, rs.whiskered.items, rs.whiskered.cap * sizeof *rs.whiskered.items, 0);
   if (r.error) {
     steer_world_destroy(rs.w);
     *error = r.error;

@@ -445,6 +445,13 @@ STEER_API steer_vec2 steer_agent_avoid_obstacles(const steer_world *w, size_t i,
                                        double feeler_length);
 STEER_API steer_vec2 steer_agent_avoid_walls(const steer_world *w, size_t i,
                                    double feeler_length);
+/// avoid_walls with Buckland's whiskers: two more feelers of half the
+/// length at 45 degrees either side of the heading; the feeler that
+/// reaches deepest past its wall pushes (ties: ahead, left, right), so the
+/// push is never shorter than avoid_walls' own.
+STEER_API steer_vec2 steer_agent_avoid_walls_whiskers(const steer_world *w,
+                                                      size_t i,
+                                                      double feeler_length);
 /// Containment in the polygon points[0 .. n-1] (even-odd rule): zero or
 /// max_force long. Outside: toward the nearest boundary point. Inside: when
 /// the feeler along the heading, max(feeler_length, speed^2 / max_force)
@@ -630,6 +637,8 @@ typedef struct steer_entry {
   int fit;                /* offset_pursuit, follow_leader: the slot (the
                              spot behind) fitted to the level (docs/API.md
                              17.1, 17.2); 1 */
+  int whiskers;           /* avoid_walls: two side feelers too
+                             (steer_agent_avoid_walls_whiskers); 0 */
   steer_target other;     /* interpose: the second of `between` */
   double distance;        /* follow_leader 2, hide 1, queue 3 */
   double time_horizon;    /* avoid_agents; 3 */

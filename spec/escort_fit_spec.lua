@@ -146,7 +146,7 @@ describe("offset_pursuit fit (17.1)", function()
       fit = false } }
     b:set_behaviors{ { "offset_pursuit", target = leader, offset = { 0, 4 } } }
     local s = w:snapshot()
-    assert.are.equal("\14\0\0\0", s:sub(9, 12))
+    assert.are.equal("\15\0\0\0", s:sub(9, 12))
     local c = assert(steer.restore(s))
     assert.are.equal(s, c:snapshot())
     local ca, cb = c:get(a.id), c:get(b.id)

@@ -2,7 +2,7 @@
 -- 17.2, `fit`): the spot offset_pursuit would hold at (-distance, 0) of the
 -- leader's frame, fitted as its slot is (17.1). Hand-computed cases,
 -- offset_pursuit as the oracle on random levels (methods and entries),
--- fit = false, errors and snapshots (version 14; version 13's followers
+-- fit = false, errors and snapshots (version 14 on; version 13's followers
 -- ran without it).
 local steer = require "steer"
 local support = require "support"
@@ -149,7 +149,7 @@ describe("follow_leader fit (17.2)", function()
       support.error_of(f.set_behaviors, f, { { "follow_leader", target = leader, fit = "no" } }))
   end)
 
-  it("is kept by snapshots (version 14), and version 13's followers ran without it", function()
+  it("is kept by snapshots (version 14 on), and version 13's followers ran without it", function()
     local w = steer.world{}
     w:add_wall{ x1 = -1, y1 = -10, x2 = -1, y2 = 10 }
     local leader = w:add{ vx = 1 }
@@ -157,7 +157,7 @@ describe("follow_leader fit (17.2)", function()
     a:set_behaviors{ { "seek", target = { 5, 5 } }, { "follow_leader", target = leader, fit = false } }
     b:set_behaviors{ { "follow_leader", target = leader } }
     local s = w:snapshot()
-    assert.are.equal("\14\0\0\0", s:sub(9, 12))
+    assert.are.equal("\15\0\0\0", s:sub(9, 12))
     local c = assert(steer.restore(s))
     assert.are.equal(s, c:snapshot())
     local ca, cb = c:get(a.id), c:get(b.id)

@@ -81,6 +81,11 @@ local function run(reference, opts)
     -- no hold, two flocking rules walked late (their sums kept per agent)
     { combine = "priority", { "avoid_walls" }, { "separation", radius = 1.5 },
       { "cohesion", radius = 4, weight = 0.01 }, { "follow", path = loop } },
+    -- whiskers: the walls and obstacles not walked as a pair
+    { combine = "priority", { "avoid_walls", whiskers = true, feeler_length = 4 },
+      { "avoid_obstacles" }, { "separation", radius = 1.5 }, { "follow", path = loop } },
+    { combine = "weighted", { "avoid_walls", whiskers = true, hysteresis = 1 },
+      { "wander", weight = 0.5 } },
   }
   local agents = {}
   for k = 1, opts.n do
@@ -144,6 +149,8 @@ local cases = {
     degenerate = true },
   { name = "two flocking rules walked late, no hold", wrap = true, side = 60, n = 1500,
     geometry = 300, programs = { 11 }, steps = 12 },
+  { name = "whiskers", wrap = true, side = 60, n = 1500, geometry = 300,
+    programs = { 12, 13 }, steps = 12, still = true, degenerate = true },
   { name = "every program mixed, two threads", wrap = true, side = 60, n = 5000, geometry = 400,
     programs = { 1, 2, 3, 4, 5, 6, 7, 8 }, steps = 8, threads = 2 },
 }

@@ -100,15 +100,15 @@ describe("shared points in snapshots", function()
     if not string.unpack then return pending("reading the bytes needs string.unpack (Lua 5.3+)") end
     local world = scene(steer.point(30, 10), steer.point(5, 35))
     local s = world:snapshot()
-    assert.are.equal(14, (string.unpack("<I4", s, 9)))
+    assert.are.equal(15, (string.unpack("<I4", s, 9)))
     -- world 32 bytes, slots u64 4, u32 free, 4 x 8 bytes; then the paths
     -- (none), the points (goal, first met in chase, then flag), the
-    -- formations, the navigation grids, the flow fields and the entries
-    -- that keep their slot (none)
+    -- formations, the navigation grids, the flow fields, the entries
+    -- that keep their slot and those with whiskers (none)
     local at = 12 + 32 + 12 + 4 * 8 + 1
-    local got = { string.unpack("<I8I8ddddI8I8I8I8", s, at) }
-    got[11] = nil -- the position after them
-    assert.are.same({ 0, 2, 30.0, 10.0, 5.0, 35.0, 0, 0, 0, 0 }, got)
+    local got = { string.unpack("<I8I8ddddI8I8I8I8I8", s, at) }
+    got[12] = nil -- the position after them
+    assert.are.same({ 0, 2, 30.0, 10.0, 5.0, 35.0, 0, 0, 0, 0, 0 }, got)
   end)
 
   -- saved by version 6 (main before the points table) from the scene of
@@ -171,7 +171,7 @@ describe("shared points in snapshots", function()
     assert.is_false(rawequal(t[2], t[3]))
     -- the same world as one built with three points; it saves as the current version
     assert.are.equal(now:snapshot(), old:snapshot())
-    assert.are.equal("\14\0\0\0", old:snapshot():sub(9, 12))
+    assert.are.equal("\15\0\0\0", old:snapshot():sub(9, 12))
     -- moving one moves that program's target alone
     t[1].x, g[1].x = 3, 3
     assert.are.same({ 30, 30 }, { t[2].x, t[3].x })

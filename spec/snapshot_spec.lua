@@ -293,7 +293,7 @@ describe("snapshots", function()
     local s = world:snapshot()
     local _, msg = steer.restore(forge(s, 9, "\255\0\0\0"))
     assert.are.equal("unsupported snapshot version", msg)
-    _, msg = steer.restore(forge(s, 9, "\15\0\0\0")) -- a later version
+    _, msg = steer.restore(forge(s, 9, "\16\0\0\0")) -- a later version
     assert.are.equal("unsupported snapshot version", msg)
     _, msg = steer.restore(forge(s, 9, "\1\0\0\0")) -- before orientation
     assert.are.equal("unsupported snapshot version", msg)

@@ -342,22 +342,38 @@ function support.grids_at(s)
   return at
 end
 
---- Version-14 snapshot s as version 13 wrote it (checksum recomputed when
--- the interpreter can): the same bytes; only their reading differs, version
--- 13's follow_leader entries restoring with fit false, as they ran.
+--- Version-15 snapshot s of a world without flow fields and without
+-- whiskers as version 14 wrote it (checksum recomputed when the interpreter
+-- can): without the empty table of avoid_walls entries with whiskers, after
+-- the table of entries whose fit is false.
+function support.before_whiskers(s)
+  assert(s:sub(9, 12) == "\15\0\0\0", "a version-15 snapshot expected")
+  local at = support.grids_at(s)
+  assert(s:sub(at, at + 15) == ("\0"):rep(16), "a world without flow fields expected")
+  at = at + 24 + 16 * support.u64(s, at + 16) -- past the unfitted entries
+  assert(s:sub(at, at + 7) == ("\0"):rep(8), "a world without whiskers expected")
+  local v14 = s:sub(1, 8) .. "\14\0\0\0" .. s:sub(13, at - 1) .. s:sub(at + 8, #s - 8)
+  return v14 .. (support.fnv and support.fnv(v14) or s:sub(#s - 7))
+end
+
+--- Version-14 (or 15, as before_whiskers takes it) snapshot s as version 13
+-- wrote it (checksum recomputed when the interpreter can): the same bytes;
+-- only their reading differs, version 13's follow_leader entries restoring
+-- with fit false, as they ran.
 function support.before_follow_fit(s)
+  if s:sub(9, 12) == "\15\0\0\0" then s = support.before_whiskers(s) end
   assert(s:sub(9, 12) == "\14\0\0\0", "a version-14 snapshot expected")
   local v13 = s:sub(1, 8) .. "\13\0\0\0" .. s:sub(13, #s - 8)
   return v13 .. (support.fnv and support.fnv(v13) or s:sub(#s - 7))
 end
 
---- Version-13 (or 14, as before_follow_fit takes it) snapshot s of a world
+--- Version-13 (or later, as before_follow_fit takes it) snapshot s of a world
 -- without flow fields whose entries all fit as version 12 wrote it
 -- (checksum recomputed when the interpreter can): without the empty table
 -- of entries that keep their slot, before the programs. Version 12 reads
 -- offset_pursuit and follow_leader entries with fit 0 (as they ran then).
 function support.before_fit(s)
-  if s:sub(9, 12) == "\14\0\0\0" then s = support.before_follow_fit(s) end
+  if s:byte(9) > 13 then s = support.before_follow_fit(s) end
   assert(s:sub(9, 12) == "\13\0\0\0", "a version-13 snapshot expected")
   local at = support.grids_at(s)
   assert(s:sub(at, at + 23) == ("\0"):rep(24),
@@ -366,7 +382,7 @@ function support.before_fit(s)
   return v12 .. (support.fnv and support.fnv(v12) or s:sub(#s - 7))
 end
 
---- Version-12 (or 13 and 14, as before_fit takes them) snapshot s of a world without flow fields as version 11
+--- Version-12 (or later, as before_fit takes them) snapshot s of a world without flow fields as version 11
 -- wrote it (checksum recomputed when the interpreter can): without the two
 -- empty tables, of navigation grids and of flow fields, after the
 -- formations.

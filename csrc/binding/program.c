@@ -55,7 +55,7 @@ static const char *const behavior_params[] = {
     "target panic_radius",                   /* evade */
     "",                                      /* wander */
     "feeler_length hysteresis",              /* avoid_obstacles */
-    "feeler_length hysteresis",              /* avoid_walls */
+    "feeler_length hysteresis whiskers",     /* avoid_walls */
     "path target arrival_radius slowing_radius path_radius look_ahead start",
     "radius groups fov falloff",             /* separation */
     "radius groups fov",                     /* alignment */
@@ -453,6 +453,12 @@ static void read_entry(compiling *c, int idx, steer_entry *e) {
       e->feeler_length = param_number(c, key, NUM_NONNEG);
     } else if (strcmp(key, "hysteresis") == 0 && avoidance) {
       e->hysteresis = param_number(c, key, NUM_NONNEG);
+    } else if (strcmp(key, "whiskers") == 0) {
+      if (!lua_isboolean(L, -1))
+        compile_error(c, "whiskers must be a boolean, got %s",
+                      arg_typename(L, -1), "");
+      e->whiskers = lua_toboolean(L, -1);
+      lua_pop(L, 1);
     } else if (strcmp(key, "slowing_radius") == 0) {
       e->slowing_radius = param_number(c, key, NUM_NONNEG);
     } else if (strcmp(key, "arrival_radius") == 0) {
@@ -1056,6 +1062,10 @@ static int a_behaviors(lua_State *L) {
       set_number(L, "feeler_length", e->feeler_length);
     if (has_word(params, "hysteresis")) /* not contain's */
       set_number(L, "hysteresis", e->hysteresis);
+    if (has_word(params, "whiskers")) {
+      lua_pushboolean(L, e->whiskers);
+      lua_setfield(L, -2, "whiskers");
+    }
     if (has_word(params, "slowing_radius"))
       set_number(L, "slowing_radius", e->slowing_radius);
     if (e->target.kind == STEER_TARGET_PATH && e->behavior != STEER_CONTAIN)
