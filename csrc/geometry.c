@@ -117,6 +117,18 @@ static steer_status reserve_slot(geometry *g) {
               g->slot_count + 1);
 }
 
+/* Room for n more slots at once (taking them cannot fail afterwards). */
+static steer_status reserve_slots(geometry *g, size_t n) {
+  size_t free = 0;
+  for (uint32_t s = g->free_slot; s != GEO_NONE && free < n;
+       s = g->slots[s].index)
+    free++;
+  if (free == n) return STEER_OK;
+  if (n - free > GEO_SLOT_MAX - g->slot_count) return STEER_ENOMEM;
+  return grow(g, (void **)&g->slots, sizeof(geo_slot), &g->slot_cap,
+              g->slot_count + (n - free));
+}
+
 static uint32_t take_slot(geometry *g, geo_kind kind, uint32_t index) {
   uint32_t s;
   if (g->free_slot != GEO_NONE) {
@@ -217,6 +229,27 @@ steer_status geometry_add_wall(geometry *g, steer_vec2 a, steer_vec2 b,
   g->walls[k] = s;
   g->wall_count++;
   if (handle) *handle = s.handle;
+  return STEER_OK;
+}
+
+steer_status geometry_add_walls(geometry *g, const steer_vec2 *ends,
+                                size_t n) {
+  size_t first = g->wall_count;
+  if (reserve_slots(g, n) || grow(g, (void **)&g->walls, sizeof(geo_wall),
+                                  &g->wall_cap, first + n))
+    return STEER_ENOMEM;
+  for (size_t k = 0; k < n; k++) {
+    g->walls[first + k] = make_wall(g, ends[2 * k], ends[2 * k + 1]);
+    if (index_wall(g, first + k, &g->walls[first + k])) {
+      while (k > 0) geo_index_remove(&g->wall_index, (int32_t)(first + --k));
+      return STEER_ENOMEM; /* no slot taken: the handles to come unchanged */
+    }
+  }
+  for (size_t k = 0; k < n; k++) {
+    uint32_t slot = take_slot(g, GEO_WALL, (uint32_t)(first + k));
+    g->walls[first + k].handle = handle_of(g, slot);
+  }
+  g->wall_count += n;
   return STEER_OK;
 }
 

@@ -130,6 +130,9 @@ steer_status geometry_add_obstacle(geometry *g, double x, double y,
                                    double radius, uint64_t *handle);
 steer_status geometry_add_wall(geometry *g, steer_vec2 a, steer_vec2 b,
                                uint64_t *handle);
+/* n walls, from ends[2k] to ends[2k + 1], all or (STEER_ENOMEM) none. */
+steer_status geometry_add_walls(geometry *g, const steer_vec2 *ends,
+                                size_t n);
 /* The edges of a polyline (closed: back to the first point too), zero
    length ones left out, as walls under one handle. */
 steer_status geometry_add_polygon(geometry *g, const steer_vec2 *points,

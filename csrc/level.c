@@ -34,6 +34,13 @@ steer_status steer_world_set_wall(steer_world *w, size_t i, steer_vec2 a,
   return geometry_set_wall(&w->geo, i, a, b);
 }
 
+steer_status steer_world_add_walls(steer_world *w, const steer_vec2 *ends,
+                                   size_t n) {
+  for (size_t k = 0; k < n; k++)
+    if (!world_wall_fits(w, ends[2 * k], ends[2 * k + 1])) return STEER_EINVAL;
+  return geometry_add_walls(&w->geo, ends, n);
+}
+
 steer_status steer_world_add_polygon(steer_world *w, const steer_vec2 *points,
                                      size_t n, int closed, steer_shape *h) {
   for (size_t k = 0; k + 1 < n + (closed && n > 2); k++)

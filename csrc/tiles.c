@@ -26,6 +26,7 @@ size_t geo_walls_from_tiles(const unsigned char *solid, size_t w, size_t h,
                             double cell, double ox, double oy,
                             steer_vec2 *out, size_t cap) {
   size_t n = 0;
+  if (w == 0 || h == 0) return 0; /* no tiles: no walls, at once however long a side */
   /* horizontal lines y = oy + r * cell between rows r - 1 and r */
   for (long r = 0; r <= (long)h; r++) {
     double y = oy + (double)r * cell;

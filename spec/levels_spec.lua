@@ -292,6 +292,18 @@ describe("tile maps", function()
     assert.has_error(function() w:add_walls{ { x1 = 0, y1 = 0, x2 = 0, y2 = 0 } } end)
     assert.are.equal(6, #list(w:walls())) -- nothing added by the failed call
   end)
+
+  it("walls_from_tiles: a map with a side of 0 has no walls, at once however long the other", function()
+    for _, n in ipairs{ 0, 7, 2 ^ 30, 2 ^ 53 } do
+      assert.are.same({}, steer.walls_from_tiles({}, n, 0, 1))
+      assert.are.same({}, steer.walls_from_tiles({}, 0, n, 1))
+    end
+    -- a negative side is named as its own argument
+    assert.matches("bad argument #3 to 'walls_from_tiles' %(map of 0 x %-1 tiles",
+      require("support").error_of(steer.walls_from_tiles, {}, 0, -1, 1))
+    assert.matches("bad argument #2 to 'walls_from_tiles' %(map of %-1 x 0 tiles",
+      require("support").error_of(steer.walls_from_tiles, {}, -1, 0, 1))
+  end)
 end)
 
 describe("containment", function()

@@ -223,6 +223,22 @@ local calls = {
   ["a:follow"] = function(_, a, h)
     return a:follow(path, hooked({ arrival_radius = 1 }, h))
   end,
+  -- agent methods reading a table point (or region, or options): reading
+  -- it may run a finalizer, after which the agent is looked up again
+  ["a:seek (table point)"] = function(_, a, h) return a:seek(hooked({ x = 3, y = 4 }, h)) end,
+  ["a:flee (table point)"] = function(_, a, h) return a:flee(hooked({ 3, 4 }, h)) end,
+  ["a:arrive (table point)"] = function(_, a, h) return a:arrive(hooked({ x = 3, y = 4 }, h), 2) end,
+  ["a:face (table point)"] = function(_, a, h) return a:face(hooked({ x = 3, y = 4 }, h)) end,
+  ["a:offset_pursuit (table offset)"] = function(w, a, h)
+    return a:offset_pursuit(w:get(2), hooked({ x = -1, y = 0 }, h))
+  end,
+  ["a:follow_leader (table point)"] = function(_, a, h) return a:follow_leader(hooked({ x = 3, y = 4 }, h)) end,
+  ["a:interpose (table points)"] = function(_, a, h)
+    return a:interpose(hooked({ x = 3, y = 4 }, h), hooked({ 9, 9 }, h))
+  end,
+  ["a:hide (table point)"] = function(_, a, h) return a:hide(hooked({ x = 3, y = 4 }, h)) end,
+  ["a:contain (region)"] = function(_, a, h) return a:contain(hooked({ 0, 0, 90, 90 }, h)) end,
+  ["a:orca_velocity (options)"] = function(_, a, h) return a:orca_velocity(1, 1, hooked({ dt = 0.1 }, h)) end,
   ["a:behaviors"] = function(_, a)
     local p = a:behaviors()
     assert.are.same({ 1, 2 }, p[1].target)
@@ -247,7 +263,16 @@ local calls = {
 }
 
 -- checks of what a successful call did to its own subject
-local effects = {
+local effects = {}
+-- a force or velocity for an agent removed during the call would be another
+-- agent's (or read from freed memory): such a call must raise
+for _, name in ipairs{ "a:seek (table point)", "a:flee (table point)", "a:arrive (table point)",
+  "a:face (table point)", "a:offset_pursuit (table offset)", "a:follow_leader (table point)",
+  "a:interpose (table points)", "a:hide (table point)", "a:contain (region)",
+  "a:orca_velocity (options)" } do
+  effects[name] = function(_, a) assert.is_true(a.alive, name .. " answered for a removed agent") end
+end
+for name, check in pairs{
   ["a:set_behaviors"] = function(_, a)
     if a.alive then assert.are.equal(2, #a:behaviors()) end
   end,
@@ -260,7 +285,7 @@ local effects = {
     assert.are.equal(#w, n)
     assert.are.equal(2 * n, #p)
   end,
-}
+} do effects[name] = check end
 
 local function names_of(t)
   local names = {}
@@ -419,6 +444,83 @@ describe("Lua code running inside a steer call", function()
             assert(clear_error(r) or r:find("world is closed", 1, true), r)
           end
         end
+      end
+    end
+  end)
+
+  it("agent methods reading a table point raise when a finalizer inside removes the agent or closes the world", function()
+    -- the argument tables made before the finalizers are armed, so that the
+    -- first allocations the finalizers meet are the call's own (reading the
+    -- point pushes its keys' names)
+    local methods = {
+      seek = function(a, p) return a:seek(p) end,
+      flee = function(a, p) return a:flee(p) end,
+      arrive = function(a, p) return a:arrive(p) end,
+      face = function(a, p) return a:face(p) end,
+      offset_pursuit = function(a, p, b) return a:offset_pursuit(b, p) end,
+      follow_leader = function(a, p) return a:follow_leader(p) end,
+      interpose = function(a, p, _, q) return a:interpose(p, q) end,
+      hide = function(a, p) return a:hide(p) end,
+      contain = function(a, _, _, _, region) return a:contain(region) end,
+      orca_velocity = function(a, _, _, _, _, opts) return a:orca_velocity(1, 1, opts) end,
+    }
+    local raised = 0
+    for _, name in ipairs(names_of(methods)) do
+      for _, action in ipairs{ "remove", "close" } do
+        for depth = 1, 4 do
+          local w = make_world()
+          local a, b = w:get(1), w:get(2)
+          local p, q, region, opts = { x = 3, y = 4 }, { x = 9, y = 9 }, { 0, 0, 90, 90 }, { dt = 0.1 }
+          local in_call, during = false, false
+          local function arm(d)
+            drop_finalizer(function()
+              if d > 1 then return arm(d - 1) end
+              during = in_call
+              if action == "close" then w:close() elseif a.alive then w:remove(a) end
+            end)
+          end
+          hair_trigger(true)
+          collectgarbage("collect")
+          arm(depth)
+          in_call = true
+          local ok, err = pcall(methods[name], a, p, b, q, region, opts)
+          in_call = false
+          hair_trigger(false)
+          collectgarbage("collect")
+          if during then
+            assert.is_false(ok, ("%s, %s at allocation %d: answered for a %s"):format(name, action, depth,
+              action == "close" and "closed world" or "removed agent"))
+            assert.matches(action == "close" and "world is closed" or "agent has been removed", err)
+            raised = raised + 1
+          end
+        end
+      end
+    end
+    assert.is_true(raised >= 20, "the finalizers ran inside the calls " .. raised .. " times")
+  end)
+
+  it("f:members() lists the members of one moment when a finalizer changes them", function()
+    for _, action in ipairs{ "leave", "remove", "close" } do
+      local w = steer.world{}
+      local f = steer.formation{ anchor = w:add{}, shape = "line", count = 12 }
+      for k = 1, 12 do w:add{ x = k }:set_behaviors{ { "formation", formation = f } } end
+      local ok, list, fired = with_finalizer(function()
+        for a in w:agents() do
+          if action == "leave" then a:set_behaviors{ { "wander" } }
+          elseif action == "remove" and a ~= f:anchor() then w:remove(a) end
+        end
+        if action == "close" then w:close() end
+      end, f.members, f)
+      assert.is_true(fired)
+      if action == "close" then
+        assert.is_false(ok)
+        assert.matches("world is closed", list)
+      else
+        -- the finalizer ran at the call's first allocation: before the
+        -- members were read, so there are none
+        assert.is_true(ok, tostring(list))
+        assert.are.same({}, list)
+        assert.are.same({}, f:members())
       end
     end
   end)

@@ -66,6 +66,18 @@ describe("allocation failure", function()
     ["world:add_obstacle"] = { function(w) w:add_obstacle{ x = 1, y = 1, radius = 1 } end,
       full_of_obstacles },
     ["world:add_wall"] = { function(w) w:add_wall{ x1 = 0, y1 = 0, x2 = 1, y2 = 1 } end },
+    -- 40 walls at once, two of them into removed walls' slots: all or none,
+    -- and a failed call leaves the handles to come as they were
+    ["world:add_walls"] = { function(w)
+      local list = {}
+      for k = 1, 40 do list[k] = { x1 = k, y1 = k % 7, x2 = k + 3, y2 = k % 5 + 1 } end
+      w:add_walls(list)
+    end, function(w)
+      local gone = { w:add_wall{ x1 = 0, y1 = 0, x2 = 1, y2 = 0 }, w:add_wall{ x1 = 0, y1 = 2, x2 = 1, y2 = 2 } }
+      w:add_wall{ x1 = 0, y1 = 4, x2 = 1, y2 = 4 }
+      for _, h in ipairs(gone) do h:remove() end
+    end },
+    ["world:add_polygon"] = { function(w) w:add_polygon{ 10, 10, 20, 10, 20, 20, 10, 20, closed = true } end },
     ["world:query with many results"] = { function(w)
       local n = 0
       for _ in w:query(50, 50, 200) do n = n + 1 end

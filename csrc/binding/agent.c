@@ -240,6 +240,8 @@ static int a_seek(lua_State *L) {
   int used;
   steer_vec2 t = check_point(L, 2, &a, "seek", 1, &used);
   check_no_more(L, 2 + used, "seek", 1 + used);
+  /* reading a table point may run Lua (a finalizer: guard.h) */
+  a = live_agent(L, a.box, a.id, "seek");
   return push_vec(L, steer_agent_seek(a.w, a.i, t));
 }
 
@@ -249,6 +251,8 @@ static int a_flee(lua_State *L) {
   steer_vec2 t = check_point(L, 2, &a, "flee", 1, &used);
   double panic = opt_nonneg(L, 2 + used, "flee", 1 + used, -1);
   check_no_more(L, 3 + used, "flee", 2 + used);
+  /* reading a table point may run Lua (a finalizer: guard.h) */
+  a = live_agent(L, a.box, a.id, "flee");
   return push_vec(L, steer_agent_flee(a.w, a.i, t, panic));
 }
 
@@ -258,6 +262,8 @@ static int a_arrive(lua_State *L) {
   steer_vec2 t = check_point(L, 2, &a, "arrive", 1, &used);
   double slowing = opt_nonneg(L, 2 + used, "arrive", 1 + used, 2);
   check_no_more(L, 3 + used, "arrive", 2 + used);
+  /* reading a table point may run Lua (a finalizer: guard.h) */
+  a = live_agent(L, a.box, a.id, "arrive");
   return push_vec(L, steer_agent_arrive(a.w, a.i, t, slowing));
 }
 

@@ -4,6 +4,7 @@
 #include <math.h>
 #include <string.h>
 #include "binding.h"
+#include "guard.h"
 
 /* The registry's handle cache, formation -> its handle (base.c). */
 #define FORMATION_HANDLES FORMATION_MT ".handles"
@@ -246,14 +247,27 @@ static int f_slot_of(lua_State *L) {
 /* f:members() -> { agent, ... } in the order they joined */
 static int f_members(lua_State *L) {
   lformation *lf = check_formation(L, 1, "members", 0);
-  size_t n = steer_formation_member_count(lf->f);
+  /* the members copied first, into memory Lua owns: making their handles
+     may run a finalizer that changes the membership (guard.h); making the
+     copy may too, so its room is taken again until it suffices */
+  size_t n;
+  steer_id *ids;
+  for (;;) {
+    n = steer_formation_member_count(lf->f);
+    ids = new_userdata(L, (n ? n : 1) * sizeof *ids);
+    if (steer_formation_member_count(lf->f) <= n) break;
+    lua_pop(L, 1);
+  }
+  n = steer_formation_member_count(lf->f);
+  for (size_t k = 0; k < n; k++) ids[k] = steer_formation_member(lf->f, k);
   lua_getuservalue(L, 1);
   int env = lua_gettop(L);
   lua_createtable(L, (int)n, 0);
   for (size_t k = 0; k < n; k++) {
-    push_agent(L, env, lf->box, steer_formation_member(lf->f, k));
+    push_agent(L, env, lf->box, ids[k]);
     lua_rawseti(L, -2, (int)k + 1);
   }
+  live_world(L, lf->box, "members"); /* a finalizer may have closed it */
   return 1;
 }
 
@@ -436,6 +450,8 @@ static int a_offset_pursuit(lua_State *L) {
   double slowing = opt_nonneg(L, at, "offset_pursuit", at - 1, 2);
   int fit = opt_fit(L, at + 1, "offset_pursuit", at);
   check_no_more(L, at + 2, "offset_pursuit", at + 1);
+  /* reading a table point may run Lua (a finalizer: guard.h) */
+  a = live_agent(L, a.box, a.id, "offset_pursuit");
   return push_vec(L, steer_agent_offset_pursuit(a.w, a.i, leader, offset,
                                                 slowing, fit));
 }
@@ -451,6 +467,8 @@ static int a_follow_leader(lua_State *L) {
   double slowing = opt_nonneg(L, at + 2, "follow_leader", at + 1, 2);
   int fit = opt_fit(L, at + 3, "follow_leader", at + 2);
   check_no_more(L, at + 4, "follow_leader", at + 3);
+  /* reading a table point may run Lua (a finalizer: guard.h) */
+  a = live_agent(L, a.box, a.id, "follow_leader");
   return push_vec(L, steer_agent_follow_leader(a.w, a.i, leader, distance,
                                                radius, slowing, fit));
 }
@@ -464,6 +482,8 @@ static int a_interpose(lua_State *L) {
   int at = 2 + used1 + used2;
   double slowing = opt_nonneg(L, at, "interpose", at - 1, 2);
   check_no_more(L, at + 1, "interpose", at);
+  /* reading a table point may run Lua (a finalizer: guard.h) */
+  a = live_agent(L, a.box, a.id, "interpose");
   return push_vec(L, steer_agent_interpose(a.w, a.i, p, q, slowing));
 }
 
@@ -476,6 +496,8 @@ static int a_hide(lua_State *L) {
   double distance = opt_nonneg(L, at, "hide", at - 1, 1);
   double slowing = opt_nonneg(L, at + 1, "hide", at, 2);
   check_no_more(L, at + 2, "hide", at + 1);
+  /* reading a table point may run Lua (a finalizer: guard.h) */
+  a = live_agent(L, a.box, a.id, "hide");
   return push_vec(L, steer_agent_hide(a.w, a.i, hunter, distance, slowing));
 }
 

@@ -631,13 +631,8 @@ static int w_add_walls(lua_State *L) {
   }
   steer_world *w = live_world(L, box, "add_walls"); /* Lua ran above */
   size_t before = steer_world_wall_count(w);
-  for (size_t k = 0; k < n; k++)
-    if (steer_world_add_wall(w, ends[2 * k], ends[2 * k + 1], NULL)) {
-      while (steer_world_wall_count(w) > before)
-        steer_world_remove_shape(
-            w, steer_world_wall_shape(w, steer_world_wall_count(w) - 1));
-      return luaL_error(L, "not enough memory");
-    }
+  /* all or none: a failed call leaves the next handles as they were */
+  if (steer_world_add_walls(w, ends, n)) return luaL_error(L, "not enough memory");
   for (size_t k = 0; k < n; k++)
     steer_world_set_wall_solid_left(w, before + k, solid[k]);
   lua_pushinteger(L, (lua_Integer)n);
@@ -962,7 +957,8 @@ static int l_walls_from_tiles(lua_State *L) {
   double ox = lua_isnoneornil(L, 5) ? 0 : check_num(L, 5, fname, 5);
   double oy = lua_isnoneornil(L, 6) ? 0 : check_num(L, 6, fname, 6);
   if (w < 0 || h < 0 || w * h > 16777216.0)
-    arg_error(L, fname, 2, "map of %.0f x %.0f tiles: each side >= 0, at most 2^24 tiles", w, h);
+    arg_error(L, fname, w < 0 ? 2 : h < 0 ? 3 : 2,
+              "map of %.0f x %.0f tiles: each side >= 0, at most 2^24 tiles", w, h);
   size_t n = (size_t)w * (size_t)h;
   /* a longer array too: a wrong w or h would make another level */
   if (lua_rawlen(L, 1) != n)
@@ -1102,6 +1098,8 @@ static int a_contain(lua_State *L) {
   size_t n = steer_path_count(region);
   steer_vec2 *pts = new_userdata(L, n * sizeof *pts);
   for (size_t k = 0; k < n; k++) pts[k] = steer_path_point(region, k);
+  /* making the region and its copy may run Lua (a finalizer: guard.h) */
+  a = live_agent(L, a.box, a.id, "contain");
   steer_vec2 f = steer_agent_contain(a.w, a.i, pts, n, feeler);
   lua_pushnumber(L, f.x);
   lua_pushnumber(L, f.y);

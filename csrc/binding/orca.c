@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "binding.h"
+#include "guard.h"
 
 /* orca.push = true: sweeps enough to part the crowds of bench/crowd (16
    leave a few pairs deeper than 0.1 in its circles, 32 fewer, 64 none) */
@@ -177,6 +178,8 @@ static int a_orca_velocity(lua_State *L) {
     }
   }
   check_no_more(L, 5, "orca_velocity", 4);
+  /* reading opts may run Lua (a finalizer: guard.h) */
+  a = live_agent(L, a.box, a.id, "orca_velocity");
   steer_vec2 v = steer_agent_orca_velocity(a.w, a.i, pref, &o, dt);
   lua_pushnumber(L, v.x);
   lua_pushnumber(L, v.y);

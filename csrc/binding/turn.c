@@ -168,6 +168,8 @@ static int a_face(lua_State *L) {
   steer_vec2 t = check_point(L, 2, &a, "face", 1, &used);
   double dt = opt_dt(L, 2 + used, "face", 1 + used);
   check_no_more(L, 3 + used, "face", 2 + used);
+  /* reading a table point may run Lua (a finalizer: guard.h) */
+  a = live_agent(L, a.box, a.id, "face");
   lua_pushnumber(L, steer_agent_face(a.w, a.i, t, dt));
   return 1;
 }
