@@ -180,6 +180,9 @@ steer_program *program_make(const steer_allocator *from,
   if (n) memcpy(p->entries, entries, n * sizeof(steer_entry));
   for (size_t k = 0; k < n; k++) {
     p->entries[k].tag[STEER_TAG_SIZE - 1] = '\0';
+    /* whiskers are avoid_walls' alone, 0 or 1 (snapshots keep them so) */
+    p->entries[k].whiskers =
+        p->entries[k].behavior == STEER_AVOID_WALLS && p->entries[k].whiskers;
     target_retain(&p->entries[k].target);
     target_retain(&p->entries[k].other); /* interpose: a shared point */
     if (p->entries[k].behavior == STEER_CONTAIN &&

@@ -355,6 +355,11 @@ STEER_API steer_status steer_world_set_obstacle(steer_world *w, size_t i, double
                                                 double y, double radius);
 STEER_API steer_status steer_world_set_wall(steer_world *w, size_t i, steer_vec2 a,
                                             steer_vec2 b);
+/// n walls, from ends[2k] to ends[2k + 1], each under its own handle (in
+/// order after the walls there are): all of them, or none (STEER_EINVAL for
+/// a wall too long for the torus, STEER_ENOMEM).
+STEER_API steer_status steer_world_add_walls(steer_world *w, const steer_vec2 *ends,
+                                             size_t n);
 /// The edges of a polyline (closed: the last point joins the first) as walls
 /// under one handle; zero-length edges are left out.
 STEER_API steer_status steer_world_add_polygon(steer_world *w, const steer_vec2 *points,
@@ -638,7 +643,9 @@ typedef struct steer_entry {
                              spot behind) fitted to the level (docs/API.md
                              17.1, 17.2); 1 */
   int whiskers;           /* avoid_walls: two side feelers too
-                             (steer_agent_avoid_walls_whiskers); 0 */
+                             (steer_agent_avoid_walls_whiskers); 0; a
+                             program keeps it as 0 or 1, and 0 for every
+                             other behavior */
   steer_target other;     /* interpose: the second of `between` */
   double distance;        /* follow_leader 2, hide 1, queue 3 */
   double time_horizon;    /* avoid_agents; 3 */

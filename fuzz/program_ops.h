@@ -92,6 +92,8 @@ static steer_entry decode_entry(reader *r, const harness *h) {
   if (more & 8) e.path_radius = nonneg(r);
   if (more & 16) e.look_ahead = nonneg(r);
   if (more & 32) e.start = (u8(r) & 1) ? STEER_START_NEAREST : (long)u8(r);
+  /* avoid_walls' side feelers (snapshots refuse them on other entries) */
+  if ((more & 64) && e.behavior == STEER_AVOID_WALLS) e.whiskers = 1;
   if (u8(r) & 1) e.time_horizon = positive(r); /* avoid_agents */
   if (u8(r) & 1) e.personal_space = nonneg(r);
   /* a tag of raw bytes, possibly without its terminating NUL */
@@ -123,6 +125,7 @@ static void check_entry_copy(const steer_entry *got, const steer_entry *e) {
             got->arrival_radius == e->arrival_radius &&
             got->panic_radius == e->panic_radius &&
             got->hysteresis == e->hysteresis &&
+            got->whiskers == e->whiskers &&
             got->time_horizon == e->time_horizon &&
             got->personal_space == e->personal_space,
         "program entry differs from what was given");
@@ -399,7 +402,8 @@ static int plain_entry_force(const steer_world *w, size_t i, const steer_entry *
     return 1;
   case STEER_AVOID_WALLS:
     if (e->hysteresis > 0) return 0;
-    *f = steer_agent_avoid_walls(w, i, e->feeler_length);
+    *f = e->whiskers ? steer_agent_avoid_walls_whiskers(w, i, e->feeler_length)
+                     : steer_agent_avoid_walls(w, i, e->feeler_length);
     return 1;
   case STEER_CONTAIN: { /* the entry reads its region's index, this every edge */
     if (e->target.kind != STEER_TARGET_PATH) return 1;

@@ -6,8 +6,9 @@
  * op_tactics (op 0xFD) decodes a world (free, torus or clamped, allocations failing
  * on demand), up to TACTICS_AGENTS agents, obstacles, a formation (an
  * agent or a point anchor, up to 8 slots), and gives agents programs of
- * tactics entries with decoded parameters. It checks: STEER_ENOMEM leaves
- * an agent's program and the formation's membership as they were; members
+ * tactics entries (or avoid_walls, whiskers or not, against its walls)
+ * with decoded parameters. It checks: STEER_ENOMEM leaves an agent's
+ * program and the formation's membership as they were; members
  * are exactly the agents whose programs name the formation; slots are
  * distinct; with up to 6 members and 6 slots the assignment's total
  * distance equals the brute-force minimum until the next step (joins,
@@ -264,8 +265,11 @@ static void op_tactics(reader *r, harness *h) {
       tactics_check_formation(w, f, assigned_now);
       continue;
     }
+    /* the six tactics entries, or avoid_walls (with whiskers or not)
+       against this level's walls */
     steer_entry e = steer_entry_default(
-        (steer_behavior)(STEER_OFFSET_PURSUIT + what % 6));
+        what % 7 < 6 ? (steer_behavior)(STEER_OFFSET_PURSUIT + what % 7)
+                     : STEER_AVOID_WALLS);
     e.slowing_radius = nonneg(r);
     e.distance = nonneg(r);
     e.radius = nonneg(r);
@@ -273,6 +277,10 @@ static void op_tactics(reader *r, harness *h) {
     e.offset = v2_of(num(r), num(r));
     e.fit = !(what & 8); /* offset_pursuit, follow_leader: fitted as
                             formations' slots */
+    if (e.behavior == STEER_AVOID_WALLS) {
+      e.feeler_length = e.distance;
+      e.whiskers = !(what & 8);
+    }
     e.target = tactics_target(r, w, n, shared);
     e.other = tactics_target(r, w, n, shared);
     if (e.behavior == STEER_FORMATION) {
@@ -313,6 +321,12 @@ static void op_tactics(reader *r, harness *h) {
         break;
       case STEER_FORMATION:
         want = steer_agent_formation(w, i, f, e.slowing_radius);
+        break;
+      case STEER_AVOID_WALLS: /* aims at nothing: a target gone is fine */
+        want = e.whiskers
+                   ? steer_agent_avoid_walls_whiskers(w, i, e.feeler_length)
+                   : steer_agent_avoid_walls(w, i, e.feeler_length);
+        gone = 0;
         break;
       case STEER_INTERPOSE:
         want = steer_agent_interpose(w, i, a, b, e.slowing_radius);

@@ -322,7 +322,15 @@ static void op_behavior(reader *r, harness *h) {
     break;
   case 7: {
     double feeler = nonneg(r);
-    check_bound("avoid_walls", steer_agent_avoid_walls(h->w, i, feeler), feeler);
+    steer_vec2 plain = steer_agent_avoid_walls(h->w, i, feeler);
+    check_bound("avoid_walls", plain, feeler);
+    /* the deepest of three feelers pushes, the one ahead among them: never
+       shorter (but for the rounding of the walls' normals) */
+    f = steer_agent_avoid_walls_whiskers(h->w, i, feeler);
+    check_bound("avoid_walls_whiskers", f, feeler);
+    CHECK(len2d(f) >= len2d(plain) * (1 - 1e-12),
+          "avoid_walls_whiskers |f| = %.17g < avoid_walls' %.17g", len2d(f),
+          len2d(plain));
     break;
   }
   case 8: {

@@ -164,7 +164,7 @@ describe("extra arguments to behaviour methods raise", function()
       { "seek", 3, { 1, 2, 3 } }, { "seek", 2, { { 1, 2 }, 3 } }, { "seek", 2, { b, 3 } },
       { "flee", 4, { 1, 2, 3, 4 } }, { "flee", 3, { b, 3, 4 } },
       { "arrive", 3, { { 1, 2 }, 3, 4 } }, { "pursue", 2, { b, 5 } }, { "evade", 3, { b, 5, 6 } },
-      { "wander", 1, { 1 } }, { "avoid_obstacles", 2, { 3, 4 } }, { "avoid_walls", 2, { 3, 4 } },
+      { "wander", 1, { 1 } }, { "avoid_obstacles", 2, { 3, 4 } }, { "avoid_walls", 3, { 3, true, 4 } },
       { "follow", 3, { path, {}, 1 } }, { "path_index", 2, { path, 1 } },
       { "apply", 5, { 0, 0, 0.1, 0, 1 } }, { "neighbors", 3, { 1, nil, 2 } },
       { "seed", 2, { 1, 2 } }, { "position", 1, { 1 } }, { "velocity", 1, { 1 } },

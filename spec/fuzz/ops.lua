@@ -838,6 +838,27 @@ local function avoid_post(which)
   end
 end
 
+--- a:avoid_walls([feeler_length [, whiskers]]): the whiskers' slot counted
+-- whenever the feeler's is (a left-out one passed as nil), so that the
+-- extra argument agent_method may add goes past it (a true there would be
+-- fine whiskers).
+local function avoid_walls_args(F)
+  local args, n, bad = G.build(F, { "opt_nonneg", "opt_bool" })
+  return args, n > 0 and 2 or 0, bad
+end
+
+--- With whiskers: within the feeler's length as without, and never
+-- shorter than the feeler ahead alone (the deepest of three pushes).
+local function avoid_walls_post(F, rec, h, args, res)
+  avoid_post("walls")(F, rec, h, args, res)
+  if args[2] ~= true then return end
+  local plain = { h:avoid_walls(args[1]) }
+  local lw, lp = G.len(res[1], res[2]), G.len(plain[1], plain[2])
+  if not (lw >= lp * (1 - 1e-12)) then
+    F:fail(("avoid_walls with whiskers %s shorter than without %s"):format(V.show(lw), V.show(lp)))
+  end
+end
+
 local function follow_args(F, rec)
   local rng = F.rng
   local path, ok
@@ -1194,8 +1215,8 @@ function O.list(F)
     { name = "a:wander", weight = 2, run = agent_method("wander", no_args, nil, nil, nil, true) },
     { name = "a:avoid_obstacles", weight = 2, run = agent_method("avoid_obstacles",
       function(F) return G.build(F, { "opt_nonneg" }) end, avoid_post("obstacles"), nil, nil, true) },
-    { name = "a:avoid_walls", weight = 2, run = agent_method("avoid_walls",
-      function(F) return G.build(F, { "opt_nonneg" }) end, avoid_post("walls"), nil, nil, true) },
+    { name = "a:avoid_walls", weight = 2, run = agent_method("avoid_walls", avoid_walls_args,
+      avoid_walls_post, nil, nil, true) },
     { name = "a:follow", weight = 2, run = agent_method("follow", follow_args, follow_post) },
     { name = "a:path_index", weight = 0.5, run = agent_method("path_index", path_index_args, nil, false) },
     { name = "a:separation", weight = 2, run = agent_method("separation", flock_args, flock_post("separation"),

@@ -64,6 +64,7 @@ local CALLS = {
   function(_, _, r) return "orca_velocity", extreme(r), extreme(r) end,
   function() return "avoid_obstacles" end,
   function() return "avoid_walls" end,
+  function(_, _, r) return "avoid_walls", size(r), true end,
   function(_, o, r) return "offset_pursuit", o, extreme(r), extreme(r) end,
   function(_, o, r) return "interpose", { extreme(r), extreme(r) }, o end,
   function(_, o, r) return "hide", o, size(r) end,
@@ -249,7 +250,7 @@ local function op_extreme_levels(F)
     if rng:chance(0.1) then s:remove() end
   end
   for _, a in ipairs(agents) do
-    F:call("extreme:a:avoid_walls", a.avoid_walls, { a, size(rng) }, 2, true,
+    F:call("extreme:a:avoid_walls", a.avoid_walls, { a, size(rng), rng:chance(0.5) }, 3, true,
       { name = "avoid_walls", numbers = true })
     F:call("extreme:a:avoid_obstacles", a.avoid_obstacles, { a, size(rng) }, 2, true,
       { name = "avoid_obstacles", numbers = true })
@@ -278,7 +279,7 @@ local function op_extreme_levels(F)
       end
     end
   end
-  local program = { combine = rng:pick({ "priority", "weighted" }), { "avoid_walls" },
+  local program = { combine = rng:pick({ "priority", "weighted" }), { "avoid_walls", whiskers = rng:chance(0.5) },
     { "avoid_obstacles" }, { "separation", radius = rng:chance(0.5) and 1.5 or size(rng) },
     { "seek", target = { near(rng, cx), near(rng, cy) } } }
   for _, a in ipairs(agents) do

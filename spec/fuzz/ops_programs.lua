@@ -104,6 +104,11 @@ function P.program(F, rec)
     end
     if (name == "avoid_obstacles" or name == "avoid_walls") and rng:chance(0.5) then e.feeler_length = rng:range(0, 5) end
     if name == "avoid_obstacles" and rng:chance(0.3) then e.hysteresis = rng:range(0, 1) end
+    if name == "avoid_walls" and rng:chance(0.3) then e.whiskers = rng:chance(0.5) end
+    if name == "avoid_walls" and rng:chance(F.bad) then -- whiskers: a boolean, or absent
+      e.whiskers = rng:pick({ 1, 0, "yes", {} })
+      worse("invalid")
+    end
     if name == "arrive" and rng:chance(0.5) then e.slowing_radius = rng:range(0, 4) end
     if (name == "flee" or name == "evade") and rng:chance(0.3) then e.panic_radius = rng:range(0, 10) end
     if rng:chance(0.5) then e.weight = rng:range(0, 3) end
@@ -138,10 +143,12 @@ function P.program(F, rec)
     prog[i] = e
   end
   -- a game level's program begins avoid_walls, avoid_obstacles: the batch
-  -- takes that pair in one pass (geometry_avoid_walls_obstacles_many)
+  -- takes that pair in one pass (geometry_avoid_walls_obstacles_many),
+  -- unless avoid_walls has whiskers (then one agent at a time)
   if rng:chance(0.1) then
     table.insert(prog, 1, { "avoid_obstacles", feeler_length = rng:chance(0.5) and rng:range(0, 5) or nil })
-    table.insert(prog, 1, { "avoid_walls", feeler_length = rng:chance(0.5) and rng:range(0, 5) or nil })
+    table.insert(prog, 1, { "avoid_walls", feeler_length = rng:chance(0.5) and rng:range(0, 5) or nil,
+      whiskers = rng:chance(0.3) or nil })
   end
   return prog, verdict
 end
