@@ -720,9 +720,11 @@ describe("flow fields in snapshots (version 12)", function()
     local stale_at = flows + 8 + 8 + 8 + 8 + 16
     local cells = stale_at + 8
     local blend = cells + 6 * 16
-    -- then the entries that keep their slot (none), the programs (one)
+    -- then the entries that keep their slot (none), those with whiskers
+    -- (none), the programs (one)
     assert.are.equal(0, u64(s, blend + 6))
-    assert.are.equal(1, u64(s, blend + 14))
+    assert.are.equal(0, u64(s, blend + 14))
+    assert.are.equal(1, u64(s, blend + 22))
     local function refused(pos, bytes, message, what)
       local c, msg = steer.restore(forge(s, pos, bytes))
       assert.is_nil(c, what)

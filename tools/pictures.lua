@@ -483,7 +483,7 @@ assert(loadfile((arg[0]:gsub("pictures%.lua$", "pictures_tactics.lua"))))()(pict
   { steer = steer, canvas = canvas, record = record, draw_trail = draw_trail,
     colors = COLORS, dt = DT })
 
--- tile levels' pictures (collide, nav:path's clearance) live in tools/pictures_level.lua
+-- tile levels' pictures (collide, whiskers, nav:path's clearance) live in tools/pictures_level.lua
 assert(loadfile((arg[0]:gsub("pictures%.lua$", "pictures_level.lua"))))()(pictures,
   { steer = steer, canvas = canvas, colors = COLORS, num = num })
 
@@ -671,6 +671,6 @@ function pictures.contain()
 end
 
 local order = { "seek", "flee", "arrive", "pursue", "wander", "avoid_obstacles", "contain",
-  "level_collide", "flocking", "follow", "nav_path", "nav_flow", "nav_clearance", "nav_inflated", "crowds", "crowd_push", "crowd_detour", "crowd_settle", "offset_pursuit", "follow_leader",
+  "level_collide", "level_whiskers", "flocking", "follow", "nav_path", "nav_flow", "nav_clearance", "nav_inflated", "crowds", "crowd_push", "crowd_detour", "crowd_settle", "offset_pursuit", "follow_leader",
   "formation", "formation_fit", "escort_fit", "interpose", "hide", "queue", "turn_limit", "corridor", "groups" }
 for _, name in ipairs(order) do pictures[name]() end

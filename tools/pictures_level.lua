@@ -118,6 +118,78 @@ return function(pictures, h)
     c:save("level-collide.svg")
   end
 
+  -- ---- avoid_walls' whiskers -------------------------------------------------------
+
+  function pictures.level_whiskers()
+    local TW = 16 -- px a tile
+    local HALL = {
+      "################################",
+      "#..............................#",
+      "#..............................#",
+      "#..............................#",
+      "#..............................#",
+      "#..........########............#",
+      "#..........########............#",
+      "#..........########............#",
+      "#..............................#",
+      "#..............................#",
+      "#..............................#",
+      "#..............................#",
+      "#..............................#",
+      "################################",
+    }
+    local solid, W, H = tiles_of(HALL)
+    local N, SECONDS = 300, 10
+    local function tile(x, y) return solid[math.floor(y / TW) * W + math.floor(x / TW) + 1] ~= 0 end
+    -- within 5 px of a wall: a solid tile that near
+    local function near_wall(x, y)
+      for _, d in ipairs{ { 5, 0 }, { -5, 0 }, { 0, 5 }, { 0, -5 } } do
+        if tile(x + d[1], y + d[2]) then return true end
+      end
+      return false
+    end
+    local runs = {}
+    for panel, whiskers in ipairs{ false, true } do
+      local s = 3 -- the same starts in both panels
+      local function random() s = (s * 1103515245 + 12345) % 2147483648; return s / 2147483648 end
+      local world = steer.world{ bounds = { W * TW, H * TW }, cell_size = 16, seed = 2 }
+      world:add_walls(steer.walls_from_tiles(solid, W, H, TW))
+      local xs, ys = {}, {}
+      while #xs < N do
+        local x, y = random() * W * TW, random() * H * TW
+        if not tile(x, y) and not near_wall(x, y) then xs[#xs + 1], ys[#ys + 1] = x, y end
+      end
+      world:add_many({ x = xs, y = ys, radius = 3, max_speed = 40, max_force = 120,
+        wander_distance = 20, wander_radius = 12, wander_jitter = 0.4 },
+        steer.program{ combine = "priority",
+          { "avoid_walls", feeler_length = 60, whiskers = whiskers }, { "wander" } })
+      for a in world:agents() do -- headings and wander angles at random
+        local t = random() * 2 * math.pi
+        a.vx, a.vy, a.wander_angle = 10 * math.cos(t), 10 * math.sin(t), random() * 2 * math.pi
+      end
+      for _ = 1, SECONDS * 60 do world:step(1 / 60) end
+      local pos = world:positions()
+      local near = 0
+      for k = 1, N do if near_wall(pos[2 * k - 1], pos[2 * k]) then near = near + 1 end end
+      runs[panel] = { pos = pos, near = near }
+    end
+    local c = canvas("avoid_walls' whiskers",
+      ("%d wanderers (radius 3 px, max_speed 40 px/s, max_force 120; priority of avoid_walls, feeler 60 px, and wander: distance 20, radius 12) in a hall of 16 px tiles, %d s at 1/60 s from the same starts. Left: one feeler along the velocity, which never crosses a wall the agent runs beside, so wander presses agents against the walls. Right: whiskers = true, two more feelers of 30 px at 45 degrees either side. Red rings: centres within 5 px of a wall")
+        :format(N, SECONDS), 2 * W + 1, H + 1, 14)
+    for panel, run in ipairs(runs) do
+      local ox, oy = (panel - 1) * (W + 1), 1
+      draw_tiles(c, solid, W, H, ox, oy)
+      for k = 1, N do
+        local x, y = run.pos[2 * k - 1], run.pos[2 * k]
+        c:circle(x / TW + ox, y / TW + oy, 3 / TW, COLORS[2])
+        if near_wall(x, y) then ring(c, x / TW + ox, y / TW + oy, 0.45, RED, 1.2) end
+      end
+      c:label(ox + 0.3, 0.75, ("%s: %d of %d within 5 px of a wall"):format(
+        panel == 1 and "one feeler" or "whiskers = true", run.near, N), run.near > 0 and RED or "#3a4050")
+    end
+    c:save("level-whiskers.svg")
+  end
+
   -- ---- nav:path's clearance ------------------------------------------------------
 
   local MAZE = {

@@ -111,6 +111,7 @@ void handle_cache_set(lua_State *L, const char *cache, const void *obj) {
    uservalue is the world's env table. */
 typedef struct id_cursor {
   size_t next, count;
+  const char *fname; /* the call that made it, for its errors */
   steer_id ids[];
 } id_cursor;
 
@@ -123,7 +124,7 @@ static int id_next(lua_State *L) {
   lua_rawgeti(L, -1, ENV_WORLD);
   lworld *box = lua_touserdata(L, -1);
   lua_pop(L, 1);
-  if (!box->w) return luaL_error(L, "world is closed");
+  if (!box->w) return luaL_error(L, "the %s() iterator: world is closed", c->fname);
   /* agents removed since the query are skipped */
   while (c->next < c->count && steer_world_index(box->w, c->ids[c->next]) < 0)
     c->next++;
@@ -144,11 +145,13 @@ void open_id_iterators(lua_State *L) {
   lua_pop(L, 1);
 }
 
-steer_id *push_id_iterator(lua_State *L, int env_idx, size_t n) {
+steer_id *push_id_iterator(lua_State *L, int env_idx, size_t n,
+                           const char *fname) {
   env_idx = lua_absindex(L, env_idx);
   id_cursor *c = new_userdata(L, sizeof *c + (n ? n : 1) * sizeof(steer_id));
   c->next = 0;
   c->count = n;
+  c->fname = fname;
   luaL_getmetatable(L, ID_ITERATOR_MT);
   lua_setmetatable(L, -2);
   lua_pushvalue(L, env_idx);

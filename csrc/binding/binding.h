@@ -183,8 +183,10 @@ void handle_cache_open(lua_State *L, const char *cache);
 void handle_cache_push(lua_State *L, const char *cache, const void *obj);
 void handle_cache_set(lua_State *L, const char *cache, const void *obj);
 /* Pushes an iterator over n agent ids (the live ones when it reaches
-   them), which the caller writes through the returned pointer. */
-steer_id *push_id_iterator(lua_State *L, int env_idx, size_t n);
+   them), which the caller writes through the returned pointer; fname (a
+   string that lives on) names the call that made it in its errors. */
+steer_id *push_id_iterator(lua_State *L, int env_idx, size_t n,
+                           const char *fname);
 /* Registers the iterators' metatable, steer.Iterator (base.c), before any
    push_id_iterator. */
 void open_id_iterators(lua_State *L);

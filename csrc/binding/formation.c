@@ -28,7 +28,7 @@ static int push_vec(lua_State *L, steer_vec2 v) {
 
 /* the number field `key` of the table at 1 (kind as validate_num) */
 static double opt_field(lua_State *L, const char *key, int kind, double def) {
-  lua_getfield(L, 1, key);
+  raw_field(L, 1, key);
   if (lua_isnil(L, -1)) {
     lua_pop(L, 1);
     return def;
@@ -83,10 +83,10 @@ static int l_formation(lua_State *L) {
   steer_target anchor;
   memset(&anchor, 0, sizeof anchor);
   lworld *box = NULL;
-  lua_getfield(L, 1, "world");
+  raw_field(L, 1, "world");
   if (!lua_isnil(L, -1)) box = check_world(L, -1, "formation", 1);
   int world_idx = lua_gettop(L);
-  lua_getfield(L, 1, "anchor");
+  raw_field(L, 1, "anchor");
   if (!anchor_at(L, lua_gettop(L), &box, "formation", 1, &anchor))
     arg_error(L, "formation", 1,
               "anchor must be an agent, a steer.point, {x, y} or {x =, y =}, "
@@ -104,8 +104,8 @@ static int l_formation(lua_State *L) {
   }
   lua_pop(L, 1);
   /* the slots: listed, or a shape */
-  lua_getfield(L, 1, "slots");
-  lua_getfield(L, 1, "shape");
+  raw_field(L, 1, "slots");
+  raw_field(L, 1, "shape");
   size_t n = 0;
   steer_vec2 *slots;
   if (!lua_isnil(L, -2)) {
@@ -114,7 +114,7 @@ static int l_formation(lua_State *L) {
     /* a shape's options with listed slots would be silently ignored */
     for (int k = 0; k < 2; k++) {
       const char *key = k ? "count" : "spacing";
-      lua_getfield(L, 1, key);
+      raw_field(L, 1, key);
       if (!lua_isnil(L, -1))
         arg_error(L, "formation", 1,
                   "'%s' is for a shape: give either slots or shape, "
@@ -175,7 +175,7 @@ static int l_formation(lua_State *L) {
   lua_setmetatable(L, -2);
   lua_pushvalue(L, world_idx);
   lua_setuservalue(L, -2);
-  lua_getfield(L, 1, "fit");
+  raw_field(L, 1, "fit");
   int fit = 1;
   if (!lua_isnil(L, -1)) {
     if (!lua_isboolean(L, -1))
@@ -319,8 +319,12 @@ static int f_set_anchor(lua_State *L) {
                   "its own slot): give it a program without the formation "
                   "entry first");
   } else if (lua_type(L, 2) == LUA_TNUMBER) {
-    t.point.x = check_num(L, 2, "set_anchor", 1);
-    t.point.y = check_num(L, 3, "set_anchor", 2);
+    /* named as the table form names them */
+    t.point.x = validate_num(L, lua_tonumber(L, 2), NUM_ANY, "set_anchor", 1,
+                             "anchor x");
+    if (lua_type(L, 3) != LUA_TNUMBER) type_error(L, 3, "set_anchor", 2, "number");
+    t.point.y = validate_num(L, lua_tonumber(L, 3), NUM_ANY, "set_anchor", 2,
+                             "anchor y");
     t.kind = STEER_TARGET_POINT;
     used = 2;
   } else {

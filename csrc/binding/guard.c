@@ -142,7 +142,7 @@ void push_query_iterator(lua_State *L, int env_idx, lworld *box,
     size_t n = collect(L, box, around, x, y, radius, f, fname);
     unsigned gen = box->found_gen;
     /* may run a finalizer that closes the world or queries it again */
-    steer_id *ids = push_id_iterator(L, env_idx, n);
+    steer_id *ids = push_id_iterator(L, env_idx, n, fname);
     if (box->w && box->found_gen == gen) {
       if (n) memcpy(ids, box->found, n * sizeof *ids);
       return;
@@ -176,7 +176,7 @@ void push_box_iterator(lua_State *L, int env_idx, lworld *box,
     if (c.failed) luaL_error(L, "not enough memory");
     unsigned gen = box->found_gen;
     /* may run a finalizer that closes the world or queries it again */
-    steer_id *ids = push_id_iterator(L, env_idx, c.n);
+    steer_id *ids = push_id_iterator(L, env_idx, c.n, fname);
     if (box->w && box->found_gen == gen) {
       if (c.n) memcpy(ids, box->found, c.n * sizeof *ids);
       return;

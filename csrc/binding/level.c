@@ -594,8 +594,14 @@ static int w_add_polygon(lua_State *L) {
     arg_error(L, "add_polygon", 1, "field 'closed': boolean expected, got %s",
               arg_typename(L, -1));
   lua_pop(L, 1);
-  for (size_t k = 0; k + 1 < n || (closed && k < n); k++)
+  int some_length = 0;
+  for (size_t k = 0; k + 1 < n || (closed && k < n); k++) {
     check_span(L, box, pts[k], pts[(k + 1) % n], "add_polygon", 1, "edge: ");
+    some_length |= pts[k].x != pts[(k + 1) % n].x || pts[k].y != pts[(k + 1) % n].y;
+  }
+  /* zero-length edges are left out: a polygon of them would have none */
+  if (!some_length)
+    arg_error(L, "add_polygon", 1, "every edge has zero length (the points coincide)");
   lua_getuservalue(L, 1);
   int env = lua_gettop(L);
   push_own_data(L, 2, polygon_keys, "add_polygon");
@@ -770,20 +776,10 @@ static int read_end(lua_State *L, int idx, lworld *box, const char *fname,
     *p = steer_agent_position(a.w, a.i);
     return 1;
   }
-  if (lua_istable(L, idx)) {
-    for (int k = 0; k < 2; k++) {
-      lua_rawgeti(L, idx, k + 1);
-      if (lua_isnil(L, -1)) {
-        lua_pop(L, 1);
-        raw_field(L, idx, k ? "y" : "x"); /* raw: no Lua code runs */
-      }
-      if (lua_type(L, -1) != LUA_TNUMBER)
-        arg_error(L, fname, idx - 1, "point {x, y} expected, got %s for %s",
-                  arg_typename(L, -1), k ? "y" : "x");
-      double v = validate_num(L, lua_tonumber(L, -1), 0, fname, idx - 1, NULL);
-      if (k) p->y = v; else p->x = v;
-      lua_pop(L, 1);
-    }
+  if (lua_istable(L, idx)) { /* as every point is read (check_point) */
+    char buf[128];
+    const char *problem = table_point(L, idx, p, buf);
+    if (problem) arg_error(L, fname, idx - 1, "point %s", problem);
     return 1;
   }
   type_error(L, idx, fname, idx - 1, POINT_FORMS);

@@ -349,7 +349,7 @@ static int w_agents(lua_State *L) {
   int env = lua_gettop(L);
   for (;;) {
     size_t n = steer_world_count(live_world(L, box, "agents"));
-    steer_id *ids = push_id_iterator(L, env, n);
+    steer_id *ids = push_id_iterator(L, env, n, "agents");
     /* the allocation may have run Lua code: resolve again (guard.h) */
     steer_world *w = live_world(L, box, "agents");
     if (steer_world_count(w) == n) {

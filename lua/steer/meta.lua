@@ -193,6 +193,7 @@ function Polygon:remove() end
 ---@field feeler_length? number avoid_obstacles, avoid_walls, contain (default 3)
 ---@field region? steer.Region contain: the box, polygon or path to stay inside
 ---@field hysteresis? number avoid_obstacles, avoid_walls: keeps an avoidance going a little longer, against flicker
+---@field whiskers? boolean avoid_walls: Buckland's two side feelers (half the length, 45 degrees either side) too; default false
 ---@field slowing_radius? number arrive, follow, flow, offset_pursuit, follow_leader, formation, interpose, hide, queue
 ---@field panic_radius? number flee, evade: no force when the target is farther
 ---@field path? steer.Path follow: the path
@@ -558,7 +559,7 @@ function World:walls() end
 ---{x1, y1, x2, y2, ...} for drawing, reusing t; and the segment count.
 ---@param t? number[]
 ---@return number[] segments
----@return integer n
+---@return integer n segments (the table holds 4n numbers)
 function World:segments(t) end
 
 ---Removes every obstacle.
@@ -777,10 +778,13 @@ function Agent:wander() end
 function Agent:avoid_obstacles(feeler_length) end
 
 ---Push back from the first wall the feeler crosses (feeler default 3).
+---With whiskers, Buckland's two side feelers of half the length at 45
+---degrees either side too: the one reaching deepest past its wall pushes.
 ---@param feeler_length? number
+---@param whiskers? boolean default false
 ---@return number fx
 ---@return number fy
-function Agent:avoid_walls(feeler_length) end
+function Agent:avoid_walls(feeler_length, whiskers) end
 
 ---Steer back inside a region before leaving it: a force 0 or max_force long.
 ---Outside: toward the region's nearest boundary point. Inside: when the feeler

@@ -147,13 +147,18 @@ local function op_add_polygon(F)
   end
   if rng:chance(F.bad) then t.closed = "yes"; valid = false end
   if valid then
-    local closed = t.closed ~= false
+    local closed, some_length = t.closed ~= false, false
     for k = 1, n do
       local j = k % n + 1
       if (k < n or closed) and not fits(rec, t[2 * k - 1], t[2 * k], t[2 * j - 1], t[2 * j]) then
         valid = false
       end
+      if (k < n or closed) and (t[2 * k - 1] ~= t[2 * j - 1] or t[2 * k] ~= t[2 * j]) then
+        some_length = true
+      end
     end
+    -- points that all coincide make no edge: refused
+    valid = valid and some_length
   end
   -- the same points as a list of points (an empty list is still flat)
   if n > 0 and rng:chance(0.3) then t = as_points(F, t, n) end
