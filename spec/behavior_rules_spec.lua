@@ -53,6 +53,44 @@ describe("tuning rules of docs/API.md", function()
     end
   end)
 
+  it("under weighted and prioritized_sum, entries pushing on lengthen the wall feeler by their force over the wall's weight", function()
+    -- wander pushes by up to wander_distance + wander_radius: its angle set
+    -- (jitter 0) all round, the agent heading straight at the wall
+    local function farthest(combine, wall_weight, feeler, wander_weight)
+      local w = steer.world{}
+      w:add_wall{ x1 = 100, y1 = -500, x2 = 100, y2 = 500 }
+      local worst = -math.huge
+      for k = 0, 23 do
+        local a = w:add{ vx = 40, max_speed = 40, max_force = 120, wander_distance = 20,
+          wander_radius = 12, wander_jitter = 0 }
+        a.wander_angle = k / 24 * 2 * math.pi
+        a:set_behaviors{ combine = combine, { "avoid_walls", feeler_length = feeler, weight = wall_weight },
+          { "wander", weight = wander_weight } }
+        for _ = 1, 300 do
+          w:step(1 / 60)
+          worst = math.max(worst, a.x)
+        end
+        w:remove(a)
+      end
+      return worst
+    end
+    for _, combine in ipairs{ "weighted", "prioritized_sum" } do
+      for _, c in ipairs{ { 1, 1 }, { 4, 2 }, { 8, 1 } } do
+        local ww, wander_w = c[1], c[2]
+        local rule = feeler_rule(40, 120, ww)
+        -- the rule alone is not enough with wander pushing on at weight 1
+        if ww == 1 then
+          assert.is_true(farthest(combine, ww, rule, wander_w) > 100, combine .. ": the plain rule holds")
+        end
+        local longer = rule + wander_w * (20 + 12) / ww
+        local far = farthest(combine, ww, longer, wander_w)
+        assert(far < 100, ("%s, wall weight %g, wander weight %g: through to %g"):format(combine, ww, wander_w, far))
+      end
+    end
+    -- under priority the wall wins alone: the rule holds as it is
+    assert.is_true(farthest("priority", 1, feeler_rule(40, 120, 1), 1) < 100)
+  end)
+
   it("with the default feeler, 3, an agent faster than 3 goes through, whatever its max_force", function()
     assert.is_true(wall_gap(2, 2, 1, nil, 1 / 60) > 0)
     for _, c in ipairs{ { 3.3, 2 }, { 3.3, 20 }, { 5, 20 }, { 9, 14 } } do

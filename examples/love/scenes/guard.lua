@@ -180,8 +180,9 @@ end
 -- set_target), and one patrol per waypoint the loop can start from.
 local function compile(self)
   -- wall avoidance pushes by how far the feeler overshoots (at most 2.5):
-  -- weighted up, it can stop a guard at full speed before the wall
-  local avoid = { "avoid_walls", feeler_length = 2.5, weight = 8 }
+  -- weighted up, it can stop a guard at full speed before the wall; the
+  -- whiskers (two side feelers) keep a guard off a wall it walks beside
+  local avoid = { "avoid_walls", feeler_length = 2.5, weight = 8, whiskers = true }
   self.programs = {
     chase = steer.program{ combine = "priority", avoid,
       { "pursue", target = self.player, tag = "quarry" } },
