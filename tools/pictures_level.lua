@@ -34,6 +34,16 @@ return function(pictures, h)
       c:x(x), c:y(y), num(r * c.s), color, num(width)))
   end
 
+  -- agents at pos (x, y pairs in px, tiles of `tile` px) drawn from (ox, oy)
+  -- tiles; those flagged(x, y) ringed in red
+  local function draw_agents(c, pos, n, tile, ox, oy, flagged)
+    for k = 1, n do
+      local x, y = pos[2 * k - 1], pos[2 * k]
+      c:circle(x / tile + ox, y / tile + oy, 3 / tile, COLORS[2])
+      if flagged(x, y) then ring(c, x / tile + ox, y / tile + oy, 0.4, RED, 1.5) end
+    end
+  end
+
   -- ---- walls that stop bodies: collide ----------------------------------------
 
   local ROOM = {
@@ -106,11 +116,7 @@ return function(pictures, h)
         local x1, y1 = run.after[2 * k - 1] / T + ox, run.after[2 * k] / T + oy
         c:polyline({ { x0, y0 }, { x1, y1 } }, "#9aa3b5", 1)
       end
-      for k = 1, N do
-        local x, y = run.after[2 * k - 1], run.after[2 * k]
-        c:circle(x / T + ox, y / T + oy, 3 / T, COLORS[2])
-        if inside(x, y) then ring(c, x / T + ox, y / T + oy, 0.4, RED, 1.5) end
-      end
+      draw_agents(c, run.after, N, T, ox, oy, inside)
       c:label(ox + 0.3, 0.75, ("%s: %d of %d centres inside a wall tile"):format(
         panel == 1 and "without collide" or "collide = true", run.inside, N),
         run.inside > 0 and RED or "#3a4050")
@@ -179,11 +185,7 @@ return function(pictures, h)
     for panel, run in ipairs(runs) do
       local ox, oy = (panel - 1) * (W + 1), 1
       draw_tiles(c, solid, W, H, ox, oy)
-      for k = 1, N do
-        local x, y = run.pos[2 * k - 1], run.pos[2 * k]
-        c:circle(x / TW + ox, y / TW + oy, 3 / TW, COLORS[2])
-        if near_wall(x, y) then ring(c, x / TW + ox, y / TW + oy, 0.45, RED, 1.2) end
-      end
+      draw_agents(c, run.pos, N, TW, ox, oy, near_wall)
       c:label(ox + 0.3, 0.75, ("%s: %d of %d within 5 px of a wall"):format(
         panel == 1 and "one feeler" or "whiskers = true", run.near, N), run.near > 0 and RED or "#3a4050")
     end
