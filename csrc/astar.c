@@ -336,8 +336,9 @@ int steer_navgrid_line_of_sight(const steer_navgrid *g, int x0, int y0, int x1,
 
 /* ---- turning the parents into waypoints ----------------------------------- */
 
-/* Keeps cells[0], the last cell, and every cell where the direction turns;
-   returns how many remain. */
+/* Keeps cells[0], the last cell, and every cell where the direction turns
+   (the cells in order along the path, neighbors or not); returns how many
+   remain. */
 static size_t turning_points(int32_t *cells, size_t n, int W) {
   if (n <= 2) return n;
   size_t out = 1;
@@ -496,7 +497,10 @@ steer_status steer_navgrid_path_clearance(steer_navgrid *g, steer_vec2 from,
     }
   }
   double r = clearance / g->cell_size; /* grid units from here on */
-  size_t m = smooth ? pull_string(g, cells, n, r) : turning_points(cells, n, g->width);
+  /* smoothed: the cells string pulling keeps in a straight line (where no
+     sight line keeps r it goes cell by cell) merged as the grid path's */
+  size_t m = turning_points(cells, smooth ? pull_string(g, cells, n, r) : n,
+                            g->width);
   for (size_t q = 0; q < m; q++) points[q + 1] = grid_centre(cells[q], W);
   path_ends e = exact_ends(g, points, m, cells[0], cells[m - 1], from, to, r);
   /* the length in grid units (sums between centres exact as before), then

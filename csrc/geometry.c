@@ -1188,11 +1188,13 @@ steer_vec2 geometry_avoid_obstacles(const geometry *g, steer_vec2 p,
   return v2_scale(f.away, max_force);
 }
 
-/* Feeler f (made) against the walls: its nearest crossing, and its push
-   in f->away. */
-static void walk_wall_feeler(const geometry *g, geo_feeler *f_) {
-  geo_feeler f = *f_;
-  steer_vec2 p = f.p;
+steer_vec2 geometry_avoid_walls(const geometry *g, steer_vec2 p, steer_vec2 v,
+                                double length) {
+  if (!g->wall_count) return zero;
+  /* the feeler's start a call, the lanes a call per cell: inlined, as
+     the obstacles' walk is, this measured slower */
+  geo_feeler f;
+  geo_feeler_start(&f, p, v, length, 0, 0);
   const geo_index *x = &g->wall_index;
   cell_range r;
   switch (cells_of(x, geo_box_around(p, f.tip, 0), g->wall_count, &r)) {
@@ -1214,43 +1216,58 @@ static void walk_wall_feeler(const geometry *g, geo_feeler *f_) {
     for (size_t k = 0; k < g->wall_count; k++) geo_feeler_wall(g, &f, k);
     break;
   }
-  *f_ = f;
+  return f.away;
 }
 
-steer_vec2 geometry_avoid_walls(const geometry *g, steer_vec2 p, steer_vec2 v,
-                                double length) {
-  if (!g->wall_count) return zero;
-  /* the feeler's start a call, the lanes a call per cell: inlined, as
-     the obstacles' walk is, this measured slower */
-  geo_feeler f;
-  geo_feeler_start(&f, p, v, length, 0, 0);
-  walk_wall_feeler(g, &f);
-  return f.away;
+/* The whiskers' headings: 45 degrees left and right of the feeler's. */
+static void whisker_heads(steer_vec2 v, steer_vec2 *left, steer_vec2 *right) {
+  const double c = 0.70710678118654752440;
+  steer_vec2 a = feeler_ahead(v);
+  *left = v2(c * a.x - c * a.y, c * a.x + c * a.y);
+  *right = v2(c * a.x + c * a.y, c * a.y - c * a.x);
+}
+
+/* The longest of the three pushes (ties: ahead, left, right). Each is a
+   unit normal times its feeler's overshoot: the deepest feeler's. */
+static steer_vec2 longest_push(steer_vec2 ahead, steer_vec2 left,
+                               steer_vec2 right) {
+  steer_vec2 best = ahead;
+  if (v2_len2(left) > v2_len2(best)) best = left;
+  if (v2_len2(right) > v2_len2(best)) best = right;
+  return best;
 }
 
 steer_vec2 geometry_avoid_walls_whiskers(const geometry *g, steer_vec2 p,
                                          steer_vec2 v, double length) {
   if (!g->wall_count) return zero;
-  /* the whiskers at 45 degrees either side of the feeler's heading */
-  const double c = 0.70710678118654752440;
-  steer_vec2 a = feeler_ahead(v);
-  steer_vec2 heads[3] = {a, v2(c * a.x - c * a.y, c * a.x + c * a.y),
-                         v2(c * a.x + c * a.y, c * a.y - c * a.x)};
-  steer_vec2 push = zero;
-  double deepest = 0;
-  for (int k = 0; k < 3; k++) {
-    geo_feeler f;
-    feeler_from(&f, p, heads[k], k ? length * 0.5 : length, 0, 0);
-    walk_wall_feeler(g, &f);
-    /* the feeler that reaches deepest past its wall pushes (ties: ahead,
-       left, right): never less than the feeler ahead alone */
-    double depth = f.index == SIZE_MAX ? 0 : (1 - f.best) * fabs(f.length);
-    if (depth > deepest) {
-      deepest = depth;
-      push = f.away;
+  steer_vec2 left, right;
+  whisker_heads(v, &left, &right);
+  return longest_push(geometry_avoid_walls(g, p, v, length),
+                      geometry_avoid_walls(g, p, left, length * 0.5),
+                      geometry_avoid_walls(g, p, right, length * 0.5));
+}
+
+void geometry_avoid_walls_whiskers_many(const geometry *g, int n,
+                                        const steer_vec2 *p,
+                                        const steer_vec2 *v,
+                                        const double *length,
+                                        steer_vec2 *out) {
+  enum { CHUNK = 64 };
+  steer_vec2 left[CHUNK], right[CHUNK], pl[CHUNK], pr[CHUNK];
+  double half[CHUNK];
+  for (int k0 = 0; k0 < n; k0 += CHUNK) {
+    int m = n - k0 < CHUNK ? n - k0 : CHUNK;
+    for (int k = 0; k < m; k++) {
+      whisker_heads(v[k0 + k], &left[k], &right[k]);
+      half[k] = length[k0 + k] * 0.5;
     }
+    /* the same feelers as one agent's, batched: the same bits */
+    geometry_avoid_walls_many(g, m, p + k0, v + k0, length + k0, out + k0);
+    geometry_avoid_walls_many(g, m, p + k0, left, half, pl);
+    geometry_avoid_walls_many(g, m, p + k0, right, half, pr);
+    for (int k = 0; k < m; k++)
+      out[k0 + k] = longest_push(out[k0 + k], pl[k], pr[k]);
   }
-  return push;
 }
 
 /* ---- many feelers at once ------------------------------------------------

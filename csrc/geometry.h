@@ -232,10 +232,16 @@ steer_vec2 geometry_avoid_obstacles(const geometry *g, steer_vec2 p,
 steer_vec2 geometry_avoid_walls(const geometry *g, steer_vec2 p, steer_vec2 v,
                                 double length);
 /* The same with Buckland's whiskers: two more feelers of half the length,
-   45 degrees left and right of the first; the feeler that reaches
-   deepest past its wall pushes (ties: ahead, left, right). */
+   45 degrees left and right of the first; the longest of the three pushes
+   (the deepest feeler's; ties: ahead, left, right). */
 steer_vec2 geometry_avoid_walls_whiskers(const geometry *g, steer_vec2 p,
                                          steer_vec2 v, double length);
+/* ... for n agents at once, bit for bit. */
+void geometry_avoid_walls_whiskers_many(const geometry *g, int n,
+                                        const steer_vec2 *p,
+                                        const steer_vec2 *v,
+                                        const double *length,
+                                        steer_vec2 *out);
 /* The same for n feelers at once (a batch of agents): out[k] is
    geometry_avoid_walls(g, p[k], v[k], length[k]), and
    geometry_avoid_obstacles(g, p[k], v[k], radius[k], extra[k],

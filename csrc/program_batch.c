@@ -250,9 +250,8 @@ static void avoid_forces(const steer_world *w, const steer_entry *e, size_t q,
       max_force[k] = w->max_force[i];
     }
   }
-  if (walls && e->whiskers) /* three feelers an agent: one at a time */
-    for (int k = 0; k < n; k++)
-      f[k] = geometry_avoid_walls_whiskers(&w->geo, p[k], vel[k], reach[k]);
+  if (walls && e->whiskers)
+    geometry_avoid_walls_whiskers_many(&w->geo, n, p, vel, reach, f);
   else if (walls)
     geometry_avoid_walls_many(&w->geo, n, p, vel, reach, f);
   else

@@ -451,9 +451,9 @@ STEER_API steer_vec2 steer_agent_avoid_obstacles(const steer_world *w, size_t i,
 STEER_API steer_vec2 steer_agent_avoid_walls(const steer_world *w, size_t i,
                                    double feeler_length);
 /// avoid_walls with Buckland's whiskers: two more feelers of half the
-/// length at 45 degrees either side of the heading; the feeler that
-/// reaches deepest past its wall pushes (ties: ahead, left, right), so the
-/// push is never shorter than avoid_walls' own.
+/// length at 45 degrees either side of the heading; the longest of the
+/// three pushes (the deepest feeler's; ties: ahead, left, right), so never
+/// shorter than avoid_walls' own.
 STEER_API steer_vec2 steer_agent_avoid_walls_whiskers(const steer_world *w,
                                                       size_t i,
                                                       double feeler_length);

@@ -7,6 +7,7 @@
 local steer = require "steer"
 local support = require "support"
 local error_of = support.error_of
+local unpack = table.unpack or unpack
 
 describe("review of session 54", function()
   it("world:raycast and line_of_sight read table points as every point is read", function()
@@ -70,6 +71,57 @@ describe("review of session 54", function()
       error_of(f.set_anchor, f, { 1 / 0, 0 }))
     f:set_anchor(3, 4)
     assert.are.same({ 3, 4 }, { f:anchor() })
+  end)
+
+  it("navigation methods, a:flow and world:step name an extra argument", function()
+    local nav = steer.navgrid{ width = 8, height = 4 }
+    local f = nav:flow(0.5, 0.5)
+    local w = steer.world{}
+    local a = w:add{}
+    -- two goals as four numbers would silently drop the second: goals go in a list
+    assert.matches("bad argument #3 to 'flow' %(no argument expected here, got number%)",
+      error_of(nav.flow, nav, 0.5, 0.5, 7.5, 3.5))
+    assert.matches("bad argument #3 to 'set_goals' %(no argument expected here, got number%)",
+      error_of(f.set_goals, f, 7.5, 3.5, 0.5, 0.5))
+    assert.matches("bad argument #2 to 'flow' %(no argument expected here, got number%)",
+      error_of(nav.flow, nav, { { 0.5, 0.5 }, { 7.5, 3.5 } }, 1))
+    for _, c in ipairs{
+      { "path", nav, { 0.5, 0.5, 7.5, 3.5, {}, 5 }, 6 },
+      { "cell_of", nav, { 0.5, 0.5, 1 }, 3 },
+      { "cost", nav, { 1, 1, 2 }, 3 },
+      { "set_cost", nav, { 1, 1, 2, 3 }, 4 },
+      { "center_of", nav, { 1, 1, 2 }, 3 },
+      { "distance", f, { 0.5, 0.5, 1 }, 3 },
+      { "direction", f, { { 0.5, 0.5 }, 1 }, 2 },
+      { "flow", a, { f, 2, 3 }, 3 },
+      { "step", w, { 0.1, 2 }, 2 },
+    } do
+      local name, self, args, argn = c[1], c[2], c[3], c[4]
+      assert.are.equal(("bad argument #%d to '%s' (no argument expected here, got number)"):format(argn, name),
+        error_of(self[name], self, unpack(args)))
+    end
+    -- one goal, and a list of two, still work
+    assert.are.equal(0, f:distance(0.5, 0.5))
+    local both = nav:flow{ { 0.5, 0.5 }, { 7.5, 3.5 } }
+    assert.are.same({ 0, 0 }, { both:distance(0.5, 0.5), both:distance(7.5, 3.5) })
+  end)
+
+  it("a smoothed path whose clearance no sight line keeps keeps the grid path's turns", function()
+    local nav = steer.navgrid{ width = 10, height = 1 }
+    local plain = nav:path(0.5, 0.5, 9.5, 0.5)
+    local smoothed = nav:path(0.5, 0.5, 9.5, 0.5, { smooth = true, clearance = 0.6 })
+    assert.are.equal(2, #plain)
+    assert.are.equal(2, #smoothed) -- cell by cell before: 10 waypoints
+    -- an L-shaped corridor: its corner stays
+    local l = steer.navgrid{ width = 5, height = 5, cost = {
+      1, 1, 1, 1, 1,
+      0, 0, 0, 0, 1,
+      0, 0, 0, 0, 1,
+      0, 0, 0, 0, 1,
+      0, 0, 0, 0, 1 } }
+    local p = l:path(0.5, 0.5, 4.5, 4.5, { smooth = true, clearance = 0.6 })
+    assert.are.equal(3, #p)
+    assert.are.same({ 4.5, 0.5 }, { p:point(2) })
   end)
 
   it("steer.formation reads its table raw: no metamethod runs", function()

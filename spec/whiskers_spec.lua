@@ -1,6 +1,6 @@
 -- avoid_walls' whiskers (docs/API.md 3.6, `whiskers`): Buckland's two side
 -- feelers of half the length at 45 degrees either side of the heading; the
--- feeler that reaches deepest past its wall pushes. Hand-computed cases, the
+-- longest of the three pushes (the deepest feeler's) wins. Hand-computed cases, the
 -- three single feelers as the oracle on random levels (bounded, unbounded,
 -- torus), entries against the method, a room of wanderers (they no longer
 -- line the walls), large inputs, errors and snapshots (version 15).

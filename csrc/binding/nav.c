@@ -317,6 +317,7 @@ static int g_set_cost(lua_State *L) {
   check_cell(L, g, 2, "set_cost", 1, &cx, &cy);
   double c = validate_cost(L, check_num(L, 4, "set_cost", 3), "set_cost", 3,
                            "c");
+  check_no_more(L, 5, "set_cost", 4);
   steer_navgrid_set_cost(g, cx, cy, c);
   lua_settop(L, 1);
   return 1;
@@ -326,6 +327,7 @@ static int g_cost(lua_State *L) {
   steer_navgrid *g = check_navgrid(L, 1, "cost");
   int cx, cy;
   check_cell(L, g, 2, "cost", 1, &cx, &cy);
+  check_no_more(L, 4, "cost", 3);
   lua_pushnumber(L, steer_navgrid_cost(g, cx, cy));
   return 1;
 }
@@ -335,6 +337,7 @@ static int g_cell_of(lua_State *L) {
   steer_navgrid *g = check_navgrid(L, 1, "cell_of");
   int used;
   steer_vec2 p = nav_point(L, 2, "cell_of", 1, &used);
+  check_no_more(L, 2 + used, "cell_of", 1 + used);
   int cx, cy;
   if (!steer_navgrid_cell_of(g, p, &cx, &cy)) {
     lua_pushnil(L);
@@ -349,6 +352,7 @@ static int g_center_of(lua_State *L) {
   steer_navgrid *g = check_navgrid(L, 1, "center_of");
   int cx, cy;
   check_cell(L, g, 2, "center_of", 1, &cx, &cy);
+  check_no_more(L, 4, "center_of", 3);
   steer_vec2 c = steer_navgrid_center_of(g, cx, cy);
   lua_pushnumber(L, c.x);
   lua_pushnumber(L, c.y);
@@ -426,6 +430,7 @@ static int g_path(lua_State *L) {
     }
     lua_pop(L, 1);
   }
+  check_no_more(L, at + 1, "path", at);
   lpath *h = new_userdata(L, sizeof *h);
   h->path = NULL;
   luaL_getmetatable(L, PATH_MT);
@@ -496,6 +501,7 @@ static steer_vec2 *read_goals(lua_State *L, steer_navgrid *g,
   if (lua_istable(L, 2) && !is_point_table(L, 2)) {
     *n = lua_rawlen(L, 2);
     if (*n == 0) arg_error(L, fname, 1, "at least one goal expected");
+    check_no_more(L, 3, fname, 2); /* before the buffer is pushed */
     steer_vec2 *goals = new_userdata(L, *n * sizeof *goals);
     for (size_t k = 0; k < *n; k++) {
       lua_rawgeti(L, 2, (int)k + 1);
@@ -510,6 +516,8 @@ static steer_vec2 *read_goals(lua_State *L, steer_navgrid *g,
   /* read before anything is pushed: a missing argument is "no value" */
   int used;
   *one = nav_point(L, 2, fname, 1, &used);
+  /* nav:flow(x1, y1, x2, y2) would drop the second goal: goals go in a list */
+  check_no_more(L, 2 + used, fname, 1 + used);
   if (!steer_navgrid_cell_of(g, *one, &cx, &cy))
     arg_error(L, fname, 1, "goal (%.14g, %.14g) is outside the grid", one->x,
               one->y);
@@ -593,7 +601,9 @@ static steer_flowfield *self_field(lua_State *L, const char *fname) {
 static int f_distance(lua_State *L) {
   steer_flowfield *f = self_field(L, "distance");
   int used;
-  double d = steer_flowfield_distance(f, nav_point(L, 2, "distance", 1, &used));
+  steer_vec2 p = nav_point(L, 2, "distance", 1, &used);
+  check_no_more(L, 2 + used, "distance", 1 + used);
+  double d = steer_flowfield_distance(f, p);
   if (d < 0)
     lua_pushnil(L);
   else
@@ -604,7 +614,9 @@ static int f_distance(lua_State *L) {
 static int f_direction(lua_State *L) {
   steer_flowfield *f = self_field(L, "direction");
   int used;
-  steer_vec2 d = steer_flowfield_direction(f, nav_point(L, 2, "direction", 1, &used));
+  steer_vec2 p = nav_point(L, 2, "direction", 1, &used);
+  check_no_more(L, 2 + used, "direction", 1 + used);
+  steer_vec2 d = steer_flowfield_direction(f, p);
   lua_pushnumber(L, d.x);
   lua_pushnumber(L, d.y);
   return 2;
@@ -667,6 +679,7 @@ static int a_flow(lua_State *L) {
   agent_ref a = check_agent(L, 1, "flow", 0);
   steer_flowfield *f = check_flowfield(L, 2, "flow", 1);
   double slowing = opt_nonneg(L, 3, "flow", 2, 2);
+  check_no_more(L, 4, "flow", 3);
   a = live_agent(L, a.box, a.id, "flow"); /* checks may run Lua (guard.h) */
   steer_vec2 force = steer_agent_flow(a.w, a.i, f, slowing);
   lua_pushnumber(L, force.x);

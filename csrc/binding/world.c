@@ -740,6 +740,7 @@ static int w_bounds(lua_State *L) {
 static int w_step(lua_State *L) {
   lworld *box = check_world(L, 1, "step", 0);
   double dt = check_positive(L, 2, "step", 1);
+  check_no_more(L, 3, "step", 2);
   steer_world_set_simd(box->w, hooks_of(L)->simd); /* this state's width */
   check_status(L, steer_world_step(box->w, dt));
   account_world_memory(L, box); /* a first step allocates its scratch */

@@ -779,7 +779,7 @@ function Agent:avoid_obstacles(feeler_length) end
 
 ---Push back from the first wall the feeler crosses (feeler default 3).
 ---With whiskers, Buckland's two side feelers of half the length at 45
----degrees either side too: the one reaching deepest past its wall pushes.
+---degrees either side too: the longest of the three pushes (the deepest).
 ---@param feeler_length? number
 ---@param whiskers? boolean default false
 ---@return number fx
