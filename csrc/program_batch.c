@@ -228,7 +228,8 @@ static double avoid_extra(const steer_entry *e, const entry_state *es) {
 }
 
 /* Avoiding walls or obstacles: the batch's feelers at once
-   (geometry_avoid_walls_many), with entry_avoid's lengths and extra reach,
+   (geometry_avoid_walls_many, or _whiskers_many: three feelers an agent),
+   with entry_avoid's lengths and extra reach,
    and its states written as it writes them. */
 static void avoid_forces(const steer_world *w, const steer_entry *e, size_t q,
                          const batch_view *v, double *fx, double *fy) {

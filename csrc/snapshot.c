@@ -1,10 +1,10 @@
 /* snapshot.c - the complete state of a world as bytes, and back.
  *
- * Format (version 14, every number little-endian, doubles as IEEE-754 bits;
+ * Format (version 15, every number little-endian, doubles as IEEE-754 bits;
  * docs/SNAPSHOT.md describes it field by field): magic, version, world
  * definition, slots, paths, shared points, formations, navigation grids
- * and flow fields, the entries that keep their slot as given, programs,
- * agents,
+ * and flow fields, the entries that keep their slot as given, the
+ * avoid_walls entries with whiskers, programs, agents,
  * shapes (handle slots, obstacles, walls), later versions' flags and the
  * formations' members, then a 64-bit FNV-1a checksum of everything before
  * it. Restoring checks every

@@ -92,7 +92,7 @@ static steer_entry decode_entry(reader *r, const harness *h) {
   if (more & 8) e.path_radius = nonneg(r);
   if (more & 16) e.look_ahead = nonneg(r);
   if (more & 32) e.start = (u8(r) & 1) ? STEER_START_NEAREST : (long)u8(r);
-  /* avoid_walls' side feelers (snapshots refuse them on other entries) */
+  /* avoid_walls' side feelers (a program keeps them on avoid_walls only) */
   if ((more & 64) && e.behavior == STEER_AVOID_WALLS) e.whiskers = 1;
   if (u8(r) & 1) e.time_horizon = positive(r); /* avoid_agents */
   if (u8(r) & 1) e.personal_space = nonneg(r);

@@ -638,7 +638,7 @@ static int w_add_walls(lua_State *L) {
   steer_world *w = live_world(L, box, "add_walls"); /* Lua ran above */
   size_t before = steer_world_wall_count(w);
   /* all or none: a failed call leaves the next handles as they were */
-  if (steer_world_add_walls(w, ends, n)) return luaL_error(L, "not enough memory");
+  check_status(L, steer_world_add_walls(w, ends, n));
   for (size_t k = 0; k < n; k++)
     steer_world_set_wall_solid_left(w, before + k, solid[k]);
   lua_pushinteger(L, (lua_Integer)n);
