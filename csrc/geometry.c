@@ -109,15 +109,7 @@ static uint32_t slot_of(const geometry *g, uint64_t handle) {
   return slot;
 }
 
-/* Room for one more slot (taking it cannot fail afterwards). */
-static steer_status reserve_slot(geometry *g) {
-  if (g->free_slot != GEO_NONE) return STEER_OK;
-  if (g->slot_count >= GEO_SLOT_MAX) return STEER_ENOMEM;
-  return grow(g, (void **)&g->slots, sizeof(geo_slot), &g->slot_cap,
-              g->slot_count + 1);
-}
-
-/* Room for n more slots at once (taking them cannot fail afterwards). */
+/* Room for n more slots (taking them cannot fail afterwards). */
 static steer_status reserve_slots(geometry *g, size_t n) {
   size_t free = 0;
   for (uint32_t s = g->free_slot; s != GEO_NONE && free < n;
@@ -189,7 +181,7 @@ steer_status geometry_add_obstacle(geometry *g, double x, double y,
   size_t k = g->obstacle_count;
   steer_vec2 c = geometry_inside(g, v2(x, y));
   geo_obstacle o = {c.x, c.y, radius, 0};
-  if (reserve_slot(g) ||
+  if (reserve_slots(g, 1) ||
       grow(g, (void **)&g->obstacles, sizeof(geo_obstacle), &g->obstacle_cap,
            k + 1) ||
       index_obstacle(g, k, &o))
@@ -218,17 +210,9 @@ static geo_wall make_wall(const geometry *g, steer_vec2 a, steer_vec2 b) {
 
 steer_status geometry_add_wall(geometry *g, steer_vec2 a, steer_vec2 b,
                                uint64_t *handle) {
-  size_t k = g->wall_count;
-  geo_wall s = make_wall(g, a, b);
-  if (reserve_slot(g) ||
-      grow(g, (void **)&g->walls, sizeof(geo_wall), &g->wall_cap, k + 1) ||
-      index_wall(g, k, &s))
-    return STEER_ENOMEM;
-  uint32_t slot = take_slot(g, GEO_WALL, (uint32_t)k);
-  s.handle = handle_of(g, slot);
-  g->walls[k] = s;
-  g->wall_count++;
-  if (handle) *handle = s.handle;
+  steer_vec2 ends[2] = {a, b};
+  if (geometry_add_walls(g, ends, 1)) return STEER_ENOMEM;
+  if (handle) *handle = g->walls[g->wall_count - 1].handle;
   return STEER_OK;
 }
 
@@ -257,8 +241,8 @@ steer_status geometry_add_polygon(geometry *g, const steer_vec2 *points,
                                   size_t n, int closed, uint64_t *handle) {
   size_t edges = n < 2 ? 0 : closed && n > 2 ? n : n - 1;
   size_t first = g->wall_count, added = 0;
-  if (reserve_slot(g) || grow(g, (void **)&g->walls, sizeof(geo_wall),
-                              &g->wall_cap, first + edges))
+  if (reserve_slots(g, 1) || grow(g, (void **)&g->walls, sizeof(geo_wall),
+                                  &g->wall_cap, first + edges))
     return STEER_ENOMEM;
   for (size_t e = 0; e < edges; e++) {
     steer_vec2 a = points[e], b = points[(e + 1) % n];

@@ -301,13 +301,7 @@ static int a_avoid_obstacles(lua_State *L) {
 static int a_avoid_walls(lua_State *L) {
   agent_ref a = check_agent(L, 1, "avoid_walls", 0);
   double feeler = opt_nonneg(L, 2, "avoid_walls", 1, 3);
-  int whiskers = 0;
-  if (!lua_isnoneornil(L, 3)) {
-    if (!lua_isboolean(L, 3))
-      arg_error(L, "avoid_walls", 2, "whiskers must be a boolean, got %s",
-                arg_typename(L, 3));
-    whiskers = lua_toboolean(L, 3);
-  }
+  int whiskers = opt_boolean(L, 3, "avoid_walls", 2, "whiskers", 0);
   check_no_more(L, 4, "avoid_walls", 3);
   return push_vec(L, whiskers
                          ? steer_agent_avoid_walls_whiskers(a.w, a.i, feeler)

@@ -88,6 +88,10 @@ double check_nonneg(lua_State *L, int idx, const char *fname, int argn);
 double check_positive(lua_State *L, int idx, const char *fname, int argn);
 double opt_nonneg(lua_State *L, int idx, const char *fname, int argn,
                   double def);
+/* An optional boolean argument (nil or none: def), named `what` in its
+   error ("fit must be a boolean, got number"). */
+int opt_boolean(lua_State *L, int idx, const char *fname, int argn,
+                const char *what, int def);
 /* Raises for any non-nil argument from stack index idx on (argument argn
    and after): a call never drops an argument silently. */
 void check_no_more(lua_State *L, int idx, const char *fname, int argn);

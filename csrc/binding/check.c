@@ -122,6 +122,15 @@ double opt_nonneg(lua_State *L, int idx, const char *fname, int argn,
   return lua_isnoneornil(L, idx) ? def : check_nonneg(L, idx, fname, argn);
 }
 
+int opt_boolean(lua_State *L, int idx, const char *fname, int argn,
+                const char *what, int def) {
+  if (lua_isnoneornil(L, idx)) return def;
+  if (!lua_isboolean(L, idx))
+    arg_error(L, fname, argn, "%s must be a boolean, got %s", what,
+              arg_typename(L, idx));
+  return lua_toboolean(L, idx);
+}
+
 void check_no_more(lua_State *L, int idx, const char *fname, int argn) {
   for (int k = idx, top = lua_gettop(L); k <= top; k++)
     if (!lua_isnil(L, k)) /* nil: as if left out */

@@ -420,17 +420,6 @@ static steer_pose pose_arg(lua_State *L, int idx, const agent_ref *self,
   return pose;
 }
 
-/* The optional boolean `fit` at idx (argument argn of fname): the slot
-   moved onto ground (formation_fit_slot), as the entry's default and a
-   formation's. */
-static int opt_fit(lua_State *L, int idx, const char *fname, int argn) {
-  if (lua_isnoneornil(L, idx)) return 1;
-  if (!lua_isboolean(L, idx))
-    arg_error(L, fname, argn, "fit must be a boolean, got %s",
-              arg_typename(L, idx));
-  return lua_toboolean(L, idx);
-}
-
 /* a:offset_pursuit(leader, ox, oy [, slowing_radius [, fit]]) or with the
    offset as a table {x, y} */
 static int a_offset_pursuit(lua_State *L) {
@@ -452,7 +441,8 @@ static int a_offset_pursuit(lua_State *L) {
     at += 2;
   }
   double slowing = opt_nonneg(L, at, "offset_pursuit", at - 1, 2);
-  int fit = opt_fit(L, at + 1, "offset_pursuit", at);
+  /* fit by default, as the entry and a formation */
+  int fit = opt_boolean(L, at + 1, "offset_pursuit", at, "fit", 1);
   check_no_more(L, at + 2, "offset_pursuit", at + 1);
   /* reading a table point may run Lua (a finalizer: guard.h) */
   a = live_agent(L, a.box, a.id, "offset_pursuit");
@@ -469,7 +459,7 @@ static int a_follow_leader(lua_State *L) {
   double distance = opt_nonneg(L, at, "follow_leader", at - 1, 2);
   double radius = opt_nonneg(L, at + 1, "follow_leader", at, 2);
   double slowing = opt_nonneg(L, at + 2, "follow_leader", at + 1, 2);
-  int fit = opt_fit(L, at + 3, "follow_leader", at + 2);
+  int fit = opt_boolean(L, at + 3, "follow_leader", at + 2, "fit", 1);
   check_no_more(L, at + 4, "follow_leader", at + 3);
   /* reading a table point may run Lua (a finalizer: guard.h) */
   a = live_agent(L, a.box, a.id, "follow_leader");

@@ -217,6 +217,16 @@ static void check_target_kind(compiling *c, steer_behavior b,
                   "");
 }
 
+/* The boolean parameter `key` (the value on the stack top, popped). */
+static int param_flag(compiling *c, const char *key) {
+  lua_State *L = c->L;
+  if (!lua_isboolean(L, -1))
+    compile_error(c, "%s must be a boolean, got %s", key, arg_typename(L, -1));
+  int on = lua_toboolean(L, -1);
+  lua_pop(L, 1);
+  return on;
+}
+
 /* issue 15's parameters: offset, distance, between, formation (the
    value on the stack top, popped) */
 static void read_tactics_param(compiling *c, const char *key,
@@ -225,11 +235,7 @@ static void read_tactics_param(compiling *c, const char *key,
   if (strcmp(key, "distance") == 0) {
     e->distance = param_number(c, key, 1);
   } else if (strcmp(key, "fit") == 0) {
-    if (!lua_isboolean(L, -1))
-      compile_error(c, "fit must be a boolean, got %s", arg_typename(L, -1),
-                    "");
-    e->fit = lua_toboolean(L, -1);
-    lua_pop(L, 1);
+    e->fit = param_flag(c, key);
   } else if (strcmp(key, "offset") == 0) {
     char buf[128];
     const char *problem = lua_istable(L, -1)
@@ -454,11 +460,7 @@ static void read_entry(compiling *c, int idx, steer_entry *e) {
     } else if (strcmp(key, "hysteresis") == 0 && avoidance) {
       e->hysteresis = param_number(c, key, NUM_NONNEG);
     } else if (strcmp(key, "whiskers") == 0) {
-      if (!lua_isboolean(L, -1))
-        compile_error(c, "whiskers must be a boolean, got %s",
-                      arg_typename(L, -1), "");
-      e->whiskers = lua_toboolean(L, -1);
-      lua_pop(L, 1);
+      e->whiskers = param_flag(c, key);
     } else if (strcmp(key, "slowing_radius") == 0) {
       e->slowing_radius = param_number(c, key, NUM_NONNEG);
     } else if (strcmp(key, "arrival_radius") == 0) {
