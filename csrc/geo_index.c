@@ -283,19 +283,39 @@ static void each_entry(geo_index *x, geo_span s, int32_t item, entry_fn fn,
     }
 }
 
+/* A cell's entries (and the large ones) stay in the order of their items'
+   numbers whatever the history of edits, as a world restored from a
+   snapshot adds them: walks that meet equals (ORCA's lines, a tie
+   between two shapes) then take them in the same order in both. */
+static void put_in_order(geo_item *items, uint32_t *count, geo_item e) {
+  uint32_t at = *count;
+  while (at > 0 && items[at - 1].item > e.item) {
+    items[at] = items[at - 1];
+    at--;
+  }
+  items[at] = e;
+  ++*count;
+}
+
 static void take_out(geo_index *x, geo_item *items, uint32_t *count,
                      geo_item *e, int32_t arg) {
   (void)arg;
-  *e = items[--*count];
+  size_t at = (size_t)(e - items);
+  --*count;
+  memmove(e, e + 1, (*count - at) * sizeof *e);
   x->entries--;
 }
 
 static void rename_to(geo_index *x, geo_item *items, uint32_t *count,
                       geo_item *e, int32_t to) {
   (void)x;
-  (void)items;
-  (void)count;
-  e->item = to;
+  geo_item moved = *e;
+  moved.item = to;
+  /* out and back in at its new number's place */
+  size_t at = (size_t)(e - items);
+  --*count;
+  memmove(e, e + 1, (*count - at) * sizeof *e);
+  put_in_order(items, count, moved);
 }
 
 steer_status geo_index_insert(geo_index *x, steer_allocator *a,
@@ -325,7 +345,9 @@ steer_status geo_index_insert(geo_index *x, steer_allocator *a,
   e.item = item;
   e.seen = 0;
   if (s.nx < 0) {
-    x->large[x->large_count++] = e;
+    uint32_t n = (uint32_t)x->large_count;
+    put_in_order(x->large, &n, e);
+    x->large_count = n;
     x->entries++;
   } else {
     /* on a torus an item all round an axis covers the cell before its
@@ -337,7 +359,7 @@ steer_status geo_index_insert(geo_index *x, steer_allocator *a,
         geo_cell *c = &x->cells[slot_of(x, step_cell(x, s.x0, i, x->ncx),
                                         step_cell(x, s.y0, j, x->ncy))];
         e.seen = round | (i > 0 ? GEO_LEFT : 0) | (j > 0 ? GEO_BELOW : 0);
-        x->pool[c->start + c->count++] = e;
+        put_in_order(x->pool + c->start, &c->count, e);
         x->entries++;
       }
   }

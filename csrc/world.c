@@ -228,8 +228,8 @@ static void ext_init(steer_world *w, size_t i, agent_ext *e);
 
 /* ---- adding and removing ---------------------------------------------- */
 
-/* Room for k more agents - slots beyond the free ones, the arrays, the
-   grid - so that placing them cannot fail. */
+/* Room for k more agents - slots beyond the free ones, the arrays -
+   so that placing them cannot fail (the grid: reserve_grid, last). */
 static steer_status reserve_more(steer_world *w, size_t k) {
   size_t reused = 0;
   for (uint32_t s = w->free_slot; s != SLOT_NONE && reused < k;
@@ -239,10 +239,16 @@ static steer_status reserve_more(steer_world *w, size_t k) {
   if (fresh > SLOT_MAX - w->slot_count) return STEER_ENOMEM;
   if ((fresh && world_grow(w, (void **)&w->slots, sizeof(slot_info),
                            &w->slot_cap, w->slot_count + fresh)) ||
-      world_reserve_agents(w, w->count + k) ||
-      grid_reserve(&w->grid, &w->alloc, w->count + k, w->x, w->y, w->count))
+      world_reserve_agents(w, w->count + k))
     return STEER_ENOMEM;
   return STEER_OK;
+}
+
+/* The grid's room for k more agents: the last step that may fail, since
+   growing its buckets relinks it (the order the next sort gives). */
+static steer_status reserve_grid(steer_world *w, size_t k) {
+  return grid_reserve(&w->grid, &w->alloc, w->count + k, w->x, w->y,
+                      w->count);
 }
 
 #ifdef STEER_DEBUG
@@ -332,6 +338,10 @@ steer_status steer_world_add(steer_world *w, const steer_agent_def *def,
   agent_ext *ext = NULL;
   if (custom_wander(&d) && !(ext = world_alloc(w, NULL, 0, sizeof *ext)))
     return STEER_ENOMEM;
+  if (reserve_grid(w, 1)) {
+    world_alloc(w, ext, sizeof *ext, 0);
+    return STEER_ENOMEM;
+  }
   steer_id added = place(w, &d, ext);
   if (id) *id = added;
   return STEER_OK;
@@ -360,7 +370,7 @@ steer_status steer_world_add_many(steer_world *w, size_t n,
         !(exts[made] = world_alloc(w, NULL, 0, sizeof(agent_ext))))
       failed = 1;
   }
-  if (failed) {
+  if (failed || reserve_grid(w, n)) {
     for (size_t k = 0; k < made; k++)
       world_alloc(w, exts[k], sizeof(agent_ext), 0);
     world_alloc(w, exts, bytes, 0);

@@ -620,6 +620,15 @@ static int w_add_walls(lua_State *L) {
   lworld *box = check_world(L, 1, "add_walls", 0);
   if (!lua_istable(L, 2)) type_error(L, 2, "add_walls", 1, "table");
   size_t n = lua_rawlen(L, 2);
+  lua_pushnil(L);
+  if (!n && lua_next(L, 2)) { /* not empty, yet no item 1 */
+    lua_pushliteral(L, "x1");
+    lua_rawget(L, 2);
+    int one_wall = !lua_isnil(L, -1);
+    arg_error(L, "add_walls", 1, "a list of walls expected, got %s",
+              one_wall ? "one wall (world:add_wall takes one)"
+                       : "a table without item 1");
+  }
   steer_vec2 *ends = new_userdata(L, (n ? n : 1) * 2 * sizeof *ends);
   unsigned char *solid = new_userdata(L, n ? n : 1);
   for (size_t k = 0; k < n; k++) {

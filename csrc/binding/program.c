@@ -322,8 +322,8 @@ static void read_turn_param(compiling *c, const char *key, steer_entry *e) {
     }
     double k = lua_type(L, -1) == LUA_TNUMBER ? lua_tonumber(L, -1) : 0;
     if (!(k >= 1 && k <= 67108864.0) || k != (double)(long)k)
-      compile_error(c, "start must be a waypoint number >= 1 or 'nearest'",
-                    "", "");
+      compile_error(c, "start must be a waypoint number in [1, 2^26] or "
+                       "'nearest'", "", "");
     e->start = (long)k - 1;
     lua_pop(L, 1);
   }
@@ -334,6 +334,13 @@ static void read_turn_param(compiling *c, const char *key, steer_entry *e) {
    mean" when key likely misspells one of them (is_typo). */
 static void unknown_param(compiling *c, const char *params, const char *key,
                           int dithered) {
+  /* an entry whose target has a name of its own, given as 'target' */
+  static const char *const own_target[] = {"formation", "field", "between",
+                                           "region", NULL};
+  for (int k = 0; strcmp(key, "target") == 0 && own_target[k]; k++)
+    if (has_word(params, own_target[k]))
+      compile_error(c, "unknown parameter '%s': did you mean '%s'?", key,
+                    own_target[k]);
   char word[32];
   const char *p = params;
   while (*p) {
@@ -429,6 +436,8 @@ static void read_entry(compiling *c, int idx, steer_entry *e) {
       const char *tag = lua_tolstring(L, -1, &len);
       if (len >= STEER_TAG_SIZE)
         compile_error(c, "tag must be a string of at most 31 bytes", "", "");
+      if (strlen(tag) != len) /* C would read it cut at the zero */
+        compile_error(c, "tag must not hold a zero byte", "", "");
       memcpy(e->tag, tag, len + 1);
       lua_pop(L, 1);
     } else if (!has_word(params, key)) {
@@ -753,10 +762,17 @@ static size_t check_entry(lua_State *L, int idx, const agent_ref *a,
   }
   if (lua_type(L, idx) != LUA_TSTRING)
     type_error(L, idx, fname, idx - 1, "entry index, tag or behavior name");
-  const char *name = lua_tostring(L, idx);
-  for (size_t k = 0; k < n; k++)
+  size_t len;
+  const char *name = lua_tolstring(L, idx, &len);
+  /* "" (an untagged entry's tag) and a name cut short by a zero byte name
+     no entry */
+  int plain = len > 0 && strlen(name) == len;
+  for (size_t k = 0; plain && k < n; k++)
     if (strcmp(steer_program_entry(p, k)->tag, name) == 0) return k;
-  int b = find_name(behavior_names, name);
+  int b = plain ? find_name(behavior_names, name) : -1;
+  if (len != strlen(name))
+    arg_error(L, fname, idx - 1, "no entry '%s' (the name holds a zero byte)",
+              name);
   for (size_t k = 0; b >= 0 && k < n; k++)
     if ((int)steer_program_entry(p, k)->behavior == b) return k;
   arg_error(L, fname, idx - 1, "no entry '%s'", name);
