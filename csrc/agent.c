@@ -110,16 +110,20 @@ const steer_path *steer_agent_path(const steer_world *w, size_t i,
     return e->follow_path;
   }
   const program_state *s = world_state(w, i);
-  if (p && s)
-    for (size_t k = 0; k < p->count; k++) {
-      const steer_target *t = &p->entries[k].target;
-      if (t->kind == STEER_TARGET_PATH && (!path || t->path == path) &&
-          p->entries[k].behavior != STEER_CONTAIN) { /* a region, not a route */
-        *index = s->entries[k].waypoint;
-        return t->path;
-      }
-    }
-  return NULL;
+  long k = p && s ? program_route_entry(p, path) : -1;
+  if (k < 0) return NULL;
+  *index = s->entries[k].waypoint;
+  return p->entries[k].target.path;
+}
+
+long program_route_entry(const steer_program *p, const steer_path *path) {
+  for (size_t k = 0; p && k < p->count; k++) {
+    const steer_target *t = &p->entries[k].target;
+    if (t->kind == STEER_TARGET_PATH && (!path || t->path == path) &&
+        p->entries[k].behavior != STEER_CONTAIN) /* a region, not a route */
+      return (long)k;
+  }
+  return -1;
 }
 
 void steer_agent_apply(steer_world *w, size_t i, steer_vec2 f, double dt) {

@@ -13,6 +13,11 @@ steer_vec2 path_force(const steer_world *w, size_t i, const steer_path *path,
                       size_t *waypoint, double arrival_radius,
                       double slowing_radius, int arrive_last);
 
+/* The entry of program p that follows a route (`path` itself, or any when
+   NULL): the first with a path target that is not a contain region; -1
+   when none. steer_agent_path and steer_agent_set_path_index agree on it. */
+long program_route_entry(const steer_program *p, const steer_path *path);
+
 /* Agent i's cold state following `path` (a new path starts at waypoint 0);
    NULL: out of memory, nothing changed. */
 agent_ext *follow_state(steer_world *w, size_t i, steer_path *path);

@@ -115,15 +115,11 @@ steer_status steer_agent_set_path_index(steer_world *w, size_t i, size_t k) {
     return STEER_OK;
   }
   program_state *s = world_state(w, i);
-  if (p && s)
-    for (size_t q = 0; q < p->count; q++) {
-      const steer_target *t = &p->entries[q].target;
-      if (t->kind != STEER_TARGET_PATH) continue;
-      if (k >= steer_path_count(t->path)) return STEER_EINVAL;
-      s->entries[q].waypoint = (uint32_t)k;
-      return STEER_OK;
-    }
-  return STEER_EINVAL;
+  long q = p && s ? program_route_entry(p, NULL) : -1;
+  if (q < 0 || k >= steer_path_count(p->entries[q].target.path))
+    return STEER_EINVAL;
+  s->entries[q].waypoint = (uint32_t)k;
+  return STEER_OK;
 }
 
 steer_status steer_agent_follow_corridor(steer_world *w, size_t i,

@@ -492,6 +492,13 @@ steer_status formation_make_room(steer_formation *f) {
   return members_reserve(f, f->count + 1);
 }
 
+void formation_world_gone(const steer_program *p) {
+  for (size_t k = 0; p && k < p->count; k++) {
+    steer_formation *f = entry_formation(p, k);
+    if (f) f->count = 0;
+  }
+}
+
 void formation_program_switch(steer_world *w, size_t i,
                               const steer_program *before,
                               const steer_program *after) {

@@ -24,6 +24,10 @@ steer_status formation_make_room(steer_formation *f);
 void formation_program_switch(steer_world *w, size_t i,
                               const steer_program *before,
                               const steer_program *after);
+/* The world of an agent running program p is destroyed: the formations p
+   names lose every member (a formation's members are one world's agents,
+   and a new world's ids start again at 1). */
+void formation_world_gone(const steer_program *p);
 /* Entry k of agent i's program changes target from `before` to the
    formation target now in the program (room reserved). */
 void formation_retarget(steer_world *w, size_t i, const steer_target *before);

@@ -54,6 +54,8 @@ steer_navgrid *steer_navgrid_from_map(const char *text, size_t n,
   const char *line;
   size_t len;
   int width = 0, height = 0;
+  const char *unread;
+  if (!error) error = &unread; /* the caller wants no reason */
   *error = NULL;
   /* the only type the format has (Moving AI's maps are all octile) */
   if (!next_line(&sc, &line, &len) || len != 11 ||

@@ -193,11 +193,24 @@ steer_program *program_make(const steer_allocator *from,
   return p;
 }
 
+/* Can a snapshot keep entry e's targets (snapshot.c writes `other` as a
+   point or an agent, and a formation only as a formation entry's)? */
+static int entry_keepable(const steer_entry *e) {
+  steer_target_kind o = e->other.kind;
+  if (o != STEER_TARGET_NONE && o != STEER_TARGET_POINT &&
+      o != STEER_TARGET_AGENT && o != STEER_TARGET_SHARED)
+    return 0;
+  return (e->behavior == STEER_FORMATION) ==
+         (e->target.kind == STEER_TARGET_FORMATION);
+}
+
 steer_program *steer_program_create(steer_combine combine, double smoothing,
                                     double hold, const steer_entry *entries,
                                     size_t n) {
   /* above 1 the lerp extrapolates, and an infinite one makes 0 * inf */
   if (!(smoothing <= 1)) return NULL;
+  for (size_t k = 0; k < n; k++)
+    if (!entry_keepable(&entries[k])) return NULL;
   steer_allocator process = alloc_process();
   return program_make(&process, combine, smoothing, hold, entries, n);
 }

@@ -1396,6 +1396,8 @@ steer_world *steer_world_restore(const void *bytes, size_t n,
                                  steer_alloc_fn alloc, void *alloc_ud,
                                  const char **error) {
   reader r = {bytes, n, NULL, 0};
+  const char *unread;
+  if (!error) error = &unread; /* the caller wants no reason */
   /* the checksum covers everything before its own 8 bytes */
   if (n < 8 + 4 + 8 || memcmp(bytes, MAGIC, 8) != 0) {
     *error = "not a steer snapshot";

@@ -223,6 +223,8 @@ STEER_API steer_agent_def steer_agent_def_default(void);
 
 /// NULL when memory runs out.
 STEER_API steer_world *steer_world_create(const steer_world_def *def);
+/// Frees the world (NULL is fine); the formations its agents were in lose
+/// every member.
 STEER_API void steer_world_destroy(steer_world *w);
 /// Bytes currently allocated by the world.
 STEER_API size_t steer_world_memory(const steer_world *w);
@@ -674,7 +676,10 @@ STEER_API steer_vec2 steer_agent_flock(const steer_world *w, size_t i,
 /// smoothing, smaller: smoother) or < 0 for none (read back as -1); not
 /// checked: 0 keeps the first force for good, as older programs could (their
 /// snapshots restore so). hold >= 0 (priority only). NULL when smoothing is
-/// NaN or above 1, or when memory runs out.
+/// NaN or above 1, when an entry's targets could not be kept by a snapshot
+/// (`other` not none, a point, an agent or a shared point; a
+/// STEER_FORMATION entry without a formation target, or a formation target
+/// on another behavior), or when memory runs out.
 STEER_API steer_program *steer_program_create(steer_combine combine, double smoothing,
                                     double hold, const steer_entry *entries,
                                     size_t n);
@@ -785,7 +790,8 @@ typedef struct steer_stats {
 /// One step for every agent: all forces from one snapshot of the world, then
 /// every integration (agents without a program coast), then the grid.
 /// STEER_ENOMEM (only possible when the world grew since the last step, so
-/// only in the first of def.max_step's steps) leaves the world untouched.
+/// only in the first of def.max_step's steps, or at the first step that
+/// starts threads) leaves the world untouched.
 STEER_API steer_status steer_world_step(steer_world *w, double dt);
 /// Counters of the last step.
 STEER_API steer_stats steer_world_stats(const steer_world *w);

@@ -79,6 +79,7 @@ void steer_world_destroy(steer_world *w) {
   if (!w) return;
   for (size_t i = 0; i < w->count; i++) {
     ext_free(w, w->ext[i]);
+    formation_world_gone(w->program[i]);
     steer_program_release(w->program[i]);
   }
   world_alloc(w, w->forces, w->forces_cap * sizeof(steer_vec2), 0);

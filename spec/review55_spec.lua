@@ -147,4 +147,32 @@ describe("review of session 55", function()
     end
     assert.are.equal(0, diverged)
   end)
+
+  it("a:set_path_index sets the route's waypoint, not a contain region's", function()
+    local w = steer.world{}
+    local a = w:add{}
+    local pts = {}
+    for k = 1, 10 do pts[k] = { 4 * (k - 1), 0 } end
+    a:set_behaviors{ { "contain", region = { -50, -50, 50, 50 } }, { "follow", path = steer.path(pts) } }
+    a:set_path_index(7)                      -- 1-based: the route has 10 points, the box 4
+    assert.are.equal(7, a:path_index())
+    a:set_path_index(2)
+    assert.are.equal(2, a:path_index())
+    -- contain alone follows no route
+    a:set_behaviors{ smoothing = 0.5, { "contain", region = { -50, -50, 50, 50 } }, { "seek", target = { 5, 5 } } }
+    assert.matches("agent follows no path", error_of(a.set_path_index, a, 1))
+  end)
+
+  it("the C API: formations outlive their world, routes, programs a snapshot keeps, no error pointer", function()
+    support.run_oracle("c_api_review", 30)    -- spec/c/c_api_review.c
+  end)
+
+  it("f:slot_of and a:behaviors give one nil, as annotated, not nothing", function()
+    local w = steer.world{}
+    local a, l = w:add{}, w:add{ x = 3 }
+    local f = steer.formation{ anchor = l, shape = "line", count = 2 }
+    assert.are.equal(1, select("#", f:slot_of(a)))
+    assert.are.equal(1, select("#", a:behaviors()))
+    assert.are.equal("nil nil", ("%s %s"):format(f:slot_of(a), a:behaviors()))
+  end)
 end)

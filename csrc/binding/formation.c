@@ -239,8 +239,10 @@ static int f_slot_of(lua_State *L) {
   lagent *a = luaL_testudata(L, 2, AGENT_MT);
   if (!a) type_error(L, 2, "slot_of", 1, AGENT_MT);
   long k = a->box == lf->box ? steer_formation_slot_of(lf->f, a->id) : -1;
-  if (k < 0) return 0;
-  lua_pushinteger(L, k + 1);
+  if (k < 0)
+    lua_pushnil(L); /* a value, so that print and format see one */
+  else
+    lua_pushinteger(L, k + 1);
   return 1;
 }
 

@@ -1036,7 +1036,10 @@ static int a_behaviors(lua_State *L) {
   lua_setmetatable(L, -2);
   a = live_agent(L, a.box, a.id, "behaviors");
   steer_program *p = (steer_program *)steer_agent_program(a.w, a.i);
-  if (!p) return 0;
+  if (!p) {
+    lua_pushnil(L); /* a value, so that print and format see one */
+    return 1;
+  }
   steer_program_retain(p);
   hold->p = p;
   lua_getuservalue(L, 1);

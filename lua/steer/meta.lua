@@ -548,11 +548,15 @@ function World:add_walls(list) end
 
 ---Iterates the obstacles' handles present when the loop starts (removing
 ---while iterating is fine; obstacles added during the loop are not visited).
----@return fun(): steer.Obstacle?
+---@return fun(world: steer.World, previous?: steer.Obstacle): steer.Obstacle? next for a generic `for` (with the two values after it; not callable alone)
+---@return steer.World world
+---@return nil
 function World:obstacles() end
 
 ---Iterates the handles of walls and polygons, as obstacles() does.
----@return fun(): (steer.Wall|steer.Polygon)?
+---@return fun(world: steer.World, previous?: steer.Wall|steer.Polygon): (steer.Wall|steer.Polygon)? next for a generic `for` (with the two values after it; not callable alone)
+---@return steer.World world
+---@return nil
 function World:walls() end
 
 ---Every wall segment (polygon edges included) as a flat table
@@ -572,19 +576,21 @@ function World:clear_walls() end
 ---nearest image of the end), or nil. Allocates no table. Each end may also be
 ---an agent, a shared point or a table point (as line_of_sight takes them); an
 ---agent at the start is left out of the hits.
----@overload fun(self: steer.World, a: steer.Agent|steer.SharedPoint|steer.Point, b: steer.Agent|steer.SharedPoint|steer.Point, filter?: steer.RayFilter): number?, number, number, number, number, "wall"|"obstacle"|"agent", steer.Wall|steer.Polygon|steer.Obstacle|steer.Agent
+---@overload fun(self: steer.World, a: steer.Agent|steer.SharedPoint|steer.Point, b: steer.Agent|steer.SharedPoint|steer.Point, filter?: steer.RayFilter): number?, number?, number?, number?, number?, ("wall"|"obstacle"|"agent")?, (steer.Wall|steer.Polygon|steer.Obstacle|steer.Agent)?
+---@overload fun(self: steer.World, x1: number, y1: number, b: steer.Agent|steer.SharedPoint|steer.Point, filter?: steer.RayFilter): number?, number?, number?, number?, number?, ("wall"|"obstacle"|"agent")?, (steer.Wall|steer.Polygon|steer.Obstacle|steer.Agent)?
+---@overload fun(self: steer.World, a: steer.Agent|steer.SharedPoint|steer.Point, x2: number, y2: number, filter?: steer.RayFilter): number?, number?, number?, number?, number?, ("wall"|"obstacle"|"agent")?, (steer.Wall|steer.Polygon|steer.Obstacle|steer.Agent)?
 ---@param x1 number
 ---@param y1 number
 ---@param x2 number
 ---@param y2 number
 ---@param filter? steer.RayFilter
----@return number? fraction in [0, 1]
----@return number hit_x
----@return number hit_y
----@return number normal_x
----@return number normal_y
----@return "wall"|"obstacle"|"agent" kind
----@return steer.Wall|steer.Polygon|steer.Obstacle|steer.Agent handle
+---@return number? fraction in [0, 1]; nil (alone) when nothing is hit
+---@return number? hit_x
+---@return number? hit_y
+---@return number? normal_x
+---@return number? normal_y
+---@return ("wall"|"obstacle"|"agent")? kind
+---@return (steer.Wall|steer.Polygon|steer.Obstacle|steer.Agent)? handle
 function World:raycast(x1, y1, x2, y2, filter) end
 
 ---True when no wall or obstacle lies between a and b; each end is an agent,
@@ -909,9 +915,10 @@ function Agent:set_behaviors(program) end
 ---An interpose entry takes its two ends: `a:set_target(k, a, b)`, each end an
 ---agent, a point, or two numbers (`a:set_target(k, 0, 0, 4, 0)`). A path may
 ---come with nav:path's length and cost: `a:set_target("chase", nav:path(a, b))`.
----A flow entry takes a steer.FlowField only: `a:set_target("chase", field)`.
+---A flow entry takes a steer.FlowField only: `a:set_target("chase", field)`;
+---a formation entry a steer.Formation (the agent leaves its formation for it).
 ---@param which steer.Which
----@param target steer.Target|steer.FlowField|number
+---@param target steer.Target|steer.FlowField|steer.Formation|number
 ---@param y? number
 ---@overload fun(self: steer.Agent, which: steer.Which, x: number, y: number)
 ---@overload fun(self: steer.Agent, which: steer.Which, path: steer.Path, length: number, cost: number)
@@ -1036,6 +1043,8 @@ function NavGrid:center_of(cx, cy) end
 ---@return number|string length of the returned path in world units, or the reason
 ---@return number? cost the grid path's cost, centre to centre (equals the length without cell costs, endpoints at centres)
 ---@overload fun(self: steer.NavGrid, x1: number, y1: number, x2: number, y2: number, options?: steer.PathOptions): steer.Path|nil, number|string, number?
+---@overload fun(self: steer.NavGrid, from: steer.Agent|steer.SharedPoint|steer.Point, x2: number, y2: number, options?: steer.PathOptions): steer.Path|nil, number|string, number?
+---@overload fun(self: steer.NavGrid, x1: number, y1: number, to: steer.Agent|steer.SharedPoint|steer.Point, options?: steer.PathOptions): steer.Path|nil, number|string, number?
 function NavGrid:path(from, to, options) end
 
 ---A flow field toward one goal point (any form: x, y, an agent, a steer.point,
@@ -1143,6 +1152,8 @@ function Agent:flow(field, slowing_radius) end
 ---@param fit? boolean default true
 ---@return number fx
 ---@return number fy
+---@overload fun(self: steer.Agent, leader: steer.Agent|steer.Point|steer.SharedPoint, offset: steer.Point, slowing_radius?: number, fit?: boolean): number, number
+---@overload fun(self: steer.Agent, lx: number, ly: number, ox: number, oy: number, slowing_radius?: number, fit?: boolean): number, number
 function Agent:offset_pursuit(leader, ox, oy, slowing_radius, fit) end
 
 ---Arrive `distance` behind the leader (default 2), stepping aside when in
@@ -1156,6 +1167,7 @@ function Agent:offset_pursuit(leader, ox, oy, slowing_radius, fit) end
 ---@param fit? boolean default true
 ---@return number fx
 ---@return number fy
+---@overload fun(self: steer.Agent, lx: number, ly: number, distance?: number, radius?: number, slowing_radius?: number, fit?: boolean): number, number
 function Agent:follow_leader(leader, distance, radius, slowing_radius, fit) end
 
 ---Get between a and b: arrive at the midpoint of their predicted positions.
@@ -1164,6 +1176,9 @@ function Agent:follow_leader(leader, distance, radius, slowing_radius, fit) end
 ---@param slowing_radius? number default 2
 ---@return number fx
 ---@return number fy
+---@overload fun(self: steer.Agent, ax: number, ay: number, bx: number, by: number, slowing_radius?: number): number, number
+---@overload fun(self: steer.Agent, ax: number, ay: number, b: steer.Agent|steer.Point|steer.SharedPoint, slowing_radius?: number): number, number
+---@overload fun(self: steer.Agent, a: steer.Agent|steer.Point|steer.SharedPoint, bx: number, by: number, slowing_radius?: number): number, number
 function Agent:interpose(a, b, slowing_radius) end
 
 ---Hide from the hunter behind the nearest obstacle (`distance` behind its
@@ -1173,6 +1188,7 @@ function Agent:interpose(a, b, slowing_radius) end
 ---@param slowing_radius? number default 2
 ---@return number fx
 ---@return number fy
+---@overload fun(self: steer.Agent, hx: number, hy: number, distance?: number, slowing_radius?: number): number, number
 function Agent:hide(hunter, distance, slowing_radius) end
 
 ---Brake behind the nearest agent within `distance` (default 3) and a view
@@ -1198,7 +1214,7 @@ function Agent:formation(f, slowing_radius) end
 ---@field slots? steer.Point[] slots `{x, y}`: x ahead of the anchor, y to its left
 ---@field shape? "line"|"column"|"wedge"|"circle" instead of slots
 ---@field spacing? number between neighboring slots of a shape (default 2; not with slots)
----@field count? integer slots of a shape (not with slots)
+---@field count? integer slots of a shape: required with `shape` (not with slots)
 ---@field world? steer.World required when the anchor is a point
 ---@field fit? boolean slots moved onto free ground (default true): out of the obstacles they lie in, then back to the anchor's side of the first wall between (docs/API.md 17.3)
 
