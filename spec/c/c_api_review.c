@@ -16,11 +16,7 @@
 #include "steer.h"
 
 static steer_target point(double x, double y) {
-  steer_target t;
-  memset(&t, 0, sizeof t);
-  t.kind = STEER_TARGET_POINT;
-  t.point.x = x;
-  t.point.y = y;
+  steer_target t = {.kind = STEER_TARGET_POINT, .point = {x, y}};
   return t;
 }
 
