@@ -111,6 +111,7 @@ end
 local function index_table(mt)
   local idx = mt.__index
   if type(idx) == "table" then return idx end
+  if type(idx) ~= "function" then return nil end -- no methods (steer.Program)
   for i = 1, 10 do
     local name, value = debug.getupvalue(idx, i)
     if name == nil then break end
@@ -208,6 +209,17 @@ local function discover()
   assert(keys and keys.seek, "could not reach steer.Agent's methods")
   for _, f in ipairs(AGENT_FIELDS) do add_field("steer.Agent", f) end
   scan_type(steer.path{ {0, 0} }, "steer.Path")
+  -- the other types with methods a call hands out (a shape handle's
+  -- __index is a C function that keeps its names to itself)
+  local nav = steer.navgrid{ width = 2, height = 2 }
+  for _, t in ipairs{
+    { nav, "steer.NavGrid", "path" },
+    { nav:flow(0.5, 0.5), "steer.FlowField", "distance" },
+    { steer.formation{ anchor = world:add{}, shape = "line", count = 1 }, "steer.Formation", "slot_of" },
+  } do
+    local keys = scan_type(t[1], t[2])
+    assert(keys and keys[t[3]], "could not reach " .. t[2] .. "'s methods")
+  end
   scan_table(sdebug, "steer.debug.", "steer.debug")
   scan_type(sdebug.new{ line = function() end, circle = function() end }, "steer.DebugView")
   table.sort(found.functions)
