@@ -78,6 +78,7 @@ steer_status steer_agent_set_target(steer_world *w, size_t i, size_t k,
   /* a target that needs bookkeeping the program lacked gets it first */
   steer_entry changed = p->entries[k];
   changed.target = t;
+  if (!program_entry_keepable(&changed)) return STEER_EINVAL;
   agent_ext *fresh = NULL;
   int state = 0;
   if (!p->needs_state && program_entry_needs_state(&changed) &&

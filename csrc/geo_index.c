@@ -297,12 +297,17 @@ static void put_in_order(geo_item *items, uint32_t *count, geo_item e) {
   ++*count;
 }
 
-static void take_out(geo_index *x, geo_item *items, uint32_t *count,
-                     geo_item *e, int32_t arg) {
-  (void)arg;
+/* Entry e out of its cell, the later ones moved up (the order kept). */
+static void close_gap(geo_item *items, uint32_t *count, geo_item *e) {
   size_t at = (size_t)(e - items);
   --*count;
   memmove(e, e + 1, (*count - at) * sizeof *e);
+}
+
+static void take_out(geo_index *x, geo_item *items, uint32_t *count,
+                     geo_item *e, int32_t arg) {
+  (void)arg;
+  close_gap(items, count, e);
   x->entries--;
 }
 
@@ -312,9 +317,7 @@ static void rename_to(geo_index *x, geo_item *items, uint32_t *count,
   geo_item moved = *e;
   moved.item = to;
   /* out and back in at its new number's place */
-  size_t at = (size_t)(e - items);
-  --*count;
-  memmove(e, e + 1, (*count - at) * sizeof *e);
+  close_gap(items, count, e);
   put_in_order(items, count, moved);
 }
 

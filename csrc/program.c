@@ -193,9 +193,7 @@ steer_program *program_make(const steer_allocator *from,
   return p;
 }
 
-/* Can a snapshot keep entry e's targets (snapshot.c writes `other` as a
-   point or an agent, and a formation only as a formation entry's)? */
-static int entry_keepable(const steer_entry *e) {
+int program_entry_keepable(const steer_entry *e) {
   steer_target_kind o = e->other.kind;
   if (o != STEER_TARGET_NONE && o != STEER_TARGET_POINT &&
       o != STEER_TARGET_AGENT && o != STEER_TARGET_SHARED)
@@ -210,7 +208,7 @@ steer_program *steer_program_create(steer_combine combine, double smoothing,
   /* above 1 the lerp extrapolates, and an infinite one makes 0 * inf */
   if (!(smoothing <= 1)) return NULL;
   for (size_t k = 0; k < n; k++)
-    if (!entry_keepable(&entries[k])) return NULL;
+    if (!program_entry_keepable(&entries[k])) return NULL;
   steer_allocator process = alloc_process();
   return program_make(&process, combine, smoothing, hold, entries, n);
 }

@@ -185,8 +185,7 @@ static steer_status collect(steer_world *w, refs *paths, refs *points,
           (ref_add(w, flows, en->target.field, NULL) ||
            ref_add(w, grids, en->target.field->grid, NULL)))
         return STEER_ENOMEM;
-      if ((en->behavior == STEER_FORMATION) !=
-          (en->target.kind == STEER_TARGET_FORMATION))
+      if (!program_entry_keepable(en))
         return STEER_EINVAL; /* no such program from the API */
       if (en->target.kind == STEER_TARGET_FORMATION) {
         steer_formation *f = en->target.formation;

@@ -715,7 +715,9 @@ STEER_API steer_status steer_agent_set_program(steer_world *w, size_t i,
                                      steer_program *p);
 STEER_API steer_program *steer_agent_program(const steer_world *w, size_t i);
 /// Changes the target or weight of entry k of the agent's program without
-/// touching other agents that share it (copy on write).
+/// touching other agents that share it (copy on write). STEER_EINVAL for a
+/// target steer_program_create would refuse (a formation on another
+/// behavior, another target on a formation entry).
 STEER_API steer_status steer_agent_set_target(steer_world *w, size_t i, size_t k,
                                     steer_target t);
 /// Changes the second target (interpose's `between`) of entry k, as

@@ -764,15 +764,13 @@ static size_t check_entry(lua_State *L, int idx, const agent_ref *a,
     type_error(L, idx, fname, idx - 1, "entry index, tag or behavior name");
   size_t len;
   const char *name = lua_tolstring(L, idx, &len);
-  /* "" (an untagged entry's tag) and a name cut short by a zero byte name
-     no entry */
-  int plain = len > 0 && strlen(name) == len;
-  for (size_t k = 0; plain && k < n; k++)
-    if (strcmp(steer_program_entry(p, k)->tag, name) == 0) return k;
-  int b = plain ? find_name(behavior_names, name) : -1;
-  if (len != strlen(name))
+  if (strlen(name) != len) /* C would read it cut short */
     arg_error(L, fname, idx - 1, "no entry '%s' (the name holds a zero byte)",
               name);
+  /* "" is an untagged entry's tag: it names no entry */
+  for (size_t k = 0; len > 0 && k < n; k++)
+    if (strcmp(steer_program_entry(p, k)->tag, name) == 0) return k;
+  int b = find_name(behavior_names, name);
   for (size_t k = 0; b >= 0 && k < n; k++)
     if ((int)steer_program_entry(p, k)->behavior == b) return k;
   arg_error(L, fname, idx - 1, "no entry '%s'", name);

@@ -7,8 +7,8 @@
  *     members, and the new world's agent 1 "held" a slot);
  *   - steer_agent_set_path_index sets the waypoint of the route
  *     steer_agent_path finds, not of a contain region before it;
- *   - steer_program_create refuses entries a snapshot could not keep (their
- *     snapshots would not restore);
+ *   - steer_program_create and steer_agent_set_target refuse entries a
+ *     snapshot could not keep (their snapshots would not restore);
  *   - steer_world_restore and steer_navgrid_from_map take a NULL error. */
 #include <stdlib.h>
 #include <string.h>
@@ -142,7 +142,11 @@ static void programs_a_snapshot_keeps(void) {
   steer_program *p = steer_program_create(STEER_WEIGHTED, -1, 0, &e, 1);
   CHECK(p != NULL, "interpose between two points");
   steer_world *w = steer_world_create(NULL);
-  add_agent(w, 1, 1, p);
+  size_t i = add_agent(w, 1, 1, p);
+  /* nor can set_target make such an entry (snapshot-safe, as created) */
+  steer_target aim = {.kind = STEER_TARGET_FORMATION, .formation = f};
+  CHECK(steer_agent_set_target(w, i, 0, aim) == STEER_EINVAL,
+        "set_target of a formation on interpose");
   buffer b = {NULL, 0};
   CHECK(steer_world_snapshot(w, gather, &b) == STEER_OK, "snapshot");
   const char *why = NULL;
