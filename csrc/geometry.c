@@ -594,7 +594,7 @@ static inline int obstacle_touch(const geo_feeler *f, double dx, double dy,
 }
 
 /* The push of the best obstacle, at offset (dx, dy) from the agent. */
-static void obstacle_away(geo_feeler *f, steer_vec2 offset) {
+GEO_HOT void obstacle_away(geo_feeler *f, steer_vec2 offset) {
   steer_vec2 gap = feeler_gap(f, offset.x, offset.y);
   f->away = v2_normalize(gap);
   /* a centre on the feeler's line (the agent heads straight at it): the
@@ -666,12 +666,20 @@ static inline int wall_may_cross(wall_cut c) {
 }
 
 /* The push of the best wall, from a to b, crossed at `at`. */
-static void wall_away(geo_feeler *f, steer_vec2 a, steer_vec2 b, double at) {
+GEO_HOT void wall_away(geo_feeler *f, steer_vec2 a, steer_vec2 b, double at) {
   steer_vec2 along = v2_sub(b, a);
   /* not normalize(): a wall shorter than 1e-5 still has a normal */
   double wall_len = v2_len(along);
   steer_vec2 normal = v2(-along.y / wall_len, along.x / wall_len);
-  if (v2_dot(normal, f->feeler) > 0) normal = v2_scale(normal, -1);
+  /* turned to the side the feeler comes from: a sign flip in bits, not a
+     branch (which side a hit wall faces is a coin toss) */
+  uint64_t flip = (uint64_t)(v2_dot(normal, f->feeler) > 0) << 63, bx, by;
+  memcpy(&bx, &normal.x, sizeof bx);
+  memcpy(&by, &normal.y, sizeof by);
+  bx ^= flip;
+  by ^= flip;
+  memcpy(&normal.x, &bx, sizeof bx);
+  memcpy(&normal.y, &by, sizeof by);
   f->away = v2_scale(normal, (1 - at) * f->length);
 }
 
@@ -765,19 +773,44 @@ GEO_HOT void feel_obstacles(const geometry *g, geo_feeler *f,
   }
 }
 
+/* The number of m's lowest set bit (m != 0). */
+static inline unsigned lowest_bit(unsigned m) {
+#if defined(__GNUC__)
+  return (unsigned)__builtin_ctz(m);
+#else
+  unsigned e = 0;
+  while (!(m >> e & 1)) e++;
+  return e;
+#endif
+}
+
 /* feel_obstacles over a halo's run: entries name shapes (geo_halo.h). */
 GEO_HOT void feel_obstacles_refs(const geometry *g, geo_feeler *f,
                                  const uint32_t *ref, size_t n,
                                  const double (*shape)[4], const int32_t *item) {
   double px = f->p.x, py = f->p.y;
   steer_vec2 lim = wrap_limits(g);
-  for (size_t e = 0; e < n; e++) {
-    const double *v = shape[ref[e]];
-    double dx = v[0] - px, dy = v[1] - py; /* centre - p */
-    offset_parts(g, lim, &dx, &dy);
-    if (obstacle_touch(f, dx, dy, v[2]) &&
-        obstacle_better(f, (size_t)item[ref[e]], dx * dx + dy * dy))
-      f->hit_a = v2(dx, dy); /* the push: obstacle_away, at the end */
+  /* eight candidates' tests first, no branch on each (which touch is not
+     predictable), then the few that touch */
+  for (size_t e0 = 0; e0 < n; e0 += 8) {
+    size_t m = n - e0 < 8 ? n - e0 : 8;
+    double ddx[8], ddy[8];
+    unsigned touch = 0;
+    for (size_t e = 0; e < m; e++) {
+      const double *v = shape[ref[e0 + e]];
+      double dx = v[0] - px, dy = v[1] - py; /* centre - p */
+      offset_parts(g, lim, &dx, &dy);
+      ddx[e] = dx;
+      ddy[e] = dy;
+      touch |= (unsigned)obstacle_touch(f, dx, dy, v[2]) << e;
+    }
+    while (touch) {
+      unsigned e = lowest_bit(touch);
+      touch &= touch - 1;
+      double dx = ddx[e], dy = ddy[e];
+      if (obstacle_better(f, (size_t)item[ref[e0 + e]], dx * dx + dy * dy))
+        f->hit_a = v2(dx, dy); /* the push: obstacle_away, at the end */
+    }
   }
 }
 
