@@ -267,8 +267,8 @@ static void avoid_forces(const steer_world *w, const steer_entry *e, size_t q,
 }
 
 int batch_avoid_pair(const steer_world *w, const steer_program *p, size_t q,
-                     const batch_view *v, double *fx, double *fy, double *ox,
-                     double *oy, char *felt) {
+                     const batch_view *v, double *fx, double *fy,
+                     char *felt) {
   const steer_entry *ew = &p->entries[q], *eo = &p->entries[q + 1];
   steer_vec2 pos[BATCH_MAX], vel[BATCH_MAX], fw[BATCH_MAX], fo[BATCH_MAX];
   double reach[BATCH_MAX], radius[BATCH_MAX], extra[BATCH_MAX];
@@ -298,8 +298,9 @@ int batch_avoid_pair(const steer_world *w, const steer_program *p, size_t q,
     program_state *s = v->states ? v->states[k] : NULL;
     /* | not ||: whether a wall pushed is not predictable */
     if (s) s->entries[q].active = (fw[k].x != 0) | (fw[k].y != 0);
-    fx[k] += fw[k].x * ew->weight;
-    fy[k] += fw[k].y * ew->weight;
+    fx[k] = fw[k].x * ew->weight; /* -0 + x is x: stored, not added */
+    fy[k] = fw[k].y * ew->weight;
+    STEER_ASSERT(felt[k] == !priority_speaks(v2(fx[k], fy[k])));
     quiet[nq] = k;
     nq += felt[k] != 0;
   }
@@ -307,8 +308,8 @@ int batch_avoid_pair(const steer_world *w, const steer_program *p, size_t q,
     int k = quiet[j];
     program_state *s = v->states ? v->states[k] : NULL;
     if (s) s->entries[q + 1].active = (fo[k].x != 0) | (fo[k].y != 0);
-    ox[k] += fo[k].x * eo->weight;
-    oy[k] += fo[k].y * eo->weight;
+    fx[k] = fo[k].x * eo->weight; /* entry q was quiet: q + 1 decides */
+    fy[k] = fo[k].y * eo->weight;
   }
   return 1;
 }

@@ -45,14 +45,14 @@ typedef struct batch_view {
 void batch_entry(steer_world *w, const steer_program *p, size_t q,
                  const batch_view *v, double *fx, double *fy);
 /* Entries q (avoid_walls) and q + 1 (avoid_obstacles) of priority program
-   p for the agents of v at once: entry q as batch_entry gives it into fx,
-   fy; for the agents it leaves silent (priority_speaks), felt[k] = 1 and
-   entry q + 1 into ox, oy, else felt[k] = 0 (entry q + 1 not computed, its
-   state untouched). Returns 0, computing nothing, when the geometry cannot
+   p for the agents of v at once, each agent's force of the one that
+   decides for it into fx, fy (stored: what batch_entry adds to -0.0):
+   entry q's, felt[k] = 0, when entry q speaks (priority_speaks; entry
+   q + 1 is not computed then, its state untouched), else entry q + 1's,
+   felt[k] = 1. Returns 0, computing nothing, when the geometry cannot
    take both at once (then batch_entry, one after the other). */
 int batch_avoid_pair(const steer_world *w, const steer_program *p, size_t q,
-                     const batch_view *v, double *fx, double *fy, double *ox,
-                     double *oy, char *felt);
+                     const batch_view *v, double *fx, double *fy, char *felt);
 /* a's columns for agents index[0 .. n - 1], copied into `copy` when they
    are not consecutive. */
 void batch_gather(const steer_world *w, const size_t *index, int n,

@@ -116,10 +116,8 @@ static int avoid_pair(steer_world *w, const steer_program *p, size_t q,
                       const int *consult, int c, double *fx, double *fy,
                       steer_vec2 *out, char *decided, int *pending,
                       int *left) {
-  double ox[BATCH_MAX], oy[BATCH_MAX];
   char felt[BATCH_MAX];
-  for (int j = 0; j < c; j++) ox[j] = oy[j] = -0.0;
-  if (!batch_avoid_pair(w, p, q, view, fx, fy, ox, oy, felt)) return 0;
+  if (!batch_avoid_pair(w, p, q, view, fx, fy, felt)) return 0;
   /* the winners and the rest parted without a branch (where walls and
      obstacles are dense, who speaks is not predictable), then the winners
      decided */
@@ -127,11 +125,8 @@ static int avoid_pair(steer_world *w, const steer_program *p, size_t q,
   size_t won_at[BATCH_MAX];
   steer_vec2 wf[BATCH_MAX];
   for (int j = 0; j < c; j++) {
-    STEER_ASSERT(felt[j] == !priority_speaks(v2(fx[j], fy[j])));
     int o = felt[j] != 0, k = consult[j];
-    /* the obstacles' force when the walls were quiet: a pointer select */
-    const double *x = o ? ox : fx, *y = o ? oy : fy;
-    steer_vec2 f = v2(x[j], y[j]);
+    steer_vec2 f = v2(fx[j], fy[j]); /* the walls', or the obstacles' */
     int speaks = priority_speaks(f);
     wf[nw] = f;
     won[nw] = k;
@@ -207,7 +202,6 @@ void batch_priority(steer_world *w, const steer_program *p,
       }
       view = &sub.v;
     }
-    for (int j = 0; j < c; j++) fx[j] = fy[j] = -0.0; /* -0 + x is x */
     if (!hold && pairs_avoid(p, q) &&
         avoid_pair(w, p, q, v, view, consult, c, fx, fy, out, decided,
                    pending, &left)) {
@@ -215,6 +209,7 @@ void batch_priority(steer_world *w, const steer_program *p,
       q++; /* entry q + 1 is done too */
       continue;
     }
+    for (int j = 0; j < c; j++) fx[j] = fy[j] = -0.0; /* -0 + x is x */
     batch_entry(w, p, q, view, fx, fy);
     /* the winners and the rest parted without a branch, as in avoid_pair */
     int won[BATCH_MAX], nw = 0;
