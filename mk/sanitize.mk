@@ -44,7 +44,7 @@ FUZZ_C_SEED ?= 20261205
 # (which only explains an error found; `make valgrind` keeps it).
 VG_CI_SKIP ?= query_spec snapshot_spec fuzz_spec api_doc_spec levels_spec \
   gc_memory_spec contain_arena_spec orca_spec collide_spec nav_ends_spec \
-  trig_spec orca_push_spec
+  trig_spec orca_push_spec love_scene_nav_spec
 
 .PHONY: asan valgrind valgrind-ci fuzz fuzz-ci fuzz-c fuzz-c-ci
 
