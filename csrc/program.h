@@ -119,13 +119,13 @@ static inline steer_vec2 priority_silent(const steer_program *p,
   return v2(0, 0);
 }
 
-/* A program made by allocator `from` (steer_program_create's is the
-   process's; an agent's own copy is its world's); NULL: out of memory. */
 /* Can a snapshot keep entry e's targets (snapshot.c writes `other` as a
    point or an agent, and a formation only as a formation entry's)?
    steer_program_create and steer_agent_set_target refuse the others. */
 int program_entry_keepable(const steer_entry *e);
 
+/* A program made by allocator `from` (steer_program_create's is the
+   process's; an agent's own copy is its world's); NULL: out of memory. */
 steer_program *program_make(const steer_allocator *from,
                             steer_combine combine, double smoothing,
                             double hold, const steer_entry *entries,

@@ -4,8 +4,6 @@
 -- maze's walls but does not stop a body the crowd shoves; the scene's
 -- program also collides (session 55's review saw one agent of 2,001 pushed
 -- into a tile; this seed pushed one in at frame 100 without collide).
-local steer = require "steer"
-
 -- the scene's drawing module, reduced to what its world needs
 local gfx_stub = {
   camera = function() return {} end,
@@ -14,7 +12,10 @@ local gfx_stub = {
   to_world = function(_, sx, sy) return sx / 10, sy / 10 end, -- 10 px a unit
 }
 
--- the same numbers under Lua 5.4 and LuaJIT (math.random differs)
+-- the same numbers under Lua 5.4 and LuaJIT (math.random differs). Not
+-- support.random: with its numbers no seed of 1-90 put an agent into a
+-- tile within 240 frames without collide, so the spec could not fail;
+-- with these, seed 10 does at frame 100
 local function minstd(seed)
   local s, r = seed, {}
   function r:random(a, b)
